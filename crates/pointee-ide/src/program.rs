@@ -35,7 +35,11 @@ impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let text = text.into();
         let lines = LineIndex::new(&text);
-        SourceFile { name: name.into(), text, lines }
+        SourceFile {
+            name: name.into(),
+            text,
+            lines,
+        }
     }
 
     pub fn language(&self) -> Option<Language> {
@@ -45,7 +49,11 @@ impl SourceFile {
     /// The 1-based location of a byte offset.
     pub fn location(&self, offset: u32) -> Location {
         let (line, col) = self.lines.line_col_chars(offset);
-        Location { file: self.name.clone(), line: line as u32 + 1, column: col as u32 + 1 }
+        Location {
+            file: self.name.clone(),
+            line: line as u32 + 1,
+            column: col as u32 + 1,
+        }
     }
 
     pub fn span(&self, range: Range) -> Span {
@@ -70,11 +78,18 @@ impl SourceFile {
         }
         self.lines
             .offset_chars(line as usize - 1, column as usize - 1)
-            .ok_or_else(|| InputError(format!("{}:{line}:{column}: position is outside the file", self.name)))
+            .ok_or_else(|| {
+                InputError(format!(
+                    "{}:{line}:{column}: position is outside the file",
+                    self.name
+                ))
+            })
     }
 
     pub fn text_of(&self, range: Range) -> &str {
-        self.text.get(range.start as usize..range.end as usize).unwrap_or("")
+        self.text
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or("")
     }
 }
 
@@ -94,6 +109,8 @@ impl Workspace {
     }
 
     pub fn files_of(&self, lang: Language) -> impl Iterator<Item = &SourceFile> {
-        self.files.iter().filter(move |f| f.language() == Some(lang))
+        self.files
+            .iter()
+            .filter(move |f| f.language() == Some(lang))
     }
 }

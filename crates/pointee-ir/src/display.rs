@@ -40,13 +40,25 @@ impl Function {
     pub fn basic_to_string(&self, b: &Basic) -> String {
         match b {
             Basic::Assign { lhs, rhs } => {
-                format!("{} = {}", self.place_to_string(lhs), self.rvalue_to_string(rhs))
+                format!(
+                    "{} = {}",
+                    self.place_to_string(lhs),
+                    self.rvalue_to_string(rhs)
+                )
             }
-            Basic::Call { site, lhs, callee, args } => {
+            Basic::Call {
+                site,
+                lhs,
+                callee,
+                args,
+            } => {
                 let callee = match callee {
                     Callee::Direct(n) => n.to_string(),
                     Callee::Indirect(p) => format!("(*{})", self.place_to_string(p)),
-                    Callee::Virtual { receiver, signature } => {
+                    Callee::Virtual {
+                        receiver,
+                        signature,
+                    } => {
                         format!("{}.<virtual {signature}>", self.place_to_string(receiver))
                     }
                 };
@@ -81,92 +93,102 @@ impl Function {
             .collect();
         let dots = if self.variadic { ", ..." } else { "" };
         let stat = if self.is_static { "static " } else { "" };
-        format!("{stat}fn {}({}{dots}) -> {}", self.name, params.join(", "), type_to_string(&self.ret))
+        format!(
+            "{stat}fn {}({}{dots}) -> {}",
+            self.name,
+            params.join(", "),
+            type_to_string(&self.ret)
+        )
     }
 
-    /// The body, one statement a line, indented by nesting. `annotate` gives
-    /// each basic statement a prefix (e.g. its source line) and lines to print
-    /// after it (e.g. the points-to facts there); structural lines get
-    /// `prefix_width` spaces so that columns line up.
-    pub fn render_body(
-        &self,
-        prefix_width: usize,
-        annotate: &mut dyn FnMut(StmtId) -> (String, Vec<String>),
-    ) -> String {
-        let mut out = String::new();
-        let mut locals: Vec<String> = Vec::new();
-        for v in &self.vars {
-            if v.kind != VarKind::Param {
-                locals.push(format!("{}: {}", v.name, type_to_string(&v.ty)));
-            }
-        }
-        if !locals.is_empty() {
-            let _ = writeln!(out, "  vars {}", locals.join(", "));
-        }
-        let blank = " ".repeat(prefix_width);
-        self.render_block(&self.body, 1, &blank, annotate, &mut out);
+    /// Declared locals and temporaries: `x: int*, t1: int*`.
+    pub fn locals_to_string(&self) -> String {
+        let locals: Vec<String> = self
+            .vars
+            .iter()
+            .filter(|v| v.kind != VarKind::Param)
+            .map(|v| format!("{}: {}", v.name, type_to_string(&v.ty)))
+            .collect();
+        locals.join(", ")
+    }
+
+    /// The body, one line per statement or control keyword, with its nesting
+    /// depth and, for basic statements, its id (so callers can add source
+    /// lines and facts).
+    pub fn body_lines(&self) -> Vec<BodyLine> {
+        let mut out = Vec::new();
+        self.block_lines(&self.body, 0, &mut out);
         out
     }
 
-    fn render_block(
-        &self,
-        block: &[Stmt],
-        depth: usize,
-        blank: &str,
-        annotate: &mut dyn FnMut(StmtId) -> (String, Vec<String>),
-        out: &mut String,
-    ) {
-        let pad = "  ".repeat(depth);
+    /// The body as indented text, without annotations.
+    pub fn body_to_string(&self) -> String {
+        let mut s = String::new();
+        for l in self.body_lines() {
+            let _ = writeln!(s, "{}{}", "  ".repeat(l.depth + 1), l.text);
+        }
+        s
+    }
+
+    fn block_lines(&self, block: &[Stmt], depth: usize, out: &mut Vec<BodyLine>) {
+        let push = |out: &mut Vec<BodyLine>, text: String| {
+            out.push(BodyLine {
+                depth,
+                stmt: None,
+                text,
+            })
+        };
         for s in block {
             match s {
-                Stmt::Basic(id, b) => {
-                    let (prefix, after) = annotate(*id);
-                    let _ = writeln!(out, "{prefix}{pad}{}", self.basic_to_string(b));
-                    for line in after {
-                        let _ = writeln!(out, "{pad}    {line}");
-                    }
-                }
-                Stmt::If { cond, then_branch, else_branch } => {
-                    let _ = writeln!(out, "{blank}{pad}if ({}) {{", self.cond_to_string(cond));
-                    self.render_block(then_branch, depth + 1, blank, annotate, out);
+                Stmt::Basic(id, b) => out.push(BodyLine {
+                    depth,
+                    stmt: Some(*id),
+                    text: self.basic_to_string(b),
+                }),
+                Stmt::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
+                    push(out, format!("if ({}) {{", self.cond_to_string(cond)));
+                    self.block_lines(then_branch, depth + 1, out);
                     if !else_branch.is_empty() {
-                        let _ = writeln!(out, "{blank}{pad}}} else {{");
-                        self.render_block(else_branch, depth + 1, blank, annotate, out);
+                        push(out, "} else {".into());
+                        self.block_lines(else_branch, depth + 1, out);
                     }
-                    let _ = writeln!(out, "{blank}{pad}}}");
+                    push(out, "}".into());
                 }
                 Stmt::Loop { body } => {
-                    let _ = writeln!(out, "{blank}{pad}loop {{");
-                    self.render_block(body, depth + 1, blank, annotate, out);
-                    let _ = writeln!(out, "{blank}{pad}}}");
+                    push(out, "loop {".into());
+                    self.block_lines(body, depth + 1, out);
+                    push(out, "}".into());
                 }
                 Stmt::Switch { arms, has_default } => {
                     let d = if *has_default { " with default" } else { "" };
-                    let _ = writeln!(out, "{blank}{pad}switch{d} {{");
+                    push(out, format!("switch{d} {{"));
                     for (i, arm) in arms.iter().enumerate() {
-                        let _ = writeln!(out, "{blank}{pad}arm {i}:");
-                        self.render_block(arm, depth + 1, blank, annotate, out);
+                        push(out, format!("arm {i}:"));
+                        self.block_lines(arm, depth + 1, out);
                     }
-                    let _ = writeln!(out, "{blank}{pad}}}");
+                    push(out, "}".into());
                 }
-                Stmt::Break => {
-                    let _ = writeln!(out, "{blank}{pad}break");
-                }
-                Stmt::Continue => {
-                    let _ = writeln!(out, "{blank}{pad}continue");
-                }
-                Stmt::Return => {
-                    let _ = writeln!(out, "{blank}{pad}return");
-                }
-                Stmt::Label(l) => {
-                    let _ = writeln!(out, "{blank}{pad}label L{}:", l.0);
-                }
-                Stmt::Goto(l) => {
-                    let _ = writeln!(out, "{blank}{pad}goto L{}", l.0);
-                }
+                Stmt::Break => push(out, "break".into()),
+                Stmt::Continue => push(out, "continue".into()),
+                Stmt::Return => push(out, "return".into()),
+                Stmt::Label(l) => push(out, format!("label L{}:", l.0)),
+                Stmt::Goto(l) => push(out, format!("goto L{}", l.0)),
             }
         }
     }
+}
+
+/// One line of a rendered body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BodyLine {
+    pub depth: usize,
+    /// The basic statement on this line; `None` for control keywords.
+    pub stmt: Option<StmtId>,
+    pub text: String,
 }
 
 pub(crate) fn index_str(i: Index) -> &'static str {

@@ -19,12 +19,13 @@ mod source;
 mod text;
 mod types;
 
+pub use display::{path_to_string, type_to_string, BodyLine};
 pub use source::{
     CallInfo, ExprInfo, FunctionSource, GlobalSource, Note, NoteKind, Point, Range, SiteInfo,
     SiteKind, SourceMap,
 };
 pub use text::LineIndex;
-pub use types::{pointer_paths, FnType, Field, Record, RecordKind, Type, TypeTable};
+pub use types::{pointer_paths, Field, FnType, Record, RecordKind, Type, TypeTable};
 
 use std::sync::Arc;
 
@@ -192,11 +193,16 @@ pub enum Stmt {
     },
     /// Runs `body` until a `Break`; `while`, `for` and `do` all lower to it
     /// (the exit test is an `If` with a `Break` inside the body).
-    Loop { body: Block },
+    Loop {
+        body: Block,
+    },
     /// A C `switch`: control enters the arm of the matching case and falls
     /// through the following arms until a `Break`. Without a default arm the
     /// switch may also be skipped.
-    Switch { arms: Block2, has_default: bool },
+    Switch {
+        arms: Block2,
+        has_default: bool,
+    },
     Break,
     Continue,
     /// Return from the function (the value, if any, was written to
@@ -248,13 +254,25 @@ pub struct Place {
 
 impl Place {
     pub fn var(id: VarId) -> Place {
-        Place { base: Base::Var(id), deref: false, path: Vec::new() }
+        Place {
+            base: Base::Var(id),
+            deref: false,
+            path: Vec::new(),
+        }
     }
     pub fn global(name: Name) -> Place {
-        Place { base: Base::Global(name), deref: false, path: Vec::new() }
+        Place {
+            base: Base::Global(name),
+            deref: false,
+            path: Vec::new(),
+        }
     }
     pub fn deref(base: Base) -> Place {
-        Place { base, deref: true, path: Vec::new() }
+        Place {
+            base,
+            deref: true,
+            path: Vec::new(),
+        }
     }
     pub fn field(mut self, name: Name) -> Place {
         self.path.push(Sel::Field(name));

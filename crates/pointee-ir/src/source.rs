@@ -12,7 +12,10 @@ pub struct Range {
 
 impl Range {
     pub fn new(start: usize, end: usize) -> Range {
-        Range { start: start as u32, end: end as u32 }
+        Range {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     pub fn contains(&self, offset: u32) -> bool {
         self.start <= offset && offset < self.end

@@ -17,7 +17,10 @@ impl LineIndex {
                 line_starts.push(i as u32 + 1);
             }
         }
-        LineIndex { text: text.into(), line_starts }
+        LineIndex {
+            text: text.into(),
+            line_starts,
+        }
     }
 
     pub fn line_count(&self) -> usize {
@@ -47,7 +50,11 @@ impl LineIndex {
         let line = self.line_of(offset);
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(self.text.len());
-        let col = self.text.get(start..end).map(|s| s.chars().count()).unwrap_or(0);
+        let col = self
+            .text
+            .get(start..end)
+            .map(|s| s.chars().count())
+            .unwrap_or(0);
         (line, col)
     }
 

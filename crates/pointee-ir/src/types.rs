@@ -128,10 +128,16 @@ fn collect_paths(
             if visiting.contains(name) {
                 return;
             }
-            let Some(rec) = types.record(name) else { return };
+            let Some(rec) = types.record(name) else {
+                return;
+            };
             match rec.kind {
                 RecordKind::Union => {
-                    if rec.fields.iter().any(|f| !pointer_paths(&f.ty, types).is_empty()) {
+                    if rec
+                        .fields
+                        .iter()
+                        .any(|f| !pointer_paths(&f.ty, types).is_empty())
+                    {
                         out.push(path.clone());
                     }
                 }

@@ -1,0 +1,203 @@
+//! Command-line arguments, parsed by hand: a handful of flags do not need a
+//! parser library.
+
+use pointee_ide::InputError;
+
+pub const USAGE: &str = "\
+pointee: what pointers point to, for C and a Java-like language
+
+usage:
+  pointee dump FILE... [--verbose]             IR of every function (and facts)
+  pointee hover FILE:LINE:COL [--with PATH...] points-to set at a position
+  pointee callees FILE:LINE:COL [--with PATH...] possible callees of a call
+  pointee check PATH... [--each]               alias checks and diagnostics
+
+options:
+  --format text|json   output format (default text)
+  --cs VARIANT         Java context sensitivity: ci, 1-call..3-call,
+                       1-obj..3-obj, 1-type..3-type (default 2-obj)
+  --entry NAME         Java entry class when several have main
+Lines and columns are 1-based; a column counts characters.
+Exit codes: 0 ok, 1 an alias check is not ok, 2 bad input.
+";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Dump { paths: Vec<String> },
+    Hover { pos: Position, with: Vec<String> },
+    Callees { pos: Position, with: Vec<String> },
+    Check { paths: Vec<String>, each: bool },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invocation {
+    pub command: Command,
+    pub format: Format,
+    pub verbose: bool,
+    pub cs: Option<String>,
+    pub entry: Option<String>,
+}
+
+pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
+    let mut it = argv.iter();
+    let name = match it.next() {
+        Some(n) => n.as_str(),
+        None => return Err(InputError("no command given (try `pointee help`)".into())),
+    };
+    let mut format = Format::Text;
+    let mut verbose = false;
+    let mut each = false;
+    let mut cs = None;
+    let mut entry = None;
+    let mut positional = Vec::new();
+    let mut with = Vec::new();
+    let mut in_with = false;
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| InputError(format!("{flag} needs a value")))
+        };
+        match arg.as_str() {
+            "--format" => {
+                format = match value("--format")?.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    other => {
+                        return Err(InputError(format!(
+                            "--format must be text or json, not `{other}`"
+                        )))
+                    }
+                };
+                in_with = false;
+            }
+            "--verbose" | "-v" => verbose = true,
+            "--each" => each = true,
+            "--cs" => cs = Some(value("--cs")?),
+            "--entry" => entry = Some(value("--entry")?),
+            "--with" => in_with = true,
+            s if s.starts_with("--") => return Err(InputError(format!("unknown option `{s}`"))),
+            s if in_with => with.push(s.to_string()),
+            s => positional.push(s.to_string()),
+        }
+    }
+    let one_position = |what: &str| -> Result<Position, InputError> {
+        match positional.as_slice() {
+            [p] => parse_position(p),
+            [] => Err(InputError(format!("{what} needs FILE:LINE:COL"))),
+            _ => Err(InputError(format!(
+                "{what} takes one FILE:LINE:COL (use --with for more files)"
+            ))),
+        }
+    };
+    let command = match name {
+        "help" | "--help" | "-h" => Command::Help,
+        "dump" if positional.is_empty() => {
+            return Err(InputError("dump needs at least one FILE".into()))
+        }
+        "dump" => Command::Dump {
+            paths: positional.clone(),
+        },
+        "hover" => Command::Hover {
+            pos: one_position("hover")?,
+            with,
+        },
+        "callees" => Command::Callees {
+            pos: one_position("callees")?,
+            with,
+        },
+        "check" if positional.is_empty() => {
+            return Err(InputError("check needs at least one PATH".into()))
+        }
+        "check" => Command::Check {
+            paths: positional.clone(),
+            each,
+        },
+        other => {
+            return Err(InputError(format!(
+                "unknown command `{other}` (try `pointee help`)"
+            )))
+        }
+    };
+    Ok(Invocation {
+        command,
+        format,
+        verbose,
+        cs,
+        entry,
+    })
+}
+
+/// `FILE:LINE:COL`; the file name may itself contain colons.
+fn parse_position(s: &str) -> Result<Position, InputError> {
+    let bad = || InputError(format!("`{s}` is not FILE:LINE:COL"));
+    let (rest, col) = s.rsplit_once(':').ok_or_else(bad)?;
+    let (file, line) = rest.rsplit_once(':').ok_or_else(bad)?;
+    let line: u32 = line.parse().map_err(|_| bad())?;
+    let column: u32 = col.parse().map_err(|_| bad())?;
+    if file.is_empty() {
+        return Err(bad());
+    }
+    if line == 0 || column == 0 {
+        return Err(InputError(format!("`{s}`: lines and columns start at 1")));
+    }
+    Ok(Position {
+        file: file.to_string(),
+        line,
+        column,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Invocation, InputError> {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn parses_positions_and_flags() {
+        let inv = p(&[
+            "hover",
+            "a:b.c:3:4",
+            "--format",
+            "json",
+            "--with",
+            "x.c",
+            "y.c",
+        ])
+        .unwrap();
+        assert_eq!(inv.format, Format::Json);
+        assert_eq!(
+            inv.command,
+            Command::Hover {
+                pos: Position {
+                    file: "a:b.c".into(),
+                    line: 3,
+                    column: 4
+                },
+                with: vec!["x.c".into(), "y.c".into()]
+            }
+        );
+        assert!(p(&["hover", "a.c:0:1"]).is_err());
+        assert!(p(&["hover", "a.c:1"]).is_err());
+        assert!(p(&["dump"]).is_err());
+        assert!(p(&["frobnicate"]).is_err());
+        assert!(p(&["dump", "a.c", "--format", "xml"]).is_err());
+    }
+}
