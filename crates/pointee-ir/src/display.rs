@@ -69,6 +69,7 @@ impl Function {
                     None => call,
                 }
             }
+            Basic::Use(p) => format!("use {}", self.place_to_string(p)),
         }
     }
 

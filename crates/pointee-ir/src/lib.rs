@@ -203,7 +203,9 @@ pub enum Stmt {
         arms: Block2,
         has_default: bool,
     },
+    /// Leaves the innermost enclosing `Loop` or `Switch`.
     Break,
+    /// Goes back to the start of the innermost enclosing `Loop`.
     Continue,
     /// Return from the function (the value, if any, was written to
     /// [`Function::ret_var`] just before).
@@ -240,6 +242,11 @@ pub enum Basic {
         callee: Callee,
         args: Vec<Rvalue>,
     },
+    /// The place is read for a purpose that moves no pointer (a branch
+    /// condition, an integer load through a pointer, an expression statement).
+    /// No effect on points-to facts; it gives the read a program point and
+    /// lets checkers see the dereference.
+    Use(Place),
 }
 
 /// An lvalue: a variable or global, optionally dereferenced once, then a path
