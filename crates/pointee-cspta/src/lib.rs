@@ -1,1 +1,23 @@
-//! stub
+//! pointee-cspta: context-sensitive, inclusion-based, flow-insensitive
+//! points-to analysis for the Java subset (pointee's IR with classes), with an
+//! on-the-fly call graph. Context sensitivity is pluggable through one
+//! selector interface: `ci`, `k-call`, `k-obj`, `k-type` (k = 1..3), heap
+//! contexts of length k-1.
+//!
+//! It must never parse, do I/O, or know about LSP, JSON or the command line;
+//! its output is deterministic for a given program, roots and variant.
+
+mod alias;
+mod compile;
+mod context;
+mod fxhash;
+mod ptset;
+mod result;
+mod solver;
+
+pub use alias::{alias_checks, check_kind, AliasResult, AliasVerdict, CheckKind};
+pub use compile::{Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, ARRAY_FIELD};
+pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
+pub use ptset::PtSet;
+pub use result::{Analysis, Stats};
+pub use solver::{CallEdge, MethodCtx};

@@ -1,1 +1,292 @@
-//! stub
+//! pointee-java: lowers a Java teaching subset (a tree-sitter-java syntax
+//! tree, several files forming one program) to the pointer IR: classes,
+//! methods as functions (`A.foo(Object,int)`, `this` first), static fields as
+//! globals (`A.f`), and a source map per file.
+//!
+//! Generics are erased; constructs outside the subset (lambdas, anonymous and
+//! local classes, enums, exceptions' flow, library classes other than Object
+//! and String) are parsed, lowered soundly where possible and listed as
+//! `Unsupported` notes. It must never analyse, do I/O or panic on any input.
+
+mod decl;
+mod lower;
+mod types;
+
+use decl::{text, Hierarchy};
+use lower::{range, Fb, Method};
+use pointee_ir::{Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, SourceMap};
+use tree_sitter::{Node, Parser, Tree};
+
+/// The lowered program, one source map per input file (same order), and the
+/// entry points.
+#[derive(Clone, Debug, Default)]
+pub struct JavaProgram {
+    pub program: Program,
+    pub sources: Vec<SourceMap>,
+    /// Every `public static void main(String[])`, in file order.
+    pub mains: Vec<Name>,
+    /// The static initialisers (`C.<clinit>()`), run from the entry.
+    pub initializers: Vec<Name>,
+}
+
+/// A parser for the Java grammar.
+pub fn parser() -> Parser {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_java::LANGUAGE.into()).expect("tree-sitter-java is compatible with tree-sitter");
+    p
+}
+
+/// Lowers the given `(file name, text)` pairs as one program. Never fails:
+/// what cannot be lowered is noted in the file's source map.
+pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
+    let mut p = parser();
+    let trees: Vec<Tree> = files.iter().map(|(_, t)| p.parse(t, None).expect("parse without cancellation")).collect();
+    let srcs: Vec<&str> = files.iter().map(|(_, t)| *t).collect();
+    let mut sources: Vec<SourceMap> =
+        files.iter().map(|(n, _)| SourceMap { file: (*n).into(), ..Default::default() }).collect();
+
+    // Pass 1: the class table.
+    let mut decls = decl::builtins();
+    let mut skipped = Vec::new();
+    for (i, t) in trees.iter().enumerate() {
+        decl::collect(t.root_node(), srcs[i], i, &mut decls, &mut skipped);
+        syntax_notes(t.root_node(), &mut sources[i].notes);
+    }
+    for (file, node, msg) in skipped {
+        sources[file].notes.push(Note { range: range(node), kind: NoteKind::Unsupported, message: msg });
+    }
+    let mut h = Hierarchy::default();
+    for d in decls {
+        if h.by_name.contains_key(&d.name) {
+            if let Some(n) = d.node {
+                sources[d.file].notes.push(Note {
+                    range: range(n),
+                    kind: NoteKind::Unsupported,
+                    message: format!("a second class named `{}` is ignored", d.name),
+                });
+            }
+            continue;
+        }
+        h.by_name.insert(d.name.clone(), h.classes.len());
+        h.classes.push(d);
+    }
+
+    // Pass 2: bodies.
+    let mut out = JavaProgram::default();
+    for ci in 0..h.classes.len() {
+        lower_class(&h, ci, &srcs, &mut sources, &mut out);
+    }
+    out.sources = sources;
+    out
+}
+
+fn syntax_notes(node: Node, notes: &mut Vec<Note>) {
+    if !node.has_error() {
+        return;
+    }
+    if node.is_error() || node.is_missing() {
+        notes.push(Note { range: range(node), kind: NoteKind::Syntax, message: "syntax error".into() });
+        return;
+    }
+    let mut c = node.walk();
+    for ch in node.children(&mut c) {
+        syntax_notes(ch, notes);
+    }
+}
+
+fn lower_class(h: &Hierarchy, ci: usize, srcs: &[&str], sources: &mut [SourceMap], out: &mut JavaProgram) {
+    let c = &h.classes[ci];
+    let mut class = Class {
+        name: c.name.as_str().into(),
+        superclass: match (&c.superclass, c.is_interface, c.name.as_str()) {
+            (Some(s), _, _) => Some(s.as_str().into()),
+            (None, false, n) if n != "Object" => Some("Object".into()),
+            _ => None,
+        },
+        interfaces: c.interfaces.iter().map(|i| i.as_str().into()).collect(),
+        is_interface: c.is_interface,
+        is_abstract: c.is_abstract,
+        fields: c.fields.iter().map(|f| Field { name: f.name.as_str().into(), ty: f.ty.ir() }).collect(),
+        methods: Vec::new(),
+    };
+    let Some(cnode) = c.node else {
+        out.program.classes.push(class);
+        return;
+    };
+    let src = srcs[c.file];
+    let file = c.file;
+    let body = cnode.child_by_field_name("body");
+    let members: Vec<Node> = match body {
+        Some(b) => {
+            let mut w = b.walk();
+            b.named_children(&mut w).collect()
+        }
+        None => Vec::new(),
+    };
+    // Static fields are globals.
+    for m in &members {
+        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
+            continue;
+        }
+        let mut w = m.walk();
+        for d in m.children_by_field_name("declarator", &mut w) {
+            let Some(n) = d.child_by_field_name("name") else { continue };
+            let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else { continue };
+            if f.is_static {
+                let name: Name = format!("{}.{}", c.name, f.name).into();
+                if out.program.globals.iter().any(|g| g.name == name) {
+                    continue;
+                }
+                out.program.globals.push(Global { name: name.clone(), ty: f.ty.ir(), kind: GlobalKind::StaticField, init: Vec::new() });
+                sources[file].globals.push(GlobalSource { name, name_range: range(n), sites: Vec::new() });
+            }
+        }
+    }
+    for m in &c.methods {
+        class.methods.push(pointee_ir::Method {
+            signature: m.signature.as_str().into(),
+            function: m.has_body.then(|| m.function.as_str().into()),
+            is_static: m.is_static,
+        });
+        if !m.has_body {
+            continue;
+        }
+        let meth = Method {
+            class: &c.name,
+            function: &m.function,
+            is_static: m.is_static,
+            is_ctor: m.is_ctor,
+            params: &m.params,
+            ret: m.ret.clone(),
+            type_vars: &c.type_vars,
+        };
+        let mut notes = std::mem::take(&mut sources[file].notes);
+        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
+        if let Some(node) = m.node {
+            fb.fs.range = range(node);
+            fb.fs.name_range = node.child_by_field_name("name").map(range).unwrap_or(range(node));
+            if let Some(ps) = node.child_by_field_name("parameters") {
+                let mut w = ps.walk();
+                let mut i = 0;
+                for p in ps.named_children(&mut w) {
+                    if !matches!(p.kind(), "formal_parameter" | "spread_parameter") || i >= m.params.len() {
+                        continue;
+                    }
+                    let nr = p.child_by_field_name("name").map(range).unwrap_or(range(p));
+                    fb.add_param(&m.params[i].0, m.params[i].1.clone(), nr);
+                    i += 1;
+                }
+            }
+        } else {
+            fb.fs.range = range(cnode);
+            fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+        }
+        fb.set_ret(&m.ret);
+        if m.is_ctor {
+            lower_ctor(&mut fb, c, m.node, &members, src);
+        } else if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
+            fb.stmt(b);
+        }
+        let (f, fs) = fb.finish(&m.function, m.is_static, &m.ret);
+        sources[file].notes = notes;
+        if m.is_static && m.signature == "main(String[])" {
+            out.mains.push(f.name.clone());
+        }
+        out.program.functions.push(f);
+        sources[file].functions.push(fs);
+    }
+    // Static initialisers.
+    let statics: Vec<&Node> = members
+        .iter()
+        .filter(|m| {
+            m.kind() == "static_initializer"
+                || (matches!(m.kind(), "field_declaration" | "constant_declaration")
+                    && (c.is_interface || decl::has_modifier(**m, src, "static")))
+        })
+        .collect();
+    if !statics.is_empty() {
+        let fname = format!("{}.<clinit>()", c.name);
+        let meth = Method { class: &c.name, function: &fname, is_static: true, is_ctor: false, params: &[], ret: types::JType::Prim, type_vars: &c.type_vars };
+        let mut notes = std::mem::take(&mut sources[file].notes);
+        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
+        fb.fs.range = range(cnode);
+        fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+        for m in statics {
+            init_member(&mut fb, c, *m, src, true);
+        }
+        let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
+        sources[file].notes = notes;
+        class.methods.push(pointee_ir::Method { signature: "<clinit>()".into(), function: Some(fname.as_str().into()), is_static: true });
+        out.initializers.push(f.name.clone());
+        out.program.functions.push(f);
+        sources[file].functions.push(fs);
+    }
+    out.program.classes.push(class);
+}
+
+/// A field declaration's initializers or an initializer block.
+fn init_member<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, m: Node<'a>, src: &str, is_static: bool) {
+    if m.kind() == "static_initializer" || m.kind() == "block" {
+        let mut w = m.walk();
+        let kids: Vec<Node<'a>> = m.named_children(&mut w).collect();
+        for k in kids {
+            fb.stmt(k);
+        }
+        return;
+    }
+    let mut w = m.walk();
+    let decls: Vec<Node<'a>> = m.children_by_field_name("declarator", &mut w).collect();
+    for d in decls {
+        let (Some(n), Some(v)) = (d.child_by_field_name("name"), d.child_by_field_name("value")) else { continue };
+        let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else { continue };
+        fb.field_init(&c.name, &f.name, &f.ty, is_static, v);
+    }
+}
+
+/// A constructor: an explicit `this(...)`/`super(...)` or the implicit
+/// `super()`, then (unless it delegates to `this(...)`) the instance field
+/// initialisers and initializer blocks, then the body.
+fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Node<'a>>, members: &[Node<'a>], src: &str) {
+    let body = node.and_then(|n| n.child_by_field_name("body"));
+    let stmts: Vec<Node<'a>> = match body {
+        Some(b) => {
+            let mut w = b.walk();
+            b.named_children(&mut w).collect()
+        }
+        None => Vec::new(),
+    };
+    let explicit = stmts.first().filter(|s| s.kind() == "explicit_constructor_invocation").copied();
+    let delegates = explicit
+        .and_then(|e| e.child_by_field_name("constructor"))
+        .map_or(false, |k| k.kind() == "this");
+    match explicit {
+        Some(e) => fb.stmt(e),
+        None => {
+            if let Some(sup) = &c.superclass {
+                let at = node.or(c.node).expect("a declared class");
+                fb.call_ctor(at, at.child_by_field_name("name").unwrap_or(at), sup, Vec::new());
+            }
+        }
+    }
+    if !delegates {
+        for m in members {
+            let inst_field = matches!(m.kind(), "field_declaration") && !decl::has_modifier(*m, src, "static");
+            if inst_field || m.kind() == "block" {
+                init_member(fb, c, *m, src, false);
+            }
+        }
+    }
+    for s in stmts.into_iter().skip(usize::from(explicit.is_some())) {
+        fb.stmt(s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn set_language_succeeds() {
+        let mut p = super::parser();
+        let t = p.parse("class A { void m() { A a = new A(); } }", None).unwrap();
+        assert!(!t.root_node().has_error());
+    }
+}

@@ -1,0 +1,135 @@
+//! Alias checks written as calls to static methods named MAYALIAS(a, b),
+//! NOALIAS(a, b) and MUSTALIAS(a, b): evaluated in every method context that
+//! reaches them, objects told apart by allocation site and heap context.
+
+use crate::result::Analysis;
+use pointee_ir::{Basic, Callee, Program, Rvalue, Stmt};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CheckKind {
+    May,
+    No,
+    Must,
+}
+
+impl CheckKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckKind::May => "MAYALIAS",
+            CheckKind::No => "NOALIAS",
+            CheckKind::Must => "MUSTALIAS",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AliasVerdict {
+    /// Disjoint in every context that reaches the check.
+    No,
+    /// Some context has a common object (a flow-insensitive analysis never
+    /// claims `must`).
+    May,
+    /// No context reaches the check.
+    Unreachable,
+}
+
+impl AliasVerdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            AliasVerdict::No => "no",
+            AliasVerdict::May => "may",
+            AliasVerdict::Unreachable => "unreachable",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasResult {
+    /// The function (index in `Program::functions`) holding the check.
+    pub method: u32,
+    /// The call's site and statement.
+    pub site: u32,
+    pub stmt: u32,
+    pub kind: CheckKind,
+    pub verdict: AliasVerdict,
+    /// How many method contexts reach it.
+    pub contexts: usize,
+}
+
+impl AliasResult {
+    pub fn ok(&self) -> bool {
+        match self.kind {
+            CheckKind::No => self.verdict == AliasVerdict::No,
+            CheckKind::May | CheckKind::Must => self.verdict == AliasVerdict::May,
+        }
+    }
+}
+
+/// The check a direct callee names, if any (`Main.NOALIAS(Object,Object)`).
+pub fn check_kind(callee: &str) -> Option<CheckKind> {
+    let simple = callee.split('(').next()?.rsplit('.').next()?;
+    match simple {
+        "MAYALIAS" => Some(CheckKind::May),
+        "NOALIAS" => Some(CheckKind::No),
+        "MUSTALIAS" => Some(CheckKind::Must),
+        _ => None,
+    }
+}
+
+/// Every alias check of the program, in function and statement order.
+pub fn alias_checks(a: &Analysis, p: &Program) -> Vec<AliasResult> {
+    let mut out = Vec::new();
+    for (fi, f) in p.functions.iter().enumerate() {
+        let mut calls = Vec::new();
+        collect(&f.body, &mut calls);
+        for (stmt, b) in calls {
+            let Basic::Call { site, callee: Callee::Direct(name), args, .. } = b else { continue };
+            let Some(kind) = check_kind(name) else { continue };
+            if args.len() != 2 {
+                continue;
+            }
+            let var = |r: &Rvalue| match r {
+                Rvalue::Use(pl) if !pl.deref && pl.path.is_empty() => match pl.base {
+                    pointee_ir::Base::Var(v) => Some(v.0),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let (x, y) = (var(&args[0]), var(&args[1]));
+            let ctxs = match a.method(&f.name) {
+                Some(m) => a.contexts_of(m).to_vec(),
+                None => Vec::new(),
+            };
+            let verdict = if ctxs.is_empty() {
+                AliasVerdict::Unreachable
+            } else {
+                let may = match (x, y) {
+                    (Some(x), Some(y)) => ctxs.iter().any(|&mc| a.var_pts(mc, x).intersects(a.var_pts(mc, y))),
+                    _ => false,
+                };
+                if may {
+                    AliasVerdict::May
+                } else {
+                    AliasVerdict::No
+                }
+            };
+            out.push(AliasResult { method: fi as u32, site: site.0, stmt, kind, verdict, contexts: ctxs.len() });
+        }
+    }
+    out
+}
+
+fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
+    for s in block {
+        match s {
+            Stmt::Basic(id, b) => out.push((id.0, b)),
+            Stmt::If { then_branch, else_branch, .. } => {
+                collect(then_branch, out);
+                collect(else_branch, out);
+            }
+            Stmt::Loop { body } => collect(body, out),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| collect(a, out)),
+            _ => {}
+        }
+    }
+}

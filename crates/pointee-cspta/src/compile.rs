@@ -1,0 +1,379 @@
+//! The IR in the solver's terms: dense ids for methods, variables,
+//! allocation sites, fields, static fields and signatures, each method's
+//! statements sorted by rule (New, Assign, Load, Store, Call), and the class
+//! hierarchy for Dispatch and cast checks.
+
+use pointee_ir::{Base, Basic, Callee, Place, Program, Rvalue, Sel, Stmt};
+use std::collections::HashMap;
+
+/// The field name of the one collapsed array element (seed 003's `arr`).
+pub const ARRAY_FIELD: &str = "[]";
+
+#[derive(Clone, Debug)]
+pub enum CallKind {
+    /// A static call.
+    Static(u32),
+    /// A constructor or `super` call: a fixed target, a receiver object.
+    Special(u32, u32),
+    /// Virtual or interface dispatch on the receiver variable.
+    Virtual(u32, u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct CallStmt {
+    pub site: u32,
+    pub lhs: Option<u32>,
+    pub kind: CallKind,
+    /// Arguments after the receiver (`None`: holds no object).
+    pub args: Vec<Option<u32>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CastStmt {
+    pub from: u32,
+    pub to: u32,
+    pub target: String,
+    pub stmt: u32,
+}
+
+/// What a base variable is used for, to visit only the statements a new
+/// object of that variable can trigger.
+#[derive(Clone, Copy, Debug)]
+pub enum BaseUse {
+    Load(u32),
+    Store(u32),
+    Call(u32),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MethodFacts {
+    pub nvars: u32,
+    /// Parameters after `this`.
+    pub params: Vec<u32>,
+    pub this: Option<u32>,
+    pub ret: Option<u32>,
+    pub class: u32,
+    /// (variable, allocation site id)
+    pub news: Vec<(u32, u32)>,
+    /// (from, to), casts included.
+    pub copies: Vec<(u32, u32)>,
+    /// (to, base, field)
+    pub loads: Vec<(u32, u32, u32)>,
+    /// (base, field, from)
+    pub stores: Vec<(u32, u32, u32)>,
+    /// (to, static field)
+    pub sloads: Vec<(u32, u32)>,
+    /// (static field, from)
+    pub sstores: Vec<(u32, u32)>,
+    pub calls: Vec<CallStmt>,
+    pub casts: Vec<CastStmt>,
+    /// Per variable: statements where it is a load/store base or receiver.
+    pub uses: Vec<Vec<BaseUse>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Alloc {
+    pub method: u32,
+    pub site: u32,
+    /// The object's class: `A`, `A[]`, `String`.
+    pub class: String,
+    /// The class containing the allocation site.
+    pub in_type: u32,
+    pub is_string: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    pub method_names: Vec<String>,
+    pub method_index: HashMap<String, u32>,
+    pub methods: Vec<MethodFacts>,
+    pub classes: Vec<String>,
+    pub class_index: HashMap<String, u32>,
+    pub allocs: Vec<Alloc>,
+    pub fields: Vec<String>,
+    pub field_index: HashMap<String, u32>,
+    pub statics: Vec<String>,
+    pub static_index: HashMap<String, u32>,
+    pub sigs: Vec<String>,
+    pub sig_index: HashMap<String, u32>,
+    /// Direct supertypes per class.
+    pub supers: Vec<Vec<u32>>,
+    /// Declared methods per class: (signature, method) for those with a body.
+    pub declared: Vec<HashMap<u32, u32>>,
+    pub superclass: Vec<Option<u32>>,
+    pub method_static: Vec<bool>,
+}
+
+fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
+    if let Some(&i) = index.get(s) {
+        return i;
+    }
+    let i = list.len() as u32;
+    list.push(s.to_string());
+    index.insert(s.to_string(), i);
+    i
+}
+
+impl Facts {
+    pub fn new(p: &Program) -> Facts {
+        let mut f = Facts::default();
+        for c in &p.classes {
+            intern(&mut f.classes, &mut f.class_index, &c.name);
+        }
+        for func in &p.functions {
+            intern(&mut f.method_names, &mut f.method_index, &func.name);
+        }
+        f.method_static = p.functions.iter().map(|func| func.is_static).collect();
+        let nclasses = f.classes.len();
+        f.supers = vec![Vec::new(); nclasses];
+        f.declared = vec![HashMap::new(); nclasses];
+        f.superclass = vec![None; nclasses];
+        let mut method_class = vec![u32::MAX; f.method_names.len()];
+        for (ci, c) in p.classes.iter().enumerate() {
+            if f.class_index[&*c.name] as usize != ci {
+                continue;
+            }
+            let mut sup = Vec::new();
+            if let Some(s) = &c.superclass {
+                if let Some(&si) = f.class_index.get(&**s) {
+                    sup.push(si);
+                    f.superclass[ci] = Some(si);
+                }
+            }
+            for i in &c.interfaces {
+                if let Some(&ii) = f.class_index.get(&**i) {
+                    sup.push(ii);
+                }
+            }
+            f.supers[ci] = sup;
+            for m in &c.methods {
+                let sig = intern(&mut f.sigs, &mut f.sig_index, &m.signature);
+                if let Some(func) = &m.function {
+                    if let Some(&mi) = f.method_index.get(&**func) {
+                        method_class[mi as usize] = ci as u32;
+                        if !m.is_static {
+                            f.declared[ci].insert(sig, mi);
+                        }
+                    }
+                }
+            }
+        }
+        for (mi, func) in p.functions.iter().enumerate() {
+            if f.method_index[&*func.name] as usize != mi {
+                f.methods.push(MethodFacts::default());
+                continue;
+            }
+            let class = match method_class[mi] {
+                u32::MAX => {
+                    let owner = func.name.split('.').next().unwrap_or("");
+                    f.class_index.get(owner).copied().unwrap_or(0)
+                }
+                c => c,
+            };
+            let mf = f.method(func, mi as u32, class);
+            f.methods.push(mf);
+        }
+        f
+    }
+
+    fn method(&mut self, func: &pointee_ir::Function, mi: u32, class: u32) -> MethodFacts {
+        let mut m = MethodFacts { nvars: func.vars.len() as u32, class, ret: func.ret_var.map(|v| v.0), ..Default::default() };
+        let mut params = func.params.iter().map(|v| v.0);
+        if !func.is_static {
+            m.this = params.next();
+        }
+        m.params = params.collect();
+        m.uses = vec![Vec::new(); func.vars.len()];
+        let mut basics = Vec::new();
+        collect(&func.body, &mut basics);
+        for (sid, b) in basics {
+            self.basic(&mut m, mi, sid, b);
+        }
+        m
+    }
+
+    fn field_of(&mut self, p: &Place) -> Option<u32> {
+        match p.path.as_slice() {
+            [Sel::Field(f)] => Some(intern(&mut self.fields, &mut self.field_index, f)),
+            [Sel::Index(_)] => Some(intern(&mut self.fields, &mut self.field_index, ARRAY_FIELD)),
+            _ => None,
+        }
+    }
+
+    fn basic(&mut self, m: &mut MethodFacts, mi: u32, sid: u32, b: &Basic) {
+        let var = |p: &Place| match (&p.base, p.deref, p.path.is_empty()) {
+            (Base::Var(v), false, true) => Some(v.0),
+            _ => None,
+        };
+        match b {
+            Basic::Assign { lhs, rhs } => {
+                if let Some(x) = var(lhs) {
+                    match rhs {
+                        Rvalue::New(site, class) => {
+                            let a = self.alloc(mi, site.0, class, m.class, false);
+                            m.news.push((x, a));
+                        }
+                        Rvalue::String(site) => {
+                            let a = self.alloc(mi, site.0, "String", m.class, true);
+                            m.news.push((x, a));
+                        }
+                        Rvalue::Use(p) | Rvalue::Cast(p, _) => {
+                            if let Some(y) = var(p) {
+                                m.copies.push((y, x));
+                                if let Rvalue::Cast(_, t) = rhs {
+                                    m.casts.push(CastStmt { from: y, to: x, target: t.to_string(), stmt: sid });
+                                }
+                            } else if let (Base::Var(y), true) = (&p.base, p.deref) {
+                                if let Some(f) = self.field_of(p) {
+                                    m.uses[y.0 as usize].push(BaseUse::Load(m.loads.len() as u32));
+                                    m.loads.push((x, y.0, f));
+                                }
+                            } else if let (Base::Global(g), false, true) = (&p.base, p.deref, p.path.is_empty()) {
+                                let s = intern(&mut self.statics, &mut self.static_index, g);
+                                m.sloads.push((x, s));
+                            }
+                        }
+                        _ => {}
+                    }
+                    return;
+                }
+                let Rvalue::Use(rp) = rhs else { return };
+                let Some(y) = var(rp) else { return };
+                match (&lhs.base, lhs.deref) {
+                    (Base::Var(x), true) => {
+                        if let Some(f) = self.field_of(lhs) {
+                            m.uses[x.0 as usize].push(BaseUse::Store(m.stores.len() as u32));
+                            m.stores.push((x.0, f, y));
+                        }
+                    }
+                    (Base::Global(g), false) if lhs.path.is_empty() => {
+                        let s = intern(&mut self.statics, &mut self.static_index, g);
+                        m.sstores.push((s, y));
+                    }
+                    _ => {}
+                }
+            }
+            Basic::Call { site, lhs, callee, args } => {
+                let lhs = lhs.as_ref().and_then(var);
+                let argv: Vec<Option<u32>> =
+                    args.iter().map(|a| if let Rvalue::Use(p) = a { var(p) } else { None }).collect();
+                let (kind, rest) = match callee {
+                    Callee::Direct(f) => {
+                        let Some(&t) = self.method_index.get(&**f) else { return };
+                        let is_static = self.method_is_static(t, f);
+                        if is_static {
+                            (CallKind::Static(t), argv)
+                        } else {
+                            let Some(Some(r)) = argv.first().copied() else { return };
+                            (CallKind::Special(t, r), argv[1..].to_vec())
+                        }
+                    }
+                    Callee::Virtual { receiver, signature } => {
+                        let Some(r) = var(receiver) else { return };
+                        let s = intern(&mut self.sigs, &mut self.sig_index, signature);
+                        (CallKind::Virtual(r, s), argv.get(1..).map(<[_]>::to_vec).unwrap_or_default())
+                    }
+                    Callee::Indirect(_) => return,
+                };
+                let idx = m.calls.len() as u32;
+                match kind {
+                    CallKind::Special(_, r) | CallKind::Virtual(r, _) => m.uses[r as usize].push(BaseUse::Call(idx)),
+                    CallKind::Static(_) => {}
+                }
+                m.calls.push(CallStmt { site: site.0, lhs, kind, args: rest });
+            }
+            Basic::Use(_) => {}
+        }
+    }
+
+    fn method_is_static(&self, t: u32, _name: &str) -> bool {
+        self.method_static[t as usize]
+    }
+
+    fn alloc(&mut self, method: u32, site: u32, class: &str, in_type: u32, is_string: bool) -> u32 {
+        self.allocs.push(Alloc { method, site, class: class.to_string(), in_type, is_string });
+        self.allocs.len() as u32 - 1
+    }
+
+    /// The class of an object, when it is one of the program's.
+    pub fn class_id(&self, name: &str) -> Option<u32> {
+        if name.ends_with("[]") {
+            return self.class_index.get("Object").copied();
+        }
+        self.class_index.get(name).copied()
+    }
+
+    /// Dispatch(o, sig): the first method with a body for `sig` up the
+    /// superclass chain of the object's class.
+    pub fn dispatch(&self, class: &str, sig: u32) -> Option<u32> {
+        let mut c = self.class_id(class);
+        let mut steps = 0;
+        while let Some(ci) = c {
+            if let Some(&m) = self.declared[ci as usize].get(&sig) {
+                return Some(m);
+            }
+            c = self.superclass[ci as usize];
+            steps += 1;
+            if steps > self.classes.len() {
+                break;
+            }
+        }
+        // A default method of an interface.
+        self.class_id(class).and_then(|ci| self.default_method(ci, sig))
+    }
+
+    fn default_method(&self, c: u32, sig: u32) -> Option<u32> {
+        let mut todo = vec![c];
+        let mut seen = vec![false; self.classes.len()];
+        while let Some(x) = todo.pop() {
+            if std::mem::replace(&mut seen[x as usize], true) {
+                continue;
+            }
+            if let Some(&m) = self.declared[x as usize].get(&sig) {
+                return Some(m);
+            }
+            todo.extend(self.supers[x as usize].iter().rev());
+        }
+        None
+    }
+
+    /// May an object of class `obj` be cast to `target` without failing?
+    pub fn is_subtype(&self, obj: &str, target: &str) -> bool {
+        if obj == target || target == "Object" {
+            return true;
+        }
+        match (obj.strip_suffix("[]"), target.strip_suffix("[]")) {
+            (Some(a), Some(b)) => return self.is_subtype(a, b),
+            (Some(_), None) | (None, Some(_)) => return false,
+            _ => {}
+        }
+        let (Some(a), Some(b)) = (self.class_index.get(obj), self.class_index.get(target)) else { return false };
+        let mut todo = vec![*a];
+        let mut seen = vec![false; self.classes.len()];
+        while let Some(x) = todo.pop() {
+            if x == *b {
+                return true;
+            }
+            if std::mem::replace(&mut seen[x as usize], true) {
+                continue;
+            }
+            todo.extend(&self.supers[x as usize]);
+        }
+        false
+    }
+}
+
+fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
+    for s in block {
+        match s {
+            Stmt::Basic(id, b) => out.push((id.0, b)),
+            Stmt::If { then_branch, else_branch, .. } => {
+                collect(then_branch, out);
+                collect(else_branch, out);
+            }
+            Stmt::Loop { body } => collect(body, out),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| collect(a, out)),
+            _ => {}
+        }
+    }
+}

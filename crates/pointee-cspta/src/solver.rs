@@ -1,0 +1,289 @@
+//! The worklist solver of seed 001 (Tan & Li, "Static Program Analysis:
+//! Pointer Analysis, Context Sensitivity", Nanjing University, 2021; the
+//! C.S. algorithm: Solve, AddReachable, AddEdge, Propagate, ProcessCall),
+//! which computes the least solution of seed 003's Figure 2.2 rules (New,
+//! Assign, Load, Store, Call) with the selectors of `context.rs`.
+//!
+//! Additions, as docs/java-analysis.md writes them down: static calls,
+//! constructor and super calls (a fixed target, the receiver chosen as for
+//! a virtual call), static fields (one node each), casts (an Assign edge),
+//! arrays (the pseudo-field `[]`), string literals (one object per site,
+//! empty heap context), several roots (static initialisers and entries, in
+//! the empty context). Pending differences of one node are merged in the
+//! worklist, which does not change the solution.
+
+use crate::compile::{BaseUse, CallKind, Facts};
+use crate::context::{Contexts, CtxId, Elem, Receiver, Selector, EMPTY};
+use crate::fxhash::FxHashMap;
+use crate::ptset::PtSet;
+use std::collections::VecDeque;
+
+const NOT_VAR: u32 = u32::MAX;
+
+/// A reached (method, context) pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MethodCtx {
+    pub method: u32,
+    pub ctx: CtxId,
+}
+
+/// A context-sensitive call-graph edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CallEdge {
+    /// Index into `Solver::reached` of the caller.
+    pub caller: u32,
+    /// Index into the caller method's `calls`.
+    pub call: u32,
+    /// Index into `Solver::reached` of the callee.
+    pub callee: u32,
+}
+
+pub struct Solver<'f> {
+    pub facts: &'f Facts,
+    sel: &'f dyn Selector,
+    pub ctxs: Contexts,
+    /// Abstract objects: (heap context, allocation site).
+    pub objs: Vec<(CtxId, u32)>,
+    obj_index: FxHashMap<(CtxId, u32), u32>,
+    pub reached: Vec<MethodCtx>,
+    reached_index: FxHashMap<(u32, CtxId), u32>,
+    /// First pointer node of each reached method's variables.
+    base: Vec<u32>,
+    /// Per pointer node: the reached method it is a variable of, or NOT_VAR.
+    node_mc: Vec<u32>,
+    pub pt: Vec<PtSet>,
+    succ: Vec<Vec<u32>>,
+    edges: crate::fxhash::FxHashSet<u64>,
+    pub field_nodes: FxHashMap<(u32, u32), u32>,
+    pub static_nodes: Vec<u32>,
+    pending: Vec<Option<PtSet>>,
+    wl: VecDeque<u32>,
+    pub cg: Vec<CallEdge>,
+    cg_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
+}
+
+impl<'f> Solver<'f> {
+    pub fn new(facts: &'f Facts, sel: &'f dyn Selector) -> Solver<'f> {
+        let mut s = Solver {
+            facts,
+            sel,
+            ctxs: Contexts::default(),
+            objs: Vec::new(),
+            obj_index: Default::default(),
+            reached: Vec::new(),
+            reached_index: Default::default(),
+            base: Vec::new(),
+            node_mc: Vec::new(),
+            pt: Vec::new(),
+            succ: Vec::new(),
+            edges: Default::default(),
+            field_nodes: Default::default(),
+            static_nodes: Vec::new(),
+            pending: Vec::new(),
+            wl: VecDeque::new(),
+            cg: Vec::new(),
+            cg_index: Default::default(),
+        };
+        s.static_nodes = (0..facts.statics.len()).map(|_| s.new_node(NOT_VAR)).collect();
+        s
+    }
+
+    fn new_node(&mut self, mc: u32) -> u32 {
+        let id = self.pt.len() as u32;
+        self.pt.push(PtSet::new());
+        self.succ.push(Vec::new());
+        self.node_mc.push(mc);
+        self.pending.push(None);
+        id
+    }
+
+    pub fn var_node(&self, mc: u32, var: u32) -> u32 {
+        self.base[mc as usize] + var
+    }
+
+    fn field_node(&mut self, obj: u32, field: u32) -> u32 {
+        if let Some(&n) = self.field_nodes.get(&(obj, field)) {
+            return n;
+        }
+        let n = self.new_node(NOT_VAR);
+        self.field_nodes.insert((obj, field), n);
+        n
+    }
+
+    fn obj(&mut self, hctx: CtxId, alloc: u32) -> u32 {
+        if let Some(&o) = self.obj_index.get(&(hctx, alloc)) {
+            return o;
+        }
+        let o = self.objs.len() as u32;
+        self.objs.push((hctx, alloc));
+        self.obj_index.insert((hctx, alloc), o);
+        o
+    }
+
+    fn add_wl(&mut self, n: u32, pts: &PtSet) {
+        match &mut self.pending[n as usize] {
+            Some(p) => {
+                p.union_with(pts);
+            }
+            slot @ None => {
+                *slot = Some(pts.clone());
+                self.wl.push_back(n);
+            }
+        }
+    }
+
+    /// AddEdge(s, t).
+    fn add_edge(&mut self, s: u32, t: u32) {
+        if !self.edges.insert((s as u64) << 32 | t as u64) {
+            return;
+        }
+        self.succ[s as usize].push(t);
+        if !self.pt[s as usize].is_empty() {
+            let p = self.pt[s as usize].clone();
+            self.add_wl(t, &p);
+        }
+    }
+
+    /// Solve: runs the roots in the empty context, then the worklist.
+    pub fn solve(&mut self, roots: &[u32]) {
+        for &r in roots {
+            self.add_reachable(r, EMPTY);
+        }
+        while let Some(n) = self.wl.pop_front() {
+            let Some(pts) = self.pending[n as usize].take() else { continue };
+            let delta = pts.minus(&self.pt[n as usize]);
+            if delta.is_empty() {
+                continue;
+            }
+            self.propagate(n, &delta);
+            let mc = self.node_mc[n as usize];
+            if mc == NOT_VAR {
+                continue;
+            }
+            let MethodCtx { method, .. } = self.reached[mc as usize];
+            let var = n - self.base[mc as usize];
+            let m = &self.facts.methods[method as usize];
+            if m.uses[var as usize].is_empty() {
+                continue;
+            }
+            for o in delta.iter() {
+                for &u in &m.uses[var as usize] {
+                    match u {
+                        BaseUse::Store(i) => {
+                            let (_, f, y) = m.stores[i as usize];
+                            let fnode = self.field_node(o, f);
+                            self.add_edge(self.var_node(mc, y), fnode);
+                        }
+                        BaseUse::Load(i) => {
+                            let (x, _, f) = m.loads[i as usize];
+                            let fnode = self.field_node(o, f);
+                            self.add_edge(fnode, self.var_node(mc, x));
+                        }
+                        BaseUse::Call(i) => self.process_call(mc, i, o),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Propagate(n, delta).
+    fn propagate(&mut self, n: u32, delta: &PtSet) {
+        self.pt[n as usize].union_with(delta);
+        let succ = std::mem::take(&mut self.succ[n as usize]);
+        for &s in &succ {
+            self.add_wl(s, delta);
+        }
+        self.succ[n as usize] = succ;
+    }
+
+    /// AddReachable(c:m); returns the reached pair's index.
+    fn add_reachable(&mut self, method: u32, ctx: CtxId) -> u32 {
+        if let Some(&mc) = self.reached_index.get(&(method, ctx)) {
+            return mc;
+        }
+        let mc = self.reached.len() as u32;
+        self.reached.push(MethodCtx { method, ctx });
+        self.reached_index.insert((method, ctx), mc);
+        let m = &self.facts.methods[method as usize];
+        self.base.push(self.pt.len() as u32);
+        for _ in 0..m.nvars {
+            self.new_node(mc);
+        }
+        if !m.news.is_empty() {
+            let hctx = self.sel.heap_context(&mut self.ctxs, ctx);
+            for &(x, a) in &m.news {
+                let hc = if self.facts.allocs[a as usize].is_string { EMPTY } else { hctx };
+                let o = self.obj(hc, a);
+                self.add_wl(self.var_node(mc, x), &PtSet::singleton(o));
+            }
+        }
+        for &(y, x) in &m.copies {
+            self.add_edge(self.var_node(mc, y), self.var_node(mc, x));
+        }
+        for &(x, s) in &m.sloads {
+            self.add_edge(self.static_nodes[s as usize], self.var_node(mc, x));
+        }
+        for &(s, y) in &m.sstores {
+            self.add_edge(self.var_node(mc, y), self.static_nodes[s as usize]);
+        }
+        for i in 0..m.calls.len() {
+            if let CallKind::Static(callee) = m.calls[i].kind {
+                let site = Elem::Call(method, m.calls[i].site);
+                let ct = self.sel.callee_context(&mut self.ctxs, ctx, site, None);
+                self.call_edge(mc, i as u32, callee, ct);
+            }
+        }
+        mc
+    }
+
+    /// ProcessCall(c:x, c':o) for one call whose receiver is x.
+    fn process_call(&mut self, mc: u32, call: u32, o: u32) {
+        let MethodCtx { method, ctx } = self.reached[mc as usize];
+        let facts = self.facts;
+        let c = &facts.methods[method as usize].calls[call as usize];
+        let (hctx, alloc) = self.objs[o as usize];
+        let a = &facts.allocs[alloc as usize];
+        let target = match c.kind {
+            CallKind::Virtual(_, sig) => facts.dispatch(&a.class, sig),
+            CallKind::Special(t, _) => Some(t),
+            CallKind::Static(_) => None,
+        };
+        let Some(target) = target else { return };
+        let recv = Receiver { heap_ctx: hctx, alloc, in_type: a.in_type };
+        let ct = self.sel.callee_context(&mut self.ctxs, ctx, Elem::Call(method, c.site), Some(recv));
+        let callee = self.add_reachable(target, ct);
+        if let Some(this) = facts.methods[target as usize].this {
+            self.add_wl(self.var_node(callee, this), &PtSet::singleton(o));
+        }
+        self.call_edge(mc, call, target, ct);
+    }
+
+    /// Adds `c:l -> c^t:m` to the call graph, and its parameter and return
+    /// edges, when new.
+    fn call_edge(&mut self, mc: u32, call: u32, target: u32, ct: CtxId) {
+        let callee = self.add_reachable(target, ct);
+        if !self.cg_index.insert((mc, call, callee)) {
+            return;
+        }
+        self.cg.push(CallEdge { caller: mc, call, callee });
+        let facts = self.facts;
+        let caller_m = &facts.methods[self.reached[mc as usize].method as usize];
+        let c = &caller_m.calls[call as usize];
+        let tm = &facts.methods[target as usize];
+        for (a, p) in c.args.iter().zip(&tm.params) {
+            if let Some(a) = a {
+                self.add_edge(self.var_node(mc, *a), self.var_node(callee, *p));
+            }
+        }
+        if let (Some(r), Some(l)) = (tm.ret, c.lhs) {
+            self.add_edge(self.var_node(callee, r), self.var_node(mc, l));
+        }
+    }
+
+    /// Rough heap use of the solution, in bytes.
+    pub fn heap_bytes(&self) -> usize {
+        let sets: usize = self.pt.iter().map(PtSet::heap_bytes).sum();
+        let succ: usize = self.succ.iter().map(|s| s.capacity() * 4).sum();
+        sets + succ + self.pt.len() * (24 + 24 + 4 + 32) + self.edges.len() * 16 + self.field_nodes.len() * 24
+    }
+}

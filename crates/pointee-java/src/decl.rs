@@ -1,0 +1,365 @@
+//! The first pass: every class, interface, field and method signature of the
+//! program, before any body is lowered, so that bodies can resolve names,
+//! overloads and fields across files.
+
+use crate::types::{read_type, sig_name, JType};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+pub struct FieldDecl {
+    pub name: String,
+    pub ty: JType,
+    pub is_static: bool,
+}
+
+pub struct MethodDecl<'a> {
+    /// Simple name; `<init>` for a constructor.
+    pub name: String,
+    pub params: Vec<(String, JType)>,
+    pub ret: JType,
+    pub is_static: bool,
+    pub is_ctor: bool,
+    /// `name(T1,T2)`.
+    pub signature: String,
+    /// `Class.name(T1,T2)`.
+    pub function: String,
+    /// The declaration; `None` for a made-up default constructor.
+    pub node: Option<Node<'a>>,
+    pub has_body: bool,
+    pub file: usize,
+}
+
+pub struct ClassDecl<'a> {
+    pub name: String,
+    pub superclass: Option<String>,
+    pub interfaces: Vec<String>,
+    pub is_interface: bool,
+    pub is_abstract: bool,
+    pub fields: Vec<FieldDecl>,
+    pub methods: Vec<MethodDecl<'a>>,
+    pub type_vars: Vec<String>,
+    /// The declaration; `None` for built-in classes.
+    pub node: Option<Node<'a>>,
+    pub file: usize,
+}
+
+/// The class table of the whole program.
+#[derive(Default)]
+pub struct Hierarchy<'a> {
+    pub classes: Vec<ClassDecl<'a>>,
+    pub by_name: HashMap<String, usize>,
+}
+
+impl<'a> Hierarchy<'a> {
+    pub fn is_known(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ClassDecl<'a>> {
+        self.by_name.get(name).map(|&i| &self.classes[i])
+    }
+
+    /// Direct supertypes: the superclass (Object when none) and interfaces.
+    pub fn supers(&self, name: &str) -> Vec<String> {
+        let Some(c) = self.get(name) else { return Vec::new() };
+        let mut out = Vec::new();
+        if let Some(s) = &c.superclass {
+            out.push(s.clone());
+        } else if name != "Object" {
+            out.push("Object".into());
+        }
+        out.extend(c.interfaces.iter().cloned());
+        out
+    }
+
+    /// `a` is `b` or a subtype of it (classes and interfaces).
+    pub fn is_subclass(&self, a: &str, b: &str) -> bool {
+        let mut todo = vec![a.to_string()];
+        let mut seen = Vec::new();
+        while let Some(x) = todo.pop() {
+            if x == b {
+                return true;
+            }
+            if seen.contains(&x) {
+                continue;
+            }
+            todo.extend(self.supers(&x));
+            seen.push(x);
+        }
+        false
+    }
+
+    /// `name` and its supertypes, nearest first (superclass chain before
+    /// interfaces), each once.
+    pub fn ancestors(&self, name: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut chain = Vec::new();
+        let mut cur = Some(name.to_string());
+        while let Some(c) = cur {
+            if chain.contains(&c) {
+                break;
+            }
+            chain.push(c.clone());
+            cur = self.get(&c).and_then(|d| d.superclass.clone()).or_else(|| {
+                (c != "Object" && self.get(&c).map_or(false, |d| !d.is_interface)).then(|| "Object".to_string())
+            });
+        }
+        let mut todo = chain.clone();
+        out.extend(chain);
+        let mut i = 0;
+        while i < todo.len() {
+            let c = todo[i].clone();
+            i += 1;
+            if let Some(d) = self.get(&c) {
+                for it in &d.interfaces {
+                    if !out.contains(it) {
+                        out.push(it.clone());
+                        todo.push(it.clone());
+                    }
+                }
+            }
+        }
+        if !out.iter().any(|c| c == "Object") && self.is_known("Object") {
+            out.push("Object".into());
+        }
+        out
+    }
+
+    /// Methods named `name` with `arity` parameters visible in `class`, the
+    /// most derived declaration of each signature first.
+    pub fn methods_named(&self, class: &str, name: &str, arity: usize) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
+        let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
+        for c in self.ancestors(class) {
+            let Some(d) = self.get(&c) else { continue };
+            for m in &d.methods {
+                if m.name == name && m.params.len() == arity && !out.iter().any(|(_, o)| o.signature == m.signature) {
+                    out.push((d, m));
+                }
+            }
+        }
+        out
+    }
+
+    /// The field `name` seen from `class`: (declaring class, field).
+    pub fn field(&self, class: &str, name: &str) -> Option<(&ClassDecl<'a>, &FieldDecl)> {
+        for c in self.ancestors(class) {
+            let Some(d) = self.get(&c) else { continue };
+            if let Some(f) = d.fields.iter().find(|f| f.name == name) {
+                return Some((d, f));
+            }
+        }
+        None
+    }
+}
+
+pub fn text<'s>(node: Node, src: &'s str) -> &'s str {
+    &src[node.byte_range()]
+}
+
+pub fn has_modifier(node: Node, src: &str, m: &str) -> bool {
+    let mut c = node.walk();
+    let found = node
+        .children(&mut c)
+        .filter(|ch| ch.kind() == "modifiers")
+        .any(|mods| text(mods, src).split_whitespace().any(|w| w == m));
+    found
+}
+
+fn type_params(node: Node, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(tp) = node.child_by_field_name("type_parameters") {
+        let mut c = tp.walk();
+        for p in tp.named_children(&mut c) {
+            if p.kind() == "type_parameter" {
+                let mut c2 = p.walk();
+                let id = p.named_children(&mut c2).find(|n| n.kind() == "type_identifier" || n.kind() == "identifier");
+                if let Some(id) = id {
+                    out.push(text(id, src).to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn type_list(node: Node, src: &str, tv: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut c = node.walk();
+    for ch in node.named_children(&mut c) {
+        if ch.kind() == "type_list" {
+            let mut c2 = ch.walk();
+            for t in ch.named_children(&mut c2) {
+                out.push(read_type(t, src, tv).name());
+            }
+        }
+    }
+    out
+}
+
+/// Built-in classes: Object and String.
+pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
+    let mk = |name: &str, sup: Option<&str>| ClassDecl {
+        name: name.into(),
+        superclass: sup.map(Into::into),
+        interfaces: Vec::new(),
+        is_interface: false,
+        is_abstract: false,
+        fields: Vec::new(),
+        methods: Vec::new(),
+        type_vars: Vec::new(),
+        node: None,
+        file: usize::MAX,
+    };
+    vec![mk("Object", None), mk("String", Some("Object"))]
+}
+
+/// Something pass 1 skipped: (file, node, message).
+pub type Skipped<'a> = Vec<(usize, Node<'a>, String)>;
+
+/// Collects the class declarations of one file (nested ones too).
+pub fn collect<'a>(root: Node<'a>, src: &str, file: usize, out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+    let mut c = root.walk();
+    for ch in root.named_children(&mut c) {
+        collect_decl(ch, src, file, &[], out, skipped);
+    }
+}
+
+fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+    match node.kind() {
+        "class_declaration" | "interface_declaration" => {}
+        "enum_declaration" | "record_declaration" | "annotation_type_declaration" => {
+            skipped.push((file, node, format!("{} is not modelled", node.kind().replace('_', " "))));
+            return;
+        }
+        _ => return,
+    }
+    let is_interface = node.kind() == "interface_declaration";
+    let Some(name_node) = node.child_by_field_name("name") else { return };
+    let name = text(name_node, src).to_string();
+    let mut tv: Vec<String> = outer_tv.to_vec();
+    tv.extend(type_params(node, src));
+    let superclass = node.child_by_field_name("superclass").and_then(|s| {
+        let mut c = s.walk();
+        let t = s.named_children(&mut c).next();
+        t.map(|t| read_type(t, src, &tv).name())
+    });
+    let interfaces = if is_interface {
+        let mut c = node.walk();
+        let ext = node.named_children(&mut c).find(|n| n.kind() == "extends_interfaces");
+        ext.map(|e| type_list(e, src, &tv)).unwrap_or_default()
+    } else {
+        node.child_by_field_name("interfaces").map(|i| type_list(i, src, &tv)).unwrap_or_default()
+    };
+    let mut decl = ClassDecl {
+        name: name.clone(),
+        superclass,
+        interfaces,
+        is_interface,
+        is_abstract: is_interface || has_modifier(node, src, "abstract"),
+        fields: Vec::new(),
+        methods: Vec::new(),
+        type_vars: tv.clone(),
+        node: Some(node),
+        file,
+    };
+    let body = node.child_by_field_name("body");
+    let mut nested = Vec::new();
+    if let Some(body) = body {
+        let mut c = body.walk();
+        for m in body.named_children(&mut c) {
+            match m.kind() {
+                "field_declaration" | "constant_declaration" => {
+                    let is_static = is_interface || has_modifier(m, src, "static");
+                    let Some(tn) = m.child_by_field_name("type") else { continue };
+                    let base = read_type(tn, src, &tv);
+                    let mut c2 = m.walk();
+                    for d in m.children_by_field_name("declarator", &mut c2) {
+                        let Some(n) = d.child_by_field_name("name") else { continue };
+                        let dims = d.child_by_field_name("dimensions").map(|x| crate::types::count_dims(x, src)).unwrap_or(0);
+                        decl.fields.push(FieldDecl {
+                            name: text(n, src).to_string(),
+                            ty: crate::types::wrap_array(base.clone(), dims),
+                            is_static,
+                        });
+                    }
+                }
+                "method_declaration" | "constructor_declaration" => {
+                    if let Some(md) = method_decl(m, src, file, &name, &tv, is_interface) {
+                        decl.methods.push(md);
+                    }
+                }
+                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => nested.push(m),
+                _ => {}
+            }
+        }
+    }
+    if !is_interface && !decl.methods.iter().any(|m| m.is_ctor) {
+        decl.methods.push(MethodDecl {
+            name: "<init>".into(),
+            params: Vec::new(),
+            ret: JType::Prim,
+            is_static: false,
+            is_ctor: true,
+            signature: "<init>()".into(),
+            function: format!("{name}.<init>()"),
+            node: None,
+            has_body: true,
+            file,
+        });
+    }
+    out.push(decl);
+    for n in nested {
+        collect_decl(n, src, file, &tv, out, skipped);
+    }
+}
+
+fn method_decl<'a>(m: Node<'a>, src: &str, file: usize, class: &str, class_tv: &[String], _in_interface: bool) -> Option<MethodDecl<'a>> {
+    let is_ctor = m.kind() == "constructor_declaration";
+    let name = if is_ctor { "<init>".to_string() } else { text(m.child_by_field_name("name")?, src).to_string() };
+    let mut tv = class_tv.to_vec();
+    tv.extend(type_params(m, src));
+    let mut params = Vec::new();
+    let mut sig = Vec::new();
+    if let Some(ps) = m.child_by_field_name("parameters") {
+        let mut c = ps.walk();
+        for p in ps.named_children(&mut c) {
+            let (tn, nn) = match p.kind() {
+                "formal_parameter" => (p.child_by_field_name("type"), p.child_by_field_name("name")),
+                "spread_parameter" => {
+                    let mut c2 = p.walk();
+                    let t = p.named_children(&mut c2).find(|n| n.kind() != "modifiers");
+                    let mut c3 = p.walk();
+                    let d = p.named_children(&mut c3).find(|n| n.kind() == "variable_declarator");
+                    (t, d.and_then(|d| d.child_by_field_name("name")))
+                }
+                _ => continue,
+            };
+            let (Some(tn), Some(nn)) = (tn, nn) else { continue };
+            let mut ty = read_type(tn, src, &tv);
+            let mut sn = sig_name(tn, src, &ty);
+            let dims = p.child_by_field_name("dimensions").map(|x| crate::types::count_dims(x, src)).unwrap_or(0)
+                + usize::from(p.kind() == "spread_parameter");
+            if dims > 0 {
+                ty = crate::types::wrap_array(ty, dims);
+                sn = format!("{sn}{}", "[]".repeat(dims));
+            }
+            sig.push(sn);
+            params.push((text(nn, src).to_string(), ty));
+        }
+    }
+    let ret = m.child_by_field_name("type").map(|t| read_type(t, src, &tv)).unwrap_or(JType::Prim);
+    let signature = format!("{name}({})", sig.join(","));
+    let has_body = m.child_by_field_name("body").is_some();
+    Some(MethodDecl {
+        function: format!("{class}.{signature}"),
+        name,
+        params,
+        ret,
+        is_static: has_modifier(m, src, "static"),
+        is_ctor,
+        signature,
+        node: Some(m),
+        has_body,
+        file,
+    })
+}
