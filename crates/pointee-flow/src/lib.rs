@@ -1,0 +1,49 @@
+//! pointee-flow: the flow-sensitive, context-sensitive interprocedural
+//! points-to analysis of Emami, Ghiya and Hendren (PLDI'94) over the pointer
+//! IR, for C programs.
+//!
+//! It computes points-to triples `(x, y, D|P)` at every program point of
+//! every calling context, the invocation graph (with recursive/approximate
+//! node pairs and the edges of indirect calls), and answers queries: the
+//! targets of an expression at a point per context and merged, the callees of
+//! a call, alias verdicts. Facts inside bodies are recomputed on demand from
+//! the stored (function, input) -> output units.
+//!
+//! This crate must never parse, do I/O, or know about source positions, LSP,
+//! JSON or the command line; it never depends on tokio or serde.
+
+mod facts;
+mod library;
+mod loc;
+mod map;
+mod query;
+mod solver;
+mod transfer;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+pub use facts::{Fact, Facts, State};
+pub use library::{effect as library_effect, is_alias_check, Effect};
+pub use loc::{Class, LocData, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
+pub use query::{Alias, Analysis, ContextValues};
+pub use solver::{CallEdge, EntryKind, Settings, Unit, UnitId};
+
+/// Analyses a program (on a thread with a large stack: deep call chains
+/// recurse).
+pub fn analyze(program: &pointee_ir::Program, settings: Settings) -> Analysis<'_> {
+    let engine = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 29)
+            .spawn_scoped(s, move || {
+                let mut e = solver::Engine::new(program, settings);
+                e.run();
+                e
+            })
+            .expect("spawn analysis thread")
+            .join()
+            .expect("analysis thread panicked")
+    });
+    Analysis::new(engine)
+}

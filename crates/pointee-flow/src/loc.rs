@@ -1,0 +1,375 @@
+//! Abstract locations: interned names for everything a pointer can point to
+//! (EGH'94 section 3.1, extended as issue 3 asks).
+//!
+//! A location is a root (a variable, a global, a heap site, a symbolic name,
+//! `NULL`, ...) plus a path of field and array steps. Array elements are the
+//! head (`a[0]`) and the tail (`a[+]`, every other element). Locations are
+//! interned into dense [`LocId`]s; the table never forgets one.
+
+use pointee_ir::{Name, Program, SiteId, Type, VarId};
+use std::collections::HashMap;
+
+/// A dense id of an abstract location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocId(pub u32);
+
+/// What a location starts from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Root {
+    /// A parameter, local, temporary or return slot of a function (by index
+    /// in `Program::functions`).
+    Var(u32, VarId),
+    /// A global (by index in `Program::globals`).
+    Global(u32),
+    /// The objects allocated at one site (a summary).
+    Heap(Name, SiteId),
+    /// A string literal.
+    Str(Name, SiteId),
+    /// A compound literal; on the stack of its owner when that is a function.
+    Lit(Name, SiteId),
+    Func(Name),
+    Null,
+    Uninit,
+    Freed,
+    Unknown,
+    /// A callee's stack location still pointed to after it returned.
+    Dangling(LocId),
+    /// The symbolic name for the invisible target(s) of pointer location
+    /// `ptr` (EGH'94 4.1); `multi` when it stands for more than one invisible.
+    Sym {
+        ptr: LocId,
+        multi: bool,
+    },
+    /// A library object: `argv` strings, `FILE`, the environment, ...
+    Special(&'static str),
+}
+
+/// One step of a location's path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Step {
+    Field(Name),
+    Head,
+    Tail,
+}
+
+/// How a location behaves for the analysis and how it is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// On the stack of a function (invisible to callees, dangling after).
+    Stack(u32),
+    /// A symbolic name (stack-like: invisible to callees).
+    Symbolic,
+    /// Visible everywhere: globals, heap, strings, functions, specials.
+    Global,
+    /// `NULL`, `uninit`, `freed`: not memory.
+    NotMemory,
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocData {
+    pub root: Root,
+    pub path: Vec<Step>,
+    /// The location without its path.
+    pub root_id: LocId,
+    /// The location without its last step.
+    pub parent: Option<LocId>,
+    /// Stands for more than one real location: weak updates only, never a
+    /// definite source, never a `must` alias.
+    pub summary: bool,
+    pub class: Class,
+    /// The declared type when known (variables, globals and their paths).
+    pub ty: Option<Type>,
+}
+
+/// The interning table.
+#[derive(Clone, Debug, Default)]
+pub struct Locs {
+    data: Vec<LocData>,
+    ids: HashMap<(Root, Vec<Step>), LocId>,
+    children: HashMap<(LocId, Step), LocId>,
+    pub(crate) func_index: HashMap<Name, u32>,
+    pub(crate) global_index: HashMap<Name, u32>,
+    func_names: Vec<Name>,
+    func_var_names: Vec<Vec<Name>>,
+    func_var_types: Vec<Vec<Type>>,
+    global_names: Vec<Name>,
+    global_types: Vec<Type>,
+    pub(crate) types: pointee_ir::TypeTable,
+}
+
+pub const NULL: LocId = LocId(0);
+pub const UNINIT: LocId = LocId(1);
+pub const FREED: LocId = LocId(2);
+pub const UNKNOWN: LocId = LocId(3);
+
+impl Locs {
+    pub fn new(program: &Program) -> Locs {
+        let mut l = Locs {
+            types: program.types.clone(),
+            ..Locs::default()
+        };
+        for (i, f) in program.functions.iter().enumerate() {
+            l.func_index.insert(f.name.clone(), i as u32);
+            l.func_names.push(f.name.clone());
+            l.func_var_names
+                .push(f.vars.iter().map(|v| v.name.clone()).collect());
+            l.func_var_types
+                .push(f.vars.iter().map(|v| v.ty.clone()).collect());
+        }
+        for (i, g) in program.globals.iter().enumerate() {
+            l.global_index.insert(g.name.clone(), i as u32);
+            l.global_names.push(g.name.clone());
+            l.global_types.push(g.ty.clone());
+        }
+        for r in [Root::Null, Root::Uninit, Root::Freed, Root::Unknown] {
+            l.root(r);
+        }
+        l
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    pub fn get(&self, id: LocId) -> &LocData {
+        &self.data[id.0 as usize]
+    }
+
+    pub fn root(&mut self, root: Root) -> LocId {
+        self.intern(root, Vec::new())
+    }
+
+    pub fn var(&mut self, func: u32, v: VarId) -> LocId {
+        self.root(Root::Var(func, v))
+    }
+
+    pub fn global(&mut self, name: &str) -> Option<LocId> {
+        let i = *self.global_index.get(name)?;
+        Some(self.root(Root::Global(i)))
+    }
+
+    pub fn func(&mut self, name: &Name) -> LocId {
+        self.root(Root::Func(name.clone()))
+    }
+
+    /// The location one step below `id`.
+    pub fn child(&mut self, id: LocId, step: Step) -> LocId {
+        if let Some(&c) = self.children.get(&(id, step.clone())) {
+            return c;
+        }
+        let d = self.get(id);
+        let mut path = d.path.clone();
+        path.push(step.clone());
+        let root = d.root.clone();
+        let c = self.intern(root, path);
+        self.children.insert((id, step), c);
+        c
+    }
+
+    /// The location `root` followed by `path`.
+    pub fn with_path(&mut self, mut id: LocId, path: &[Step]) -> LocId {
+        for s in path {
+            id = self.child(id, s.clone());
+        }
+        id
+    }
+
+    fn intern(&mut self, root: Root, path: Vec<Step>) -> LocId {
+        if let Some(&id) = self.ids.get(&(root.clone(), path.clone())) {
+            return id;
+        }
+        let id = LocId(self.data.len() as u32);
+        let (root_id, parent) = if path.is_empty() {
+            (id, None)
+        } else {
+            let r = self.intern(root.clone(), Vec::new());
+            let p = self.intern(root.clone(), path[..path.len() - 1].to_vec());
+            (r, Some(p))
+        };
+        let id = LocId(self.data.len() as u32); // interning parents may add ids
+        let class = self.class_of(&root);
+        let mut summary = path.iter().any(|s| *s == Step::Tail)
+            || matches!(
+                root,
+                Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
+            );
+        if let Some(p) = parent {
+            summary |= self.get(p).summary;
+        }
+        let ty = self.type_of(&root, &path, parent);
+        self.data.push(LocData {
+            root: root.clone(),
+            path: path.clone(),
+            root_id: if path.is_empty() { id } else { root_id },
+            parent,
+            summary,
+            class,
+            ty,
+        });
+        self.ids.insert((root, path), id);
+        id
+    }
+
+    fn class_of(&self, root: &Root) -> Class {
+        match root {
+            Root::Var(f, _) => Class::Stack(*f),
+            Root::Lit(owner, _) => match self.func_index.get(owner) {
+                Some(&f) => Class::Stack(f),
+                None => Class::Global,
+            },
+            Root::Sym { .. } => Class::Symbolic,
+            Root::Null | Root::Uninit | Root::Freed => Class::NotMemory,
+            Root::Unknown => Class::Unknown,
+            Root::Global(_)
+            | Root::Heap(..)
+            | Root::Str(..)
+            | Root::Func(_)
+            | Root::Dangling(_)
+            | Root::Special(_) => Class::Global,
+        }
+    }
+
+    fn type_of(&self, root: &Root, path: &[Step], parent: Option<LocId>) -> Option<Type> {
+        let base = if path.is_empty() {
+            match root {
+                Root::Var(f, v) => Some(self.func_var_types[*f as usize][v.0 as usize].clone()),
+                Root::Global(g) => Some(self.global_types[*g as usize].clone()),
+                Root::Sym { ptr, .. } => self
+                    .get(*ptr)
+                    .ty
+                    .as_ref()
+                    .and_then(|t| t.pointee().cloned()),
+                _ => None,
+            }
+        } else {
+            let pt = self.get(parent?).ty.clone()?;
+            match (path.last()?, pt) {
+                (Step::Head | Step::Tail, Type::Array(e, _)) => Some(*e),
+                (Step::Field(f), Type::Record(r)) => self.types.field_type(&r, f).cloned(),
+                _ => None,
+            }
+        };
+        base.filter(|t| !matches!(t, Type::Unknown | Type::Void))
+    }
+
+    /// True for a location an assignment can write a pointer into.
+    pub fn is_memory(&self, id: LocId) -> bool {
+        !matches!(self.get(id).class, Class::NotMemory)
+            && !matches!(self.get(id).root, Root::Func(_))
+    }
+
+    pub fn is_summary(&self, id: LocId) -> bool {
+        self.get(id).summary
+    }
+
+    pub fn last_step(&self, id: LocId) -> Option<&Step> {
+        self.get(id).path.last()
+    }
+
+    pub fn is_array(&self, id: LocId) -> bool {
+        matches!(self.get(id).ty, Some(Type::Array(..)))
+    }
+
+    /// The symbolic level of a location (`1` for `1_x`), 0 for others.
+    pub fn sym_level(&self, id: LocId) -> u32 {
+        match self.get(self.get(id).root_id).root {
+            Root::Sym { ptr, .. } => 1 + self.sym_level(ptr),
+            _ => 0,
+        }
+    }
+
+    pub fn func_name(&self, f: u32) -> &Name {
+        &self.func_names[f as usize]
+    }
+
+    /// The source-like name of a location: `x`, `main::x`, `s.f`, `a[0]`,
+    /// `a[+]`, `heap@main#2`, `1_p`, `NULL`, ...
+    pub fn name(&self, id: LocId) -> String {
+        let d = self.get(id);
+        let mut s = match &d.root {
+            Root::Var(f, v) => self.func_var_names[*f as usize][v.0 as usize].to_string(),
+            Root::Global(g) => self.global_names[*g as usize].to_string(),
+            Root::Heap(o, s) => format!("heap@{o}#{}", s.0),
+            Root::Str(o, s) => format!("string@{o}#{}", s.0),
+            Root::Lit(o, s) => format!("literal@{o}#{}", s.0),
+            Root::Func(n) => n.to_string(),
+            Root::Null => "NULL".into(),
+            Root::Uninit => "uninit".into(),
+            Root::Freed => "freed".into(),
+            Root::Unknown => "unknown".into(),
+            Root::Dangling(l) => format!("dangling({})", self.qualified(*l)),
+            Root::Sym { ptr, multi } => {
+                let star = if *multi { "*" } else { "" };
+                format!("{}_{}{star}", self.sym_level(id), self.sym_base(*ptr))
+            }
+            Root::Special(n) => n.to_string(),
+        };
+        for step in &d.path {
+            match step {
+                Step::Field(f) => {
+                    s.push('.');
+                    s.push_str(f);
+                }
+                Step::Head => s.push_str("[0]"),
+                Step::Tail => s.push_str("[+]"),
+            }
+        }
+        s
+    }
+
+    /// The pointer a symbolic name hangs off, without level prefixes:
+    /// `x` for `1_x`'s pointer `x`, `x` for `2_x`'s pointer `1_x`, `x.f` for
+    /// the target of `1_x.f`.
+    fn sym_base(&self, ptr: LocId) -> String {
+        let d = self.get(ptr);
+        let mut s = match &d.root {
+            Root::Sym { ptr, .. } => self.sym_base(*ptr),
+            _ => {
+                let r = self.get(ptr).root_id;
+                self.name(r)
+            }
+        };
+        for step in &d.path {
+            match step {
+                Step::Field(f) => {
+                    s.push('.');
+                    s.push_str(f);
+                }
+                Step::Head => s.push_str("[0]"),
+                Step::Tail => s.push_str("[+]"),
+            }
+        }
+        s
+    }
+
+    /// The name with its function for stack locations: `f::x`.
+    pub fn qualified(&self, id: LocId) -> String {
+        match &self.get(id).root {
+            Root::Var(f, _) => format!("{}::{}", self.func_names[*f as usize], self.name(id)),
+            _ => self.name(id),
+        }
+    }
+
+    /// True when two locations may share memory: equal, or one contains the
+    /// other (a struct and its fields, an array and its elements). `unknown`
+    /// overlaps all memory; `NULL`, `uninit` and `freed` overlap nothing.
+    pub fn overlaps(&self, a: LocId, b: LocId) -> bool {
+        let (da, db) = (self.get(a), self.get(b));
+        if matches!(da.class, Class::NotMemory) || matches!(db.class, Class::NotMemory) {
+            return false;
+        }
+        if a == UNKNOWN || b == UNKNOWN {
+            return true;
+        }
+        if da.root_id != db.root_id {
+            return false;
+        }
+        let n = da.path.len().min(db.path.len());
+        da.path[..n] == db.path[..n]
+    }
+}

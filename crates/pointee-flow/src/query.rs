@@ -1,0 +1,391 @@
+//! Queries over the analysis: facts at a point per context (re-running a
+//! unit's body from its stored input), targets of an expression merged over
+//! contexts, callees, alias verdicts, call chains, and the text dump.
+
+use crate::facts::Facts;
+use crate::loc::{Class, LocId, Locs, Root, NULL};
+use crate::solver::{Engine, EntryKind, Unit, UnitId};
+use crate::transfer::{self, Locset, Scope};
+use pointee_ir::{Name, Point, Rvalue, StmtId};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The analysis result. Queries take `&mut self`: they re-run bodies and may
+/// intern new location names.
+pub struct Analysis<'p> {
+    engine: Engine<'p>,
+    live: Vec<bool>,
+    main_live: Vec<bool>,
+    replays: HashMap<UnitId, HashMap<Point, Facts>>,
+}
+
+/// The values of an expression in one context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContextValues {
+    pub unit: UnitId,
+    /// `None` when this context does not reach the point.
+    pub targets: Option<Locset>,
+}
+
+/// An alias verdict over all contexts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alias {
+    No,
+    May,
+    Must,
+    Unreachable,
+}
+
+impl<'p> Analysis<'p> {
+    pub(crate) fn new(engine: Engine<'p>) -> Analysis<'p> {
+        let live = engine.reachable_units(false);
+        let main_live = engine.reachable_units(true);
+        Analysis {
+            engine,
+            live,
+            main_live,
+            replays: HashMap::new(),
+        }
+    }
+
+    pub fn locs(&self) -> &Locs {
+        &self.engine.locs
+    }
+
+    pub fn units(&self) -> &[Unit] {
+        &self.engine.units
+    }
+
+    pub fn unit(&self, u: UnitId) -> &Unit {
+        &self.engine.units[u as usize]
+    }
+
+    fn func_index(&self, name: &str) -> Option<u32> {
+        self.engine.locs.func_index.get(name).copied()
+    }
+
+    /// The live units (contexts) of a function, in creation order.
+    pub fn units_of(&self, func: &str) -> Vec<UnitId> {
+        let Some(fi) = self.func_index(func) else {
+            return Vec::new();
+        };
+        (0..self.engine.units.len() as UnitId)
+            .filter(|&u| self.live[u as usize] && self.engine.units[u as usize].func == fi)
+            .collect()
+    }
+
+    /// True when the unit is reached only from extra entries.
+    pub fn extra_only(&self, u: UnitId) -> bool {
+        !self.main_live[u as usize]
+    }
+
+    /// The state at a point in one context (`None`: not reached there).
+    pub fn facts_at(&mut self, u: UnitId, point: Point) -> Option<&Facts> {
+        if !self.replays.contains_key(&u) {
+            let seen = self.engine.replay_unit(u);
+            self.replays.insert(u, seen);
+        }
+        self.replays[&u].get(&point)
+    }
+
+    /// The R-locations of `rv` at `point` of `func`, per context.
+    pub fn values_at(&mut self, func: &str, point: Point, rv: &Rvalue) -> Vec<ContextValues> {
+        let Some(fi) = self.func_index(func) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for u in self.units_of(func) {
+            let st = self.facts_at(u, point).cloned();
+            let targets = st.map(|st| {
+                let owner = self.engine.prog.functions[fi as usize].name.clone();
+                let sc = Scope {
+                    func: fi,
+                    owner: &owner,
+                };
+                let mut v = transfer::rvals(&mut self.engine.locs, &st, sc, rv);
+                v.sort();
+                v
+            });
+            out.push(ContextValues { unit: u, targets });
+        }
+        out
+    }
+
+    /// Merges per-context values: a target is definite only if definite in
+    /// every context that reaches the point. `None` when none reaches it.
+    pub fn merge_values(per: &[ContextValues]) -> Option<Locset> {
+        let reached: Vec<&Locset> = per.iter().filter_map(|c| c.targets.as_ref()).collect();
+        if reached.is_empty() {
+            return None;
+        }
+        let mut all: Vec<(LocId, bool)> = Vec::new();
+        for t in &reached {
+            for &(l, d) in t.iter() {
+                let in_all = reached.iter().all(|o| o.iter().any(|x| x.0 == l && x.1));
+                if !all.iter().any(|x| x.0 == l) {
+                    all.push((l, d && in_all));
+                }
+            }
+        }
+        all.sort();
+        Some(all)
+    }
+
+    /// Names of the functions a call statement may call, over all contexts.
+    pub fn callees(&self, func: &str, stmt: StmtId) -> Vec<Name> {
+        let mut out: Vec<Name> = Vec::new();
+        for u in self.units_of(func) {
+            for ((s, name), _) in &self.engine.units[u as usize].calls {
+                if *s == stmt && !out.contains(name) {
+                    out.push(name.clone());
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Alias verdict of two pointer values at a point, over all contexts.
+    pub fn alias(&mut self, func: &str, point: Point, a: &Rvalue, b: &Rvalue) -> Alias {
+        let va = self.values_at(func, point, a);
+        let vb = self.values_at(func, point, b);
+        let mut reached = false;
+        let mut any_overlap = false;
+        let mut all_must = true;
+        for (x, y) in va.iter().zip(&vb) {
+            let (Some(x), Some(y)) = (&x.targets, &y.targets) else {
+                continue;
+            };
+            reached = true;
+            let locs = &self.engine.locs;
+            let mem = |v: &Locset| -> Vec<(LocId, bool)> {
+                v.iter()
+                    .copied()
+                    .filter(|t| !matches!(locs.get(t.0).class, Class::NotMemory))
+                    .collect()
+            };
+            let (mx, my) = (mem(x), mem(y));
+            let overlap = mx
+                .iter()
+                .any(|p| my.iter().any(|q| locs.overlaps(p.0, q.0)));
+            any_overlap |= overlap;
+            let single = |v: &Locset| {
+                v.len() == 1 && v[0].1 && !locs.is_summary(v[0].0) && locs.is_memory(v[0].0)
+            };
+            if !(single(x) && single(y) && x[0].0 == y[0].0) {
+                all_must = false;
+            }
+        }
+        if !reached {
+            Alias::Unreachable
+        } else if !any_overlap {
+            Alias::No
+        } else if all_must {
+            Alias::Must
+        } else {
+            Alias::May
+        }
+    }
+
+    /// Call chains from an entry to a unit: each element is a function and
+    /// the call statement in the previous function that called it (at most
+    /// `limit` chains).
+    pub fn chains(&self, u: UnitId, limit: usize) -> Vec<Vec<(Name, Option<StmtId>)>> {
+        let mut callers: HashMap<UnitId, Vec<(UnitId, StmtId)>> = HashMap::new();
+        for (cu, unit) in self.engine.units.iter().enumerate() {
+            if !self.live[cu] {
+                continue;
+            }
+            for ((s, _), e) in &unit.calls {
+                if let (Some(c), false) = (e.unit, e.approximate) {
+                    let v = callers.entry(c).or_default();
+                    if !v.contains(&(cu as UnitId, *s)) {
+                        v.push((cu as UnitId, *s));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut path: Vec<(UnitId, Option<StmtId>)> = vec![(u, None)];
+        self.walk_chains(&callers, &mut path, &mut out, limit);
+        out
+    }
+
+    fn walk_chains(
+        &self,
+        callers: &HashMap<UnitId, Vec<(UnitId, StmtId)>>,
+        path: &mut Vec<(UnitId, Option<StmtId>)>,
+        out: &mut Vec<Vec<(Name, Option<StmtId>)>>,
+        limit: usize,
+    ) {
+        if out.len() >= limit {
+            return;
+        }
+        let (top, _) = path[path.len() - 1];
+        let is_entry = self.engine.entries.contains(&top);
+        let cs = callers.get(&top).cloned().unwrap_or_default();
+        if is_entry || cs.is_empty() {
+            // path is callee-first: [(u, None), (caller, stmt-in-caller)...]
+            let mut chain = Vec::new();
+            for i in (0..path.len()).rev() {
+                let unit = &self.engine.units[path[i].0 as usize];
+                let name = self.engine.locs.func_name(unit.func).clone();
+                let via = if i + 1 < path.len() {
+                    path[i + 1].1
+                } else {
+                    None
+                };
+                chain.push((name, via));
+            }
+            out.push(chain);
+            if cs.is_empty() {
+                return;
+            }
+        }
+        for (c, s) in cs {
+            if path.iter().any(|p| p.0 == c) {
+                continue;
+            }
+            path.push((c, Some(s)));
+            self.walk_chains(callers, path, out, limit);
+            path.pop();
+        }
+    }
+
+    /// The kind of a location for answers.
+    pub fn kind(&self, l: LocId) -> &'static str {
+        let d = self.engine.locs.get(l);
+        if !d.path.is_empty() {
+            return match d.class {
+                Class::Symbolic => "symbolic",
+                _ => match d.path.last() {
+                    Some(crate::loc::Step::Field(_)) => "field",
+                    _ => "array",
+                },
+            };
+        }
+        match &d.root {
+            Root::Var(f, v) => {
+                let func = &self.engine.prog.functions[*f as usize];
+                match func.var(*v).kind {
+                    pointee_ir::VarKind::Param => "param",
+                    _ => "local",
+                }
+            }
+            Root::Global(_) => "global",
+            Root::Heap(..) => "heap",
+            Root::Str(..) => "string",
+            Root::Lit(..) => "local",
+            Root::Func(_) => "function",
+            Root::Null => "null",
+            Root::Uninit => "uninit",
+            Root::Freed => "freed",
+            Root::Unknown => "unknown",
+            Root::Dangling(_) => "dangling",
+            Root::Sym { .. } => "symbolic",
+            Root::Special(_) => "heap",
+        }
+    }
+
+    pub fn name(&self, l: LocId) -> String {
+        self.engine.locs.name(l)
+    }
+
+    /// `{x D, NULL P}`-style rendering of a set.
+    pub fn render_set(&self, v: &Locset) -> String {
+        let mut items: Vec<String> = v
+            .iter()
+            .map(|&(l, d)| format!("{} {}", self.name(l), if d { "D" } else { "P" }))
+            .collect();
+        items.sort();
+        format!("{{{}}}", items.join(", "))
+    }
+
+    /// Facts as `(x, y, D)` lines, sorted by name.
+    pub fn render_facts(&self, st: &Facts) -> Vec<String> {
+        let mut v: Vec<String> = st
+            .iter()
+            .map(|f| {
+                format!(
+                    "({}, {}, {})",
+                    self.name(f.src),
+                    self.name(f.dst),
+                    if f.def { "D" } else { "P" }
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The invocation graph as text: one line per live unit, its calls
+    /// indented below it.
+    pub fn render_graph(&self) -> String {
+        let mut out = String::new();
+        for (u, unit) in self.engine.units.iter().enumerate() {
+            if !self.live[u] {
+                continue;
+            }
+            let name = self.engine.locs.func_name(unit.func);
+            let mut tags = Vec::new();
+            match unit.entry {
+                Some(EntryKind::Main) => tags.push("entry"),
+                Some(EntryKind::AtExit) => tags.push("atexit entry"),
+                Some(EntryKind::Extra) => tags.push("extra entry"),
+                None => {}
+            }
+            if unit.recursive {
+                tags.push("recursive");
+            }
+            if unit.output.is_none() {
+                tags.push("never returns");
+            }
+            let tags = if tags.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", tags.join(", "))
+            };
+            let _ = writeln!(out, "#{u} {name}{tags}: {} input facts", unit.input.len());
+            for ((s, callee), e) in &unit.calls {
+                let target = match e.unit {
+                    Some(c) if e.approximate => format!("#{c} (approximate)"),
+                    Some(c) => format!("#{c}"),
+                    None => "library".into(),
+                };
+                let ind = if e.indirect { " indirect" } else { "" };
+                let _ = writeln!(out, "  s{}{ind} -> {callee} {target}", s.0);
+            }
+        }
+        out
+    }
+
+    /// Figures for `check`.
+    pub fn stats(&self) -> Vec<(String, u64)> {
+        let live = self.live.iter().filter(|&&l| l).count() as u64;
+        let mut funcs: Vec<u32> = (0..self.engine.units.len())
+            .filter(|&u| self.live[u])
+            .map(|u| self.engine.units[u].func)
+            .collect();
+        funcs.sort();
+        funcs.dedup();
+        let edges: u64 = (0..self.engine.units.len())
+            .filter(|&u| self.live[u])
+            .map(|u| self.engine.units[u].calls.len() as u64)
+            .sum();
+        let rec = (0..self.engine.units.len())
+            .filter(|&u| self.live[u] && self.engine.units[u].recursive)
+            .count();
+        vec![
+            ("contexts".into(), live),
+            ("functions analysed".into(), funcs.len() as u64),
+            ("invocation edges".into(), edges),
+            ("recursive nodes".into(), rec as u64),
+            ("locations".into(), self.engine.locs.len() as u64),
+        ]
+    }
+
+    /// True when `l` is the `NULL` location.
+    pub fn is_null(l: LocId) -> bool {
+        l == NULL
+    }
+}

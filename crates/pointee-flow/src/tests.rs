@@ -1,0 +1,546 @@
+//! IR-level tests: small programs built by hand, exact sets with D/P flags.
+
+use crate::*;
+use pointee_ir::*;
+
+/// A tiny builder for IR functions.
+struct F {
+    f: Function,
+}
+
+fn ptr(t: Type) -> Type {
+    Type::pointer_to(t)
+}
+
+impl F {
+    fn new(name: &str) -> F {
+        F {
+            f: Function {
+                name: name.into(),
+                params: vec![],
+                ret: Type::Void,
+                variadic: false,
+                is_static: false,
+                vars: vec![],
+                ret_var: None,
+                body: vec![],
+                labels: 0,
+                stmt_count: 0,
+                site_count: 0,
+            },
+        }
+    }
+    fn param(&mut self, name: &str, ty: Type) -> VarId {
+        let id = VarId(self.f.vars.len() as u32);
+        self.f.vars.push(Var {
+            name: name.into(),
+            ty,
+            kind: VarKind::Param,
+            restrict: false,
+        });
+        self.f.params.push(id);
+        id
+    }
+    fn local(&mut self, name: &str, ty: Type) -> VarId {
+        let id = VarId(self.f.vars.len() as u32);
+        self.f.vars.push(Var {
+            name: name.into(),
+            ty,
+            kind: VarKind::Local,
+            restrict: false,
+        });
+        id
+    }
+    fn ret(&mut self, ty: Type) -> VarId {
+        let id = VarId(self.f.vars.len() as u32);
+        self.f.vars.push(Var {
+            name: "return".into(),
+            ty: ty.clone(),
+            kind: VarKind::Return,
+            restrict: false,
+        });
+        self.f.ret_var = Some(id);
+        self.f.ret = ty;
+        id
+    }
+    fn next_stmt(&mut self) -> StmtId {
+        self.f.stmt_count += 1;
+        StmtId(self.f.stmt_count - 1)
+    }
+    fn assign(&mut self, lhs: Place, rhs: Rvalue) -> Stmt {
+        Stmt::Basic(self.next_stmt(), Basic::Assign { lhs, rhs })
+    }
+    fn call(&mut self, lhs: Option<Place>, callee: Callee, args: Vec<Rvalue>) -> Stmt {
+        let site = SiteId(self.f.site_count);
+        self.f.site_count += 1;
+        Stmt::Basic(
+            self.next_stmt(),
+            Basic::Call {
+                site,
+                lhs,
+                callee,
+                args,
+            },
+        )
+    }
+    fn body(mut self, b: Vec<Stmt>) -> Function {
+        self.f.body = b;
+        self.f
+    }
+}
+
+fn v(id: VarId) -> Place {
+    Place::var(id)
+}
+fn d(id: VarId) -> Place {
+    Place::deref(Base::Var(id))
+}
+fn g(n: &str) -> Place {
+    Place::global(n.into())
+}
+fn addr(p: Place) -> Rvalue {
+    Rvalue::AddrOf(p)
+}
+fn use_(p: Place) -> Rvalue {
+    Rvalue::Use(p)
+}
+fn glob(name: &str, ty: Type) -> Global {
+    Global {
+        name: name.into(),
+        ty,
+        kind: GlobalKind::Variable { is_static: false },
+        init: vec![],
+    }
+}
+
+/// The set of `rv` at `point` of `func`, merged over contexts.
+fn at(a: &mut Analysis, func: &str, point: Point, rv: Rvalue) -> String {
+    let per = a.values_at(func, point, &rv);
+    match Analysis::merge_values(&per) {
+        Some(s) => a.render_set(&s),
+        None => "unreachable".into(),
+    }
+}
+
+fn int() -> Type {
+    Type::Scalar
+}
+
+#[test]
+fn figure8_strong_updates() {
+    // main() { int **x, *y, z, w; x = &y; y = &z; y = &w; }
+    let mut f = F::new("main");
+    let x = f.local("x", ptr(ptr(int())));
+    let y = f.local("y", ptr(int()));
+    let z = f.local("z", int());
+    let w = f.local("w", int());
+    let s1 = f.assign(v(x), addr(v(y)));
+    let s2 = f.assign(v(y), addr(v(z)));
+    let s3 = f.assign(v(y), addr(v(w)));
+    let main = f.body(vec![s1, s2, s3]);
+    let prog = Program {
+        functions: vec![main],
+        ..Program::default()
+    };
+    let mut a = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut a, "main", Point::After(StmtId(0)), use_(v(x))),
+        "{y D}"
+    );
+    assert_eq!(
+        at(&mut a, "main", Point::Before(StmtId(0)), use_(v(y))),
+        "{uninit D}"
+    );
+    assert_eq!(
+        at(&mut a, "main", Point::After(StmtId(1)), use_(d(x))),
+        "{z D}"
+    );
+    assert_eq!(
+        at(&mut a, "main", Point::After(StmtId(2)), use_(d(x))),
+        "{w D}"
+    );
+    assert_eq!(
+        at(&mut a, "main", Point::After(StmtId(2)), use_(v(y))),
+        "{w D}"
+    );
+}
+
+#[test]
+fn if_merge_and_weak_store() {
+    // p = &a or &b; *p = &x  => a, b possibly x
+    let mut f = F::new("main");
+    let p = f.local("p", ptr(ptr(int())));
+    let a_ = f.local("a", ptr(int()));
+    let b_ = f.local("b", ptr(int()));
+    let x = f.local("x", int());
+    let s0 = f.assign(v(a_), Rvalue::Null);
+    let s1 = f.assign(v(p), addr(v(a_)));
+    let s2 = f.assign(v(p), addr(v(b_)));
+    let s3 = f.assign(d(p), addr(v(x)));
+    let body = vec![
+        s0,
+        Stmt::If {
+            cond: Cond::Opaque,
+            then_branch: vec![s1],
+            else_branch: vec![s2],
+        },
+        s3,
+    ];
+    let prog = Program {
+        functions: vec![f.body(body)],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "main", Point::Before(StmtId(3)), use_(v(p))),
+        "{a P, b P}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(3)), use_(v(a_))),
+        "{NULL P, x P}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(3)), use_(v(b_))),
+        "{uninit P, x P}"
+    );
+}
+
+#[test]
+fn array_tail_is_a_summary() {
+    // a[1] = &x; a[2] = &y;  => a[+] -> {x P, y P, uninit P}
+    let mut f = F::new("main");
+    let arr = f.local("a", Type::Array(Box::new(ptr(int())), Some(3)));
+    let x = f.local("x", int());
+    let y = f.local("y", int());
+    let s0 = f.assign(v(arr).index(Index::Positive), addr(v(x)));
+    let s1 = f.assign(v(arr).index(Index::Positive), addr(v(y)));
+    let s2 = f.assign(v(arr).index(Index::Zero), addr(v(y)));
+    let prog = Program {
+        functions: vec![f.body(vec![s0, s1, s2])],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(
+            &mut an,
+            "main",
+            Point::After(StmtId(1)),
+            use_(v(arr).index(Index::Positive))
+        ),
+        "{uninit P, x P, y P}"
+    );
+    assert_eq!(
+        at(
+            &mut an,
+            "main",
+            Point::After(StmtId(2)),
+            use_(v(arr).index(Index::Zero))
+        ),
+        "{y D}"
+    );
+    assert_eq!(
+        at(
+            &mut an,
+            "main",
+            Point::After(StmtId(2)),
+            use_(v(arr).index(Index::Any))
+        ),
+        "{uninit P, x P, y P}"
+    );
+}
+
+#[test]
+fn loop_fixed_point() {
+    // p = &a; loop { if (?) break; p = &b; }  => after: p {a P, b P}
+    let mut f = F::new("main");
+    let p = f.local("p", ptr(int()));
+    let a_ = f.local("a", int());
+    let b_ = f.local("b", int());
+    let s0 = f.assign(v(p), addr(v(a_)));
+    let s1 = f.assign(v(p), addr(v(b_)));
+    let s2 = f.assign(v(p), use_(v(p)));
+    let body = vec![
+        s0,
+        Stmt::Loop {
+            body: vec![
+                Stmt::If {
+                    cond: Cond::Opaque,
+                    then_branch: vec![Stmt::Break],
+                    else_branch: vec![],
+                },
+                s1,
+            ],
+        },
+        s2,
+    ];
+    let prog = Program {
+        functions: vec![f.body(body)],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "main", Point::Before(StmtId(2)), use_(v(p))),
+        "{a P, b P}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(1)), use_(v(p))),
+        "{b D}"
+    );
+}
+
+/// The paper's Figure 6 with function pointers.
+fn figure6() -> Program {
+    let mut globals = vec![];
+    for n in ["a", "b", "c"] {
+        globals.push(glob(n, int()));
+    }
+    for n in ["pa", "pb", "pc"] {
+        globals.push(glob(n, ptr(int())));
+    }
+    globals.push(glob(
+        "fp",
+        ptr(Type::Function(Box::new(FnType {
+            ret: int(),
+            params: vec![],
+            variadic: false,
+        }))),
+    ));
+    let mut m = F::new("main");
+    let s0 = m.assign(g("pc"), addr(g("c")));
+    let s1 = m.assign(g("fp"), Rvalue::Function("foo".into()));
+    let s2 = m.assign(g("fp"), Rvalue::Function("bar".into()));
+    let s3 = m.call(None, Callee::Indirect(g("fp")), vec![]); // A before, B after
+    let main = m.body(vec![
+        s0,
+        Stmt::If {
+            cond: Cond::Opaque,
+            then_branch: vec![s1],
+            else_branch: vec![s2],
+        },
+        s3,
+    ]);
+    let mut f = F::new("foo");
+    let t0 = f.assign(g("pa"), addr(g("a")));
+    let t1 = f.call(None, Callee::Indirect(g("fp")), vec![]);
+    let t2 = f.assign(g("pa"), use_(g("pa"))); // point C: before this
+    let foo = f.body(vec![
+        t0,
+        Stmt::If {
+            cond: Cond::Opaque,
+            then_branch: vec![t1],
+            else_branch: vec![],
+        },
+        t2,
+    ]);
+    let mut b = F::new("bar");
+    let u0 = b.assign(g("pb"), addr(g("b")));
+    let bar = b.body(vec![u0]);
+    Program {
+        globals,
+        functions: vec![main, foo, bar],
+        ..Program::default()
+    }
+}
+
+#[test]
+fn figure6_function_pointers() {
+    let prog = figure6();
+    let mut an = analyze(&prog, Settings::default());
+    let set = |an: &mut Analysis, f: &str, p: Point, n: &str| at(an, f, p, use_(g(n)));
+    // A
+    assert_eq!(
+        set(&mut an, "main", Point::Before(StmtId(3)), "fp"),
+        "{bar P, foo P}"
+    );
+    assert_eq!(
+        set(&mut an, "main", Point::Before(StmtId(3)), "pc"),
+        "{c D}"
+    );
+    // B
+    assert_eq!(
+        set(&mut an, "main", Point::After(StmtId(3)), "fp"),
+        "{bar P, foo P}"
+    );
+    assert_eq!(
+        set(&mut an, "main", Point::After(StmtId(3)), "pa"),
+        "{NULL P, a P}"
+    );
+    assert_eq!(
+        set(&mut an, "main", Point::After(StmtId(3)), "pb"),
+        "{NULL P, b P}"
+    );
+    assert_eq!(set(&mut an, "main", Point::After(StmtId(3)), "pc"), "{c D}");
+    // C
+    assert_eq!(
+        set(&mut an, "foo", Point::Before(StmtId(2)), "fp"),
+        "{foo D}"
+    );
+    assert_eq!(set(&mut an, "foo", Point::Before(StmtId(2)), "pa"), "{a D}");
+    assert_eq!(set(&mut an, "foo", Point::Before(StmtId(2)), "pc"), "{c D}");
+    // D
+    assert_eq!(
+        set(&mut an, "bar", Point::After(StmtId(0)), "fp"),
+        "{bar D}"
+    );
+    assert_eq!(set(&mut an, "bar", Point::After(StmtId(0)), "pb"), "{b D}");
+    assert_eq!(
+        an.callees("main", StmtId(3)),
+        vec![Name::from("bar"), Name::from("foo")]
+    );
+    assert_eq!(an.callees("foo", StmtId(1)), vec![Name::from("foo")]);
+    let graph = an.render_graph();
+    assert!(graph.contains("(approximate)"), "{graph}");
+}
+
+#[test]
+fn map_unmap_invisibles() {
+    // void f(int **x) { *x = &g1; }   main: int *y = &z; f(&y); => y -> g1 D
+    let globals = vec![glob("g1", int())];
+    let mut f = F::new("f");
+    let x = f.param("x", ptr(ptr(int())));
+    let s0 = f.assign(d(x), addr(g("g1")));
+    let fun = f.body(vec![s0]);
+    let mut m = F::new("main");
+    let y = m.local("y", ptr(int()));
+    let z = m.local("z", int());
+    let t0 = m.assign(v(y), addr(v(z)));
+    let t1 = m.call(None, Callee::Direct("f".into()), vec![addr(v(y))]);
+    let t2 = m.assign(v(y), use_(v(y)));
+    let main = m.body(vec![t0, t1, t2]);
+    let prog = Program {
+        globals,
+        functions: vec![main, fun],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "f", Point::Before(StmtId(0)), use_(v(x))),
+        "{1_x D}"
+    );
+    assert_eq!(
+        at(&mut an, "f", Point::Before(StmtId(0)), use_(d(x))),
+        "{2_x D}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(1)), use_(v(y))),
+        "{g1 D}"
+    );
+}
+
+#[test]
+fn returning_a_local_dangles() {
+    // int *f() { int l; return &l; }  main: p = f();
+    let mut f = F::new("f");
+    let l = f.local("l", int());
+    let r = f.ret(ptr(int()));
+    let s0 = f.assign(v(r), addr(v(l)));
+    let fun = f.body(vec![s0, Stmt::Return]);
+    let mut m = F::new("main");
+    let p = m.local("p", ptr(int()));
+    let t0 = m.call(Some(v(p)), Callee::Direct("f".into()), vec![]);
+    let main = m.body(vec![t0]);
+    let prog = Program {
+        functions: vec![main, fun],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(0)), use_(v(p))),
+        "{dangling(f::l) D}"
+    );
+}
+
+#[test]
+fn recursion_reaches_a_fixed_point() {
+    // int *g; void r(int *p) { if (?) { g = p; r(p); } }  main: r(&x)
+    let globals = vec![glob("g", ptr(int())), glob("x", int())];
+    let mut f = F::new("r");
+    let p = f.param("p", ptr(int()));
+    let s0 = f.assign(g("g"), use_(v(p)));
+    let s1 = f.call(None, Callee::Direct("r".into()), vec![use_(v(p))]);
+    let fun = f.body(vec![Stmt::If {
+        cond: Cond::Opaque,
+        then_branch: vec![s0, s1],
+        else_branch: vec![],
+    }]);
+    let mut m = F::new("main");
+    let t0 = m.call(None, Callee::Direct("r".into()), vec![addr(g("x"))]);
+    let t1 = m.assign(g("g"), use_(g("g")));
+    let main = m.body(vec![t0, t1]);
+    let prog = Program {
+        globals,
+        functions: vec![main, fun],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "main", Point::Before(StmtId(1)), use_(g("g"))),
+        "{NULL P, x P}"
+    );
+    assert_eq!(
+        at(&mut an, "r", Point::After(StmtId(0)), use_(g("g"))),
+        "{x D}"
+    );
+    let units = an.units_of("r");
+    assert_eq!(units.len(), 1);
+    assert!(an.unit(units[0]).recursive);
+}
+
+#[test]
+fn malloc_free_and_alias() {
+    let mut m = F::new("main");
+    let p = m.local("p", ptr(int()));
+    let q = m.local("q", ptr(int()));
+    let s0 = m.call(
+        Some(v(p)),
+        Callee::Direct("malloc".into()),
+        vec![Rvalue::Scalar],
+    );
+    let s1 = m.assign(v(q), use_(v(p)));
+    let s2 = m.call(None, Callee::Direct("free".into()), vec![use_(v(p))]);
+    let s3 = m.assign(v(q), use_(v(q)));
+    let prog = Program {
+        functions: vec![m.body(vec![s0, s1, s2, s3])],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(0)), use_(v(p))),
+        "{NULL P, heap@main#0 P}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(2)), use_(v(p))),
+        "{NULL P, freed P}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(2)), use_(v(q))),
+        "{NULL P, freed P, heap@main#0 P}"
+    );
+    assert_eq!(
+        an.alias("main", Point::After(StmtId(1)), &use_(v(p)), &use_(v(q))),
+        Alias::May
+    );
+}
+
+#[test]
+fn extra_entry_params_may_alias() {
+    let mut f = F::new("f");
+    let p = f.param("p", ptr(int()));
+    let q = f.param("q", ptr(int()));
+    let s0 = f.assign(v(p), use_(v(p)));
+    let prog = Program {
+        functions: vec![f.body(vec![s0])],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    let _ = q;
+    assert_eq!(
+        at(&mut an, "f", Point::Before(StmtId(0)), use_(v(p))),
+        "{1_p P, 1_q P, NULL P}"
+    );
+    assert_eq!(
+        an.alias("f", Point::Before(StmtId(0)), &use_(v(p)), &use_(v(q))),
+        Alias::May
+    );
+    assert!(an.extra_only(an.units_of("f")[0]));
+}

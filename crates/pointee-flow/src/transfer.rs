@@ -1,0 +1,262 @@
+//! The intraprocedural transfer function: L- and R-locations of Table 1 and
+//! the basic assignment rule of Figure 1 (kill, change definite to possible,
+//! generate), extended with summaries: a summary on the left side is always
+//! a weak update, and a fact from a summary is never definite.
+
+use crate::facts::Facts;
+use crate::loc::{Class, LocId, Locs, Root, Step, NULL, UNINIT, UNKNOWN};
+use pointee_ir::{Base, Cond, Index, Name, Place, Rvalue, Sel};
+
+/// A set of locations with their D (true) / P (false) flags.
+pub type Locset = Vec<(LocId, bool)>;
+
+/// Where a transfer runs: the function whose variables `Base::Var` names,
+/// and the owner name of its sites.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    pub func: u32,
+    pub owner: &'a Name,
+}
+
+/// Adds `(loc, def)` to a set, keeping one entry per location (definite only
+/// if every way to it is).
+pub fn push(set: &mut Locset, loc: LocId, def: bool) {
+    if let Some(e) = set.iter_mut().find(|e| e.0 == loc) {
+        e.1 &= def;
+    } else {
+        set.push((loc, def));
+    }
+}
+
+fn base_loc(locs: &mut Locs, sc: Scope, base: &Base) -> LocId {
+    match base {
+        Base::Var(v) => locs.var(sc.func, *v),
+        Base::Global(g) => match locs.global(g) {
+            Some(l) => l,
+            // A global the front end did not declare: treat as unknown.
+            None => UNKNOWN,
+        },
+    }
+}
+
+/// The locations one path step below `loc`. `arith` is set for the first
+/// index right after a dereference: `p[i]` is `*(p + i)`, so from an array
+/// element it moves within the array; from anything else that is not an
+/// array it stays on the same location.
+fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: bool, def: bool, out: &mut Locset) {
+    if loc == UNKNOWN {
+        push(out, UNKNOWN, false);
+        return;
+    }
+    match sel {
+        Sel::Field(f) => {
+            let c = locs.child(loc, Step::Field(f.clone()));
+            push(out, c, def);
+        }
+        Sel::Index(i) => {
+            let elem = matches!(locs.last_step(loc), Some(Step::Head | Step::Tail));
+            if arith && elem && !locs.is_array(loc) {
+                shift(locs, loc, *i, def, out);
+            } else if locs.is_array(loc) {
+                let head = locs.child(loc, Step::Head);
+                let tail = locs.child(loc, Step::Tail);
+                match i {
+                    Index::Zero => push(out, head, def),
+                    Index::Positive => push(out, tail, def),
+                    Index::Any => {
+                        push(out, head, false);
+                        push(out, tail, false);
+                    }
+                }
+            } else {
+                push(out, loc, def);
+            }
+        }
+    }
+}
+
+/// Pointer arithmetic on a target (`Rvalue::Offset`): from an array head by a
+/// positive index to the tail, from the tail to the tail, otherwise stays.
+pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset) {
+    match (locs.last_step(loc).cloned(), i) {
+        (Some(Step::Head), Index::Positive) => {
+            let p = locs.get(loc).parent.unwrap();
+            let t = locs.child(p, Step::Tail);
+            push(out, t, def);
+        }
+        (Some(Step::Head), Index::Any) => {
+            let p = locs.get(loc).parent.unwrap();
+            let t = locs.child(p, Step::Tail);
+            push(out, loc, false);
+            push(out, t, false);
+        }
+        _ => push(out, loc, def),
+    }
+}
+
+/// L-locations of a place (Table 1). Targets that are not memory (`NULL`,
+/// `uninit`, `freed`, functions, strings' contents) are dropped: a store
+/// through them does not complete.
+pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
+    let base = base_loc(locs, sc, &p.base);
+    let mut cur: Locset = Vec::new();
+    if p.deref {
+        if base == UNKNOWN {
+            cur.push((UNKNOWN, false));
+        } else {
+            for f in st.targets(base) {
+                if locs.is_memory(f.dst) && !matches!(locs.get(f.dst).root, Root::Str(..)) {
+                    push(&mut cur, f.dst, f.def);
+                }
+            }
+        }
+    } else {
+        cur.push((base, true));
+    }
+    for (k, sel) in p.path.iter().enumerate() {
+        let arith = p.deref && k == 0;
+        let mut next = Vec::with_capacity(cur.len());
+        for &(l, d) in &cur {
+            step(locs, l, sel, arith, d, &mut next);
+        }
+        cur = next;
+    }
+    cur
+}
+
+/// The targets of one location in a state; `unknown` points to `unknown`.
+pub fn targets_of(st: &Facts, loc: LocId, def: bool, out: &mut Locset) {
+    if loc == UNKNOWN {
+        push(out, UNKNOWN, false);
+    }
+    for f in st.targets(loc) {
+        push(out, f.dst, def && f.def);
+    }
+}
+
+/// R-locations of a right-hand side (Table 1).
+pub fn rvals(locs: &mut Locs, st: &Facts, sc: Scope, r: &Rvalue) -> Locset {
+    let mut out = Vec::new();
+    match r {
+        Rvalue::Use(p) | Rvalue::Cast(p, _) => {
+            for (l, d) in lvals(locs, st, sc, p) {
+                targets_of(st, l, d, &mut out);
+            }
+        }
+        Rvalue::AddrOf(p) => out = lvals(locs, st, sc, p),
+        Rvalue::Offset(p, i) => {
+            let mut vals = Vec::new();
+            for (l, d) in lvals(locs, st, sc, p) {
+                targets_of(st, l, d, &mut vals);
+            }
+            for (t, d) in vals {
+                shift(locs, t, *i, d, &mut out);
+            }
+        }
+        Rvalue::Null => out.push((NULL, true)),
+        Rvalue::Function(n) => out.push((locs.func(n), true)),
+        Rvalue::String(s) => out.push((locs.root(Root::Str(sc.owner.clone(), *s)), true)),
+        Rvalue::Literal(s, _) | Rvalue::New(s, _) => {
+            out.push((locs.root(Root::Lit(sc.owner.clone(), *s)), true))
+        }
+        Rvalue::Scalar => {}
+        Rvalue::Unknown => out.push((UNKNOWN, false)),
+    }
+    out
+}
+
+/// Writes `vals` into the L-locations `lhs` (Figure 1): a single definite
+/// non-summary L-location is killed and regenerated; every other one is
+/// weakened and gains possible facts. A store through `unknown` weakly
+/// updates every address-taken location.
+pub fn store(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: &Locset) {
+    let strong = lhs.len() == 1 && lhs[0].1 && !locs.is_summary(lhs[0].0);
+    if strong {
+        let l = lhs[0].0;
+        let v: Locset = vals.to_vec();
+        st.replace(l, &v);
+        return;
+    }
+    for &(l, _) in lhs {
+        if l == UNKNOWN {
+            store_unknown(locs, st, vals);
+        }
+        st.weaken(l);
+        for &(v, _) in vals {
+            st.add(l, v, false);
+        }
+    }
+}
+
+/// A store through `unknown`: every location that some pointer targets (and
+/// every location with facts) may now hold any of `vals`.
+fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
+    let mut taken: Vec<LocId> = st
+        .iter()
+        .flat_map(|f| [f.src, f.dst])
+        .filter(|&l| locs.is_memory(l) && !matches!(locs.get(l).root, Root::Str(..)))
+        .collect();
+    taken.sort();
+    taken.dedup();
+    for l in taken {
+        st.weaken(l);
+        for &(v, _) in vals {
+            st.add(l, v, false);
+        }
+    }
+}
+
+/// Applies an assignment `lhs = rhs`.
+pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rvalue) {
+    let vals = rvals(locs, st, sc, rhs);
+    let l = lvals(locs, st, sc, lhs);
+    store_vals(locs, st, &l, vals);
+}
+
+/// Stores values, keeping facts out of summaries possible.
+pub fn store_vals(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: Locset) {
+    if lhs.len() == 1 && locs.is_summary(lhs[0].0) {
+        let vals: Locset = vals.into_iter().map(|(v, _)| (v, false)).collect();
+        store(locs, st, lhs, &vals);
+    } else {
+        store(locs, st, lhs, &vals);
+    }
+}
+
+/// Refines a state by a branch condition; `None` when the branch cannot be
+/// taken. Only a place with one definite non-summary L-location is refined.
+pub fn refine(locs: &mut Locs, st: Facts, sc: Scope, cond: &Cond, taken: bool) -> Option<Facts> {
+    let (p, is_null) = match cond {
+        Cond::IsNull(p) => (p, taken),
+        Cond::NotNull(p) => (p, !taken),
+        Cond::Opaque => return Some(st),
+    };
+    let l = lvals(locs, &st, sc, p);
+    if l.len() != 1 || !l[0].1 || locs.is_summary(l[0].0) || l[0].0 == UNKNOWN {
+        return Some(st);
+    }
+    let l = l[0].0;
+    let ts: Vec<_> = st.targets(l).to_vec();
+    if ts.is_empty() {
+        return Some(st);
+    }
+    let mut st = st;
+    if is_null {
+        let may_null = ts
+            .iter()
+            .any(|f| f.dst == NULL || f.dst == UNINIT || f.dst == UNKNOWN);
+        if !may_null {
+            return None;
+        }
+        st.replace(l, &[(NULL, true)]);
+    } else {
+        let rest: Vec<_> = ts.iter().filter(|f| f.dst != NULL).collect();
+        if rest.is_empty() {
+            return None;
+        }
+        let one = rest.len() == 1 && !matches!(locs.get(rest[0].dst).class, Class::Unknown);
+        let v: Locset = rest.iter().map(|f| (f.dst, f.def || one)).collect();
+        st.replace(l, &v);
+    }
+    Some(st)
+}
