@@ -4,7 +4,7 @@
 use crate::{Index, Name, Sel};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
     Void,
     /// Any non-pointer scalar (integers, floats, enums, `_Bool`).
@@ -18,6 +18,7 @@ pub enum Type {
     /// A Java reference to an object of the named class (or interface).
     Class(Name),
     /// A type the front end could not resolve; treated as possibly a pointer.
+    #[default]
     Unknown,
 }
 

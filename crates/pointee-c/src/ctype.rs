@@ -1,0 +1,267 @@
+//! C types from syntax: type specifiers, declarators (read inside out),
+//! typedefs, and struct/union layouts by field.
+
+use crate::lower::{decay_param, Lowerer, Sym};
+use crate::syntax::{int_literal, named_children};
+use pointee_ir::{Field, FnType, Name, NoteKind, Record, RecordKind, Sel, Type};
+use tree_sitter::Node;
+
+impl<'s> Lowerer<'s> {
+    /// The type a type specifier names; defines records it declares.
+    pub(crate) fn spec_type(&mut self, spec: Node) -> Type {
+        match spec.kind() {
+            "primitive_type" => match self.text(spec) {
+                "void" => Type::Void,
+                _ => Type::Scalar,
+            },
+            "sized_type_specifier" => Type::Scalar,
+            "enum_specifier" => {
+                if let Some(body) = spec.child_by_field_name("body") {
+                    for e in named_children(body) {
+                        if let Some(n) = e.child_by_field_name("name") {
+                            let name = self.text(n).to_string();
+                            self.bind(&name, Sym::EnumConst);
+                        }
+                    }
+                }
+                Type::Scalar
+            }
+            "struct_specifier" | "union_specifier" => Type::Record(self.record(spec)),
+            "type_identifier" => {
+                let name = self.text(spec);
+                match self.lookup(name) {
+                    Some(Sym::Typedef(t)) => t.clone(),
+                    _ => Type::Unknown,
+                }
+            }
+            "macro_type_specifier" => Type::Unknown,
+            _ => Type::Unknown,
+        }
+    }
+
+    /// The record key of a struct or union specifier, defining its fields
+    /// when it has a body.
+    fn record(&mut self, spec: Node) -> Name {
+        let kind = if spec.kind() == "union_specifier" {
+            RecordKind::Union
+        } else {
+            RecordKind::Struct
+        };
+        let word = if kind == RecordKind::Union {
+            "union"
+        } else {
+            "struct"
+        };
+        let key: Name = match spec.child_by_field_name("name") {
+            Some(n) => {
+                let tag = format!("{word} {}", self.text(n));
+                self.tags
+                    .entry(tag.clone())
+                    .or_insert_with(|| tag.as_str().into())
+                    .clone()
+            }
+            None => {
+                self.anon_records += 1;
+                format!("{word} <anon{}>", self.anon_records).into()
+            }
+        };
+        let Some(body) = spec.child_by_field_name("body") else {
+            self.program
+                .types
+                .records
+                .entry(key.clone())
+                .or_insert(Record {
+                    name: key.clone(),
+                    kind,
+                    fields: Vec::new(),
+                    complete: false,
+                });
+            return key;
+        };
+        let mut fields = Vec::new();
+        let mut anon_members = 0;
+        for fd in named_children(body) {
+            if fd.kind() != "field_declaration" {
+                continue;
+            }
+            let base = match fd.child_by_field_name("type") {
+                Some(t) => self.spec_type(t),
+                None => Type::Scalar,
+            };
+            let decls = crate::syntax::children_by_field(fd, "declarator");
+            if decls.is_empty() {
+                // C11 anonymous struct/union member: its fields are reached
+                // through a made-up member name.
+                if matches!(base, Type::Record(_)) {
+                    anon_members += 1;
+                    fields.push(Field {
+                        name: format!("<anon{anon_members}>").into(),
+                        ty: base,
+                    });
+                }
+                continue;
+            }
+            for d in decls {
+                let (name, ty) = self.declarator(d, base.clone());
+                if let Some(n) = name {
+                    fields.push(Field {
+                        name: self.text(n).into(),
+                        ty,
+                    });
+                }
+            }
+        }
+        self.program.types.records.insert(
+            key.clone(),
+            Record {
+                name: key.clone(),
+                kind,
+                fields,
+                complete: true,
+            },
+        );
+        self.source.records.retain(|(k, _)| *k != key);
+        self.source
+            .records
+            .push((key.clone(), crate::syntax::range(spec)));
+        key
+    }
+
+    /// Reads a declarator inside out around `base`: the declared name (if
+    /// any) and its type.
+    pub(crate) fn declarator<'t>(&mut self, d: Node<'t>, base: Type) -> (Option<Node<'t>>, Type) {
+        let mut d = d;
+        let mut ty = base;
+        let mut guard = 0;
+        loop {
+            guard += 1;
+            if guard > crate::lower::MAX_DEPTH {
+                self.note(d, NoteKind::Unsupported, "declarator nested too deeply");
+                return (None, Type::Unknown);
+            }
+            match d.kind() {
+                "identifier" | "field_identifier" | "type_identifier" => return (Some(d), ty),
+                "pointer_declarator" | "abstract_pointer_declarator" => {
+                    ty = Type::pointer_to(ty);
+                    match d.child_by_field_name("declarator") {
+                        Some(inner) => d = inner,
+                        None => return (None, ty),
+                    }
+                }
+                "array_declarator" | "abstract_array_declarator" => {
+                    let len = d
+                        .child_by_field_name("size")
+                        .filter(|s| s.kind() == "number_literal")
+                        .and_then(|s| int_literal(self.text(s)));
+                    ty = Type::Array(Box::new(ty), len);
+                    match d.child_by_field_name("declarator") {
+                        Some(inner) => d = inner,
+                        None => return (None, ty),
+                    }
+                }
+                "function_declarator" | "abstract_function_declarator" => {
+                    let (params, variadic) = match d.child_by_field_name("parameters") {
+                        Some(list) => self.parameter_types(list),
+                        None => (Vec::new(), false),
+                    };
+                    ty = Type::Function(Box::new(FnType {
+                        ret: ty,
+                        params,
+                        variadic,
+                    }));
+                    match d.child_by_field_name("declarator") {
+                        Some(inner) => d = inner,
+                        None => return (None, ty),
+                    }
+                }
+                "parenthesized_declarator"
+                | "abstract_parenthesized_declarator"
+                | "attributed_declarator" => {
+                    match named_children(d)
+                        .into_iter()
+                        .find(|c| !matches!(c.kind(), "attribute_specifier" | "ms_call_modifier"))
+                    {
+                        Some(inner) => d = inner,
+                        None => return (None, ty),
+                    }
+                }
+                "init_declarator" => match d.child_by_field_name("declarator") {
+                    Some(inner) => d = inner,
+                    None => return (None, ty),
+                },
+                _ => return (None, ty),
+            }
+        }
+    }
+
+    fn parameter_types(&mut self, list: Node) -> (Vec<Type>, bool) {
+        let mut params = Vec::new();
+        let mut variadic = false;
+        for p in named_children(list) {
+            match p.kind() {
+                "variadic_parameter" => variadic = true,
+                "parameter_declaration" => {
+                    let base = p
+                        .child_by_field_name("type")
+                        .map(|t| self.spec_type(t))
+                        .unwrap_or(Type::Scalar);
+                    let ty = match p.child_by_field_name("declarator") {
+                        Some(d) => self.declarator(d, base).1,
+                        None => base,
+                    };
+                    if ty != Type::Void {
+                        params.push(decay_param(ty));
+                    }
+                }
+                "identifier" => params.push(Type::Scalar),
+                _ => {}
+            }
+        }
+        // Unnamed `...` also shows up as a bare token.
+        let mut cursor = list.walk();
+        if list.children(&mut cursor).any(|c| c.kind() == "...") {
+            variadic = true;
+        }
+        (params, variadic)
+    }
+
+    /// The type a `type_descriptor` (in a cast, sizeof, compound literal) names.
+    pub(crate) fn type_descriptor(&mut self, td: Node) -> Type {
+        let base = td
+            .child_by_field_name("type")
+            .map(|t| self.spec_type(t))
+            .unwrap_or(Type::Unknown);
+        match td.child_by_field_name("declarator") {
+            Some(d) => self.declarator(d, base).1,
+            None => base,
+        }
+    }
+
+    /// A field of a record type, searching C11 anonymous members: the path of
+    /// selectors to reach it (empty through a union, whose members share one
+    /// location) and its type.
+    pub(crate) fn find_field(&self, record: &str, field: &str) -> Option<(Vec<Sel>, Type)> {
+        let rec = self.program.types.record(record)?;
+        let step = |f: &Field| match rec.kind {
+            RecordKind::Struct => vec![Sel::Field(f.name.clone())],
+            RecordKind::Union => Vec::new(),
+        };
+        if let Some(f) = rec.fields.iter().find(|f| &*f.name == field) {
+            return Some((step(f), f.ty.clone()));
+        }
+        for f in rec.fields.iter().filter(|f| f.name.starts_with("<anon")) {
+            if let Type::Record(inner) = &f.ty {
+                if let Some((mut rest, ty)) = self.find_field(inner, field) {
+                    let mut path = step(f);
+                    path.append(&mut rest);
+                    return Some((path, ty));
+                }
+            }
+        }
+        None
+    }
+
+    pub(crate) fn is_union(&self, ty: &Type) -> bool {
+        matches!(ty, Type::Record(r) if self.program.types.record(r).is_some_and(|r| r.kind == RecordKind::Union))
+    }
+}

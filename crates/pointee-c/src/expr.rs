@@ -1,0 +1,954 @@
+//! Expressions to SIMPLE form: every value is a place (at most one
+//! dereference), an rvalue, or a function designator; nested expressions get
+//! temporaries.
+
+use crate::lower::{Lowerer, Sym, MAX_DEPTH};
+use crate::syntax::{int_literal, named_children, range, strip_parens};
+use pointee_ir::{
+    pointer_paths, Base, Basic, CallInfo, Callee, ExprInfo, Index, Name, NoteKind, Place, Point,
+    Range, Rvalue, Sel, SiteKind, StmtId, Type,
+};
+use tree_sitter::Node;
+
+/// A lowered expression and its C type.
+#[derive(Clone, Debug)]
+pub(crate) struct Val {
+    pub kind: ValKind,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum ValKind {
+    /// An lvalue. `collapsed` once its path went through a union: every
+    /// member of a union is the union's one location, so further selectors
+    /// are dropped.
+    Place(Place, bool),
+    Rv(Rvalue),
+    /// A function designator.
+    Func(Name),
+}
+
+impl Val {
+    fn rv(r: Rvalue, ty: Type) -> Val {
+        Val {
+            kind: ValKind::Rv(r),
+            ty,
+        }
+    }
+    fn place(p: Place, ty: Type) -> Val {
+        Val {
+            kind: ValKind::Place(p, false),
+            ty,
+        }
+    }
+    pub(crate) fn unknown() -> Val {
+        Val::rv(Rvalue::Unknown, Type::Unknown)
+    }
+    fn scalar() -> Val {
+        Val::rv(Rvalue::Scalar, Type::Scalar)
+    }
+}
+
+/// True when a value of the rvalue may hold an address.
+pub(crate) fn carries_pointer(r: &Rvalue) -> bool {
+    !matches!(r, Rvalue::Null | Rvalue::Scalar)
+}
+
+fn pointer_like(ty: &Type) -> bool {
+    ty.is_pointer_like() || matches!(ty, Type::Array(..))
+}
+
+/// Adds selectors to a place unless it went through a union.
+fn extend(mut p: Place, collapsed: bool, sels: &[Sel]) -> Place {
+    if !collapsed {
+        p.path.extend_from_slice(sels);
+    }
+    p
+}
+
+impl<'s> Lowerer<'s> {
+    /// Lowers an expression, recording pointer-typed places for hover.
+    pub(crate) fn expr(&mut self, n: Node) -> Val {
+        if self.depth >= MAX_DEPTH {
+            return self.unmodelled(n, "expression nested too deeply");
+        }
+        self.depth += 1;
+        let v = self.expr_inner(n);
+        self.depth -= 1;
+        if let ValKind::Place(p, _) = &v.kind {
+            if pointer_like(&v.ty)
+                && matches!(
+                    n.kind(),
+                    "identifier"
+                        | "field_expression"
+                        | "subscript_expression"
+                        | "pointer_expression"
+                )
+                && self.in_function()
+            {
+                let point = Point::Before(self.next_stmt());
+                self.f.exprs.push(ExprInfo {
+                    range: range(n),
+                    place: p.clone(),
+                    point,
+                    ty: v.ty.clone(),
+                });
+            }
+        }
+        v
+    }
+
+    /// Records that the expression at `at` holds `place` after `stmt`.
+    fn record_written(&mut self, at: Range, place: &Place, ty: &Type, stmt: StmtId) {
+        if !pointer_like(ty) {
+            return;
+        }
+        self.f.exprs.retain(|e| e.range != at);
+        self.f.exprs.push(ExprInfo {
+            range: at,
+            place: place.clone(),
+            point: Point::After(stmt),
+            ty: ty.clone(),
+        });
+    }
+
+    /// Something we cannot model: a note, a call to an unknown function (so
+    /// that whatever escapes may change), and an unknown value.
+    pub(crate) fn unmodelled(&mut self, n: Node, what: &str) -> Val {
+        let kind = if n.is_error() || n.is_missing() {
+            NoteKind::Syntax
+        } else {
+            NoteKind::Unsupported
+        };
+        self.note(n, kind, format!("{what}; lowered as unknown"));
+        if self.in_function() {
+            let site = self.new_site(range(n), SiteKind::Call);
+            self.emit(
+                Basic::Call {
+                    site,
+                    lhs: None,
+                    callee: Callee::Direct("__pointee_unmodelled".into()),
+                    args: Vec::new(),
+                },
+                range(n),
+            );
+        }
+        Val::unknown()
+    }
+
+    fn expr_inner(&mut self, n: Node) -> Val {
+        match n.kind() {
+            "identifier" => self.identifier(n),
+            "number_literal" => match int_literal(self.text(n)) {
+                Some(0) => Val::rv(Rvalue::Null, Type::Scalar),
+                _ => Val::scalar(),
+            },
+            "char_literal"
+            | "true"
+            | "false"
+            | "sizeof_expression"
+            | "alignof_expression"
+            | "offsetof_expression" => Val::scalar(),
+            "null" => Val::rv(Rvalue::Null, Type::pointer_to(Type::Void)),
+            "string_literal" | "concatenated_string" => {
+                let site = self.new_site(range(n), SiteKind::String);
+                Val::rv(Rvalue::String(site), Type::pointer_to(Type::Scalar))
+            }
+            "parenthesized_expression" | "extension_expression" => match named_children(n).last() {
+                Some(&inner) => self.expr(inner),
+                None => self.unmodelled(n, "empty parentheses"),
+            },
+            "comma_expression" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    self.effect(l);
+                }
+                match n.child_by_field_name("right") {
+                    Some(r) => self.expr(r),
+                    None => Val::scalar(),
+                }
+            }
+            "pointer_expression" => self.pointer_expression(n),
+            "field_expression" => self.field_expression(n),
+            "subscript_expression" => self.subscript(n),
+            "call_expression" => self.call(n),
+            "assignment_expression" => self.assignment(n),
+            "update_expression" => self.update(n),
+            "unary_expression" => {
+                if let Some(a) = n.child_by_field_name("argument") {
+                    let v = self.expr(a);
+                    self.read_if_deref(&v, range(a));
+                    if self.operator(n) == "+" {
+                        return v;
+                    }
+                }
+                Val::scalar()
+            }
+            "binary_expression" => self.binary(n),
+            "conditional_expression" => self.conditional(n),
+            "cast_expression" => self.cast(n),
+            "compound_literal_expression" => self.compound_literal(n),
+            "initializer_list" => self.unmodelled(n, "brace list outside an initializer"),
+            _ => self.unmodelled(n, &format!("`{}` expression", n.kind())),
+        }
+    }
+
+    pub(crate) fn operator(&self, n: Node) -> &'s str {
+        n.child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or("")
+    }
+
+    fn identifier(&mut self, n: Node) -> Val {
+        let name = self.text(n);
+        match self.lookup(name).cloned() {
+            Some(Sym::Local(id, ty)) => Val::place(Place::var(id), ty),
+            Some(Sym::Global(g, ty)) => Val::place(Place::global(g), ty),
+            Some(Sym::Function(f, ty)) => Val {
+                kind: ValKind::Func(f),
+                ty: Type::Function(Box::new(ty)),
+            },
+            Some(Sym::EnumConst) => Val::scalar(),
+            Some(Sym::Typedef(_)) => self.unmodelled(n, "type name used as a value"),
+            None if name == "NULL" || name == "nullptr" => {
+                Val::rv(Rvalue::Null, Type::pointer_to(Type::Void))
+            }
+            None => {
+                // Most often a macro constant (its #define was skipped) or
+                // an undeclared function used as a value.
+                self.note(
+                    n,
+                    NoteKind::Unsupported,
+                    format!("undeclared identifier `{name}` lowered as unknown"),
+                );
+                Val::unknown()
+            }
+        }
+    }
+
+    /// The rvalue of a lowered expression: arrays decay to their first
+    /// element's address, function designators to the function.
+    pub(crate) fn rvalue(&mut self, v: &Val) -> Rvalue {
+        match &v.kind {
+            ValKind::Place(p, c) => match &v.ty {
+                Type::Array(..) => {
+                    Rvalue::AddrOf(extend(p.clone(), *c, &[Sel::Index(Index::Zero)]))
+                }
+                Type::Function(_) => Rvalue::Unknown,
+                _ => Rvalue::Use(p.clone()),
+            },
+            ValKind::Rv(r) => r.clone(),
+            ValKind::Func(f) => Rvalue::Function(f.clone()),
+        }
+    }
+
+    /// The value held in a plain variable or global (no dereference, no
+    /// path), introducing a temporary when needed.
+    pub(crate) fn into_base(&mut self, v: &Val, at: Range) -> Base {
+        if let ValKind::Place(p, _) = &v.kind {
+            if !p.deref && p.path.is_empty() && !matches!(v.ty, Type::Array(..)) {
+                return p.base.clone();
+            }
+        }
+        let ty = match &v.ty {
+            Type::Array(elem, _) => Type::Pointer(elem.clone()),
+            t => t.clone(),
+        };
+        let rv = self.rvalue(v);
+        let t = self.new_temp(ty, at);
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(t),
+                rhs: rv,
+            },
+            at,
+        );
+        Base::Var(t)
+    }
+
+    /// An lvalue for a value: its place, or a temporary holding an rvalue.
+    pub(crate) fn place_of(&mut self, v: &Val, at: Range) -> (Place, bool) {
+        match &v.kind {
+            ValKind::Place(p, c) => (p.clone(), *c),
+            _ => (
+                Place {
+                    base: self.into_base(v, at),
+                    deref: false,
+                    path: Vec::new(),
+                },
+                false,
+            ),
+        }
+    }
+
+    /// Emits a read of a dereferenced place used for no pointer (so the
+    /// dereference has a program point and checkers see it).
+    fn read_if_deref(&mut self, v: &Val, at: Range) {
+        if let ValKind::Place(p, _) = &v.kind {
+            if p.deref && self.in_function() {
+                self.emit(Basic::Use(p.clone()), at);
+            }
+        }
+    }
+
+    /// Lowers an expression evaluated only for its effects.
+    pub(crate) fn effect(&mut self, n: Node) {
+        let v = self.expr(n);
+        self.read_if_deref(&v, range(n));
+    }
+
+    /// `lhs = rhs` for a value of type `ty`: aggregates leaf by leaf, other
+    /// values when they may move a pointer or write through one. Returns the
+    /// last statement emitted.
+    pub(crate) fn assign(
+        &mut self,
+        lhs: &Place,
+        collapsed: bool,
+        ty: &Type,
+        rhs: &Val,
+        at: Range,
+    ) -> Option<StmtId> {
+        if let Type::Record(_) | Type::Array(..) = ty {
+            let (src, src_collapsed) = match &rhs.kind {
+                ValKind::Place(p, c) => (p.clone(), *c),
+                ValKind::Rv(Rvalue::Unknown) => {
+                    let mut last = None;
+                    for path in pointer_paths(ty, &self.program.types) {
+                        let l = extend(lhs.clone(), collapsed, &path);
+                        last = Some(self.emit(
+                            Basic::Assign {
+                                lhs: l,
+                                rhs: Rvalue::Unknown,
+                            },
+                            at,
+                        ));
+                    }
+                    return last;
+                }
+                _ => return None,
+            };
+            let mut last = None;
+            for path in pointer_paths(ty, &self.program.types) {
+                let l = extend(lhs.clone(), collapsed, &path);
+                let r = extend(src.clone(), src_collapsed, &path);
+                last = Some(self.emit(
+                    Basic::Assign {
+                        lhs: l,
+                        rhs: Rvalue::Use(r),
+                    },
+                    at,
+                ));
+            }
+            return last;
+        }
+        let mut rv = self.rvalue(rhs);
+        let lhs_pointer = ty.is_pointer_like();
+        if lhs_pointer && rv == Rvalue::Scalar && matches!(ty, Type::Pointer(_)) {
+            rv = Rvalue::Unknown; // an integer made into an address
+        }
+        if lhs_pointer || carries_pointer(&rv) || lhs.deref {
+            Some(self.emit(
+                Basic::Assign {
+                    lhs: lhs.clone(),
+                    rhs: rv,
+                },
+                at,
+            ))
+        } else {
+            self.read_if_deref(rhs, at);
+            None
+        }
+    }
+
+    fn pointer_expression(&mut self, n: Node) -> Val {
+        let Some(arg) = n.child_by_field_name("argument") else {
+            return self.unmodelled(n, "bad `*`/`&`");
+        };
+        let v = self.expr(arg);
+        if self.operator(n) == "&" {
+            let ty = Type::pointer_to(v.ty.clone());
+            return match v.kind {
+                ValKind::Place(p, _) if p.deref && p.path.is_empty() => {
+                    let base = Place {
+                        base: p.base,
+                        deref: false,
+                        path: Vec::new(),
+                    };
+                    Val::rv(Rvalue::Use(base), ty)
+                }
+                ValKind::Place(p, _) => Val::rv(Rvalue::AddrOf(p), ty),
+                ValKind::Func(f) => Val {
+                    kind: ValKind::Func(f),
+                    ty,
+                },
+                ValKind::Rv(_) => self.unmodelled(n, "address of a value that has no storage"),
+            };
+        }
+        // `*e`
+        match &v.ty {
+            Type::Function(_) => return v,
+            Type::Pointer(inner) if matches!(**inner, Type::Function(_)) => return v,
+            Type::Array(elem, _) => {
+                let elem = (**elem).clone();
+                let (p, c) = self.place_of(&v, range(arg));
+                return Val {
+                    kind: ValKind::Place(extend(p, c, &[Sel::Index(Index::Zero)]), c),
+                    ty: elem,
+                };
+            }
+            _ => {}
+        }
+        if let ValKind::Func(_) = v.kind {
+            return v;
+        }
+        let pointee = v.ty.pointee().cloned().unwrap_or(Type::Unknown);
+        let base = self.into_base(&v, range(arg));
+        Val::place(Place::deref(base), pointee)
+    }
+
+    fn field_expression(&mut self, n: Node) -> Val {
+        let (Some(arg), Some(field)) = (
+            n.child_by_field_name("argument"),
+            n.child_by_field_name("field"),
+        ) else {
+            return self.unmodelled(n, "bad field access");
+        };
+        let fname = self.text(field);
+        let v = self.expr(arg);
+        let (place, collapsed, record_ty) = if self.operator(n) == "->" {
+            let pointee = match &v.ty {
+                Type::Array(elem, _) => (**elem).clone(),
+                t => t.pointee().cloned().unwrap_or(Type::Unknown),
+            };
+            let base = self.into_base(&v, range(arg));
+            (Place::deref(base), false, pointee)
+        } else {
+            let (p, c) = self.place_of(&v, range(arg));
+            (p, c, v.ty.clone())
+        };
+        let (sels, fty) = match &record_ty {
+            Type::Record(r) => self
+                .find_field(r, fname)
+                .unwrap_or_else(|| (vec![Sel::Field(fname.into())], Type::Unknown)),
+            _ => (vec![Sel::Field(fname.into())], Type::Unknown),
+        };
+        let place = extend(place, collapsed, &sels);
+        let collapsed = collapsed || self.path_through_union(&record_ty, fname);
+        Val {
+            kind: ValKind::Place(place, collapsed),
+            ty: fty,
+        }
+    }
+
+    /// True when reaching `field` from a value of `ty` passes through a union
+    /// (directly or via an anonymous union member).
+    fn path_through_union(&self, ty: &Type, field: &str) -> bool {
+        let Type::Record(r) = ty else { return false };
+        let Some(rec) = self.program.types.record(r) else {
+            return false;
+        };
+        if rec.kind == pointee_ir::RecordKind::Union {
+            return true;
+        }
+        if rec.fields.iter().any(|f| &*f.name == field) {
+            return false;
+        }
+        rec.fields
+            .iter()
+            .filter(|f| f.name.starts_with("<anon"))
+            .any(|f| self.find_field_in(&f.ty, field) && self.path_through_union(&f.ty, field))
+    }
+
+    fn find_field_in(&self, ty: &Type, field: &str) -> bool {
+        matches!(ty, Type::Record(r) if self.find_field(r, field).is_some())
+    }
+
+    fn subscript(&mut self, n: Node) -> Val {
+        let (Some(a), Some(i)) = (
+            n.child_by_field_name("argument"),
+            n.child_by_field_name("index"),
+        ) else {
+            return self.unmodelled(n, "bad subscript");
+        };
+        let mut av = self.expr(a);
+        let mut iv = self.expr(i);
+        let mut index_node = i;
+        if !pointer_like(&av.ty) && pointer_like(&iv.ty) {
+            std::mem::swap(&mut av, &mut iv); // `i[a]`
+            index_node = a;
+        }
+        self.read_if_deref(&iv, range(index_node));
+        let idx = self.index_kind(index_node);
+        if let Type::Array(elem, _) = &av.ty {
+            let elem = (**elem).clone();
+            let (p, c) = self.place_of(&av, range(a));
+            return Val {
+                kind: ValKind::Place(extend(p, c, &[Sel::Index(idx)]), c),
+                ty: elem,
+            };
+        }
+        let pointee = av.ty.pointee().cloned().unwrap_or(Type::Unknown);
+        let base = if idx == Index::Zero {
+            self.into_base(&av, range(a))
+        } else {
+            let (p, _) = self.place_of(&av, range(a));
+            let t = self.new_temp(av.ty.clone(), range(n));
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(t),
+                    rhs: Rvalue::Offset(p, idx),
+                },
+                range(n),
+            );
+            Base::Var(t)
+        };
+        Val::place(Place::deref(base), pointee)
+    }
+
+    /// Which elements an index may select: 0 is the head, a positive
+    /// constant the tail, anything else either.
+    pub(crate) fn index_kind(&self, n: Node) -> Index {
+        let n = strip_parens(n);
+        match n.kind() {
+            "number_literal" => match int_literal(self.text(n)) {
+                Some(0) => Index::Zero,
+                Some(_) => Index::Positive,
+                None => Index::Any,
+            },
+            "char_literal" => Index::Any,
+            _ => Index::Any,
+        }
+    }
+
+    fn call(&mut self, n: Node) -> Val {
+        let Some(fnode) = n.child_by_field_name("function") else {
+            return self.unmodelled(n, "bad call");
+        };
+        let fnode_s = strip_parens(fnode);
+        let (callee, ret) =
+            if fnode_s.kind() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+                // An undeclared function: implicitly declared (C89).
+                let name: Name = self.text(fnode_s).into();
+                (Callee::Direct(name), Type::Unknown)
+            } else {
+                let v = self.expr(fnode);
+                let ret = match &v.ty {
+                    Type::Function(f) => f.ret.clone(),
+                    Type::Pointer(t) => match &**t {
+                        Type::Function(f) => f.ret.clone(),
+                        _ => Type::Unknown,
+                    },
+                    _ => Type::Unknown,
+                };
+                match &v.kind {
+                    ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
+                    ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
+                    ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
+                    ValKind::Rv(_) => {
+                        let base = self.into_base(&v, range(fnode));
+                        (
+                            Callee::Indirect(Place {
+                                base,
+                                deref: false,
+                                path: Vec::new(),
+                            }),
+                            ret,
+                        )
+                    }
+                }
+            };
+        let mut args = Vec::new();
+        if let Some(list) = n.child_by_field_name("arguments") {
+            for a in named_children(list) {
+                let v = self.expr(a);
+                args.push(self.rvalue(&v));
+            }
+        }
+        let lhs = (ret != Type::Void).then(|| self.new_temp(ret.clone(), range(n)));
+        let site = self.new_site(range(n), SiteKind::Call);
+        let stmt = self.emit(
+            Basic::Call {
+                site,
+                lhs: lhs.map(Place::var),
+                callee,
+                args,
+            },
+            range(n),
+        );
+        self.f.calls.push(CallInfo {
+            range: range(n),
+            callee_range: range(fnode),
+            site,
+            stmt,
+        });
+        match lhs {
+            Some(t) => {
+                self.record_written(range(n), &Place::var(t), &ret, stmt);
+                Val::place(Place::var(t), ret)
+            }
+            None => Val::rv(Rvalue::Scalar, Type::Void),
+        }
+    }
+
+    fn assignment(&mut self, n: Node) -> Val {
+        let (Some(l), Some(r)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            return self.unmodelled(n, "bad assignment");
+        };
+        let op = self.operator(n);
+        let lv = self.expr(l);
+        let (lhs, collapsed) = self.place_of(&lv, range(l));
+        let stmt = if op == "=" {
+            let rv = self.expr(r);
+            self.assign(&lhs, collapsed, &lv.ty, &rv, range(n))
+        } else {
+            self.effect(r);
+            if lv.ty.is_pointer_like() && matches!(op, "+=" | "-=" | "&=" | "|=" | "^=") {
+                let idx = if op == "+=" {
+                    self.index_kind(r)
+                } else {
+                    Index::Any
+                };
+                let rhs = Rvalue::Offset(lhs.clone(), idx);
+                Some(self.emit(
+                    Basic::Assign {
+                        lhs: lhs.clone(),
+                        rhs,
+                    },
+                    range(n),
+                ))
+            } else if lhs.deref {
+                Some(self.emit(
+                    Basic::Assign {
+                        lhs: lhs.clone(),
+                        rhs: Rvalue::Scalar,
+                    },
+                    range(n),
+                ))
+            } else {
+                None
+            }
+        };
+        if let Some(s) = stmt {
+            self.record_written(range(l), &lhs, &lv.ty, s);
+            self.record_written(range(n), &lhs, &lv.ty, s);
+        }
+        Val {
+            kind: ValKind::Place(lhs, collapsed),
+            ty: lv.ty,
+        }
+    }
+
+    fn update(&mut self, n: Node) -> Val {
+        let Some(arg) = n.child_by_field_name("argument") else {
+            return self.unmodelled(n, "bad ++/--");
+        };
+        let v = self.expr(arg);
+        let (p, c) = self.place_of(&v, range(arg));
+        let prefix = n.child(0).is_some_and(|c| matches!(c.kind(), "++" | "--"));
+        if !v.ty.is_pointer_like() {
+            if p.deref {
+                self.emit(
+                    Basic::Assign {
+                        lhs: p.clone(),
+                        rhs: Rvalue::Scalar,
+                    },
+                    range(n),
+                );
+            }
+            return Val::scalar();
+        }
+        let idx = if self.operator(n) == "++" {
+            Index::Positive
+        } else {
+            Index::Any
+        };
+        if prefix {
+            let s = self.emit(
+                Basic::Assign {
+                    lhs: p.clone(),
+                    rhs: Rvalue::Offset(p.clone(), idx),
+                },
+                range(n),
+            );
+            self.record_written(range(n), &p, &v.ty, s);
+            Val {
+                kind: ValKind::Place(p, c),
+                ty: v.ty,
+            }
+        } else {
+            let t = self.new_temp(v.ty.clone(), range(n));
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(t),
+                    rhs: Rvalue::Use(p.clone()),
+                },
+                range(n),
+            );
+            self.emit(
+                Basic::Assign {
+                    lhs: p.clone(),
+                    rhs: Rvalue::Offset(p, idx),
+                },
+                range(n),
+            );
+            Val::place(Place::var(t), v.ty)
+        }
+    }
+
+    fn binary(&mut self, n: Node) -> Val {
+        let (Some(l), Some(r)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            return self.unmodelled(n, "bad binary expression");
+        };
+        let op = self.operator(n);
+        let lv = self.expr(l);
+        self.read_if_deref(&lv, range(l));
+        if matches!(op, "&&" | "||") {
+            // The right operand runs only sometimes.
+            let then_branch = self.block_of(|s| s.effect(r));
+            if !then_branch.is_empty() {
+                self.push_stmt(pointee_ir::Stmt::If {
+                    cond: pointee_ir::Cond::Opaque,
+                    then_branch,
+                    else_branch: Vec::new(),
+                });
+            }
+            return Val::scalar();
+        }
+        let rv = self.expr(r);
+        self.read_if_deref(&rv, range(r));
+        let is_ptr = |v: &Val| matches!(v.ty, Type::Pointer(_) | Type::Array(..));
+        let maybe_ptr = |v: &Val| {
+            v.ty == Type::Unknown && !matches!(v.kind, ValKind::Rv(Rvalue::Scalar | Rvalue::Null))
+        };
+        let (ptr, ptr_node, other) = match op {
+            "+" => {
+                if is_ptr(&lv) {
+                    (lv, l, r)
+                } else if is_ptr(&rv) {
+                    (rv, r, l)
+                } else if maybe_ptr(&lv) {
+                    (lv, l, r)
+                } else if maybe_ptr(&rv) {
+                    (rv, r, l)
+                } else {
+                    return Val::scalar();
+                }
+            }
+            "-" if is_ptr(&lv) && is_ptr(&rv) => return Val::scalar(),
+            "-" | "&" | "|" | "^" if is_ptr(&lv) || maybe_ptr(&lv) => (lv, l, r),
+            _ => return Val::scalar(),
+        };
+        let idx = if op == "+" {
+            self.index_kind(other)
+        } else {
+            Index::Any
+        };
+        self.offset(&ptr, ptr_node, idx)
+    }
+
+    /// Pointer arithmetic: the result points into the same object.
+    fn offset(&mut self, v: &Val, n: Node, idx: Index) -> Val {
+        let ty = match &v.ty {
+            Type::Array(elem, _) => Type::Pointer(elem.clone()),
+            t => t.clone(),
+        };
+        if let (ValKind::Place(p, c), Type::Array(..)) = (&v.kind, &v.ty) {
+            // `a + i` is `&a[i]`.
+            return Val::rv(
+                Rvalue::AddrOf(extend(p.clone(), *c, &[Sel::Index(idx)])),
+                ty,
+            );
+        }
+        let (p, _) = self.place_of(v, range(n));
+        Val::rv(Rvalue::Offset(p, idx), ty)
+    }
+
+    fn conditional(&mut self, n: Node) -> Val {
+        let Some(c) = n.child_by_field_name("condition") else {
+            return self.unmodelled(n, "bad ?:");
+        };
+        let cond = self.condition(c);
+        let a = n.child_by_field_name("consequence");
+        let b = n.child_by_field_name("alternative");
+        let t = self.new_temp(Type::Unknown, range(n));
+        let mut types = Vec::new();
+        let mut branch = |s: &mut Self, e: Option<Node>| {
+            s.block_of(|s| {
+                let v = match e {
+                    Some(e) => s.expr(e),
+                    None => Val::unknown(), // GNU `a ?: b`: the condition's value
+                };
+                let ty = if v.ty == Type::Void {
+                    Type::Scalar
+                } else {
+                    v.ty.clone()
+                };
+                s.f.vars[t.0 as usize].ty = match (&ty, &s.f.vars[t.0 as usize].ty) {
+                    (Type::Record(_), _) => ty.clone(),
+                    _ => Type::Unknown,
+                };
+                let tty = s.f.vars[t.0 as usize].ty.clone();
+                let moves_pointer = matches!(tty, Type::Record(_)) || {
+                    let r = s.rvalue(&v);
+                    carries_pointer(&r) || r == Rvalue::Null
+                };
+                if moves_pointer {
+                    s.assign(&Place::var(t), false, &tty, &v, range(n));
+                }
+                types.push(ty);
+            })
+        };
+        let then_branch = branch(self, a);
+        let else_branch = branch(self, b);
+        self.push_stmt(pointee_ir::Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+        });
+        let ty = types
+            .iter()
+            .find(|t| matches!(t, Type::Pointer(_) | Type::Record(_)))
+            .or(types.first())
+            .cloned()
+            .unwrap_or(Type::Unknown);
+        self.f.vars[t.0 as usize].ty = ty.clone();
+        Val::place(Place::var(t), ty)
+    }
+
+    fn cast(&mut self, n: Node) -> Val {
+        let ty = match n.child_by_field_name("type") {
+            Some(t) => self.type_descriptor(t),
+            None => Type::Unknown,
+        };
+        let Some(value) = n.child_by_field_name("value") else {
+            return self.unmodelled(n, "bad cast");
+        };
+        let v = self.expr(value);
+        if ty == Type::Void {
+            self.read_if_deref(&v, range(value));
+            return Val::rv(Rvalue::Scalar, Type::Void);
+        }
+        let kind = match v.kind {
+            ValKind::Rv(Rvalue::Scalar) if matches!(ty, Type::Pointer(_)) => {
+                ValKind::Rv(Rvalue::Unknown)
+            }
+            ValKind::Place(..) if matches!(v.ty, Type::Array(..)) => {
+                let r = self.rvalue(&v);
+                ValKind::Rv(r)
+            }
+            k => k,
+        };
+        Val { kind, ty }
+    }
+
+    fn compound_literal(&mut self, n: Node) -> Val {
+        let ty = match n.child_by_field_name("type") {
+            Some(t) => self.type_descriptor(t),
+            None => Type::Unknown,
+        };
+        let site = self.new_site(range(n), SiteKind::Literal);
+        let t = self.new_temp(Type::pointer_to(ty.clone()), range(n));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(t),
+                rhs: Rvalue::Literal(site, ty.clone()),
+            },
+            range(n),
+        );
+        let place = Place::deref(Base::Var(t));
+        if let Some(v) = n.child_by_field_name("value") {
+            self.local_initializer(&place, &ty, v);
+        }
+        Val::place(place, ty)
+    }
+
+    /// A branch condition: lowers its effects and reads, and keeps what it
+    /// says about a pointer being null.
+    pub(crate) fn condition(&mut self, n: Node) -> pointee_ir::Cond {
+        use pointee_ir::Cond;
+        let n = strip_parens(n);
+        match n.kind() {
+            "unary_expression" if self.operator(n) == "!" => {
+                let Some(a) = n.child_by_field_name("argument") else {
+                    return Cond::Opaque;
+                };
+                match self.condition(a) {
+                    Cond::IsNull(p) => Cond::NotNull(p),
+                    Cond::NotNull(p) => Cond::IsNull(p),
+                    Cond::Opaque => Cond::Opaque,
+                }
+            }
+            "binary_expression" if matches!(self.operator(n), "==" | "!=") => {
+                let (Some(l), Some(r)) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) else {
+                    return Cond::Opaque;
+                };
+                let eq = self.operator(n) == "==";
+                let (ptr, null) = if self.is_null_constant(r) {
+                    (l, true)
+                } else if self.is_null_constant(l) {
+                    (r, true)
+                } else {
+                    (l, false)
+                };
+                if !null {
+                    self.effect(n);
+                    return Cond::Opaque;
+                }
+                let v = self.expr(ptr);
+                match self.tested_place(&v, ptr) {
+                    Some(p) if eq => Cond::IsNull(p),
+                    Some(p) => Cond::NotNull(p),
+                    None => Cond::Opaque,
+                }
+            }
+            _ => {
+                let v = self.expr(n);
+                match self.tested_place(&v, n) {
+                    Some(p) => Cond::NotNull(p),
+                    None => {
+                        self.read_if_deref(&v, range(n));
+                        Cond::Opaque
+                    }
+                }
+            }
+        }
+    }
+
+    /// The place whose nullness a condition tests, read by a `Use` so the
+    /// test has a program point.
+    fn tested_place(&mut self, v: &Val, n: Node) -> Option<Place> {
+        if !matches!(v.ty, Type::Pointer(_) | Type::Unknown) {
+            return None;
+        }
+        match &v.kind {
+            ValKind::Place(p, _) => {
+                self.emit(Basic::Use(p.clone()), range(n));
+                Some(p.clone())
+            }
+            _ => None,
+        }
+    }
+
+    pub(crate) fn is_null_constant(&self, n: Node) -> bool {
+        let n = strip_parens(n);
+        match n.kind() {
+            "number_literal" => int_literal(self.text(n)) == Some(0),
+            "null" => true,
+            "identifier" => {
+                matches!(self.text(n), "NULL" | "nullptr") && self.lookup(self.text(n)).is_none()
+            }
+            "cast_expression" => n
+                .child_by_field_name("value")
+                .is_some_and(|v| self.is_null_constant(v)),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,863 @@
+//! The lowering state and the file level: declarations, globals, function
+//! definitions, preprocessor lines and syntax errors.
+
+use crate::syntax::{self, named_children, range, text};
+use crate::CFile;
+use pointee_ir::{
+    Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
+    GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, SiteId, SiteInfo, SiteKind,
+    SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
+};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+/// Syntax nested deeper than this is lowered conservatively (with a note)
+/// rather than recursed into.
+pub(crate) const MAX_DEPTH: usize = 3000;
+
+/// What a name in scope denotes.
+#[derive(Clone, Debug)]
+pub(crate) enum Sym {
+    Local(VarId, Type),
+    Global(Name, Type),
+    Function(Name, FnType),
+    EnumConst,
+    Typedef(Type),
+}
+
+/// The function being lowered.
+#[derive(Default)]
+pub(crate) struct FnState {
+    pub name: Name,
+    pub vars: Vec<Var>,
+    pub var_ranges: Vec<Range>,
+    pub params: Vec<VarId>,
+    pub ret_var: Option<VarId>,
+    /// Blocks under construction; statements go to the last one.
+    pub blocks: Vec<Block>,
+    pub stmt_ranges: Vec<Range>,
+    pub sites: Vec<SiteInfo>,
+    pub exprs: Vec<ExprInfo>,
+    pub calls: Vec<CallInfo>,
+    pub labels: HashMap<String, LabelId>,
+    /// Where `continue` goes in each enclosing loop: `None` is the loop head
+    /// (`Stmt::Continue`), `Some(label)` a label before a `for` update or a
+    /// `do` condition.
+    pub continues: Vec<Option<LabelId>>,
+    temps: u32,
+    names: HashMap<String, u32>,
+}
+
+pub(crate) struct Lowerer<'s> {
+    pub src: &'s str,
+    pub program: Program,
+    pub source: SourceMap,
+    /// Scopes of ordinary identifiers; `[0]` is the file scope.
+    pub scopes: Vec<HashMap<String, Sym>>,
+    /// `struct node` / `union u` / `enum e` tags to record keys.
+    pub tags: HashMap<String, Name>,
+    pub anon_records: u32,
+    pub f: FnState,
+    /// Sites of the global whose initializer is being lowered.
+    pub global_sites: Vec<SiteInfo>,
+    pub depth: usize,
+}
+
+pub(crate) fn lower_file(name: &str, text: &str) -> CFile {
+    let tree = syntax::parse(text);
+    let mut l = Lowerer {
+        src: text,
+        program: Program::default(),
+        source: SourceMap {
+            file: name.into(),
+            ..Default::default()
+        },
+        scopes: vec![HashMap::new()],
+        tags: HashMap::new(),
+        anon_records: 0,
+        f: FnState::default(),
+        global_sites: Vec::new(),
+        depth: 0,
+    };
+    l.predeclare_library_types();
+    l.predeclare_functions(tree.root_node());
+    l.top_level(tree.root_node());
+    l.source.notes.sort_by_key(|n| (n.range.start, n.kind));
+    CFile {
+        program: l.program,
+        source: l.source,
+    }
+}
+
+impl<'s> Lowerer<'s> {
+    pub(crate) fn note(&mut self, node: Node, kind: NoteKind, message: impl Into<String>) {
+        self.source.notes.push(Note {
+            range: range(node),
+            kind,
+            message: message.into(),
+        });
+    }
+
+    pub(crate) fn text(&self, n: Node) -> &'s str {
+        text(n, self.src)
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub(crate) fn bind(&mut self, name: &str, sym: Sym) {
+        self.scopes
+            .last_mut()
+            .expect("the file scope is never popped")
+            .insert(name.to_string(), sym);
+    }
+
+    pub(crate) fn in_function(&self) -> bool {
+        !self.f.blocks.is_empty()
+    }
+
+    /// Lowers the items of a translation unit (or of an ERROR node that
+    /// tree-sitter made of part of it).
+    fn top_level(&mut self, root: Node) {
+        let items = named_children(root);
+        let mut i = 0;
+        while i < items.len() {
+            let item = items[i];
+            i += 1;
+            match item.kind() {
+                "function_definition" => self.function_definition(item, None),
+                "declaration" => self.declaration(item),
+                "type_definition" => self.type_definition(item),
+                "preproc_include" | "preproc_def" | "preproc_function_def" | "preproc_call" => {}
+                "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" => {
+                    self.note(
+                        item,
+                        NoteKind::Preprocessor,
+                        "only the first branch of this conditional is lowered",
+                    );
+                    self.top_level_first_branch(item);
+                }
+                "linkage_specification" => {
+                    if let Some(body) = item.child_by_field_name("body") {
+                        if body.kind() == "declaration_list" {
+                            self.top_level(body);
+                        } else {
+                            self.top_level_item(body);
+                        }
+                    }
+                }
+                "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                    self.spec_type(item);
+                }
+                "expression_statement" | "ERROR" => {
+                    // `main() { ... }` with implicit int parses as a call
+                    // followed by a block (with K&R declarations between).
+                    if let Some(consumed) = self.implicit_int_definition(&items, i - 1) {
+                        i = consumed;
+                        continue;
+                    }
+                    if item.kind() == "ERROR" {
+                        self.note(
+                            item,
+                            NoteKind::Syntax,
+                            "syntax error; lowered what could be recognised",
+                        );
+                        self.top_level(item);
+                    } else {
+                        self.note(
+                            item,
+                            NoteKind::Unsupported,
+                            "statement outside a function ignored",
+                        );
+                    }
+                }
+                ";" | "comment" => {}
+                "compound_statement" => {
+                    self.note(
+                        item,
+                        NoteKind::Syntax,
+                        "function body without a recognisable header ignored",
+                    );
+                }
+                _ => {
+                    if item.is_error() || item.has_error() {
+                        self.note(
+                            item,
+                            NoteKind::Syntax,
+                            "syntax error; lowered what could be recognised",
+                        );
+                    } else {
+                        self.note(
+                            item,
+                            NoteKind::Unsupported,
+                            format!("top-level `{}` ignored", item.kind()),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Binds every function defined in the file before lowering any body, so
+    /// that a function used before its definition (common in old C) is known.
+    fn predeclare_functions(&mut self, root: Node) {
+        let items = named_children(root);
+        for (i, item) in items.iter().enumerate() {
+            match item.kind() {
+                "function_definition" => {
+                    let base = match item.child_by_field_name("type") {
+                        Some(t) => self.spec_type(t),
+                        None => Type::Scalar,
+                    };
+                    let Some(decl) = item.child_by_field_name("declarator") else {
+                        continue;
+                    };
+                    if let (Some(n), Type::Function(f)) = self.declarator(decl, base) {
+                        let name = self.text(n);
+                        self.bind(name, Sym::Function(name.into(), *f));
+                    }
+                }
+                "expression_statement" | "ERROR" => {
+                    let Some(call) = find_call(*item) else {
+                        continue;
+                    };
+                    let Some(callee) = call.child_by_field_name("function") else {
+                        continue;
+                    };
+                    let body_follows = items[i + 1..]
+                        .iter()
+                        .find(|n| n.kind() != "declaration")
+                        .is_some_and(|n| n.kind() == "compound_statement");
+                    if callee.kind() == "identifier" && body_follows {
+                        let name = self.text(callee);
+                        let f = FnType {
+                            ret: Type::Scalar,
+                            params: Vec::new(),
+                            variadic: false,
+                        };
+                        self.bind(name, Sym::Function(name.into(), f));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn top_level_item(&mut self, item: Node) {
+        match item.kind() {
+            "function_definition" => self.function_definition(item, None),
+            "declaration" => self.declaration(item),
+            _ => {}
+        }
+    }
+
+    /// Lowers the items of a `#if`/`#ifdef`'s first branch.
+    fn top_level_first_branch(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let alternative = node.child_by_field_name("alternative").map(|a| a.id());
+        let children: Vec<Node> = node
+            .named_children(&mut cursor)
+            .filter(|c| Some(c.id()) != alternative)
+            .filter(|c| !matches!(c.kind(), "identifier" | "preproc_arg" | "comment"))
+            .collect();
+        for c in children {
+            if node.child_by_field_name("condition").map(|n| n.id()) == Some(c.id()) {
+                continue;
+            }
+            // Wrap single items through the same dispatcher as the file.
+            match c.kind() {
+                "function_definition" => self.function_definition(c, None),
+                "declaration" => self.declaration(c),
+                "type_definition" => self.type_definition(c),
+                "preproc_if" | "preproc_ifdef" => self.top_level_first_branch(c),
+                "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                    self.spec_type(c);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Recognises `name(a, b) [K&R declarations] { body }` at top level, where
+    /// tree-sitter saw a call statement and a block. Returns the index after
+    /// the consumed items.
+    fn implicit_int_definition(&mut self, items: &[Node], at: usize) -> Option<usize> {
+        let head = items[at];
+        let call = find_call(head)?;
+        let callee = call.child_by_field_name("function")?;
+        if callee.kind() != "identifier" {
+            return None;
+        }
+        let mut j = at + 1;
+        let mut decls = Vec::new();
+        while j < items.len() && items[j].kind() == "declaration" {
+            decls.push(items[j]);
+            j += 1;
+        }
+        let body = *items.get(j)?;
+        if body.kind() != "compound_statement" {
+            return None;
+        }
+        let params: Vec<Node> = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.kind() == "identifier")
+            .collect();
+        let def = ImplicitDef {
+            name: callee,
+            params,
+            decls,
+            body,
+            whole: Range::new(head.start_byte(), body.end_byte()),
+        };
+        self.function_definition(head, Some(def));
+        Some(j + 1)
+    }
+
+    /// A function definition. `implicit` carries the pieces of an implicit-int
+    /// definition that tree-sitter did not recognise as one.
+    pub(crate) fn function_definition(&mut self, node: Node, implicit: Option<ImplicitDef>) {
+        let (name_node, fn_ty, param_nodes, knr_decls, body, whole) = match &implicit {
+            Some(d) => {
+                let fn_ty = FnType {
+                    ret: Type::Scalar,
+                    params: vec![Type::Scalar; d.params.len()],
+                    variadic: false,
+                };
+                let params = d.params.iter().map(|&p| (p, None)).collect();
+                (d.name, fn_ty, params, d.decls.clone(), d.body, d.whole)
+            }
+            None => {
+                let base = match node.child_by_field_name("type") {
+                    Some(t) => self.spec_type(t),
+                    None => Type::Scalar, // implicit int
+                };
+                let Some(decl) = node.child_by_field_name("declarator") else {
+                    self.note(
+                        node,
+                        NoteKind::Syntax,
+                        "function definition without a declarator",
+                    );
+                    return;
+                };
+                let (name, ty) = self.declarator(decl, base);
+                let Some(name) = name else {
+                    self.note(node, NoteKind::Syntax, "function definition without a name");
+                    return;
+                };
+                let fn_ty = match ty {
+                    Type::Function(f) => *f,
+                    _ => FnType {
+                        ret: Type::Scalar,
+                        params: Vec::new(),
+                        variadic: false,
+                    },
+                };
+                let params = self.parameter_nodes(decl);
+                let knr: Vec<Node> = named_children(node)
+                    .into_iter()
+                    .filter(|c| c.kind() == "declaration")
+                    .collect();
+                let Some(body) = node.child_by_field_name("body") else {
+                    return;
+                };
+                (name, fn_ty, params, knr, body, range(node))
+            }
+        };
+        let name: Name = self.text(name_node).into();
+        let is_static = has_storage(node, self.src, "static");
+        self.bind(&name, Sym::Function(name.clone(), fn_ty.clone()));
+
+        self.f = FnState {
+            name: name.clone(),
+            ..Default::default()
+        };
+        self.f.blocks.push(Vec::new());
+        self.scopes.push(HashMap::new());
+        // K&R declarations give the parameters their types.
+        let mut knr_types: HashMap<String, (Type, Node)> = HashMap::new();
+        for d in &knr_decls {
+            let base = d
+                .child_by_field_name("type")
+                .map(|t| self.spec_type(t))
+                .unwrap_or(Type::Scalar);
+            for decl in syntax::children_by_field(*d, "declarator") {
+                if let (Some(n), ty) = self.declarator(decl, base.clone()) {
+                    knr_types.insert(self.text(n).to_string(), (ty, n));
+                }
+            }
+        }
+        let mut param_types = Vec::new();
+        for (i, (pnode, pty)) in param_nodes.iter().enumerate() {
+            let pname = self.text(*pnode).to_string();
+            let (ty, decl_node) = match (pty, knr_types.get(&pname)) {
+                (Some(t), _) => (t.clone(), *pnode),
+                (None, Some((t, n))) => (t.clone(), *n),
+                (None, None) => (fn_ty.params.get(i).cloned().unwrap_or(Type::Scalar), *pnode),
+            };
+            let ty = decay_param(ty);
+            param_types.push(ty.clone());
+            let restrict = is_restrict(*pnode, self.src);
+            let id = self.new_var(&pname, ty.clone(), VarKind::Param, range(decl_node));
+            self.f.vars[id.0 as usize].restrict = restrict;
+            self.f.params.push(id);
+            self.bind(&pname, Sym::Local(id, ty));
+        }
+        let fn_ty = FnType {
+            ret: fn_ty.ret.clone(),
+            params: param_types,
+            variadic: fn_ty.variadic,
+        };
+        self.scopes[0].insert(name.to_string(), Sym::Function(name.clone(), fn_ty.clone()));
+        if fn_ty.ret != Type::Void {
+            let id = self.new_var(
+                "return",
+                fn_ty.ret.clone(),
+                VarKind::Return,
+                range(name_node),
+            );
+            self.f.ret_var = Some(id);
+        }
+        self.compound(body);
+        self.scopes.pop();
+
+        let mut f = std::mem::take(&mut self.f);
+        let body_block = f.blocks.pop().unwrap_or_default();
+        let func = Function {
+            name: name.clone(),
+            params: f.params,
+            ret: fn_ty.ret.clone(),
+            variadic: fn_ty.variadic,
+            is_static,
+            vars: f.vars,
+            ret_var: f.ret_var,
+            body: body_block,
+            labels: f.labels.len() as u32,
+            stmt_count: f.stmt_ranges.len() as u32,
+            site_count: f.sites.len() as u32,
+        };
+        // Fix up reads recorded "before the next statement" at the very end.
+        let count = func.stmt_count;
+        f.exprs.retain(|e| e.point.stmt().0 < count);
+        self.program.functions.retain(|g| g.name != name);
+        self.program.functions.push(func);
+        self.program.externs.retain(|e| e.name != name);
+        self.source.functions.retain(|g| g.name != name);
+        self.source.functions.push(FunctionSource {
+            name,
+            range: whole,
+            name_range: range(name_node),
+            vars: f.var_ranges,
+            stmts: f.stmt_ranges,
+            sites: f.sites,
+            exprs: f.exprs,
+            calls: f.calls,
+        });
+    }
+
+    /// Parameter names with their declared types (`None` for K&R names).
+    fn parameter_nodes<'t>(&mut self, decl: Node<'t>) -> Vec<(Node<'t>, Option<Type>)> {
+        let Some(fdecl) = find_function_declarator(decl) else {
+            return Vec::new();
+        };
+        let Some(list) = fdecl.child_by_field_name("parameters") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for p in named_children(list) {
+            match p.kind() {
+                "identifier" => out.push((p, None)),
+                "parameter_declaration" => {
+                    let base = p
+                        .child_by_field_name("type")
+                        .map(|t| self.spec_type(t))
+                        .unwrap_or(Type::Scalar);
+                    match p.child_by_field_name("declarator") {
+                        Some(d) => {
+                            let (name, ty) = self.declarator(d, base);
+                            if let Some(n) = name {
+                                out.push((n, Some(ty)));
+                            }
+                        }
+                        None => {} // `void` or an unnamed parameter
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// A file-scope or block-scope declaration.
+    pub(crate) fn declaration(&mut self, node: Node) {
+        let base = match node.child_by_field_name("type") {
+            Some(t) => self.spec_type(t),
+            None => Type::Scalar,
+        };
+        let is_static = has_storage(node, self.src, "static");
+        let is_extern = has_storage(node, self.src, "extern");
+        for d in syntax::children_by_field(node, "declarator") {
+            let (decl, value) = match d.kind() {
+                "init_declarator" => (
+                    d.child_by_field_name("declarator").unwrap_or(d),
+                    d.child_by_field_name("value"),
+                ),
+                _ => (d, None),
+            };
+            let (name, ty) = self.declarator(decl, base.clone());
+            let Some(name_node) = name else { continue };
+            let name = self.text(name_node).to_string();
+            if let Type::Function(fty) = &ty {
+                // A prototype.
+                let key: Name = name.as_str().into();
+                if self.in_function()
+                    && self
+                        .lookup(&name)
+                        .is_some_and(|s| matches!(s, Sym::Function(..)))
+                {
+                    continue;
+                }
+                self.scopes[0].insert(name.clone(), Sym::Function(key.clone(), (**fty).clone()));
+                if self.in_function() {
+                    self.bind(&name, Sym::Function(key.clone(), (**fty).clone()));
+                }
+                if !self.program.functions.iter().any(|f| f.name == key)
+                    && !self.program.externs.iter().any(|e| e.name == key)
+                {
+                    self.program.externs.push(pointee_ir::Extern {
+                        name: key,
+                        ty: (**fty).clone(),
+                    });
+                }
+                continue;
+            }
+            if !self.in_function() || is_extern {
+                let g = self.declare_global(&name, ty, is_static, name_node, value);
+                if self.in_function() {
+                    self.bind(&name, Sym::Global(g.0, g.1));
+                }
+            } else if is_static {
+                self.static_local(&name, ty, name_node, value);
+            } else {
+                self.local_declaration(&name, ty, name_node, value);
+            }
+        }
+    }
+
+    /// A global (or `extern` in a block): declared once per name; an
+    /// initializer (or a later tentative definition) fills it in.
+    fn declare_global(
+        &mut self,
+        name: &str,
+        ty: Type,
+        is_static: bool,
+        name_node: Node,
+        value: Option<Node>,
+    ) -> (Name, Type) {
+        let key: Name = name.into();
+        let ty = match (&ty, self.program.global(name)) {
+            // `extern int a[];` then `int a[10];`: keep the more complete type.
+            (Type::Array(_, None), Some(g)) => g.ty.clone(),
+            _ => ty,
+        };
+        self.scopes[0].insert(name.to_string(), Sym::Global(key.clone(), ty.clone()));
+        let init = match value {
+            Some(v) => self.global_initializer(&key, &ty, v),
+            None => Vec::new(),
+        };
+        let sites = std::mem::take(&mut self.global_sites);
+        match self.program.globals.iter_mut().find(|g| g.name == key) {
+            Some(g) => {
+                g.ty = ty.clone();
+                if value.is_some() {
+                    g.init = init;
+                }
+                if is_static {
+                    g.kind = GlobalKind::Variable { is_static: true };
+                }
+            }
+            None => self.program.globals.push(Global {
+                name: key.clone(),
+                ty: ty.clone(),
+                kind: GlobalKind::Variable { is_static },
+                init,
+            }),
+        }
+        if value.is_some() || self.source.global(&key).is_none() {
+            self.source.globals.retain(|g| g.name != key);
+            self.source.globals.push(GlobalSource {
+                name: key.clone(),
+                name_range: range(name_node),
+                sites,
+            });
+        }
+        (key, ty)
+    }
+
+    /// A `static` local: a global named `function::name`.
+    fn static_local(&mut self, name: &str, ty: Type, name_node: Node, value: Option<Node>) {
+        let key: Name = format!("{}::{}", self.f.name, name).into();
+        let init = match value {
+            Some(v) => self.global_initializer(&key, &ty, v),
+            None => Vec::new(),
+        };
+        let sites = std::mem::take(&mut self.global_sites);
+        self.program.globals.retain(|g| g.name != key);
+        self.program.globals.push(Global {
+            name: key.clone(),
+            ty: ty.clone(),
+            kind: GlobalKind::StaticLocal {
+                function: self.f.name.clone(),
+                local: name.into(),
+            },
+            init,
+        });
+        self.source.globals.retain(|g| g.name != key);
+        self.source.globals.push(GlobalSource {
+            name: key.clone(),
+            name_range: range(name_node),
+            sites,
+        });
+        self.bind(name, Sym::Global(key, ty));
+    }
+
+    pub(crate) fn type_definition(&mut self, node: Node) {
+        let base = match node.child_by_field_name("type") {
+            Some(t) => self.spec_type(t),
+            None => Type::Scalar,
+        };
+        for d in syntax::children_by_field(node, "declarator") {
+            let (name, ty) = self.declarator(d, base.clone());
+            if let Some(n) = name {
+                let name = self.text(n).to_string();
+                self.bind(&name, Sym::Typedef(ty));
+            }
+        }
+    }
+
+    // ---- function-level building blocks ----
+
+    /// A new variable of the current function. Names are made unique so the
+    /// IR prints unambiguously (`x`, `x#2` for a shadowing `x`).
+    pub(crate) fn new_var(&mut self, name: &str, ty: Type, kind: VarKind, at: Range) -> VarId {
+        let n = self.f.names.entry(name.to_string()).or_insert(0);
+        *n += 1;
+        let shown = if *n == 1 {
+            name.to_string()
+        } else {
+            format!("{name}#{n}")
+        };
+        let id = VarId(self.f.vars.len() as u32);
+        self.f.vars.push(Var {
+            name: shown.into(),
+            ty,
+            kind,
+            restrict: false,
+        });
+        self.f.var_ranges.push(at);
+        id
+    }
+
+    pub(crate) fn new_temp(&mut self, ty: Type, at: Range) -> VarId {
+        self.f.temps += 1;
+        let name = format!("t{}", self.f.temps);
+        let id = VarId(self.f.vars.len() as u32);
+        self.f.vars.push(Var {
+            name: name.into(),
+            ty,
+            kind: VarKind::Temp,
+            restrict: false,
+        });
+        self.f.var_ranges.push(at);
+        id
+    }
+
+    pub(crate) fn new_site(&mut self, at: Range, kind: SiteKind) -> SiteId {
+        if self.in_function() {
+            self.f.sites.push(SiteInfo { range: at, kind });
+            SiteId(self.f.sites.len() as u32 - 1)
+        } else {
+            self.global_sites.push(SiteInfo { range: at, kind });
+            SiteId(self.global_sites.len() as u32 - 1)
+        }
+    }
+
+    /// The id the next emitted statement will get.
+    pub(crate) fn next_stmt(&self) -> StmtId {
+        StmtId(self.f.stmt_ranges.len() as u32)
+    }
+
+    pub(crate) fn emit(&mut self, b: Basic, at: Range) -> StmtId {
+        let id = self.next_stmt();
+        self.f.stmt_ranges.push(at);
+        self.push_stmt(Stmt::Basic(id, b));
+        id
+    }
+
+    pub(crate) fn push_stmt(&mut self, s: Stmt) {
+        self.f
+            .blocks
+            .last_mut()
+            .expect("statements are emitted inside a function")
+            .push(s);
+    }
+
+    /// Runs `f` collecting the statements it emits into a fresh block.
+    pub(crate) fn block_of(&mut self, f: impl FnOnce(&mut Self)) -> Block {
+        self.f.blocks.push(Vec::new());
+        f(self);
+        self.f.blocks.pop().unwrap_or_default()
+    }
+
+    pub(crate) fn label(&mut self, name: &str) -> LabelId {
+        let next = LabelId(self.f.labels.len() as u32);
+        *self.f.labels.entry(name.to_string()).or_insert(next)
+    }
+
+    /// A label no source label can clash with.
+    pub(crate) fn fresh_label(&mut self) -> LabelId {
+        let next = LabelId(self.f.labels.len() as u32);
+        self.f.labels.insert(format!("<{}>", next.0), next);
+        next
+    }
+
+    /// Types that library headers would declare; without a preprocessor the
+    /// headers are not read, so the common ones are known here.
+    fn predeclare_library_types(&mut self) {
+        for t in [
+            "size_t",
+            "ssize_t",
+            "ptrdiff_t",
+            "intptr_t",
+            "uintptr_t",
+            "off_t",
+            "time_t",
+            "clock_t",
+            "int8_t",
+            "int16_t",
+            "int32_t",
+            "int64_t",
+            "uint8_t",
+            "uint16_t",
+            "uint32_t",
+            "uint64_t",
+            "bool",
+            "wchar_t",
+            "pid_t",
+            "uid_t",
+            "gid_t",
+            "mode_t",
+            "sig_atomic_t",
+            "intmax_t",
+            "uintmax_t",
+            "socklen_t",
+            "u_char",
+            "u_int",
+            "u_long",
+            "wint_t",
+        ] {
+            self.bind(t, Sym::Typedef(Type::Scalar));
+        }
+        for t in [
+            "FILE",
+            "DIR",
+            "va_list",
+            "jmp_buf",
+            "fpos_t",
+            "pthread_t",
+            "pthread_mutex_t",
+        ] {
+            let key: Name = t.into();
+            self.program
+                .types
+                .records
+                .entry(key.clone())
+                .or_insert(pointee_ir::Record {
+                    name: key.clone(),
+                    kind: pointee_ir::RecordKind::Struct,
+                    fields: Vec::new(),
+                    complete: false,
+                });
+            self.bind(t, Sym::Typedef(Type::Record(key)));
+        }
+    }
+}
+
+/// Pieces of an implicit-int function definition.
+pub(crate) struct ImplicitDef<'t> {
+    name: Node<'t>,
+    params: Vec<Node<'t>>,
+    decls: Vec<Node<'t>>,
+    body: Node<'t>,
+    whole: Range,
+}
+
+fn find_call(n: Node) -> Option<Node> {
+    if n.kind() == "call_expression" {
+        return Some(n);
+    }
+    named_children(n)
+        .into_iter()
+        .rev()
+        .find(|c| c.kind() == "call_expression")
+}
+
+pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
+    loop {
+        match d.kind() {
+            "function_declarator" => {
+                // `int (*f(int))(char)`: the innermost function declarator
+                // that names the function holds its parameters.
+                let inner = d.child_by_field_name("declarator")?;
+                if let Some(deeper) = find_function_declarator(inner) {
+                    return Some(deeper);
+                }
+                return Some(d);
+            }
+            "pointer_declarator" | "attributed_declarator" | "init_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().last())?;
+            }
+            "parenthesized_declarator" => d = *named_children(d).first()?,
+            _ => return None,
+        }
+    }
+}
+
+fn has_storage(node: Node, src: &str, word: &str) -> bool {
+    named_children(node)
+        .into_iter()
+        .any(|c| c.kind() == "storage_class_specifier" && text(c, src) == word)
+}
+
+fn is_restrict(name: Node, src: &str) -> bool {
+    // The qualifier sits in the pointer declarator around the name.
+    let mut n = name.parent();
+    while let Some(p) = n {
+        if p.kind() == "parameter_declaration" {
+            return false;
+        }
+        if p.kind() == "pointer_declarator"
+            && named_children(p)
+                .into_iter()
+                .any(|c| c.kind() == "type_qualifier" && text(c, src).contains("restrict"))
+        {
+            return true;
+        }
+        n = p.parent();
+    }
+    false
+}
+
+/// Array and function parameters are pointers (C11 6.7.6.3).
+pub(crate) fn decay_param(ty: Type) -> Type {
+    match ty {
+        Type::Array(elem, _) => Type::Pointer(elem),
+        Type::Function(f) => Type::Pointer(Box::new(Type::Function(f))),
+        t => t,
+    }
+}

@@ -1,0 +1,340 @@
+//! Statements to structured IR control: blocks, if, loops (with `for`
+//! updates and `do` conditions reached by `continue` through a label),
+//! switch with fall-through, goto and labels, return.
+
+use crate::lower::{Lowerer, Sym, MAX_DEPTH};
+use crate::syntax::{named_children, range};
+use pointee_ir::{Cond, NoteKind, Place, Stmt, Type, VarKind};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+impl<'s> Lowerer<'s> {
+    /// A `{ ... }` block with its own scope.
+    pub(crate) fn compound(&mut self, n: Node) {
+        self.scopes.push(HashMap::new());
+        for c in named_children(n) {
+            self.statement(c);
+        }
+        self.scopes.pop();
+    }
+
+    pub(crate) fn statement(&mut self, n: Node) {
+        if self.depth >= MAX_DEPTH {
+            self.unmodelled(n, "statement nested too deeply");
+            return;
+        }
+        self.depth += 1;
+        self.statement_inner(n);
+        self.depth -= 1;
+    }
+
+    fn statement_inner(&mut self, n: Node) {
+        match n.kind() {
+            "compound_statement" => self.compound(n),
+            "expression_statement" => {
+                for e in named_children(n) {
+                    self.effect(e);
+                }
+            }
+            "declaration" => self.declaration(n),
+            "type_definition" => self.type_definition(n),
+            "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                self.spec_type(n);
+            }
+            "if_statement" => self.if_statement(n),
+            "while_statement" => self.while_statement(n),
+            "do_statement" => self.do_statement(n),
+            "for_statement" => self.for_statement(n),
+            "switch_statement" => self.switch_statement(n),
+            "return_statement" => self.return_statement(n),
+            "break_statement" => self.push_stmt(Stmt::Break),
+            "continue_statement" => match self.f.continues.last() {
+                Some(Some(l)) => {
+                    let l = *l;
+                    self.push_stmt(Stmt::Goto(l))
+                }
+                Some(None) => self.push_stmt(Stmt::Continue),
+                None => self.note(n, NoteKind::Syntax, "`continue` outside a loop ignored"),
+            },
+            "goto_statement" => {
+                if let Some(l) = n.child_by_field_name("label") {
+                    let id = self.label(self.text(l));
+                    self.push_stmt(Stmt::Goto(id));
+                }
+            }
+            "labeled_statement" => {
+                if let Some(l) = n.child_by_field_name("label") {
+                    let id = self.label(self.text(l));
+                    self.push_stmt(Stmt::Label(id));
+                }
+                for c in named_children(n) {
+                    if c.kind() != "statement_identifier" {
+                        self.statement(c);
+                    }
+                }
+            }
+            "attributed_statement" => {
+                for c in named_children(n) {
+                    if c.kind() != "attribute_declaration" {
+                        self.statement(c);
+                    }
+                }
+            }
+            "case_statement" => {
+                self.note(
+                    n,
+                    NoteKind::Unsupported,
+                    "case label nested inside another statement; lowered as straight-line code",
+                );
+                for c in case_body(n) {
+                    self.statement(c);
+                }
+            }
+            "preproc_include"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_call"
+            | "comment" => {}
+            "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" => {
+                self.note(
+                    n,
+                    NoteKind::Preprocessor,
+                    "only the first branch of this conditional is lowered",
+                );
+                let skip: Vec<usize> = ["alternative", "condition", "name"]
+                    .iter()
+                    .filter_map(|f| n.child_by_field_name(f).map(|c| c.id()))
+                    .collect();
+                for c in named_children(n) {
+                    if !skip.contains(&c.id()) {
+                        self.statement(c);
+                    }
+                }
+            }
+            "ERROR" => {
+                self.note(
+                    n,
+                    NoteKind::Syntax,
+                    "syntax error; lowered what could be recognised",
+                );
+                for c in named_children(n) {
+                    if c.kind().ends_with("statement") || c.kind() == "declaration" {
+                        self.statement(c);
+                    } else if c.kind().ends_with("expression") {
+                        self.effect(c);
+                    }
+                }
+            }
+            k if k.ends_with("expression") || k == "identifier" => self.effect(n),
+            _ => {
+                self.unmodelled(n, &format!("`{}` statement", n.kind()));
+            }
+        }
+    }
+
+    fn if_statement(&mut self, n: Node) {
+        let cond = match n.child_by_field_name("condition") {
+            Some(c) => self.condition(c),
+            None => Cond::Opaque,
+        };
+        let then_branch = self.block_of(|s| {
+            if let Some(c) = n.child_by_field_name("consequence") {
+                s.statement(c);
+            }
+        });
+        let else_branch = self.block_of(|s| {
+            if let Some(alt) = n.child_by_field_name("alternative") {
+                for c in named_children(alt) {
+                    s.statement(c);
+                }
+            }
+        });
+        self.push_stmt(Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+        });
+    }
+
+    /// `If(cond) {} else { break }`: the loop's exit test.
+    fn exit_test(&mut self, c: Node) {
+        let cond = self.condition(c);
+        self.push_stmt(Stmt::If {
+            cond,
+            then_branch: Vec::new(),
+            else_branch: vec![Stmt::Break],
+        });
+    }
+
+    fn loop_body(&mut self, body: Option<Node>, continue_to: Option<pointee_ir::LabelId>) {
+        self.f.continues.push(continue_to);
+        if let Some(b) = body {
+            self.statement(b);
+        }
+        self.f.continues.pop();
+    }
+
+    fn while_statement(&mut self, n: Node) {
+        let body = self.block_of(|s| {
+            if let Some(c) = n.child_by_field_name("condition") {
+                s.exit_test(c);
+            }
+            s.loop_body(n.child_by_field_name("body"), None);
+        });
+        self.push_stmt(Stmt::Loop { body });
+    }
+
+    fn do_statement(&mut self, n: Node) {
+        let b = n.child_by_field_name("body");
+        let label = b.filter(|b| has_continue(*b)).map(|_| self.fresh_label());
+        let body = self.block_of(|s| {
+            s.loop_body(b, label);
+            if let Some(l) = label {
+                s.push_stmt(Stmt::Label(l));
+            }
+            if let Some(c) = n.child_by_field_name("condition") {
+                s.exit_test(c);
+            }
+        });
+        self.push_stmt(Stmt::Loop { body });
+    }
+
+    fn for_statement(&mut self, n: Node) {
+        self.scopes.push(HashMap::new());
+        if let Some(init) = n.child_by_field_name("initializer") {
+            if init.kind() == "declaration" {
+                self.declaration(init);
+            } else {
+                self.effect(init);
+            }
+        }
+        let b = n.child_by_field_name("body");
+        let update = n.child_by_field_name("update");
+        let label = match (b, update) {
+            (Some(b), Some(_)) if has_continue(b) => Some(self.fresh_label()),
+            _ => None,
+        };
+        let body = self.block_of(|s| {
+            if let Some(c) = n.child_by_field_name("condition") {
+                s.exit_test(c);
+            }
+            s.loop_body(b, label);
+            if let Some(l) = label {
+                s.push_stmt(Stmt::Label(l));
+            }
+            if let Some(u) = update {
+                s.effect(u);
+            }
+        });
+        self.push_stmt(Stmt::Loop { body });
+        self.scopes.pop();
+    }
+
+    fn switch_statement(&mut self, n: Node) {
+        if let Some(c) = n.child_by_field_name("condition") {
+            self.effect(c);
+        }
+        let mut arms = Vec::new();
+        let mut has_default = false;
+        self.scopes.push(HashMap::new());
+        if let Some(body) = n.child_by_field_name("body") {
+            for c in named_children(body) {
+                if c.kind() == "case_statement" {
+                    if c.child(0).is_some_and(|t| t.kind() == "default") {
+                        has_default = true;
+                    }
+                    let arm = self.block_of(|s| {
+                        for st in case_body(c) {
+                            s.statement(st);
+                        }
+                    });
+                    arms.push(arm);
+                } else {
+                    // Code before the first case runs only through a label;
+                    // keeping it as an arm is sound.
+                    let arm = self.block_of(|s| s.statement(c));
+                    if !arm.is_empty() {
+                        arms.push(arm);
+                    }
+                }
+            }
+        }
+        self.scopes.pop();
+        self.push_stmt(Stmt::Switch { arms, has_default });
+    }
+
+    fn return_statement(&mut self, n: Node) {
+        if let Some(e) = named_children(n).into_iter().next() {
+            let v = self.expr(e);
+            match self.f.ret_var {
+                Some(r) => {
+                    let ty = self.f.vars[r.0 as usize].ty.clone();
+                    self.assign(&Place::var(r), false, &ty, &v, range(n));
+                }
+                None => {
+                    let _ = v;
+                }
+            }
+        }
+        self.push_stmt(Stmt::Return);
+    }
+
+    /// A block-scope variable with an optional initializer.
+    pub(crate) fn local_declaration(
+        &mut self,
+        name: &str,
+        ty: Type,
+        name_node: Node,
+        value: Option<Node>,
+    ) {
+        let id = self.new_var(name, ty.clone(), VarKind::Local, range(name_node));
+        self.bind(name, Sym::Local(id, ty.clone()));
+        let Some(value) = value else { return };
+        let place = Place::var(id);
+        if value.kind() == "initializer_list" {
+            self.local_initializer(&place, &ty, value);
+            return;
+        }
+        if matches!(ty, Type::Array(..)) {
+            // `char s[] = "..."`: an array filled from a string holds no pointer.
+            self.effect(value);
+            return;
+        }
+        let v = self.expr(value);
+        let at = pointee_ir::Range::new(name_node.start_byte(), value.end_byte());
+        if let Some(s) = self.assign(&place, false, &ty, &v, at) {
+            if ty.is_pointer_like() {
+                self.f.exprs.retain(|e| e.range != range(name_node));
+                self.f.exprs.push(pointee_ir::ExprInfo {
+                    range: range(name_node),
+                    place,
+                    point: pointee_ir::Point::After(s),
+                    ty,
+                });
+            }
+        }
+    }
+}
+
+/// The statements of a `case`/`default` arm (its children after the value).
+fn case_body(c: Node) -> Vec<Node> {
+    let value = c.child_by_field_name("value").map(|v| v.id());
+    named_children(c)
+        .into_iter()
+        .filter(|s| Some(s.id()) != value)
+        .collect()
+}
+
+/// True when a `continue` in `body` belongs to the loop around it (not to a
+/// nested loop).
+fn has_continue(body: Node) -> bool {
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "continue_statement" => return true,
+            "for_statement" | "while_statement" | "do_statement" => {}
+            _ => stack.extend(named_children(n)),
+        }
+    }
+    false
+}

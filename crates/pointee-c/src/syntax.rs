@@ -1,0 +1,61 @@
+//! Small helpers over tree-sitter nodes.
+
+use pointee_ir::Range;
+use tree_sitter::{Node, Parser, Tree};
+
+pub(crate) fn parse(text: &str) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .expect("tree-sitter-c's ABI matches the tree-sitter runtime");
+    parser
+        .parse(text, None)
+        .expect("parsing without a timeout or cancellation always yields a tree")
+}
+
+pub(crate) fn range(n: Node) -> Range {
+    Range::new(n.start_byte(), n.end_byte())
+}
+
+pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
+    src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+/// Named children, skipping comments.
+pub(crate) fn named_children(n: Node) -> Vec<Node> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// All children that have the given field name.
+pub(crate) fn children_by_field<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    let mut cursor = n.walk();
+    n.children_by_field_name(field, &mut cursor).collect()
+}
+
+/// Strips redundant parentheses around an expression.
+pub(crate) fn strip_parens(mut n: Node) -> Node {
+    while n.kind() == "parenthesized_expression" {
+        match named_children(n).first() {
+            Some(&inner) => n = inner,
+            None => break,
+        }
+    }
+    n
+}
+
+/// Parses a C integer literal (decimal, hex, octal, with suffixes).
+pub(crate) fn int_literal(s: &str) -> Option<u64> {
+    let s = s.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
+        u64::from_str_radix(b, 2).ok()
+    } else if s.len() > 1 && s.starts_with('0') {
+        u64::from_str_radix(&s[1..], 8).ok()
+    } else {
+        s.parse().ok()
+    }
+}
