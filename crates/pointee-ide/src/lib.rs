@@ -9,6 +9,7 @@
 mod answer;
 mod c;
 mod dump;
+mod java;
 mod program;
 
 pub use answer::*;
@@ -44,7 +45,7 @@ pub fn language_of(ws: &Workspace) -> Result<Language, InputError> {
 pub fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     match language_of(ws)? {
         Language::C => c::dump(ws, opts),
-        Language::Java => Err(InputError("Java is not supported yet".into())),
+        Language::Java => java::dump(ws, opts),
     }
 }
 
@@ -59,7 +60,7 @@ pub fn hover(
 ) -> Result<Hover, InputError> {
     match language_of(ws)? {
         Language::C => c::hover(ws, file, line, column, opts),
-        Language::Java => Err(InputError("Java is not supported yet".into())),
+        Language::Java => java::hover(ws, file, line, column, opts),
     }
 }
 
@@ -73,7 +74,7 @@ pub fn callees(
 ) -> Result<Vec<Callee>, InputError> {
     match language_of(ws)? {
         Language::C => c::callees(ws, file, line, column, opts),
-        Language::Java => Err(InputError("Java is not supported yet".into())),
+        Language::Java => java::callees(ws, file, line, column, opts),
     }
 }
 
@@ -81,6 +82,6 @@ pub fn callees(
 pub fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
     match language_of(ws)? {
         Language::C => c::check(ws, opts),
-        Language::Java => Err(InputError("Java is not supported yet".into())),
+        Language::Java => java::check(ws, opts),
     }
 }

@@ -1,0 +1,471 @@
+//! Java requests: lower the workspace's Java files as one program, analyse it
+//! with the chosen context sensitivity (default `2-obj`) and answer.
+//!
+//! An object is named by its allocation site: `new A() at 12`, `new A[] at
+//! 12`, `"text" at 12` for a string literal, `string at 12` for a
+//! concatenation; its heap context, and a method context, is a list of
+//! elements: objects as above, call sites as `call at 12`, types by name.
+
+use crate::{
+    AliasCheck, Callee, CheckReport, ContextTargets, Diagnostic, Dump, DumpFunction, DumpLine, DumpNote, Hover,
+    InputError, Language, Options, Severity, SourceFile, Target, TargetKind, Verdict, Workspace,
+};
+use pointee_cspta::{alias_checks, AliasVerdict, Analysis, CtxId, Elem, PtSet, Variant, ARRAY_FIELD};
+use pointee_ir::{Base, FunctionSource, Place, Range, Sel, SiteKind};
+use pointee_java::JavaProgram;
+use std::collections::BTreeSet;
+
+/// A lowered and analysed program.
+pub(crate) struct Session<'w> {
+    ws: &'w Workspace,
+    jp: JavaProgram,
+    a: Analysis,
+}
+
+pub(crate) fn variant(opts: &Options) -> Result<Variant, InputError> {
+    match &opts.cs {
+        Some(s) => Variant::parse(s).map_err(InputError),
+        None => Ok(Variant::default()),
+    }
+}
+
+pub(crate) fn lower(ws: &Workspace) -> JavaProgram {
+    let files: Vec<(&str, &str)> = ws.files_of(Language::Java).map(|f| (f.name.as_str(), f.text.as_str())).collect();
+    pointee_java::lower(&files)
+}
+
+/// The roots: every static initialiser, then every `main(String[])` (or the
+/// one `--entry` names: a class or a method).
+pub(crate) fn roots(jp: &JavaProgram, entry: Option<&str>) -> Result<Vec<String>, InputError> {
+    let mains: Vec<&str> = match entry {
+        None => jp.mains.iter().map(|m| &**m).collect(),
+        Some(e) => {
+            let hit: Vec<&str> = jp
+                .mains
+                .iter()
+                .map(|m| &**m)
+                .filter(|m| *m == e || m.split('.').next() == Some(e) || m.starts_with(&format!("{e}(")))
+                .collect();
+            if hit.is_empty() {
+                return Err(InputError(format!("no `main(String[])` in `{e}`")));
+            }
+            hit
+        }
+    };
+    Ok(jp.initializers.iter().map(|s| s.to_string()).chain(mains.into_iter().map(str::to_string)).collect())
+}
+
+impl<'w> Session<'w> {
+    pub(crate) fn new(ws: &'w Workspace, opts: &Options) -> Result<Session<'w>, InputError> {
+        let v = variant(opts)?;
+        let jp = lower(ws);
+        let roots = roots(&jp, opts.entry.as_deref())?;
+        let refs: Vec<&str> = roots.iter().map(String::as_str).collect();
+        let a = Analysis::run(&jp.program, &refs, v);
+        Ok(Session { ws, jp, a })
+    }
+
+    /// (source file, function source) of a method.
+    fn source_of(&self, method: &str) -> Option<(&'w SourceFile, &FunctionSource)> {
+        for sm in &self.jp.sources {
+            if let Some(fs) = sm.function(method) {
+                return Some((self.ws.file(&sm.file)?, fs));
+            }
+        }
+        None
+    }
+
+    fn site_label(&self, method: u32, site: u32, class: &str) -> (String, Option<crate::Location>) {
+        let mname = &self.a.facts.method_names[method as usize];
+        let Some((file, fs)) = self.source_of(mname) else { return (format!("{class} in {mname}"), None) };
+        let Some(info) = fs.sites.get(site as usize) else { return (format!("{class} in {mname}"), None) };
+        let loc = file.location(info.range.start);
+        let label = match info.kind {
+            SiteKind::String => {
+                let t = file.text_of(info.range);
+                if t.starts_with('"') && !t.contains('\n') && t.chars().count() <= 24 {
+                    format!("{t} at {}", loc.line)
+                } else {
+                    format!("string at {}", loc.line)
+                }
+            }
+            SiteKind::Call => format!("call at {}", loc.line),
+            _ => match class.strip_suffix("[]") {
+                Some(elem) => format!("new {elem}[] at {}", loc.line),
+                None => format!("new {class}() at {}", loc.line),
+            },
+        };
+        (label, Some(loc))
+    }
+
+    fn elem_label(&self, e: Elem) -> String {
+        match e {
+            Elem::Call(m, s) => self.site_label(m, s, "").0,
+            Elem::Alloc(al) => {
+                let a = &self.a.facts.allocs[al as usize];
+                self.site_label(a.method, a.site, &a.class).0
+            }
+            Elem::Type(t) => self.a.facts.classes[t as usize].clone(),
+        }
+    }
+
+    fn ctx_labels(&self, c: CtxId) -> Vec<String> {
+        self.a.ctxs.get(c).iter().map(|e| self.elem_label(*e)).collect()
+    }
+
+    fn target(&self, o: u32) -> Target {
+        let (h, al) = self.a.objs[o as usize];
+        let a = &self.a.facts.allocs[al as usize];
+        let (name, decl) = self.site_label(a.method, a.site, &a.class);
+        Target {
+            name,
+            kind: TargetKind::Object,
+            definite: false,
+            decl,
+            heap_context: Some(format!("[{}]", self.ctx_labels(h).join(", "))),
+        }
+    }
+
+    fn targets(&self, set: &PtSet) -> Vec<Target> {
+        let mut v: Vec<Target> = set.iter().map(|o| self.target(o)).collect();
+        sort_targets(&mut v);
+        v
+    }
+
+    /// The objects a place may hold in one reached method context.
+    fn place_pts(&self, mc: u32, place: &Place) -> PtSet {
+        let mut out = PtSet::new();
+        match (&place.base, place.deref, place.path.as_slice()) {
+            (Base::Var(v), false, []) => {
+                out.union_with(self.a.var_pts(mc, v.0));
+            }
+            (Base::Var(v), true, [sel]) => {
+                let f = match sel {
+                    Sel::Field(f) => &**f,
+                    Sel::Index(_) => ARRAY_FIELD,
+                };
+                for o in self.a.var_pts(mc, v.0).iter() {
+                    if let Some(s) = self.a.field_pts(o, f) {
+                        out.union_with(s);
+                    }
+                }
+            }
+            (Base::Global(g), false, []) => {
+                if let Some(s) = self.a.static_pts(g) {
+                    out.union_with(s);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+fn sort_targets(v: &mut [Target]) {
+    v.sort_by(|a, b| (&a.decl, &a.name, &a.heap_context).cmp(&(&b.decl, &b.name, &b.heap_context)));
+}
+
+fn position<'w>(ws: &'w Workspace, file: &str, line: u32, column: u32) -> Result<(&'w SourceFile, u32), InputError> {
+    let f = ws.file(file).ok_or_else(|| InputError(format!("{file}: not part of the program")))?;
+    Ok((f, f.offset(line, column)?))
+}
+
+pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Hover, InputError> {
+    let (sf, off) = position(ws, file, line, column)?;
+    let s = Session::new(ws, opts)?;
+    let sm = s.jp.sources.iter().find(|m| &*m.file == file).expect("every Java file has a source map");
+    // The innermost reference-typed expression at the cursor, in every
+    // function that holds it (field initialisers are in every constructor).
+    let mut best: Option<Range> = None;
+    for fs in &sm.functions {
+        for e in &fs.exprs {
+            if e.range.touches(off) && best.map_or(true, |b| e.range.len() < b.len()) {
+                best = Some(e.range);
+            }
+        }
+    }
+    let Some(range) = best else {
+        return Err(InputError(format!("{file}:{line}:{column}: no reference-typed expression here")));
+    };
+    let mut merged = PtSet::new();
+    let mut contexts = Vec::new();
+    let mut reachable = false;
+    let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
+    for fs in &sm.functions {
+        for e in fs.exprs.iter().filter(|e| e.range == range) {
+            if let (Base::Global(_), false, true) = (&e.place.base, e.place.deref, e.place.path.is_empty()) {
+                let set = s.place_pts(0, &e.place);
+                merged.union_with(&set);
+                reachable = true;
+                continue;
+            }
+            let Some(m) = s.a.method(&fs.name) else { continue };
+            for &mc in s.a.contexts_of(m) {
+                reachable = true;
+                let set = s.place_pts(mc, &e.place);
+                merged.union_with(&set);
+                let chain = s.ctx_labels(s.a.reached[mc as usize].ctx);
+                if seen.insert((fs.name.to_string(), chain.clone())) {
+                    contexts.push(ContextTargets { chain, targets: s.targets(&set) });
+                }
+            }
+        }
+    }
+    contexts.sort_by(|a, b| a.chain.cmp(&b.chain));
+    Ok(Hover {
+        expr: sf.text_of(range).to_string(),
+        span: sf.span(range),
+        reachable,
+        merged: false,
+        extra_entry: false,
+        targets: s.targets(&merged),
+        contexts,
+    })
+}
+
+pub(crate) fn callees(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Vec<Callee>, InputError> {
+    let (_, off) = position(ws, file, line, column)?;
+    let s = Session::new(ws, opts)?;
+    let sm = s.jp.sources.iter().find(|m| &*m.file == file).expect("every Java file has a source map");
+    let mut best: Option<(Range, &str, u32)> = None;
+    for fs in &sm.functions {
+        for c in &fs.calls {
+            if c.range.touches(off) && best.map_or(true, |b| c.range.len() < b.0.len()) {
+                best = Some((c.range, &fs.name, c.site.0));
+            }
+        }
+    }
+    let Some((_, method, site)) = best else {
+        return Err(InputError(format!("{file}:{line}:{column}: no call of a program method here")));
+    };
+    let Some(m) = s.a.method(method) else { return Ok(Vec::new()) };
+    let mut out: Vec<Callee> = s
+        .a
+        .callees(m, site)
+        .into_iter()
+        .map(|t| {
+            let name = s.a.facts.method_names[t as usize].clone();
+            let decl = s.source_of(&name).map(|(f, fs)| f.location(fs.name_range.start));
+            Callee { name, decl }
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
+    Ok(out)
+}
+
+pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
+    let s = Session::new(ws, opts)?;
+    let mut report = CheckReport::default();
+    for c in alias_checks(&s.a, &s.jp.program) {
+        let name = &s.jp.program.functions[c.method as usize].name;
+        let Some((file, fs)) = s.source_of(name) else { continue };
+        let at = file.location(fs.stmts[c.stmt as usize].start);
+        let verdict = match c.verdict {
+            AliasVerdict::No => Verdict::No,
+            AliasVerdict::May => Verdict::May,
+            AliasVerdict::Unreachable => Verdict::Unreachable,
+        };
+        report.alias_checks.push(AliasCheck { at, check: c.kind.name().to_string(), verdict, ok: c.ok() });
+    }
+    for (m, cast, fails) in s.a.casts() {
+        if !fails {
+            continue;
+        }
+        let name = &s.a.facts.method_names[m as usize];
+        let Some((file, fs)) = s.source_of(name) else { continue };
+        report.diagnostics.push(Diagnostic {
+            span: file.span(fs.stmts[cast.stmt as usize]),
+            severity: Severity::Warning,
+            code: "cast-may-fail".into(),
+            message: format!("the cast to {} may fail", cast.target),
+        });
+    }
+    report.alias_checks.sort();
+    report.diagnostics.sort();
+    report.stats = s.a.stats().named();
+    Ok(report)
+}
+
+pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
+    let s = Session::new(ws, opts)?;
+    let mut dump = Dump::default();
+    for sm in &s.jp.sources {
+        let Some(file) = ws.file(&sm.file) else { continue };
+        for fs in &sm.functions {
+            let Some(func) = s.jp.program.function(&fs.name) else { continue };
+            let lines = func
+                .body_lines()
+                .into_iter()
+                .map(|l| DumpLine {
+                    line: l.stmt.and_then(|st| fs.stmts.get(st.0 as usize)).map(|r| file.location(r.start).line),
+                    depth: l.depth,
+                    text: l.text,
+                    facts: Vec::new(),
+                })
+                .collect();
+            dump.functions.push(DumpFunction {
+                name: func.name.to_string(),
+                at: file.location(fs.name_range.start),
+                header: func.header_to_string(),
+                locals: func.locals_to_string(),
+                lines,
+            });
+        }
+        if opts.verbose {
+            for n in &sm.notes {
+                dump.notes.push(DumpNote { at: file.location(n.range.start), kind: n.kind.as_str().to_string(), message: n.message.clone() });
+            }
+        }
+    }
+    dump.functions.sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
+    dump.notes.sort();
+    let show = |set: &PtSet| -> String {
+        let t = s.targets(set);
+        let parts: Vec<String> = t.iter().map(|t| format!("{} {}", t.name, t.heap_context.as_deref().unwrap_or("[]"))).collect();
+        format!("{{{}}}", parts.join(", "))
+    };
+    let ctx = |c: CtxId| format!("[{}]", s.ctx_labels(c).join(", "));
+    let mut pts = Vec::new();
+    for (mc, r) in s.a.reached.iter().enumerate() {
+        let func = &s.jp.program.functions[r.method as usize];
+        for (vi, v) in func.vars.iter().enumerate() {
+            let set = s.a.var_pts(mc as u32, vi as u32);
+            if !set.is_empty() {
+                pts.push(format!("{} {}: {} -> {}", func.name, ctx(r.ctx), v.name, show(set)));
+            }
+        }
+    }
+    pts.sort();
+    let mut fields: Vec<String> = s
+        .a
+        .all_fields()
+        .map(|(o, f, set)| {
+            let t = s.target(o);
+            format!("{} {}.{f} -> {}", t.name, t.heap_context.unwrap_or_default(), show(set))
+        })
+        .collect();
+    fields.sort();
+    let mut statics: Vec<String> = s
+        .a
+        .facts
+        .statics
+        .iter()
+        .filter_map(|g| s.a.static_pts(g).filter(|p| !p.is_empty()).map(|p| format!("{g} -> {}", show(p))))
+        .collect();
+    statics.sort();
+    let mut cg: Vec<String> = s
+        .a
+        .cg
+        .iter()
+        .map(|e| {
+            let (a, b) = (s.a.reached[e.caller as usize], s.a.reached[e.callee as usize]);
+            let call = &s.a.facts.methods[a.method as usize].calls[e.call as usize];
+            let (site, _) = s.site_label(a.method, call.site, "");
+            format!(
+                "{} {} {site} -> {} {}",
+                s.a.facts.method_names[a.method as usize],
+                ctx(a.ctx),
+                s.a.facts.method_names[b.method as usize],
+                ctx(b.ctx)
+            )
+        })
+        .collect();
+    cg.sort();
+    let figures = s.a.stats().named().into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    dump.sections.push((format!("points-to sets ({})", s.a.variant.name()), pts));
+    dump.sections.push(("field points-to sets".into(), fields));
+    dump.sections.push(("static fields".into(), statics));
+    dump.sections.push(("call graph".into(), cg));
+    dump.sections.push(("figures".into(), figures));
+    Ok(dump)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ws(text: &str) -> Workspace {
+        Workspace::new(vec![SourceFile::new("Main.java", text)])
+    }
+
+    const PROG: &str = "public class Main {
+    public static void main(String[] args) {
+        A a1 = new A();
+        A a2 = new A();
+        B b1 = new B();
+        B b2 = new B();
+        a1.set(b1);
+        a2.set(b2);
+        B x = a1.get();
+        NOALIAS(x, b2);
+    }
+    static void NOALIAS(Object a, Object b) {}
+}
+class A {
+    B f;
+    void set(B b) { this.doSet(b); }
+    void doSet(B p) { this.f = p; }
+    B get() { return this.f; }
+}
+class B {}
+";
+
+    #[test]
+    fn hover_names_allocation_sites_with_heap_contexts() {
+        let w = ws(PROG);
+        let h = hover(&w, "Main.java", 9, 11, &Options::default()).unwrap();
+        assert_eq!(h.expr, "x");
+        let names: Vec<String> = h.targets.iter().map(|t| format!("{} {}", t.name, t.heap_context.clone().unwrap())).collect();
+        assert_eq!(names, vec!["new B() at 5 []"]);
+        assert!(h.reachable);
+        let ci = Options { cs: Some("ci".into()), ..Default::default() };
+        let h = hover(&w, "Main.java", 9, 11, &ci).unwrap();
+        let names: Vec<&str> = h.targets.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, vec!["new B() at 5", "new B() at 6"]);
+    }
+
+    #[test]
+    fn hover_on_a_field_lists_each_receiver_context() {
+        let w = ws(PROG);
+        // `this.f` in doSet, under 2-obj: one context per receiver object.
+        let h = hover(&w, "Main.java", 17, 28, &Options::default()).unwrap();
+        assert_eq!(h.expr, "this.f");
+        assert_eq!(h.contexts.len(), 2);
+        assert_eq!(h.contexts[0].chain, vec!["new A() at 3"]);
+        assert_eq!(h.contexts[1].chain, vec!["new A() at 4"]);
+        assert_eq!(h.contexts[1].targets[0].name, "new B() at 6");
+        assert_eq!(h.contexts[0].targets.len(), 1);
+        assert_eq!(h.contexts[0].targets[0].name, "new B() at 5");
+    }
+
+    #[test]
+    fn callees_and_check() {
+        let w = ws(PROG);
+        let c = callees(&w, "Main.java", 7, 12, &Options::default()).unwrap();
+        assert_eq!(c.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["A.set(B)"]);
+        assert_eq!(c[0].decl.as_ref().unwrap().line, 16);
+        let r = check(&w, &Options::default()).unwrap();
+        assert_eq!(r.alias_checks.len(), 1);
+        assert_eq!(r.alias_checks[0].verdict, Verdict::No);
+        assert!(r.all_ok());
+        let r = check(&w, &Options { cs: Some("ci".into()), ..Default::default() }).unwrap();
+        assert_eq!(r.alias_checks[0].verdict, Verdict::May);
+        assert!(!r.all_ok());
+        assert!(r.stats.iter().any(|(k, v)| k == "reachable methods" && *v == 7), "{:?}", r.stats);
+    }
+
+    #[test]
+    fn bad_variant_and_entry_are_input_errors() {
+        let w = ws(PROG);
+        assert!(check(&w, &Options { cs: Some("5-obj".into()), ..Default::default() }).is_err());
+        assert!(check(&w, &Options { entry: Some("Nope".into()), ..Default::default() }).is_err());
+        assert!(check(&w, &Options { entry: Some("Main".into()), ..Default::default() }).is_ok());
+    }
+
+    #[test]
+    fn dump_has_facts_and_call_graph() {
+        let d = dump(&ws(PROG), &Options::default()).unwrap();
+        let cg = &d.sections.iter().find(|s| s.0 == "call graph").unwrap().1;
+        assert!(cg.iter().any(|l| l.starts_with("A.set(B) [new A() at 3] call at 16 -> A.doSet(B) [new A() at 3]")), "{cg:#?}");
+    }
+}
