@@ -1,7 +1,14 @@
-//! C requests: lower the workspace's C files as one program and answer.
+//! C requests: lower the workspace's C files as one program, run the
+//! points-to engine (pointee-flow) and answer in editor terms.
 
 use crate::Language;
-use crate::{Dump, DumpFunction, DumpLine, DumpNote, InputError, Options, Workspace};
+use crate::{
+    AliasCheck, Callee, CheckReport, ContextTargets, Dump, DumpFunction, DumpLine, DumpNote,
+    Hover, InputError, Location, Options, SourceFile, Target, TargetKind, Verdict, Workspace,
+};
+use pointee_flow::{Alias, Analysis, LocId, Root, Settings};
+use pointee_ir::{Basic, Callee as IrCallee, Function, Point, Program, SourceMap, Stmt, StmtId};
+use std::collections::HashMap;
 
 /// Lowers every C file of the workspace as one program.
 pub(crate) fn lower(ws: &Workspace) -> Result<pointee_c::CProgram, InputError> {
@@ -12,8 +19,294 @@ pub(crate) fn lower(ws: &Workspace) -> Result<pointee_c::CProgram, InputError> {
     pointee_c::lower(&files).map_err(|e| InputError(e.0))
 }
 
+fn settings(_opts: &Options) -> Settings {
+    Settings::default()
+}
+
+/// Every basic statement of a body by id.
+fn basics(f: &Function) -> HashMap<StmtId, &Basic> {
+    fn walk<'a>(b: &'a [Stmt], out: &mut HashMap<StmtId, &'a Basic>) {
+        for s in b {
+            match s {
+                Stmt::Basic(id, b) => {
+                    out.insert(*id, b);
+                }
+                Stmt::If { then_branch, else_branch, .. } => {
+                    walk(then_branch, out);
+                    walk(else_branch, out);
+                }
+                Stmt::Loop { body } => walk(body, out),
+                Stmt::Switch { arms, .. } => arms.iter().for_each(|a| walk(a, out)),
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    walk(&f.body, &mut out);
+    out
+}
+
+/// Names, kinds and declarations of locations in source terms.
+struct Namer<'a> {
+    ws: &'a Workspace,
+    sources: &'a [SourceMap],
+    program: &'a Program,
+}
+
+impl Namer<'_> {
+    fn file_of_function(&self, name: &str) -> Option<(&SourceFile, &pointee_ir::FunctionSource)> {
+        self.sources.iter().find_map(|s| {
+            let fs = s.function(name)?;
+            Some((self.ws.file(&s.file)?, fs))
+        })
+    }
+
+    fn site_location(&self, owner: &str, site: u32) -> Option<Location> {
+        if let Some((file, fs)) = self.file_of_function(owner) {
+            return fs.sites.get(site as usize).map(|s| file.location(s.range.start));
+        }
+        self.sources.iter().find_map(|s| {
+            let gs = s.global(owner)?;
+            let file = self.ws.file(&s.file)?;
+            gs.sites.get(site as usize).map(|si| file.location(si.range.start))
+        })
+    }
+
+    fn decl(&self, a: &Analysis, l: LocId) -> Option<Location> {
+        let root = a.locs().get(l).root_id;
+        match &a.locs().get(root).root {
+            Root::Var(f, v) => {
+                let fname = &self.program.functions[*f as usize].name;
+                let (file, fs) = self.file_of_function(fname)?;
+                fs.vars.get(v.0 as usize).map(|r| file.location(r.start))
+            }
+            Root::Global(_) => {
+                let name = a.name(root);
+                self.sources.iter().find_map(|s| {
+                    let gs = s.global(&name)?;
+                    Some(self.ws.file(&s.file)?.location(gs.name_range.start))
+                })
+            }
+            Root::Func(n) => {
+                let (file, fs) = self.file_of_function(n)?;
+                Some(file.location(fs.name_range.start))
+            }
+            Root::Heap(o, s) | Root::Str(o, s) | Root::Lit(o, s) => self.site_location(o, s.0),
+            _ => None,
+        }
+    }
+
+    /// The engine's name, with sites shown by line: `heap@12`.
+    fn name(&self, a: &Analysis, l: LocId) -> String {
+        let name = a.name(l);
+        let root = a.locs().get(l).root_id;
+        let prefix = match &a.locs().get(root).root {
+            Root::Heap(..) => "heap",
+            Root::Str(..) => "string",
+            Root::Lit(..) => "literal",
+            _ => return name,
+        };
+        let Some(at) = self.decl(a, l) else { return name };
+        let rest = name.split_once('#').map(|(_, r)| r.trim_start_matches(char::is_numeric)).unwrap_or("");
+        format!("{prefix}@{}{rest}", at.line)
+    }
+
+    fn kind(a: &Analysis, l: LocId) -> TargetKind {
+        match a.kind(l) {
+            "local" => TargetKind::Local,
+            "param" => TargetKind::Param,
+            "global" => TargetKind::Global,
+            "field" => TargetKind::Field,
+            "array" => TargetKind::Array,
+            "heap" => TargetKind::Heap,
+            "function" => TargetKind::Function,
+            "string" => TargetKind::String,
+            "symbolic" => TargetKind::Symbolic,
+            "null" => TargetKind::Null,
+            "uninit" => TargetKind::Uninit,
+            "freed" => TargetKind::Freed,
+            "dangling" => TargetKind::Dangling,
+            _ => TargetKind::Unknown,
+        }
+    }
+
+    fn targets(&self, a: &Analysis, set: &[(LocId, bool)]) -> Vec<Target> {
+        let mut v: Vec<Target> = set
+            .iter()
+            .map(|&(l, d)| Target {
+                name: self.name(a, l),
+                kind: Self::kind(a, l),
+                definite: d,
+                decl: self.decl(a, l),
+                heap_context: None,
+            })
+            .collect();
+        v.sort_by(|x, y| x.name.cmp(&y.name));
+        v
+    }
+
+    /// `main > foo@12:5 > bar@30:3` elements: the function and where it was
+    /// called from.
+    fn chain(&self, a: &Analysis, u: pointee_flow::UnitId) -> Vec<Vec<String>> {
+        a.chains(u, 8)
+            .into_iter()
+            .map(|chain| {
+                let mut out = Vec::new();
+                let mut caller: Option<String> = None;
+                for (name, via) in chain {
+                    let at = match (&caller, via) {
+                        (Some(c), Some(s)) => self
+                            .file_of_function(c)
+                            .and_then(|(file, fs)| fs.stmts.get(s.0 as usize).map(|r| file.location(r.start)))
+                            .map(|l| format!("@{}:{}", l.line, l.column))
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    out.push(format!("{name}{at}"));
+                    caller = Some(name.to_string());
+                }
+                out
+            })
+            .collect()
+    }
+}
+
+fn position<'w>(ws: &'w Workspace, file: &str, line: u32, column: u32) -> Result<(&'w SourceFile, u32), InputError> {
+    let f = ws.file(file).ok_or_else(|| InputError(format!("{file}: not one of the given files")))?;
+    let off = f.offset(line, column)?;
+    Ok((f, off))
+}
+
+pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Hover, InputError> {
+    let (sf, off) = position(ws, file, line, column)?;
+    let lowered = lower(ws)?;
+    let source = lowered
+        .sources
+        .iter()
+        .find(|s| &*s.file == file)
+        .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))?;
+    // The innermost pointer expression touching the cursor.
+    let mut best: Option<(&pointee_ir::FunctionSource, &pointee_ir::ExprInfo)> = None;
+    for fs in &source.functions {
+        for e in &fs.exprs {
+            if e.range.touches(off) && best.is_none_or(|(_, b)| e.range.len() < b.range.len()) {
+                best = Some((fs, e));
+            }
+        }
+    }
+    let Some((fs, e)) = best else {
+        return Err(InputError(format!("{file}:{line}:{column}: no pointer expression here")));
+    };
+    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
+    let namer = Namer { ws, sources: &lowered.sources, program: &lowered.program };
+    let rv = pointee_ir::Rvalue::Use(e.place.clone());
+    let per = a.values_at(&fs.name, e.point, &rv);
+    let merged = Analysis::merge_values(&per);
+    let mut contexts = Vec::new();
+    let mut extra = true;
+    for c in &per {
+        let Some(t) = &c.targets else { continue };
+        extra &= a.extra_only(c.unit);
+        let targets = namer.targets(&a, t);
+        for chain in namer.chain(&a, c.unit).into_iter().take(1) {
+            contexts.push(ContextTargets { chain, targets: targets.clone() });
+        }
+    }
+    Ok(Hover {
+        expr: sf.text_of(e.range).to_string(),
+        span: sf.span(e.range),
+        reachable: merged.is_some(),
+        merged: false,
+        extra_entry: merged.is_some() && extra,
+        targets: merged.map(|m| namer.targets(&a, &m)).unwrap_or_default(),
+        contexts,
+    })
+}
+
+pub(crate) fn callees(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Vec<Callee>, InputError> {
+    let (_, off) = position(ws, file, line, column)?;
+    let lowered = lower(ws)?;
+    let source = lowered
+        .sources
+        .iter()
+        .find(|s| &*s.file == file)
+        .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))?;
+    let mut best: Option<(&pointee_ir::FunctionSource, &pointee_ir::CallInfo)> = None;
+    for fs in &source.functions {
+        for c in &fs.calls {
+            if c.range.touches(off) && best.is_none_or(|(_, b)| c.range.len() < b.range.len()) {
+                best = Some((fs, c));
+            }
+        }
+    }
+    let Some((fs, call)) = best else {
+        return Err(InputError(format!("{file}:{line}:{column}: no call here")));
+    };
+    let a = pointee_flow::analyze(&lowered.program, settings(opts));
+    let namer = Namer { ws, sources: &lowered.sources, program: &lowered.program };
+    let mut out: Vec<Callee> = a
+        .callees(&fs.name, call.stmt)
+        .into_iter()
+        .map(|n| Callee {
+            decl: namer.file_of_function(&n).map(|(f, s)| f.location(s.name_range.start)),
+            name: n.to_string(),
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn verdict(a: Alias) -> Verdict {
+    match a {
+        Alias::No => Verdict::No,
+        Alias::May => Verdict::May,
+        Alias::Must => Verdict::Must,
+        Alias::Unreachable => Verdict::Unreachable,
+    }
+}
+
+fn check_ok(check: &str, v: Verdict) -> bool {
+    match (check, v) {
+        (_, Verdict::Unreachable) => false,
+        ("NOALIAS" | "EXPECTEDFAIL_NOALIAS", v) => v == Verdict::No,
+        (_, v) => v != Verdict::No,
+    }
+}
+
+pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
+    let lowered = lower(ws)?;
+    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
+    let mut report = CheckReport::default();
+    for source in &lowered.sources {
+        let Some(file) = ws.file(&source.file) else { continue };
+        for fs in &source.functions {
+            let Some(func) = lowered.program.function(&fs.name) else { continue };
+            let stmts = basics(func);
+            for call in &fs.calls {
+                let Some(Basic::Call { callee: IrCallee::Direct(name), args, .. }) = stmts.get(&call.stmt) else {
+                    continue;
+                };
+                if !pointee_flow::is_alias_check(name) || args.len() != 2 {
+                    continue;
+                }
+                let v = verdict(a.alias(&fs.name, Point::Before(call.stmt), &args[0], &args[1]));
+                report.alias_checks.push(AliasCheck {
+                    at: file.location(call.range.start),
+                    check: name.to_string(),
+                    verdict: v,
+                    ok: check_ok(name, v),
+                });
+            }
+        }
+    }
+    report.alias_checks.sort();
+    report.stats = a.stats();
+    Ok(report)
+}
+
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let lowered = lower(ws)?;
+    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
     let mut dump = Dump::default();
     for source in &lowered.sources {
         let Some(file) = ws.file(&source.file) else {
@@ -23,17 +316,21 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
             let Some(func) = lowered.program.function(&fs.name) else {
                 continue;
             };
+            let units = a.units_of(&fs.name);
             let lines = func
                 .body_lines()
                 .into_iter()
-                .map(|l| DumpLine {
-                    line: l
-                        .stmt
-                        .and_then(|s| fs.stmts.get(s.0 as usize))
-                        .map(|r| file.location(r.start).line),
-                    depth: l.depth,
-                    text: l.text,
-                    facts: Vec::new(),
+                .map(|l| {
+                    let facts = match l.stmt {
+                        Some(s) => facts_after(&mut a, &units, s),
+                        None => Vec::new(),
+                    };
+                    DumpLine {
+                        line: l.stmt.and_then(|s| fs.stmts.get(s.0 as usize)).map(|r| file.location(r.start).line),
+                        depth: l.depth,
+                        text: l.text,
+                        facts,
+                    }
                 })
                 .collect();
             dump.functions.push(DumpFunction {
@@ -54,40 +351,30 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
             }
         }
     }
-    dump.functions
-        .sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
+    dump.functions.sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
     dump.notes.sort();
+    let graph: Vec<String> = a.render_graph().lines().map(str::to_string).collect();
+    dump.sections.push(("invocation graph".into(), graph));
     Ok(dump)
 }
 
-// PLACEHOLDER until the C engine (pointee-flow) lands: the helper writing it
-// replaces these three functions.
-pub(crate) fn hover(
-    _ws: &Workspace,
-    _file: &str,
-    _line: u32,
-    _column: u32,
-    _opts: &Options,
-) -> Result<crate::Hover, InputError> {
-    Err(InputError(
-        "hover needs the C points-to engine, which has not landed".into(),
-    ))
-}
-
-pub(crate) fn callees(
-    _ws: &Workspace,
-    _file: &str,
-    _line: u32,
-    _column: u32,
-    _opts: &Options,
-) -> Result<Vec<crate::Callee>, InputError> {
-    Err(InputError(
-        "callees needs the C points-to engine, which has not landed".into(),
-    ))
-}
-
-pub(crate) fn check(_ws: &Workspace, _opts: &Options) -> Result<crate::CheckReport, InputError> {
-    Err(InputError(
-        "check needs the C points-to engine, which has not landed".into(),
-    ))
+/// The facts after a statement, merged over the contexts that reach it.
+fn facts_after(a: &mut Analysis, units: &[pointee_flow::UnitId], s: StmtId) -> Vec<String> {
+    let mut merged: pointee_flow::State = None;
+    let mut any = false;
+    for &u in units {
+        if let Some(f) = a.facts_at(u, Point::After(s)) {
+            let f = f.clone();
+            merged = Some(match merged {
+                None => f,
+                Some(m) => pointee_flow::Facts::merge(&m, &f),
+            });
+            any = true;
+        }
+    }
+    match merged {
+        Some(m) => a.render_facts(&m),
+        None if !any => vec!["unreachable".into()],
+        None => Vec::new(),
+    }
 }
