@@ -293,7 +293,12 @@ impl<'s> Lowerer<'s> {
     /// Lowers an expression evaluated only for its effects.
     pub(crate) fn effect(&mut self, n: Node) {
         let v = self.expr(n);
-        self.read_if_deref(&v, range(n));
+        if matches!(
+            strip_parens(n).kind(),
+            "pointer_expression" | "field_expression" | "subscript_expression"
+        ) {
+            self.read_if_deref(&v, range(n));
+        }
     }
 
     /// `lhs = rhs` for a value of type `ty`: aggregates leaf by leaf, other
@@ -345,7 +350,16 @@ impl<'s> Lowerer<'s> {
         if lhs_pointer && rv == Rvalue::Scalar && matches!(ty, Type::Pointer(_)) {
             rv = Rvalue::Unknown; // an integer made into an address
         }
-        if lhs_pointer || carries_pointer(&rv) || lhs.deref {
+        if !lhs_pointer && rv == Rvalue::Null {
+            rv = Rvalue::Scalar; // a zero stored in an integer
+        }
+        // A value read from integer-typed storage moves no pointer; a pointer
+        // cast to an integer does (it is an rvalue, see `cast`).
+        let moves_pointer = match &rhs.kind {
+            ValKind::Place(..) => pointer_like(&rhs.ty),
+            _ => carries_pointer(&rv),
+        };
+        if lhs_pointer || moves_pointer || lhs.deref {
             Some(self.emit(
                 Basic::Assign {
                     lhs: lhs.clone(),
@@ -646,7 +660,10 @@ impl<'s> Lowerer<'s> {
         };
         let v = self.expr(arg);
         let (p, c) = self.place_of(&v, range(arg));
-        let prefix = n.child(0).is_some_and(|c| matches!(c.kind(), "++" | "--"));
+        // A statement `p++;` (or a `for` update) needs no old value.
+        let prefix = n.child(0).is_some_and(|c| matches!(c.kind(), "++" | "--"))
+            || n.parent()
+                .is_some_and(|p| matches!(p.kind(), "expression_statement" | "for_statement"));
         if !v.ty.is_pointer_like() {
             if p.deref {
                 self.emit(
@@ -837,7 +854,10 @@ impl<'s> Lowerer<'s> {
             ValKind::Rv(Rvalue::Scalar) if matches!(ty, Type::Pointer(_)) => {
                 ValKind::Rv(Rvalue::Unknown)
             }
-            ValKind::Place(..) if matches!(v.ty, Type::Array(..)) => {
+            ValKind::Place(..)
+                if matches!(v.ty, Type::Array(..))
+                    || (pointer_like(&v.ty) && !pointer_like(&ty)) =>
+            {
                 let r = self.rvalue(&v);
                 ValKind::Rv(r)
             }

@@ -7,7 +7,7 @@ pub const USAGE: &str = "\
 pointee: what pointers point to, for C and a Java-like language
 
 usage:
-  pointee dump FILE... [--verbose]             IR of every function (and facts)
+  pointee dump FILE... [--verbose] [--no-facts] IR of every function, facts
   pointee hover FILE:LINE:COL [--with PATH...] points-to set at a position
   pointee callees FILE:LINE:COL [--with PATH...] possible callees of a call
   pointee check PATH... [--each]               alias checks and diagnostics
@@ -48,6 +48,7 @@ pub struct Invocation {
     pub command: Command,
     pub format: Format,
     pub verbose: bool,
+    pub no_facts: bool,
     pub cs: Option<String>,
     pub entry: Option<String>,
 }
@@ -60,6 +61,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     };
     let mut format = Format::Text;
     let mut verbose = false;
+    let mut no_facts = false;
     let mut each = false;
     let mut cs = None;
     let mut entry = None;
@@ -86,6 +88,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                 in_with = false;
             }
             "--verbose" | "-v" => verbose = true,
+            "--no-facts" => no_facts = true,
             "--each" => each = true,
             "--cs" => cs = Some(value("--cs")?),
             "--entry" => entry = Some(value("--entry")?),
@@ -137,6 +140,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
         command,
         format,
         verbose,
+        no_facts,
         cs,
         entry,
     })

@@ -42,6 +42,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         cs: inv.cs.clone(),
         entry: inv.entry.clone(),
         verbose: inv.verbose,
+        no_facts: inv.no_facts,
     };
     match &inv.command {
         Command::Help => {
@@ -50,7 +51,15 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         }
         Command::Dump { paths } => {
             let ws = load::workspace(paths)?;
-            let dump = pointee_ide::dump(&ws, &opts)?;
+            let mut dump = pointee_ide::dump(&ws, &opts)?;
+            if inv.no_facts {
+                dump.sections.clear();
+                for f in &mut dump.functions {
+                    for l in &mut f.lines {
+                        l.facts.clear();
+                    }
+                }
+            }
             emit(&inv, render::dump_text(&dump), || render::dump_json(&dump));
             Ok(0)
         }

@@ -25,6 +25,8 @@ pub struct Options {
     pub entry: Option<String>,
     /// Show what the front end skipped or approximated.
     pub verbose: bool,
+    /// `dump` shows the IR only, without analysis facts.
+    pub no_facts: bool,
 }
 
 /// The language of the whole workspace: all files must share one.

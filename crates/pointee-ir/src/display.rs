@@ -230,7 +230,7 @@ pub fn path_to_string(base: &str, deref: bool, path: &[Sel]) -> String {
 pub fn type_to_string(t: &Type) -> String {
     match t {
         Type::Void => "void".into(),
-        Type::Scalar => "int".into(),
+        Type::Scalar => "scalar".into(),
         Type::Pointer(t) => format!("{}*", type_to_string(t)),
         Type::Array(t, Some(n)) => format!("{}[{n}]", type_to_string(t)),
         Type::Array(t, None) => format!("{}[]", type_to_string(t)),
