@@ -1,0 +1,215 @@
+//! Runs every C fixture under `fixtures/c/flow/` through the front end, the
+//! engine and the IDE answers, and checks the expectations written inside
+//! the C file:
+//!
+//! - `// HOVER expr = {x D, NULL P}`: the hover set of the first occurrence
+//!   of `expr` on that line (several per line, separated by `;`);
+//!   `unreachable` when no context reaches it; a trailing `extra` when only
+//!   extra entries reach it.
+//! - `// CALLEES expr = {f, g}`: the callees of the call around `expr`.
+//! - every `MUSTALIAS(p, q)`-style check must be `ok`.
+//!
+//! `POINTEE_UPDATE=1 cargo test -p pointee-flow --test fixtures` rewrites the
+//! HOVER and CALLEES expectations with today's answers (review the diff).
+
+use pointee_ide::{Options, SourceFile, Workspace};
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn render_hover(h: &pointee_ide::Hover) -> String {
+    if !h.reachable {
+        return "unreachable".into();
+    }
+    let items: Vec<String> =
+        h.targets.iter().map(|t| format!("{} {}", t.name, if t.definite { "D" } else { "P" })).collect();
+    let extra = if h.extra_entry { " extra" } else { "" };
+    format!("{{{}}}{extra}", items.join(", "))
+}
+
+/// The 1-based column of the first whole-word occurrence of `expr` in `code`.
+fn column_of(code: &str, expr: &str) -> Option<u32> {
+    let bytes = code.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut from = 0;
+    while let Some(i) = code[from..].find(expr) {
+        let s = from + i;
+        let e = s + expr.len();
+        let ok_l = s == 0 || !word(bytes[s - 1]) || !word(expr.as_bytes()[0]);
+        let ok_r = e >= bytes.len() || !word(bytes[e]) || !word(*expr.as_bytes().last().unwrap());
+        if ok_l && ok_r {
+            return Some(code[..s].chars().count() as u32 + 1);
+        }
+        from = s + 1;
+    }
+    None
+}
+
+struct Expect {
+    line: u32,
+    kind: &'static str,
+    expr: String,
+    want: String,
+}
+
+fn expectations(text: &str) -> Vec<Expect> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(c) = line.find("// ") else { continue };
+        for part in line[c + 3..].split(';') {
+            let part = part.trim();
+            for kind in ["HOVER", "CALLEES"] {
+                if let Some(rest) = part.strip_prefix(kind) {
+                    if let Some((expr, want)) = rest.split_once(" = ") {
+                        out.push(Expect {
+                            line: i as u32 + 1,
+                            kind,
+                            expr: expr.trim().to_string(),
+                            want: want.trim().to_string(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn c_flow_fixtures() {
+    let update = std::env::var("POINTEE_UPDATE").is_ok();
+    let mut failures = Vec::new();
+    let mut counts = (0, 0, 0);
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let ws = Workspace::new(vec![SourceFile::new(name.clone(), text.clone())]);
+        let opts = Options::default();
+        let mut new_text: Vec<String> = text.lines().map(str::to_string).collect();
+        counts.0 += 1;
+        for e in expectations(&text) {
+            let line_text = text.lines().nth(e.line as usize - 1).unwrap();
+            let code = &line_text[..line_text.find("// ").unwrap()];
+            let Some(col) = column_of(code, &e.expr) else {
+                failures.push(format!("{name}:{}: `{}` not found on the line", e.line, e.expr));
+                continue;
+            };
+            let got = if e.kind == "HOVER" {
+                counts.1 += 1;
+                match pointee_ide::hover(&ws, &name, e.line, col, &opts) {
+                    Ok(h) => render_hover(&h),
+                    Err(err) => format!("error: {err}"),
+                }
+            } else {
+                counts.1 += 1;
+                match pointee_ide::callees(&ws, &name, e.line, col, &opts) {
+                    Ok(cs) => {
+                        let v: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
+                        format!("{{{}}}", v.join(", "))
+                    }
+                    Err(err) => format!("error: {err}"),
+                }
+            };
+            if got != e.want {
+                if update {
+                    let l = &mut new_text[e.line as usize - 1];
+                    let old = format!("{} {} = {}", e.kind, e.expr, e.want);
+                    let new = format!("{} {} = {}", e.kind, e.expr, got);
+                    *l = l.replacen(&old, &new, 1);
+                } else {
+                    failures.push(format!(
+                        "{name}:{}: {} {}: want {}, got {}",
+                        e.line, e.kind, e.expr, e.want, got
+                    ));
+                }
+            }
+        }
+        match pointee_ide::check(&ws, &opts) {
+            Ok(report) => {
+                let calls: usize = text
+                    .lines()
+                    .map(|l| l.split("//").next().unwrap().matches("ALIAS(").count())
+                    .sum();
+                counts.2 += report.alias_checks.len();
+                if report.alias_checks.len() != calls {
+                    failures.push(format!(
+                        "{name}: {} alias checks in the text, {} evaluated",
+                        calls,
+                        report.alias_checks.len()
+                    ));
+                }
+                for c in report.alias_checks.iter().filter(|c| !c.ok) {
+                    failures.push(format!(
+                        "{name}:{}: {} is {}",
+                        c.at.line,
+                        c.check,
+                        c.verdict.as_str()
+                    ));
+                }
+            }
+            Err(err) => failures.push(format!("{name}: check failed: {err}")),
+        }
+        if update {
+            let mut s = new_text.join("\n");
+            s.push('\n');
+            if s != text {
+                std::fs::write(&path, s).unwrap();
+            }
+        }
+    }
+    eprintln!("{} fixtures, {} hover/callee expectations, {} alias checks", counts.0, counts.1, counts.2);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every fixture also compiles with gcc and runs, with the alias checks as
+/// run-time assertions (`alias_runtime.h`). Skipped when gcc is absent.
+#[test]
+fn c_flow_fixtures_run_under_gcc() {
+    if std::process::Command::new("gcc").arg("--version").output().is_err() {
+        eprintln!("gcc not found: skipped");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow");
+    let out_dir = std::env::temp_dir().join(format!("pointee-flow-gcc-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut failures = Vec::new();
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("NO-GCC") {
+            continue; // documented in the file: e.g. reads uninitialised memory on purpose
+        }
+        let exe = out_dir.join(path.file_stem().unwrap());
+        let cc = std::process::Command::new("gcc")
+            .args(["-std=gnu99", "-w", "-O0", "-I"])
+            .arg(&dir)
+            .arg(&path)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        if !cc.status.success() {
+            failures.push(format!("{}: gcc: {}", path.display(), String::from_utf8_lossy(&cc.stderr)));
+            continue;
+        }
+        let run = std::process::Command::new(&exe).output().unwrap();
+        if !run.status.success() {
+            failures.push(format!(
+                "{}: exit {:?}: {}",
+                path.display(),
+                run.status.code(),
+                String::from_utf8_lossy(&run.stderr)
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
