@@ -308,6 +308,7 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let lowered = lower(ws)?;
     let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
     let mut dump = Dump::default();
+    dump.globals = lowered.program.globals.iter().map(|g| g.to_display_string()).collect();
     for source in &lowered.sources {
         let Some(file) = ws.file(&source.file) else {
             continue;

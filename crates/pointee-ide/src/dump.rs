@@ -5,6 +5,8 @@ use crate::Location;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dump {
+    /// Globals with their initial values, one a line.
+    pub globals: Vec<String>,
     pub functions: Vec<DumpFunction>,
     /// Whole-program sections after the functions, e.g. the invocation graph.
     pub sections: Vec<(String, Vec<String>)>,

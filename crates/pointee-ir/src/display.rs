@@ -14,27 +14,11 @@ impl Function {
     }
 
     pub fn place_to_string(&self, p: &Place) -> String {
-        let base = match &p.base {
-            Base::Var(v) => self.var_name(*v),
-            Base::Global(g) => g.to_string(),
-        };
-        path_to_string(&base, p.deref, &p.path)
+        place_str(p, &|v| self.var_name(v))
     }
 
     pub fn rvalue_to_string(&self, r: &Rvalue) -> String {
-        match r {
-            Rvalue::Use(p) => self.place_to_string(p),
-            Rvalue::AddrOf(p) => format!("&{}", self.place_to_string(p)),
-            Rvalue::Offset(p, i) => format!("{} + {}", self.place_to_string(p), index_str(*i)),
-            Rvalue::Null => "NULL".into(),
-            Rvalue::Function(f) => format!("fn {f}"),
-            Rvalue::String(s) => format!("string#{}", s.0),
-            Rvalue::Literal(s, _) => format!("&literal#{}", s.0),
-            Rvalue::New(s, c) => format!("new {c}#{}", s.0),
-            Rvalue::Cast(p, c) => format!("({c}) {}", self.place_to_string(p)),
-            Rvalue::Scalar => "scalar".into(),
-            Rvalue::Unknown => "unknown".into(),
-        }
+        rvalue_str(r, &|v| self.var_name(v))
     }
 
     pub fn basic_to_string(&self, b: &Basic) -> String {
@@ -192,6 +176,57 @@ pub struct BodyLine {
     pub text: String,
 }
 
+fn place_str(p: &Place, var: &dyn Fn(crate::VarId) -> String) -> String {
+    let base = match &p.base {
+        Base::Var(v) => var(*v),
+        Base::Global(g) => g.to_string(),
+    };
+    path_to_string(&base, p.deref, &p.path)
+}
+
+fn rvalue_str(r: &Rvalue, var: &dyn Fn(crate::VarId) -> String) -> String {
+    match r {
+        Rvalue::Use(p) => place_str(p, var),
+        Rvalue::AddrOf(p) => format!("&{}", place_str(p, var)),
+        Rvalue::Offset(p, i) => format!("{} + {}", place_str(p, var), index_str(*i)),
+        Rvalue::Null => "NULL".into(),
+        Rvalue::Function(f) => format!("fn {f}"),
+        Rvalue::String(s) => format!("string#{}", s.0),
+        Rvalue::Literal(s, _) => format!("&literal#{}", s.0),
+        Rvalue::New(s, c) => format!("new {c}#{}", s.0),
+        Rvalue::Cast(p, c) => format!("({c}) {}", place_str(p, var)),
+        Rvalue::Scalar => "scalar".into(),
+        Rvalue::Unknown => "unknown".into(),
+    }
+}
+
+impl crate::Global {
+    /// `g: scalar*[3] = { [0]: &x, [+]: &y | NULL }`; leaves not listed
+    /// start as NULL.
+    pub fn to_display_string(&self) -> String {
+        let head = format!("{}: {}", self.name, type_to_string(&self.ty));
+        if self.init.is_empty() {
+            return head;
+        }
+        let no_vars = |_: crate::VarId| "?".to_string();
+        let inits: Vec<String> = self
+            .init
+            .iter()
+            .map(|i| {
+                let vals: Vec<String> = i.values.iter().map(|v| rvalue_str(v, &no_vars)).collect();
+                let path = path_to_string("", false, &i.path);
+                let path = path.strip_prefix('.').unwrap_or(&path);
+                if path.is_empty() {
+                    vals.join(" | ")
+                } else {
+                    format!("{path}: {}", vals.join(" | "))
+                }
+            })
+            .collect();
+        format!("{head} = {{ {} }}", inits.join(", "))
+    }
+}
+
 pub(crate) fn index_str(i: Index) -> &'static str {
     match i {
         Index::Zero => "0",
@@ -232,8 +267,19 @@ pub fn type_to_string(t: &Type) -> String {
         Type::Void => "void".into(),
         Type::Scalar => "scalar".into(),
         Type::Pointer(t) => format!("{}*", type_to_string(t)),
-        Type::Array(t, Some(n)) => format!("{}[{n}]", type_to_string(t)),
-        Type::Array(t, None) => format!("{}[]", type_to_string(t)),
+        Type::Array(..) => {
+            // `int *m[3][4]` prints as `scalar*[3][4]`: outer dimension first.
+            let mut dims = String::new();
+            let mut t = t;
+            while let Type::Array(elem, len) = t {
+                match len {
+                    Some(n) => dims.push_str(&format!("[{n}]")),
+                    None => dims.push_str("[]"),
+                }
+                t = elem;
+            }
+            format!("{}{dims}", type_to_string(t))
+        }
         Type::Record(n) => n.to_string(),
         Type::Function(f) => {
             let ps: Vec<String> = f.params.iter().map(type_to_string).collect();
