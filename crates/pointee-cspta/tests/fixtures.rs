@@ -22,6 +22,30 @@ fn obj_name(jp: &pointee_java::JavaProgram, files: &[(String, String)], a: &Anal
     "?".into()
 }
 
+/// `A@a1` names the object allocated on the line marked `//#a1`; the result
+/// is sorted as the analysis' names are.
+fn resolve_markers(files: &[(String, String)], want: &str) -> String {
+    let mut items: Vec<String> = want
+        .split(',')
+        .map(|item| match item.split_once('@') {
+            Some((class, tag)) if !tag.chars().all(|c| c.is_ascii_digit()) => {
+                let marker = format!("//#{tag}");
+                let line = files
+                    .iter()
+                    .find_map(|(_, t)| {
+                        t.lines().position(|l| l.split_whitespace().any(|w| w == marker)).map(|i| i + 1)
+                    })
+                    .unwrap_or_else(|| panic!("no marker {marker}"));
+                format!("{class}@{line}")
+            }
+            _ => item.to_string(),
+        })
+        .collect();
+    items.sort();
+    items.dedup();
+    items.join(",")
+}
+
 /// Checks one fixture; returns the failures.
 fn check_fixture(path: &std::path::Path) -> Vec<String> {
     let files = load(path);
@@ -96,7 +120,7 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                         let func = jp.program.function(&fs.name).unwrap();
                         let Some(mi) = a.method(&fs.name) else { continue };
                         for (vi, v) in func.vars.iter().enumerate() {
-                            if &*v.name != var {
+                            if &*v.name != var || v.kind == pointee_ir::VarKind::Temp {
                                 continue;
                             }
                             found = true;
@@ -115,7 +139,7 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                         }
                     }
                     let got = got.into_iter().collect::<Vec<_>>().join(",");
-                    let want = if want == "-" { String::new() } else { want };
+                    let want = if want == "-" { String::new() } else { resolve_markers(&files, &want) };
                     if !found {
                         fails.push(format!("{label}: line {line}: no variable {var}"));
                     } else if got != want {

@@ -14,7 +14,7 @@ mod types;
 
 use decl::{text, Hierarchy};
 use lower::{range, Fb, Method};
-use pointee_ir::{Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, SourceMap};
+use pointee_ir::{Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, Range, SourceMap};
 use tree_sitter::{Node, Parser, Tree};
 
 /// The lowered program, one source map per input file (same order), and the
@@ -73,11 +73,74 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
 
     // Pass 2: bodies.
     let mut out = JavaProgram::default();
+    let mut strings: Vec<Vec<(String, Range)>> = vec![Vec::new(); files.len()];
     for ci in 0..h.classes.len() {
-        lower_class(&h, ci, &srcs, &mut sources, &mut out);
+        lower_class(&h, ci, &srcs, &mut sources, &mut out, &mut strings);
     }
+    literal_pools(&mut out, &mut sources, strings);
     out.sources = sources;
     out
+}
+
+/// One static function per file, `String.<literals FILE>()`, run from the
+/// entry: it makes one object per distinct literal text of the file and
+/// stores it in the global `String."text"` that every use of the literal
+/// reads (Java interns literals, so equal texts are one object).
+fn literal_pools(out: &mut JavaProgram, sources: &mut [SourceMap], strings: Vec<Vec<(String, Range)>>) {
+    use pointee_ir::{Basic, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Type, Var, VarId, VarKind};
+    for (file, lits) in strings.into_iter().enumerate() {
+        if lits.is_empty() {
+            continue;
+        }
+        let name: Name = format!("String.<literals {}>()", sources[file].file).into();
+        let mut f = Function {
+            name: name.clone(),
+            params: Vec::new(),
+            ret: Type::Void,
+            variadic: false,
+            is_static: true,
+            vars: Vec::new(),
+            ret_var: None,
+            body: Vec::new(),
+            labels: 0,
+            stmt_count: 0,
+            site_count: 0,
+        };
+        let mut fs = FunctionSource { name: name.clone(), ..Default::default() };
+        let mut seen: Vec<&str> = Vec::new();
+        for (text, r) in &lits {
+            if seen.contains(&text.as_str()) {
+                continue;
+            }
+            seen.push(text);
+            let k = f.vars.len() as u32;
+            f.vars.push(Var { name: format!("s{k}").into(), ty: Type::Class("String".into()), kind: VarKind::Temp, restrict: false });
+            fs.vars.push(*r);
+            fs.sites.push(SiteInfo { range: *r, kind: SiteKind::String });
+            let g: Name = lower::literal_global(text).into();
+            let v = Place::var(VarId(k));
+            f.body.push(Stmt::Basic(StmtId(2 * k), Basic::Assign { lhs: v.clone(), rhs: Rvalue::String(SiteId(k)) }));
+            f.body.push(Stmt::Basic(StmtId(2 * k + 1), Basic::Assign { lhs: Place::global(g.clone()), rhs: Rvalue::Use(v) }));
+            fs.stmts.push(*r);
+            fs.stmts.push(*r);
+            if !out.program.globals.iter().any(|x| x.name == g) {
+                out.program.globals.push(Global { name: g.clone(), ty: Type::Class("String".into()), kind: GlobalKind::StaticField, init: Vec::new() });
+                sources[file].globals.push(GlobalSource { name: g, name_range: *r, sites: Vec::new() });
+            }
+        }
+        f.site_count = f.vars.len() as u32;
+        f.stmt_count = 2 * f.site_count;
+        if let Some(c) = out.program.classes.iter_mut().find(|c| &*c.name == "String") {
+            c.methods.push(pointee_ir::Method {
+                signature: format!("<literals {}>()", sources[file].file).into(),
+                function: Some(name.clone()),
+                is_static: true,
+            });
+        }
+        out.initializers.push(name);
+        out.program.functions.push(f);
+        sources[file].functions.push(fs);
+    }
 }
 
 fn syntax_notes(node: Node, notes: &mut Vec<Note>) {
@@ -94,7 +157,14 @@ fn syntax_notes(node: Node, notes: &mut Vec<Note>) {
     }
 }
 
-fn lower_class(h: &Hierarchy, ci: usize, srcs: &[&str], sources: &mut [SourceMap], out: &mut JavaProgram) {
+fn lower_class(
+    h: &Hierarchy,
+    ci: usize,
+    srcs: &[&str],
+    sources: &mut [SourceMap],
+    out: &mut JavaProgram,
+    strings: &mut [Vec<(String, Range)>],
+) {
     let c = &h.classes[ci];
     let mut class = Class {
         name: c.name.as_str().into(),
@@ -187,6 +257,7 @@ fn lower_class(h: &Hierarchy, ci: usize, srcs: &[&str], sources: &mut [SourceMap
         } else if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
             fb.stmt(b);
         }
+        strings[file].append(&mut fb.strings);
         let (f, fs) = fb.finish(&m.function, m.is_static, &m.ret);
         sources[file].notes = notes;
         if m.is_static && m.signature == "main(String[])" {
@@ -214,6 +285,7 @@ fn lower_class(h: &Hierarchy, ci: usize, srcs: &[&str], sources: &mut [SourceMap
         for m in statics {
             init_member(&mut fb, c, *m, src, true);
         }
+        strings[file].append(&mut fb.strings);
         let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
         sources[file].notes = notes;
         class.methods.push(pointee_ir::Method { signature: "<clinit>()".into(), function: Some(fname.as_str().into()), is_static: true });

@@ -69,6 +69,9 @@ pub struct Fb<'a, 'h> {
     this: Option<VarId>,
     ret_var: Option<VarId>,
     pub fs: FunctionSource,
+    /// String literals read here: (text, range). Equal literals are one
+    /// interned object, made by the file's literal pool function.
+    pub strings: Vec<(String, Range)>,
 }
 
 impl<'a, 'h> Fb<'a, 'h> {
@@ -90,6 +93,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             this: None,
             ret_var: None,
             fs: FunctionSource { name: m.function.into(), ..Default::default() },
+            strings: Vec::new(),
         };
         if !m.is_static {
             fb.this = Some(fb.add_var("this", JType::Class(m.class.to_string()), VarKind::Param, Range::default()));
@@ -584,8 +588,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             },
             "null_literal" => Ev::rv(Rvalue::Null, JType::Null),
             "string_literal" | "text_block" => {
-                let s = self.site(range(node), SiteKind::String);
-                Ev::rv(Rvalue::String(s), JType::Class("String".into()))
+                // Java interns literals: one object per distinct text, held
+                // by the global `String."text"`.
+                let t = text(node, self.src).to_string();
+                self.strings.push((t.clone(), range(node)));
+                Ev::place(Place::global(literal_global(&t).into()), JType::Class("String".into()))
             }
             "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal"
             | "decimal_floating_point_literal" | "hex_floating_point_literal" | "true" | "false" | "character_literal" => Ev::scalar(),
@@ -1116,6 +1123,11 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         self.emit(Basic::Assign { lhs, rhs }, range(value));
     }
+}
+
+/// The global that holds the interned string literal `text` (with quotes).
+pub fn literal_global(text: &str) -> String {
+    format!("String.{text}")
 }
 
 pub fn range(node: Node) -> Range {
