@@ -264,4 +264,63 @@ impl<'s> Lowerer<'s> {
     pub(crate) fn is_union(&self, ty: &Type) -> bool {
         matches!(ty, Type::Record(r) if self.program.types.record(r).is_some_and(|r| r.kind == RecordKind::Union))
     }
+
+    /// The C type of an expression, read from declarations without lowering
+    /// it (for initializers, which must not emit statements to find out).
+    pub(crate) fn static_type(&mut self, e: Node) -> Option<Type> {
+        let e = crate::syntax::strip_parens(e);
+        match e.kind() {
+            "identifier" => match self.lookup(self.text(e))? {
+                Sym::Local(_, t) | Sym::Global(_, t) => Some(t.clone()),
+                Sym::Function(_, f) => Some(Type::Function(Box::new(f.clone()))),
+                Sym::EnumConst => Some(Type::Scalar),
+                Sym::Typedef(_) => None,
+            },
+            "number_literal" | "char_literal" | "sizeof_expression" => Some(Type::Scalar),
+            "string_literal" | "concatenated_string" => Some(Type::pointer_to(Type::Scalar)),
+            "pointer_expression" => {
+                let inner = self.static_type(e.child_by_field_name("argument")?)?;
+                if self.text(e.child_by_field_name("operator")?) == "&" {
+                    Some(Type::pointer_to(inner))
+                } else {
+                    element_type(&inner)
+                }
+            }
+            "field_expression" => {
+                let base = self.static_type(e.child_by_field_name("argument")?)?;
+                let arrow = self.text(e.child_by_field_name("operator")?) == "->";
+                let record = if arrow { element_type(&base)? } else { base };
+                let Type::Record(r) = record else { return None };
+                let field = self.text(e.child_by_field_name("field")?);
+                self.find_field(&r, field).map(|(_, t)| t)
+            }
+            "subscript_expression" => {
+                element_type(&self.static_type(e.child_by_field_name("argument")?)?)
+            }
+            "call_expression" => match self.static_type(e.child_by_field_name("function")?)? {
+                Type::Function(f) => Some(f.ret),
+                Type::Pointer(t) => match *t {
+                    Type::Function(f) => Some(f.ret),
+                    _ => None,
+                },
+                _ => None,
+            },
+            "cast_expression" | "compound_literal_expression" => {
+                let td = e.child_by_field_name("type")?;
+                Some(self.type_descriptor(td))
+            }
+            "conditional_expression" => self.static_type(e.child_by_field_name("alternative")?),
+            "assignment_expression" => self.static_type(e.child_by_field_name("left")?),
+            "comma_expression" => self.static_type(e.child_by_field_name("right")?),
+            _ => None,
+        }
+    }
+}
+
+/// The type a pointer points to, or an array's element type.
+fn element_type(t: &Type) -> Option<Type> {
+    match t {
+        Type::Pointer(inner) | Type::Array(inner, _) => Some((**inner).clone()),
+        _ => None,
+    }
 }

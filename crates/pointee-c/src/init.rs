@@ -264,23 +264,9 @@ impl<'s> Lowerer<'s> {
     }
 
     /// Whether an initializer expression already has the aggregate's type
-    /// (then it initialises the whole member, with no brace elision). Only
-    /// names and casts are checked; anything else is taken as a scalar.
-    fn has_type(&self, e: Node, ty: &Type) -> bool {
-        let e = strip_parens(e);
-        match e.kind() {
-            "identifier" => match self.lookup(self.text(e)) {
-                Some(Sym::Local(_, t)) | Some(Sym::Global(_, t)) => t == ty,
-                _ => false,
-            },
-            "call_expression"
-            | "compound_literal_expression"
-            | "conditional_expression"
-            | "field_expression"
-            | "pointer_expression"
-            | "subscript_expression" => self.is_struct(ty),
-            _ => false,
-        }
+    /// (then it initialises the whole member, with no brace elision).
+    fn has_type(&mut self, e: Node, ty: &Type) -> bool {
+        matches!(ty, Type::Record(_)) && self.static_type(e).as_ref() == Some(ty)
     }
 
     /// A global's initial values, leaf by leaf (absent leaves start null).

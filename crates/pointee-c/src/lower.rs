@@ -127,7 +127,13 @@ impl<'s> Lowerer<'s> {
             i += 1;
             match item.kind() {
                 "function_definition" => self.function_definition(item, None),
-                "declaration" => self.declaration(item),
+                "declaration" => {
+                    if let Some(consumed) = self.knr_definition(&items, i - 1) {
+                        i = consumed;
+                        continue;
+                    }
+                    self.declaration(item)
+                }
                 "type_definition" => self.type_definition(item),
                 "preproc_include" | "preproc_def" | "preproc_function_def" | "preproc_call" => {}
                 "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" => {
@@ -205,6 +211,17 @@ impl<'s> Lowerer<'s> {
         let items = named_children(root);
         for (i, item) in items.iter().enumerate() {
             match item.kind() {
+                "function_definition" if self.misparsed_implicit_int(*item).is_some() => {
+                    if let Some(t) = item.child_by_field_name("type") {
+                        let name = self.text(t);
+                        let f = FnType {
+                            ret: Type::Scalar,
+                            params: Vec::new(),
+                            variadic: false,
+                        };
+                        self.bind(name, Sym::Function(name.into(), f));
+                    }
+                }
                 "function_definition" => {
                     let base = match item.child_by_field_name("type") {
                         Some(t) => self.spec_type(t),
@@ -308,6 +325,69 @@ impl<'s> Lowerer<'s> {
             .collect();
         let def = ImplicitDef {
             name: callee,
+            ret: Type::Scalar,
+            params,
+            decls,
+            body,
+            whole: Range::new(head.start_byte(), body.end_byte()),
+        };
+        self.function_definition(head, Some(def));
+        Some(j + 1)
+    }
+
+    /// Recognises a K&R definition that tree-sitter split into a declaration
+    /// with a function declarator, the parameter declarations, and a block.
+    fn knr_definition(&mut self, items: &[Node], at: usize) -> Option<usize> {
+        let head = items[at];
+        let mut j = at + 1;
+        let mut decls = Vec::new();
+        while j < items.len() && items[j].kind() == "declaration" {
+            decls.push(items[j]);
+            j += 1;
+        }
+        let body = *items.get(j)?;
+        if body.kind() != "compound_statement" {
+            return None;
+        }
+        let decl = syntax::children_by_field(head, "declarator")
+            .into_iter()
+            .next()?;
+        let fdecl = find_function_declarator(decl)?;
+        let base = match head.child_by_field_name("type") {
+            Some(t) => self.spec_type(t),
+            None => Type::Scalar,
+        };
+        let (name, ty) = self.declarator(decl, base);
+        let name = name?;
+        let ret = match ty {
+            Type::Function(f) => f.ret,
+            _ => Type::Scalar,
+        };
+        // K&R parameter names: bare identifiers, or what tree-sitter took
+        // for a parameter's type.
+        let mut params = Vec::new();
+        if let Some(list) = fdecl.child_by_field_name("parameters") {
+            for p in named_children(list) {
+                match p.kind() {
+                    "identifier" => params.push(p),
+                    "parameter_declaration" => {
+                        let n = p
+                            .child_by_field_name("declarator")
+                            .or_else(|| p.child_by_field_name("type"));
+                        if let Some(n) =
+                            n.filter(|n| matches!(n.kind(), "identifier" | "type_identifier"))
+                        {
+                            params.push(n);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.note(head, NoteKind::Syntax, "K&R definition recovered from a broken parse; undeclared parameters are of unknown type");
+        let def = ImplicitDef {
+            name,
+            ret,
             params,
             decls,
             body,
@@ -320,11 +400,14 @@ impl<'s> Lowerer<'s> {
     /// A function definition. `implicit` carries the pieces of an implicit-int
     /// definition that tree-sitter did not recognise as one.
     pub(crate) fn function_definition(&mut self, node: Node, implicit: Option<ImplicitDef>) {
+        let implicit = implicit.or_else(|| self.misparsed_implicit_int(node));
         let (name_node, fn_ty, param_nodes, knr_decls, body, whole) = match &implicit {
             Some(d) => {
+                // Parameters without a K&R declaration are of unknown type
+                // (treated as possibly pointers).
                 let fn_ty = FnType {
-                    ret: Type::Scalar,
-                    params: vec![Type::Scalar; d.params.len()],
+                    ret: d.ret.clone(),
+                    params: vec![Type::Unknown; d.params.len()],
                     variadic: false,
                 };
                 let params = d.params.iter().map(|&p| (p, None)).collect();
@@ -456,6 +539,43 @@ impl<'s> Lowerer<'s> {
             exprs: f.exprs,
             calls: f.calls,
         });
+    }
+
+    /// `count(n) { ... }`: tree-sitter reads `count` as a type name and
+    /// `(n)` as the declarator. With no such typedef, it is an implicit-int
+    /// definition of `count`.
+    fn misparsed_implicit_int<'t>(&self, node: Node<'t>) -> Option<ImplicitDef<'t>> {
+        let ty = node.child_by_field_name("type")?;
+        if ty.kind() != "type_identifier"
+            || matches!(self.lookup(self.text(ty)), Some(Sym::Typedef(_)))
+        {
+            return None;
+        }
+        let decl = node.child_by_field_name("declarator")?;
+        if find_function_declarator(decl).is_some() {
+            return None;
+        }
+        let mut params = Vec::new();
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "identifier" {
+                params.push(n);
+            } else {
+                stack.extend(named_children(n).into_iter().rev());
+            }
+        }
+        let decls = named_children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "declaration")
+            .collect();
+        Some(ImplicitDef {
+            name: ty,
+            ret: Type::Scalar,
+            params,
+            decls,
+            body: node.child_by_field_name("body")?,
+            whole: range(node),
+        })
     }
 
     /// Parameter names with their declared types (`None` for K&R names).
@@ -789,6 +909,7 @@ impl<'s> Lowerer<'s> {
 /// Pieces of an implicit-int function definition.
 pub(crate) struct ImplicitDef<'t> {
     name: Node<'t>,
+    ret: Type,
     params: Vec<Node<'t>>,
     decls: Vec<Node<'t>>,
     body: Node<'t>,

@@ -201,6 +201,7 @@ pub fn dump_json(d: &Dump) -> Value {
         .map(|(k, v)| (k.clone(), json!(v)))
         .collect();
     json!({
+        "globals": d.globals,
         "functions": functions,
         "sections": sections,
         "notes": d.notes.iter().map(|n| json!({
@@ -212,6 +213,12 @@ pub fn dump_json(d: &Dump) -> Value {
 
 pub fn dump_text(d: &Dump) -> String {
     let mut s = String::new();
+    for g in &d.globals {
+        let _ = writeln!(s, "global {g}");
+    }
+    if !d.globals.is_empty() {
+        s.push('\n');
+    }
     for f in &d.functions {
         let _ = writeln!(s, "{}  // {}:{}", f.header, f.at.file, f.at.line);
         if !f.locals.is_empty() {
