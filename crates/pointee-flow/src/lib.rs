@@ -17,6 +17,7 @@ mod library;
 mod loc;
 mod map;
 mod query;
+mod refs;
 mod solver;
 mod transfer;
 mod walk;

@@ -28,6 +28,9 @@ pub const MAX_LEVEL: u32 = 4;
 pub struct MapInfo {
     pub groups: Vec<(LocId, Vec<LocId>)>,
     group_of: HashMap<LocId, usize>,
+    /// Roots of the visible locations the callee was given.
+    visible: std::collections::HashSet<LocId>,
+    all_visible: bool,
 }
 
 impl MapInfo {
@@ -42,28 +45,48 @@ fn invisible(locs: &Locs, l: LocId) -> bool {
 
 /// Builds the callee's input from the caller's state and the formals' values
 /// (already computed in the caller as `(formal leaf, values)`).
+///
+/// `refs` are the roots of the globals the callee (or anything it may call)
+/// names; only they and what the formals and they reach are mapped, so that
+/// unrelated globals and heap objects neither enter the memo key nor are
+/// copied. `None` maps every visible location.
 pub fn map_call(
     locs: &mut Locs,
     caller: &Facts,
     formals: Vec<(LocId, Locset)>,
+    refs: Option<&[LocId]>,
 ) -> (Facts, MapInfo) {
-    // Caller facts from stack-like locations, by root, pulled in when the
-    // root becomes visible through a symbolic name.
+    // Caller facts by root: stack-like ones are pulled in when the root gets
+    // a symbolic name, visible ones when the root becomes reachable.
     let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::new();
+    let mut vis_by_root: HashMap<LocId, Vec<Fact>> = HashMap::new();
     let mut pending: Vec<(LocId, LocId, bool)> = Vec::new();
     for (leaf, vals) in formals {
         for (d, def) in vals {
             pending.push((leaf, d, def));
         }
     }
+    let mut info = MapInfo::default();
     for f in caller.iter() {
         if invisible(locs, f.src) {
             by_root.entry(locs.get(f.src).root_id).or_default().push(*f);
-        } else {
+        } else if refs.is_none() {
             pending.push((f.src, f.dst, f.def));
+        } else {
+            vis_by_root.entry(locs.get(f.src).root_id).or_default().push(*f);
         }
     }
-    let mut info = MapInfo::default();
+    match refs {
+        Some(refs) => {
+            for &r in refs.iter().chain(std::iter::once(&crate::loc::UNKNOWN)) {
+                info.visible.insert(r);
+                for f in vis_by_root.remove(&r).unwrap_or_default() {
+                    pending.push((f.src, f.dst, f.def));
+                }
+            }
+        }
+        None => info.all_visible = true,
+    }
     let mut sym_of: HashMap<LocId, LocId> = HashMap::new();
     let mut out: Vec<Fact> = Vec::with_capacity(pending.len());
     while !pending.is_empty() {
@@ -81,11 +104,7 @@ pub fn map_call(
                     continue;
                 }
                 assigned.insert(r, ());
-                let key = if locs.sym_level(s) + 1 > MAX_LEVEL {
-                    locs.get(s).root_id
-                } else {
-                    s
-                };
+                let key = if locs.sym_level(s) + 1 > MAX_LEVEL { locs.get(s).root_id } else { s };
                 let i = *key_index.entry(key).or_insert_with(|| {
                     keys.push((key, Vec::new()));
                     keys.len() - 1
@@ -111,6 +130,7 @@ pub fn map_call(
                 new_roots.push(r);
             }
         }
+        let mut next: Vec<(LocId, LocId, bool)> = Vec::new();
         for (s, d, def) in pending.drain(..) {
             let d2 = if invisible(locs, d) {
                 let r = locs.get(d).root_id;
@@ -118,15 +138,18 @@ pub fn map_call(
                 let path = locs.get(d).path.clone();
                 locs.with_path(sym, &path)
             } else {
+                let r = locs.get(d).root_id;
+                if !info.all_visible && info.visible.insert(r) {
+                    for f in vis_by_root.remove(&r).unwrap_or_default() {
+                        next.push((f.src, f.dst, f.def));
+                    }
+                }
                 d
             };
             let def = def && !locs.is_summary(s);
-            out.push(Fact {
-                src: s,
-                dst: d2,
-                def,
-            });
+            out.push(Fact { src: s, dst: d2, def });
         }
+        pending = next;
         for r in new_roots {
             let sym = sym_of[&r];
             if let Some(fs) = by_root.remove(&r) {
@@ -208,7 +231,11 @@ pub fn unmap_call(
     let mut out: Vec<Fact> = Vec::with_capacity(caller.len());
     for f in caller.iter() {
         if !invisible(locs, f.src) {
-            continue; // visible: the callee's output has its facts
+            if info.all_visible || info.visible.contains(&locs.get(f.src).root_id) {
+                continue; // the callee's output has its facts
+            }
+            out.push(*f); // the callee could not reach it
+            continue;
         }
         match mapped.get(&locs.get(f.src).root_id) {
             None => out.push(*f),

@@ -116,6 +116,8 @@ pub struct Engine<'p> {
     exit_handlers: Vec<Name>,
     /// Statements of a body visited, for figures.
     pub steps: u64,
+    /// The globals each function may name (see `refs.rs`).
+    refs: Vec<Vec<LocId>>,
 }
 
 fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -130,9 +132,11 @@ fn steps_of(path: &[Sel]) -> Vec<Step> {
 
 impl<'p> Engine<'p> {
     pub fn new(prog: &'p Program, settings: Settings) -> Engine<'p> {
+        let mut locs = Locs::new(prog);
+        let refs = crate::refs::global_refs(prog, &mut locs);
         Engine {
             prog,
-            locs: Locs::new(prog),
+            locs,
             settings,
             units: Vec::new(),
             entries: Vec::new(),
@@ -142,6 +146,7 @@ impl<'p> Engine<'p> {
             seen: HashMap::new(),
             exit_handlers: Vec::new(),
             steps: 0,
+            refs,
         }
     }
 
@@ -214,7 +219,8 @@ impl<'p> Engine<'p> {
                         owner: &self.func(m).name,
                     },
                 );
-                let (input, _) = map::map_call(&mut self.locs, &st, formals);
+                let refs = self.refs[h as usize].clone();
+                let (input, _) = map::map_call(&mut self.locs, &st, formals, Some(&refs));
                 self.invoke_entry(h, input, EntryKind::AtExit);
             }
         }
@@ -625,7 +631,9 @@ impl<'p> Engine<'p> {
         args: &[Arg],
     ) -> (State, Option<UnitId>, bool) {
         let formals = self.formals(fi, args, &st, sc);
-        let (input, info) = map::map_call(&mut self.locs, &st, formals);
+        let refs = std::mem::take(&mut self.refs[fi as usize]);
+        let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs));
+        self.refs[fi as usize] = refs;
         let input = Arc::new(input);
         let (out, u, approx) = self.invoke(fi, input.clone());
         let Some(out) = out else {

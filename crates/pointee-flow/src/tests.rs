@@ -323,6 +323,8 @@ fn figure6() -> Program {
     let t0 = f.assign(g("pa"), addr(g("a")));
     let t1 = f.call(None, Callee::Indirect(g("fp")), vec![]);
     let t2 = f.assign(g("pa"), use_(g("pa"))); // point C: before this
+    // Reads of pc: a function's input holds the globals it names (refs.rs).
+    let t3 = f.assign(g("pc"), use_(g("pc")));
     let foo = f.body(vec![
         t0,
         Stmt::If {
@@ -331,10 +333,13 @@ fn figure6() -> Program {
             else_branch: vec![],
         },
         t2,
+        t3,
     ]);
     let mut b = F::new("bar");
     let u0 = b.assign(g("pb"), addr(g("b")));
-    let bar = b.body(vec![u0]);
+    let u1 = b.assign(g("pc"), use_(g("pc")));
+    let u2 = b.assign(g("fp"), use_(g("fp")));
+    let bar = b.body(vec![u0, u1, u2]);
     Program {
         globals,
         functions: vec![main, foo, bar],
@@ -383,6 +388,7 @@ fn figure6_function_pointers() {
         "{bar D}"
     );
     assert_eq!(set(&mut an, "bar", Point::After(StmtId(0)), "pb"), "{b D}");
+    assert_eq!(set(&mut an, "bar", Point::After(StmtId(0)), "pc"), "{c D}");
     assert_eq!(
         an.callees("main", StmtId(3)),
         vec![Name::from("bar"), Name::from("foo")]

@@ -1,0 +1,166 @@
+//! Which globals a function may name, directly or through anything it may
+//! call. A call maps only those globals (plus what its arguments and they
+//! reach): a callee cannot touch a global it neither names nor reaches, so
+//! leaving the others out of its input loses nothing and lets unrelated
+//! calling contexts share one memoized unit.
+//!
+//! Indirect calls, unknown functions and library calls that take callbacks
+//! may call any function whose address is taken.
+
+use crate::library::{self, Effect};
+use crate::loc::{LocId, Locs};
+use pointee_ir::{Base, Basic, Callee, Cond, Place, Program, Rvalue, Stmt};
+use std::collections::HashMap;
+
+struct Scan<'a> {
+    globals: &'a HashMap<pointee_ir::Name, u32>,
+    funcs: &'a HashMap<pointee_ir::Name, u32>,
+    named: Vec<u32>,
+    calls: Vec<u32>,
+    any_call: bool,
+    taken: Vec<u32>,
+}
+
+impl Scan<'_> {
+    fn place(&mut self, p: &Place) {
+        if let Base::Global(g) = &p.base {
+            if let Some(&i) = self.globals.get(g) {
+                self.named.push(i);
+            }
+        }
+    }
+    fn rvalue(&mut self, r: &Rvalue) {
+        match r {
+            Rvalue::Use(p) | Rvalue::AddrOf(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => {
+                self.place(p)
+            }
+            Rvalue::Function(f) => {
+                if let Some(&i) = self.funcs.get(f) {
+                    self.taken.push(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn block(&mut self, b: &[Stmt]) {
+        for s in b {
+            match s {
+                Stmt::Basic(_, Basic::Assign { lhs, rhs }) => {
+                    self.place(lhs);
+                    self.rvalue(rhs);
+                }
+                Stmt::Basic(_, Basic::Use(p)) => self.place(p),
+                Stmt::Basic(_, Basic::Call { lhs, callee, args, .. }) => {
+                    if let Some(l) = lhs {
+                        self.place(l);
+                    }
+                    args.iter().for_each(|a| self.rvalue(a));
+                    match callee {
+                        Callee::Direct(n) => {
+                            if let Some(&i) = self.funcs.get(n) {
+                                self.calls.push(i);
+                            } else if !library::is_alias_check(n) {
+                                match library::effect(n) {
+                                    Some(Effect::Callback { .. }) | None => self.any_call = true,
+                                    _ => {}
+                                }
+                            }
+                        }
+                        Callee::Indirect(p) | Callee::Virtual { receiver: p, .. } => {
+                            self.place(p);
+                            self.any_call = true;
+                        }
+                    }
+                }
+                Stmt::If { cond, then_branch, else_branch } => {
+                    if let Cond::IsNull(p) | Cond::NotNull(p) = cond {
+                        self.place(p);
+                    }
+                    self.block(then_branch);
+                    self.block(else_branch);
+                }
+                Stmt::Loop { body } => self.block(body),
+                Stmt::Switch { arms, .. } => arms.iter().for_each(|a| self.block(a)),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The roots of the globals each function may name (sorted), by function
+/// index.
+pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
+    let n = prog.functions.len();
+    let words = prog.globals.len().div_ceil(64).max(1);
+    let mut bits = vec![vec![0u64; words]; n];
+    let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n);
+    let mut any_call = vec![false; n];
+    let mut taken: Vec<u32> = Vec::new();
+    let (globals, funcs) = (locs.global_index.clone(), locs.func_index.clone());
+    for (fi, f) in prog.functions.iter().enumerate() {
+        let mut s = Scan { globals: &globals, funcs: &funcs, named: vec![], calls: vec![], any_call: false, taken: vec![] };
+        s.block(&f.body);
+        for g in s.named {
+            bits[fi][g as usize / 64] |= 1 << (g % 64);
+        }
+        s.calls.sort();
+        s.calls.dedup();
+        calls.push(s.calls);
+        any_call[fi] = s.any_call;
+        taken.extend(s.taken);
+    }
+    for g in &prog.globals {
+        for init in &g.init {
+            for v in &init.values {
+                if let Rvalue::Function(f) = v {
+                    if let Some(&i) = funcs.get(f) {
+                        taken.push(i);
+                    }
+                }
+            }
+        }
+    }
+    taken.sort();
+    taken.dedup();
+    for fi in 0..n {
+        if any_call[fi] {
+            calls[fi].extend(taken.iter().copied());
+        }
+    }
+    // Propagate to a fixed point over the (possibly cyclic) call graph.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for fi in 0..n {
+            for k in 0..calls[fi].len() {
+                let c = calls[fi][k] as usize;
+                if c == fi {
+                    continue;
+                }
+                for w in 0..words {
+                    let add = bits[c][w] & !bits[fi][w];
+                    if add != 0 {
+                        bits[fi][w] |= add;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    for b in bits {
+        let mut v = Vec::new();
+        for (w, word) in b.iter().enumerate() {
+            let mut word = *word;
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let gi = w * 64 + bit;
+                v.push(locs.global(&prog.globals[gi].name).unwrap());
+            }
+        }
+        v.sort();
+        out.push(v);
+    }
+    out
+}
