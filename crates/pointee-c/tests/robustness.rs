@@ -35,7 +35,13 @@ fn every_line_prefix_of_every_fixture_lowers() {
             let f = pointee_c::lower_file("prefix.c", &text[..end]);
             // Whatever lowered must be internally consistent.
             for (func, src) in f.program.functions.iter().zip(&f.source.functions) {
-                assert_eq!(func.stmt_count as usize, src.stmts.len(), "{}: {}", path.display(), func.name);
+                assert_eq!(
+                    func.stmt_count as usize,
+                    src.stmts.len(),
+                    "{}: {}",
+                    path.display(),
+                    func.name
+                );
                 assert_eq!(func.vars.len(), src.vars.len());
                 assert_eq!(func.site_count as usize, src.sites.len());
             }
@@ -46,13 +52,22 @@ fn every_line_prefix_of_every_fixture_lowers() {
 }
 
 fn lowered_names(text: &str) -> Vec<String> {
-    pointee_c::lower_file("deep.c", text).program.functions.iter().map(|f| f.name.to_string()).collect()
+    pointee_c::lower_file("deep.c", text)
+        .program
+        .functions
+        .iter()
+        .map(|f| f.name.to_string())
+        .collect()
 }
 
 #[test]
 fn deeply_nested_expressions_lower_without_overflow() {
     let n = 20_000;
-    let text = format!("int *g; int *f(int *p) {{ g = {}p{}; return g; }}", "(".repeat(n), ")".repeat(n));
+    let text = format!(
+        "int *g; int *f(int *p) {{ g = {}p{}; return g; }}",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
     assert_eq!(lowered_names(&text), ["f"]);
     let derefs = format!("int f(int *p) {{ return {}p; }}", "*".repeat(n));
     assert_eq!(lowered_names(&derefs), ["f"]);
@@ -63,21 +78,35 @@ fn deeply_nested_expressions_lower_without_overflow() {
 #[test]
 fn deeply_nested_statements_lower_without_overflow() {
     let n = 20_000;
-    let blocks = format!("void f(int *p) {{ {} p = 0; {} }}", "{".repeat(n), "}".repeat(n));
+    let blocks = format!(
+        "void f(int *p) {{ {} p = 0; {} }}",
+        "{".repeat(n),
+        "}".repeat(n)
+    );
     assert_eq!(lowered_names(&blocks), ["f"]);
     let ifs = format!("void f(int *p, int c) {{ {} p = 0; }}", "if (c) ".repeat(n));
     assert_eq!(lowered_names(&ifs), ["f"]);
-    let whiles = format!("void f(int *p, int c) {{ {} p = 0; }}", "while (c) ".repeat(n));
+    let whiles = format!(
+        "void f(int *p, int c) {{ {} p = 0; }}",
+        "while (c) ".repeat(n)
+    );
     assert_eq!(lowered_names(&whiles), ["f"]);
 }
 
 #[test]
 fn too_deep_code_is_noted_not_dropped_silently() {
     let n = 10_000;
-    let text = format!("int *g; int x; void f(void) {{ g = {}&x{}; }}", "(".repeat(n), ")".repeat(n));
+    let text = format!(
+        "int *g; int x; void f(void) {{ g = {}&x{}; }}",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
     let f = pointee_c::lower_file("deep.c", &text);
     assert!(
-        f.source.notes.iter().any(|n| n.message.contains("nested too deeply")),
+        f.source
+            .notes
+            .iter()
+            .any(|n| n.message.contains("nested too deeply")),
         "notes: {:?}",
         f.source.notes
     );
