@@ -210,7 +210,26 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
         node: None,
         file: usize::MAX,
     };
-    vec![mk("Object", None), mk("String", Some("Object"))]
+    let mut object = mk("Object", None);
+    // The methods of Object that programs override: calls to them dispatch
+    // to the overrides; Object itself has no body for them.
+    for (name, params, ret) in [("toString", vec![], JType::Class("String".into())), ("equals", vec![JType::object()], JType::Prim), ("hashCode", vec![], JType::Prim)] {
+        let sig: Vec<String> = params.iter().map(JType::name).collect();
+        let signature = format!("{name}({})", sig.join(","));
+        object.methods.push(MethodDecl {
+            function: format!("Object.{signature}"),
+            name: name.into(),
+            params: params.into_iter().map(|t| ("o".to_string(), t)).collect(),
+            ret,
+            is_static: false,
+            is_ctor: false,
+            signature,
+            node: None,
+            has_body: false,
+            file: usize::MAX,
+        });
+    }
+    vec![object, mk("String", Some("Object"))]
 }
 
 /// Something pass 1 skipped: (file, node, message).
