@@ -571,8 +571,14 @@ impl<'s> Lowerer<'s> {
                 }
             };
         let mut args = Vec::new();
+        // `va_arg(ap, T)` is a macro whose second argument is a type: only
+        // `ap` is a value (the analysis models what `va_arg` returns).
+        let is_va_arg = matches!(&callee, Callee::Direct(f) if &**f == "va_arg");
         if let Some(list) = n.child_by_field_name("arguments") {
-            for a in named_children(list) {
+            for a in named_children(list)
+                .into_iter()
+                .take(if is_va_arg { 1 } else { usize::MAX })
+            {
                 let v = self.expr(a);
                 args.push(self.rvalue(&v));
             }
