@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod gen;
 pub mod reference;
 
 use pointee_cspta::{Analysis, Variant};
