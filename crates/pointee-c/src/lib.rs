@@ -40,16 +40,34 @@ pub struct CFile {
 /// Lowers one file. Never fails: syntax errors become notes and the rest of
 /// the file is lowered as far as it goes.
 pub fn lower_file(name: &str, text: &str) -> CFile {
-    // Lowering recurses over the syntax tree; deeply nested code needs a deep
-    // stack, and recursion is also bounded by `lower::MAX_DEPTH`.
+    on_lowering_thread(|| lower::lower_file(name, text))
+}
+
+/// Lowers one file from a tree that was parsed from `text` with
+/// tree-sitter-c (e.g. re-parsed incrementally by an editor); the same
+/// result as [`lower_file`] on that text.
+pub fn lower_parsed(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
+    on_lowering_thread(|| lower::lower_tree(name, text, tree))
+}
+
+/// Lowering recurses over the syntax tree; deeply nested code needs a deep
+/// stack (recursion is also bounded by `lower::MAX_DEPTH`), so it runs on a
+/// thread of its own with 64 MiB of stack.
+fn on_lowering_thread(work: impl FnOnce() -> CFile + Send) -> CFile {
     std::thread::scope(|s| {
         std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, || lower::lower_file(name, text))
+            .stack_size(64 << 20)
+            .spawn_scoped(s, work)
             .expect("spawning the lowering thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
+}
+
+/// Links files lowered one by one (by [`lower_file`] or [`lower_parsed`])
+/// into one program, as [`lower`] does.
+pub fn link_files(files: Vec<CFile>) -> Result<CProgram, LowerError> {
+    link::link(files)
 }
 
 /// Lowers the given `(file name, text)` pairs as one program.

@@ -61,10 +61,20 @@ pub(crate) struct Lowerer<'s> {
     /// Sites of the global whose initializer is being lowered.
     pub global_sites: Vec<SiteInfo>,
     pub depth: usize,
+    /// Where each defined function, global and global source entry is in
+    /// the output vectors (a redefinition replaces in place).
+    function_slots: HashMap<Name, usize>,
+    global_slots: HashMap<Name, usize>,
+    global_source_slots: HashMap<Name, usize>,
+    extern_names: std::collections::HashSet<Name>,
 }
 
 pub(crate) fn lower_file(name: &str, text: &str) -> CFile {
-    let tree = syntax::parse(text);
+    lower_tree(name, text, &syntax::parse(text))
+}
+
+/// Lowers a tree already parsed from `text` (e.g. re-parsed incrementally).
+pub(crate) fn lower_tree(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
     let mut l = Lowerer {
         src: text,
         program: Program::default(),
@@ -78,10 +88,16 @@ pub(crate) fn lower_file(name: &str, text: &str) -> CFile {
         f: FnState::default(),
         global_sites: Vec::new(),
         depth: 0,
+        function_slots: HashMap::new(),
+        global_slots: HashMap::new(),
+        global_source_slots: HashMap::new(),
+        extern_names: Default::default(),
     };
     l.predeclare_library_types();
     l.predeclare_functions(tree.root_node());
     l.top_level(tree.root_node());
+    let defined = &l.function_slots;
+    l.program.externs.retain(|e| !defined.contains_key(&e.name));
     l.source.notes.sort_by_key(|n| (n.range.start, n.kind));
     CFile {
         program: l.program,
@@ -525,12 +541,8 @@ impl<'s> Lowerer<'s> {
         // Fix up reads recorded "before the next statement" at the very end.
         let count = func.stmt_count;
         f.exprs.retain(|e| e.point.stmt().0 < count);
-        self.program.functions.retain(|g| g.name != name);
-        self.program.functions.push(func);
-        self.program.externs.retain(|e| e.name != name);
-        self.source.functions.retain(|g| g.name != name);
-        self.source.functions.push(FunctionSource {
-            name,
+        let source = FunctionSource {
+            name: name.clone(),
             range: whole,
             name_range: range(name_node),
             vars: f.var_ranges,
@@ -538,7 +550,19 @@ impl<'s> Lowerer<'s> {
             sites: f.sites,
             exprs: f.exprs,
             calls: f.calls,
-        });
+        };
+        match self.function_slots.get(&name) {
+            Some(&i) => {
+                self.program.functions[i] = func;
+                self.source.functions[i] = source;
+            }
+            None => {
+                self.function_slots
+                    .insert(name, self.program.functions.len());
+                self.program.functions.push(func);
+                self.source.functions.push(source);
+            }
+        }
     }
 
     /// `count(n) { ... }`: tree-sitter reads `count` as a type name and
@@ -644,8 +668,7 @@ impl<'s> Lowerer<'s> {
                 if self.in_function() {
                     self.bind(&name, Sym::Function(key.clone(), (**fty).clone()));
                 }
-                if !self.program.functions.iter().any(|f| f.name == key)
-                    && !self.program.externs.iter().any(|e| e.name == key)
+                if !self.function_slots.contains_key(&key) && self.extern_names.insert(key.clone())
                 {
                     self.program.externs.push(pointee_ir::Extern {
                         name: key,
@@ -678,9 +701,10 @@ impl<'s> Lowerer<'s> {
         value: Option<Node>,
     ) -> (Name, Type) {
         let key: Name = name.into();
-        let ty = match (&ty, self.program.global(name)) {
+        let slot = self.global_slots.get(&key).copied();
+        let ty = match (&ty, slot) {
             // `extern int a[];` then `int a[10];`: keep the more complete type.
-            (Type::Array(_, None), Some(g)) => g.ty.clone(),
+            (Type::Array(_, None), Some(i)) => self.program.globals[i].ty.clone(),
             _ => ty,
         };
         self.scopes[0].insert(name.to_string(), Sym::Global(key.clone(), ty.clone()));
@@ -689,8 +713,9 @@ impl<'s> Lowerer<'s> {
             None => Vec::new(),
         };
         let sites = std::mem::take(&mut self.global_sites);
-        match self.program.globals.iter_mut().find(|g| g.name == key) {
-            Some(g) => {
+        match slot {
+            Some(i) => {
+                let g = &mut self.program.globals[i];
                 g.ty = ty.clone();
                 if value.is_some() {
                     g.init = init;
@@ -699,16 +724,15 @@ impl<'s> Lowerer<'s> {
                     g.kind = GlobalKind::Variable { is_static: true };
                 }
             }
-            None => self.program.globals.push(Global {
+            None => self.put_global(Global {
                 name: key.clone(),
                 ty: ty.clone(),
                 kind: GlobalKind::Variable { is_static },
                 init,
             }),
         }
-        if value.is_some() || self.source.global(&key).is_none() {
-            self.source.globals.retain(|g| g.name != key);
-            self.source.globals.push(GlobalSource {
+        if value.is_some() || !self.global_source_slots.contains_key(&key) {
+            self.put_global_source(GlobalSource {
                 name: key.clone(),
                 name_range: range(name_node),
                 sites,
@@ -725,8 +749,7 @@ impl<'s> Lowerer<'s> {
             None => Vec::new(),
         };
         let sites = std::mem::take(&mut self.global_sites);
-        self.program.globals.retain(|g| g.name != key);
-        self.program.globals.push(Global {
+        self.put_global(Global {
             name: key.clone(),
             ty: ty.clone(),
             kind: GlobalKind::StaticLocal {
@@ -735,13 +758,35 @@ impl<'s> Lowerer<'s> {
             },
             init,
         });
-        self.source.globals.retain(|g| g.name != key);
-        self.source.globals.push(GlobalSource {
+        self.put_global_source(GlobalSource {
             name: key.clone(),
             name_range: range(name_node),
             sites,
         });
         self.bind(name, Sym::Global(key, ty));
+    }
+
+    /// Adds a global, replacing an earlier one of the same name.
+    fn put_global(&mut self, g: Global) {
+        match self.global_slots.get(&g.name) {
+            Some(&i) => self.program.globals[i] = g,
+            None => {
+                self.global_slots
+                    .insert(g.name.clone(), self.program.globals.len());
+                self.program.globals.push(g);
+            }
+        }
+    }
+
+    fn put_global_source(&mut self, g: GlobalSource) {
+        match self.global_source_slots.get(&g.name) {
+            Some(&i) => self.source.globals[i] = g,
+            None => {
+                self.global_source_slots
+                    .insert(g.name.clone(), self.source.globals.len());
+                self.source.globals.push(g);
+            }
+        }
     }
 
     pub(crate) fn type_definition(&mut self, node: Node) {
