@@ -1,0 +1,270 @@
+//! Incrementality, proved from salsa's own execution events: after each edit
+//! we list the queries salsa re-executed (`EventKind::WillExecute`).
+
+use super::*;
+use salsa::plumbing::AsId;
+use salsa::{Database as _, DatabaseKeyIndex, EventKind};
+use std::sync::Mutex;
+
+struct Harness {
+    db: Database,
+    log: Arc<Mutex<Vec<DatabaseKeyIndex>>>,
+    project: Project,
+}
+
+const PROGRAM: &str = "\
+#include <stdlib.h>
+int g;
+int *gp;
+
+/* set: stores its argument */
+void set(int **pp, int *v) {
+    *pp = v;
+}
+
+int *id(int *p) {
+    return p;
+}
+
+int main(void) {
+    int x;
+    int *p;
+    set(&p, &x);
+    gp = id(&g);
+    return 0;
+}
+";
+
+impl Harness {
+    fn new(files: &[(&str, &str)]) -> Harness {
+        let log: Arc<Mutex<Vec<DatabaseKeyIndex>>> = Arc::default();
+        let sink = log.clone();
+        let mut db = Database::with_events(move |e| {
+            if let EventKind::WillExecute { database_key } = e.kind {
+                sink.lock().unwrap().push(database_key);
+            }
+        });
+        let project = Project::new(&db, Vec::new(), Config::default());
+        for (path, text) in files {
+            upsert_file(&mut db, project, path, (*text).into(), None);
+        }
+        Harness { db, log, project }
+    }
+
+    fn file(&self, path: &str) -> SourceFile {
+        file_by_path(&self.db, self.project, path).unwrap()
+    }
+
+    fn edit(&mut self, path: &str, from: &str, to: &str) {
+        let f = self.file(path);
+        let text = f.text(&self.db).replacen(from, to, 1);
+        assert_ne!(&*text, &**f.text(&self.db), "the edit `{from}` -> `{to}` applies");
+        self.db.set_text(f, text.into(), None);
+    }
+
+    /// Runs every query the server asks for and returns what re-executed, as
+    /// `query` or `query(function)` for per-function queries.
+    fn run(&mut self) -> Vec<String> {
+        self.log.lock().unwrap().clear();
+        let db = &self.db;
+        let _ = c_analysis(db, self.project);
+        for &f in self.project.files(db) {
+            for key in function_keys(db, f) {
+                let _ = function_calls(db, key);
+            }
+        }
+        let keys: Vec<(salsa::Id, String)> = self
+            .project
+            .files(db)
+            .iter()
+            .flat_map(|&f| function_keys(db, f))
+            .map(|k| (k.as_id(), k.name(db).to_string()))
+            .collect();
+        let mut out: Vec<String> = self
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|k| {
+                let name = db.ingredient_debug_name(k.ingredient_index()).to_string();
+                match keys.iter().find(|(id, _)| *id == k.key_index()) {
+                    Some((_, f)) if name == "c_function" || name == "function_calls" => {
+                        format!("{name}({f})")
+                    }
+                    _ => name,
+                }
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn first_run_executes_everything_once() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    let ran = h.run();
+    for q in ["lower_c", "file_functions", "file_decls", "c_program", "c_analysis"] {
+        assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
+    }
+    for f in ["set", "id", "main"] {
+        assert!(ran.contains(&format!("c_function({f})")), "{ran:?}");
+        assert!(ran.contains(&format!("function_calls({f})")), "{ran:?}");
+    }
+    assert!(h.run().is_empty(), "nothing changed, nothing runs");
+}
+
+#[test]
+fn comment_and_whitespace_edits_run_no_analysis() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    h.run();
+    h.edit("a.c", "/* set: stores its argument */", "/* set: stores\n   its argument, longer now */");
+    let ran = h.run();
+    // The file is re-lowered and the cheap projections re-run, but every
+    // result is equal, so no per-function downstream query, no program and
+    // no analysis re-executes.
+    assert!(ran.contains(&"lower_c".to_string()), "{ran:?}");
+    for r in &ran {
+        assert!(
+            !r.starts_with("function_calls") && r != "c_program" && r != "c_analysis",
+            "{r} re-executed after a comment edit: {ran:?}"
+        );
+    }
+    h.edit("a.c", "    *pp = v;", "  *pp   =   v  ;  ");
+    let ran = h.run();
+    assert!(ran.iter().all(|r| !r.starts_with("function_calls") && r != "c_analysis"), "{ran:?}");
+}
+
+#[test]
+fn moving_a_function_runs_no_analysis() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    h.run();
+    let f = h.file("a.c");
+    let text = f.text(&h.db).to_string();
+    let id_fn = "int *id(int *p) {\n    return p;\n}\n\n";
+    let moved = text.replacen(id_fn, "", 1).replacen("int g;\n", &format!("int g;\n\n\n{id_fn}"), 1);
+    assert_ne!(moved, text);
+    h.db.set_text(f, moved.into(), None);
+    let ran = h.run();
+    assert!(
+        ran.iter().all(|r| !r.starts_with("function_calls") && r != "c_analysis"),
+        "{ran:?}"
+    );
+}
+
+#[test]
+fn editing_one_body_reruns_only_that_function_downstream() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    h.run();
+    h.edit("a.c", "    return p;", "    p = p;\n    return p;");
+    let ran = h.run();
+    let per_function: Vec<&String> = ran.iter().filter(|r| r.starts_with("function_calls")).collect();
+    assert_eq!(per_function, vec!["function_calls(id)"], "{ran:?}");
+    // Every function's IR is re-projected (cheap), but only `id` changed:
+    // the program and the analysis re-run once.
+    assert_eq!(ran.iter().filter(|r| *r == "c_analysis").count(), 1, "{ran:?}");
+}
+
+#[test]
+fn editing_another_file_leaves_this_files_queries_alone() {
+    let mut h = Harness::new(&[
+        ("a.c", PROGRAM),
+        ("b.c", "int *other(int *q) {\n    return q;\n}\n"),
+    ]);
+    h.run();
+    h.edit("b.c", "return q;", "q = q;\n    return q;");
+    let ran = h.run();
+    assert_eq!(ran.iter().filter(|r| *r == "lower_c").count(), 1, "only b.c is re-lowered: {ran:?}");
+    assert!(ran.iter().all(|r| !r.contains("(main)") && !r.contains("(set)")), "{ran:?}");
+    assert!(ran.contains(&"function_calls(other)".to_string()), "{ran:?}");
+}
+
+#[test]
+fn analysis_results_are_position_free_and_correct() {
+    let src = "\
+void f(int *a) {}
+void g(int *a) {}
+int main(void) {
+    int x, y;
+    int *p = &x, *q = &x;
+    void (*fp)(int *);
+    if (x) fp = f; else fp = g;
+    fp(p);
+    MUSTALIAS(p, q);
+    NOALIAS(p, &y);
+    return 0;
+}
+";
+    let mut h = Harness::new(&[("a.c", src)]);
+    h.run();
+    let a = c_analysis(&h.db, h.project).clone().unwrap();
+    let indirect: Vec<&str> = a
+        .edges
+        .iter()
+        .filter(|e| e.indirect)
+        .map(|e| &*e.callee)
+        .collect();
+    assert_eq!(indirect, vec!["f", "g"]);
+    assert_eq!(a.alias_checks.len(), 2);
+    assert!(a.alias_checks.iter().all(|c| c.ok), "{:?}", a.alias_checks);
+    // A whitespace edit keeps the very same analysis value.
+    h.edit("a.c", "fp(p);", "fp( p );");
+    let ran = h.run();
+    assert!(!ran.contains(&"c_analysis".to_string()), "{ran:?}");
+}
+
+#[test]
+fn config_change_reruns_analysis_but_not_lowering() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    h.run();
+    let p = h.project;
+    set_config(&mut h.db, p, Config { c_context_bound: Some(3), ..Default::default() });
+    let ran = h.run();
+    assert_eq!(ran, strs(&["c_analysis"]));
+}
+
+#[test]
+fn incremental_tree_gives_the_same_lowering() {
+    let text = PROGRAM;
+    let mut tree = parse(Lang::C, text, None);
+    let start = text.find("return p;").unwrap();
+    let new_text = format!("{}p = p;\n    {}", &text[..start], &text[start..]);
+    let ins = "p = p;\n    ".len();
+    let point = |s: &str, off: usize| {
+        let before = &s[..off];
+        let row = before.matches('\n').count();
+        let col = off - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        tree_sitter::Point { row, column: col }
+    };
+    tree.edit(&tree_sitter::InputEdit {
+        start_byte: start,
+        old_end_byte: start,
+        new_end_byte: start + ins,
+        start_position: point(text, start),
+        old_end_position: point(text, start),
+        new_end_position: point(&new_text, start + ins),
+    });
+    let new_tree = parse(Lang::C, &new_text, Some(&tree));
+    let a = pointee_c::lower_parsed("a.c", &new_text, &new_tree);
+    let b = pointee_c::lower_file("a.c", &new_text);
+    assert_eq!(a, b);
+    assert_eq!(new_tree.root_node().to_sexp(), parse(Lang::C, &new_text, None).root_node().to_sexp());
+}
+
+#[test]
+fn java_files_lower_together() {
+    let mut h = Harness::new(&[(
+        "A.java",
+        "class A { static Object f; public static void main(String[] a) { f = new Object(); } }",
+    )]);
+    let db = &h.db;
+    let jp = java_program(db, h.project);
+    assert!(jp.0.program.function("A.main(String[])").is_some() || !jp.0.program.functions.is_empty());
+    h.run();
+}
