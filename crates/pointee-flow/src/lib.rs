@@ -13,6 +13,7 @@
 //! JSON or the command line; it never depends on tokio or serde.
 
 mod facts;
+mod fxhash;
 mod library;
 mod loc;
 mod map;

@@ -7,7 +7,7 @@
 //! interned into dense [`LocId`]s; the table never forgets one.
 
 use pointee_ir::{Name, Program, SiteId, Type, VarId};
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap as HashMap;
 
 /// A dense id of an abstract location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

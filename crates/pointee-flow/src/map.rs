@@ -17,7 +17,7 @@
 use crate::facts::{Fact, Facts};
 use crate::loc::{Class, LocId, Locs, Root};
 use crate::transfer::Locset;
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap as HashMap;
 
 /// Symbolic names deeper than this fold into one summary name.
 pub const MAX_LEVEL: u32 = 4;
@@ -29,7 +29,7 @@ pub struct MapInfo {
     pub groups: Vec<(LocId, Vec<LocId>)>,
     group_of: HashMap<LocId, usize>,
     /// Roots of the visible locations the callee was given.
-    visible: std::collections::HashSet<LocId>,
+    visible: crate::fxhash::FxHashSet<LocId>,
     all_visible: bool,
 }
 
@@ -58,8 +58,8 @@ pub fn map_call(
 ) -> (Facts, MapInfo) {
     // Caller facts by root: stack-like ones are pulled in when the root gets
     // a symbolic name, visible ones when the root becomes reachable.
-    let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::new();
-    let mut vis_by_root: HashMap<LocId, Vec<Fact>> = HashMap::new();
+    let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
+    let mut vis_by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
     let mut pending: Vec<(LocId, LocId, bool)> = Vec::new();
     for (leaf, vals) in formals {
         for (d, def) in vals {
@@ -87,13 +87,13 @@ pub fn map_call(
         }
         None => info.all_visible = true,
     }
-    let mut sym_of: HashMap<LocId, LocId> = HashMap::new();
+    let mut sym_of: HashMap<LocId, LocId> = HashMap::default();
     let mut out: Vec<Fact> = Vec::with_capacity(pending.len());
     while !pending.is_empty() {
         // Name the new invisibles of this round: definite ones first.
         let mut keys: Vec<(LocId, Vec<LocId>)> = Vec::new();
-        let mut key_index: HashMap<LocId, usize> = HashMap::new();
-        let mut assigned: HashMap<LocId, ()> = HashMap::new();
+        let mut key_index: HashMap<LocId, usize> = HashMap::default();
+        let mut assigned: HashMap<LocId, ()> = HashMap::default();
         for pass in [true, false] {
             for &(s, d, def) in &pending {
                 if def != pass || !invisible(locs, d) {
@@ -208,7 +208,7 @@ pub fn unmap_call(
     info: &MapInfo,
 ) -> Facts {
     // Summary names the callee left untouched keep their invisibles' facts.
-    let mut unchanged: HashMap<LocId, bool> = HashMap::new();
+    let mut unchanged: HashMap<LocId, bool> = HashMap::default();
     for (sym, roots) in &info.groups {
         if roots.len() > 1 {
             let a: Vec<&Fact> = callee_in
@@ -222,7 +222,7 @@ pub fn unmap_call(
             unchanged.insert(*sym, a == b);
         }
     }
-    let mut mapped: HashMap<LocId, (LocId, bool)> = HashMap::new(); // root -> (sym, multi)
+    let mut mapped: HashMap<LocId, (LocId, bool)> = HashMap::default(); // root -> (sym, multi)
     for (sym, roots) in &info.groups {
         for &r in roots {
             mapped.insert(r, (*sym, roots.len() > 1));

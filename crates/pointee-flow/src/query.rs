@@ -7,7 +7,7 @@ use crate::loc::{Class, LocId, Locs, Root, NULL};
 use crate::solver::{Engine, EntryKind, Unit, UnitId};
 use crate::transfer::{self, Locset, Scope};
 use pointee_ir::{Name, Point, Rvalue, StmtId};
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap as HashMap;
 use std::fmt::Write;
 
 /// The analysis result. Queries take `&mut self`: they re-run bodies and may
@@ -44,7 +44,7 @@ impl<'p> Analysis<'p> {
             engine,
             live,
             main_live,
-            replays: HashMap::new(),
+            replays: HashMap::default(),
         }
     }
 
@@ -191,7 +191,7 @@ impl<'p> Analysis<'p> {
     /// the call statement in the previous function that called it (at most
     /// `limit` chains).
     pub fn chains(&self, u: UnitId, limit: usize) -> Vec<Vec<(Name, Option<StmtId>)>> {
-        let mut callers: HashMap<UnitId, Vec<(UnitId, StmtId)>> = HashMap::new();
+        let mut callers: HashMap<UnitId, Vec<(UnitId, StmtId)>> = HashMap::default();
         for (cu, unit) in self.engine.units.iter().enumerate() {
             if !self.live[cu] {
                 continue;

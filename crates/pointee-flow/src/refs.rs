@@ -10,7 +10,7 @@
 use crate::library::{self, Effect};
 use crate::loc::{LocId, Locs};
 use pointee_ir::{Base, Basic, Callee, Cond, Place, Program, Rvalue, Stmt};
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap as HashMap;
 
 struct Scan<'a> {
     globals: &'a HashMap<pointee_ir::Name, u32>,
@@ -122,11 +122,16 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
     }
     taken.sort();
     taken.dedup();
+    // One extra node stands for "any address-taken function".
+    let any = n as u32;
+    bits.push(vec![0u64; words]);
+    calls.push(taken.clone());
     for fi in 0..n {
         if any_call[fi] {
-            calls[fi].extend(taken.iter().copied());
+            calls[fi].push(any);
         }
     }
+    let n = n + 1;
     // Propagate to a fixed point over the (possibly cyclic) call graph.
     let mut changed = true;
     while changed {
@@ -147,6 +152,7 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
             }
         }
     }
+    bits.pop();
     let mut out = Vec::with_capacity(n);
     for b in bits {
         let mut v = Vec::new();

@@ -20,7 +20,8 @@ use pointee_ir::{
     pointer_paths, Basic, Callee, Function, Index, Name, Place, Point, Program, Rvalue, Sel,
     SiteId, StmtId, Type, VarKind,
 };
-use std::collections::{BTreeMap, HashMap};
+use crate::fxhash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Analysis settings.
@@ -140,10 +141,10 @@ impl<'p> Engine<'p> {
             settings,
             units: Vec::new(),
             entries: Vec::new(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             stack: Vec::new(),
             replay: None,
-            seen: HashMap::new(),
+            seen: HashMap::default(),
             exit_handlers: Vec::new(),
             steps: 0,
             refs,
@@ -169,7 +170,7 @@ impl<'p> Engine<'p> {
     pub fn run(&mut self) {
         let main = self.locs.func_index.get("main").copied();
         if let Some(m) = main {
-            let mut input = self.global_facts(false);
+            let mut input = self.global_facts(false, None);
             let f = self.func(m);
             for (i, &p) in f.params.iter().enumerate() {
                 let pl = self.locs.var(m, p);
@@ -284,10 +285,13 @@ impl<'p> Engine<'p> {
     /// Globals' initial facts: initialisers, `NULL` for unlisted pointer
     /// leaves. For an extra entry every leaf may also point to a symbolic
     /// location (a caller may have changed it).
-    fn global_facts(&mut self, extra: bool) -> Vec<Fact> {
+    fn global_facts(&mut self, extra: bool, only: Option<&[LocId]>) -> Vec<Fact> {
         let mut out = Vec::new();
         for g in &self.prog.globals {
             let gl = self.locs.global(&g.name).unwrap();
+            if only.is_some_and(|o| o.binary_search(&gl).is_err()) {
+                continue;
+            }
             let mut leaves: Vec<Vec<Sel>> = pointer_paths(&g.ty, &self.prog.types);
             for init in &g.init {
                 if !leaves.contains(&init.path) {
@@ -359,9 +363,6 @@ impl<'p> Engine<'p> {
             let l = self.locs.with_path(sym, &steps_of(&leaf));
             let lty = self.locs.get(l).ty.clone();
             let mut v = vec![(NULL, false)];
-            if out.iter().any(|f| f.src == l) {
-                continue;
-            }
             self.symbolic(l, lty.as_ref(), &[], level + 1, &mut v, out);
             for (d, _) in v {
                 out.push(Fact {
@@ -376,7 +377,8 @@ impl<'p> Engine<'p> {
     /// The input of an extra entry: parameters point to symbolic locations
     /// that may alias one another (unless `restrict`), or `NULL`.
     fn extra_input(&mut self, fi: u32) -> Facts {
-        let mut out = self.global_facts(true);
+        let refs = self.refs[fi as usize].clone();
+        let mut out = self.global_facts(true, Some(&refs));
         let f = self.func(fi);
         let mut leaves: Vec<(LocId, bool, Locset)> = Vec::new();
         for &p in &f.params {
@@ -997,7 +999,7 @@ impl<'p> Engine<'p> {
                 work.push(t);
             }
         }
-        let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::new();
+        let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
         for f in st.iter() {
             by_root
                 .entry(self.locs.get(f.src).root_id)

@@ -1,0 +1,167 @@
+//! Scale benchmark of the C engine: generates C programs of a given size
+//! (fixed by a seed), lowers them with pointee-c and analyses them, and
+//! reports analysis time and peak memory.
+//!
+//! ```text
+//! cargo bench -p pointee-flow --bench scale               # 1k, 10k, 50k lines
+//! cargo bench -p pointee-flow --bench scale -- 10000      # one size
+//! cargo bench -p pointee-flow --bench scale -- --emit 1000 > gen.c
+//! ```
+//!
+//! Shape of a generated program: `modules = lines / 64` modules; module `k`
+//! has a list struct `node_k` (next, data and a function-pointer field),
+//! globals (an int array, a list head, a counter, a table of 2-4 operation
+//! functions), the operations, an allocator `mk_k` (heap, stores a table
+//! entry into the node's function pointer), a recursive `sum_k` calling
+//! through `n->op`, `swap_k(int **, int **)`, a `helper_k`, and `drive_k`,
+//! which loops calling `mk_k`, a table entry through a local function
+//! pointer, `swap_k`, `sum_k`, and the helper of an earlier module chosen by
+//! the seed. `main` calls every `drive_k`.
+
+use std::fmt::Write;
+use std::time::Instant;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+fn generate(lines: usize, seed: u64) -> String {
+    let modules = (lines / 64).max(1);
+    let mut r = Rng(seed);
+    let mut s = String::new();
+    s.push_str("#include <stdlib.h>\n");
+    for k in 0..modules {
+        let ops = 2 + (r.next() % 3) as usize;
+        let _ = writeln!(s, "struct node_{k} {{ struct node_{k} *next; int *data; int (*op)(struct node_{k} *); }};");
+        let _ = writeln!(s, "int g{k}_vals[8];\nstruct node_{k} *g{k}_head;\nint g{k}_count;");
+        for j in 0..ops {
+            match j % 3 {
+                0 => {
+                    let _ = writeln!(s, "static int op{k}_{j}(struct node_{k} *n) {{\n    int *d;\n    d = n->data;\n    if (d)\n        return *d;\n    return 0;\n}}");
+                }
+                1 => {
+                    let _ = writeln!(s, "static int op{k}_{j}(struct node_{k} *n) {{\n    if (n->next)\n        return 1;\n    return 0;\n}}");
+                }
+                _ => {
+                    let _ = writeln!(s, "static int op{k}_{j}(struct node_{k} *n) {{\n    n->data = &g{k}_vals[1];\n    return 2;\n}}");
+                }
+            }
+        }
+        let names: Vec<String> = (0..ops).map(|j| format!("op{k}_{j}")).collect();
+        let _ = writeln!(s, "int (*g{k}_table[{ops}])(struct node_{k} *) = {{ {} }};", names.join(", "));
+        let _ = writeln!(
+            s,
+            "struct node_{k} *mk_{k}(int *d, int i) {{
+    struct node_{k} *n;
+    n = malloc(sizeof(struct node_{k}));
+    if (n == 0)
+        return 0;
+    n->data = d;
+    n->next = g{k}_head;
+    n->op = g{k}_table[i % {ops}];
+    g{k}_head = n;
+    g{k}_count++;
+    return n;
+}}
+int sum_{k}(struct node_{k} *n, int depth) {{
+    int s;
+    if (n == 0 || depth > 20)
+        return 0;
+    s = n->op(n);
+    return s + sum_{k}(n->next, depth + 1);
+}}
+void swap_{k}(int **a, int **b) {{
+    int *t;
+    t = *a;
+    *a = *b;
+    *b = t;
+}}
+int helper_{k}(int *x) {{
+    if (x)
+        g{k}_count += *x;
+    return g{k}_count;
+}}"
+        );
+        let other = if k == 0 { 0 } else { (r.next() as usize) % k };
+        let _ = writeln!(
+            s,
+            "int drive_{k}(int seed) {{
+    int i, s = 0;
+    int *p, *q;
+    int (*f)(struct node_{k} *);
+    struct node_{k} *n;
+    p = &g{k}_vals[0];
+    q = &g{k}_vals[2];
+    for (i = 0; i < 4; i++) {{
+        n = mk_{k}(p, i + seed);
+        if (n) {{
+            f = g{k}_table[i % {ops}];
+            s += f(n);
+        }}
+        swap_{k}(&p, &q);
+    }}
+    s += sum_{k}(g{k}_head, 0);
+    s += helper_{other}(p);
+    return s;
+}}"
+        );
+    }
+    s.push_str("int main(void) {\n    int total = 0;\n");
+    for k in 0..modules {
+        let _ = writeln!(s, "    total += drive_{k}({k});");
+    }
+    s.push_str("    return total == 0;\n}\n");
+    s
+}
+
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    for line in status.lines() {
+        if let Some(v) = line.strip_prefix("VmHWM:") {
+            let kb: f64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0.0);
+            return kb / 1024.0;
+        }
+    }
+    0.0
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if let Some(i) = args.iter().position(|a| a == "--emit") {
+        let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(1000);
+        print!("{}", generate(n, 42));
+        return;
+    }
+    let sizes: Vec<usize> = {
+        let v: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+        if v.is_empty() { vec![1000, 10_000, 50_000] } else { v }
+    };
+    println!("{:>8} {:>8} {:>10} {:>10} {:>9} {:>8} {:>12}", "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB");
+    for n in sizes {
+        let text = generate(n, 42);
+        let lines = text.lines().count();
+        let t0 = Instant::now();
+        let lowered = pointee_c::lower(&[("gen.c", &text)]).expect("lowering");
+        let lower_s = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        let a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
+        let analyse_s = t1.elapsed().as_secs_f64();
+        let stats = a.stats();
+        let get = |k: &str| stats.iter().find(|s| s.0 == k).map(|s| s.1).unwrap_or(0);
+        println!(
+            "{:>8} {:>8} {:>10.3} {:>10.3} {:>9} {:>8} {:>12.1}",
+            n,
+            lines,
+            lower_s,
+            analyse_s,
+            get("contexts"),
+            get("functions analysed"),
+            peak_rss_mb()
+        );
+        drop(a);
+    }
+}
