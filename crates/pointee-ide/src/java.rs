@@ -353,24 +353,21 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
         .filter_map(|g| s.a.static_pts(g).filter(|p| !p.is_empty()).map(|p| format!("{g} -> {}", show(p))))
         .collect();
     statics.sort();
-    let mut cg: Vec<String> = s
+    let mut cg: Vec<(String, String, u32, String)> = s
         .a
         .cg
         .iter()
         .map(|e| {
             let (a, b) = (s.a.reached[e.caller as usize], s.a.reached[e.callee as usize]);
             let call = &s.a.facts.methods[a.method as usize].calls[e.call as usize];
-            let (site, _) = s.site_label(a.method, call.site, "");
-            format!(
-                "{} {} {site} -> {} {}",
-                s.a.facts.method_names[a.method as usize],
-                ctx(a.ctx),
-                s.a.facts.method_names[b.method as usize],
-                ctx(b.ctx)
-            )
+            let (site, loc) = s.site_label(a.method, call.site, "");
+            let caller = format!("{} {}", s.a.facts.method_names[a.method as usize], ctx(a.ctx));
+            let callee = format!("{} {}", s.a.facts.method_names[b.method as usize], ctx(b.ctx));
+            (caller, site, loc.map_or(0, |l| l.line), callee)
         })
         .collect();
-    cg.sort();
+    cg.sort_by(|x, y| (&x.0, x.2, &x.3).cmp(&(&y.0, y.2, &y.3)));
+    let cg: Vec<String> = cg.into_iter().map(|(a, site, _, b)| format!("{a} {site} -> {b}")).collect();
     let figures = s.a.stats().named().into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
     dump.sections.push((format!("points-to sets ({})", s.a.variant.name()), pts));
     dump.sections.push(("field points-to sets".into(), fields));

@@ -48,6 +48,8 @@ pub struct ClassDecl<'a> {
 pub struct Hierarchy<'a> {
     pub classes: Vec<ClassDecl<'a>>,
     pub by_name: HashMap<String, usize>,
+    /// `ancestors` by class, computed once.
+    ancestors: std::cell::RefCell<HashMap<String, std::rc::Rc<[String]>>>,
 }
 
 impl<'a> Hierarchy<'a> {
@@ -91,7 +93,16 @@ impl<'a> Hierarchy<'a> {
 
     /// `name` and its supertypes, nearest first (superclass chain before
     /// interfaces), each once.
-    pub fn ancestors(&self, name: &str) -> Vec<String> {
+    pub fn ancestors(&self, name: &str) -> std::rc::Rc<[String]> {
+        if let Some(a) = self.ancestors.borrow().get(name) {
+            return a.clone();
+        }
+        let a: std::rc::Rc<[String]> = self.compute_ancestors(name).into();
+        self.ancestors.borrow_mut().insert(name.to_string(), a.clone());
+        a
+    }
+
+    fn compute_ancestors(&self, name: &str) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut chain = Vec::new();
         let mut cur = Some(name.to_string());
@@ -129,8 +140,8 @@ impl<'a> Hierarchy<'a> {
     /// most derived declaration of each signature first.
     pub fn methods_named(&self, class: &str, name: &str, arity: usize) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
         let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
-        for c in self.ancestors(class) {
-            let Some(d) = self.get(&c) else { continue };
+        for c in self.ancestors(class).iter() {
+            let Some(d) = self.get(c) else { continue };
             for m in &d.methods {
                 if m.name == name && m.params.len() == arity && !out.iter().any(|(_, o)| o.signature == m.signature) {
                     out.push((d, m));
@@ -142,8 +153,8 @@ impl<'a> Hierarchy<'a> {
 
     /// The field `name` seen from `class`: (declaring class, field).
     pub fn field(&self, class: &str, name: &str) -> Option<(&ClassDecl<'a>, &FieldDecl)> {
-        for c in self.ancestors(class) {
-            let Some(d) = self.get(&c) else { continue };
+        for c in self.ancestors(class).iter() {
+            let Some(d) = self.get(c) else { continue };
             if let Some(f) = d.fields.iter().find(|f| f.name == name) {
                 return Some((d, f));
             }

@@ -88,6 +88,7 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
 /// reads (Java interns literals, so equal texts are one object).
 fn literal_pools(out: &mut JavaProgram, sources: &mut [SourceMap], strings: Vec<Vec<(String, Range)>>) {
     use pointee_ir::{Basic, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Type, Var, VarId, VarKind};
+    let mut literal_globals = std::collections::HashSet::new();
     for (file, lits) in strings.into_iter().enumerate() {
         if lits.is_empty() {
             continue;
@@ -107,12 +108,11 @@ fn literal_pools(out: &mut JavaProgram, sources: &mut [SourceMap], strings: Vec<
             site_count: 0,
         };
         let mut fs = FunctionSource { name: name.clone(), ..Default::default() };
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for (text, r) in &lits {
-            if seen.contains(&text.as_str()) {
+            if !seen.insert(text.as_str()) {
                 continue;
             }
-            seen.push(text);
             let k = f.vars.len() as u32;
             f.vars.push(Var { name: format!("s{k}").into(), ty: Type::Class("String".into()), kind: VarKind::Temp, restrict: false });
             fs.vars.push(*r);
@@ -123,7 +123,7 @@ fn literal_pools(out: &mut JavaProgram, sources: &mut [SourceMap], strings: Vec<
             f.body.push(Stmt::Basic(StmtId(2 * k + 1), Basic::Assign { lhs: Place::global(g.clone()), rhs: Rvalue::Use(v) }));
             fs.stmts.push(*r);
             fs.stmts.push(*r);
-            if !out.program.globals.iter().any(|x| x.name == g) {
+            if literal_globals.insert(g.clone()) {
                 out.program.globals.push(Global { name: g.clone(), ty: Type::Class("String".into()), kind: GlobalKind::StaticField, init: Vec::new() });
                 sources[file].globals.push(GlobalSource { name: g, name_range: *r, sites: Vec::new() });
             }
