@@ -53,19 +53,21 @@ impl<'s> Lowerer<'s> {
             "struct"
         };
         let key: Name = match spec.child_by_field_name("name") {
-            Some(n) => {
-                let tag = format!("{word} {}", self.text(n));
-                self.tags
-                    .entry(tag.clone())
-                    .or_insert_with(|| tag.as_str().into())
-                    .clone()
-            }
+            Some(n) => format!("{word} {}", self.text(n)).into(),
             None => {
                 self.anon_records += 1;
-                format!("{word} <anon{}>", self.anon_records).into()
+                match &self.anon_owner {
+                    Some(f) => format!("{word} <anon{} in {f}>", self.anon_records).into(),
+                    None => format!("{word} <anon{}>", self.anon_records).into(),
+                }
             }
         };
         let Some(body) = spec.child_by_field_name("body") else {
+            // A reference to a record: keep the layout known here or in
+            // the file scope; only an unknown tag gets an empty layout.
+            if self.record_def(&key).is_some() {
+                return key;
+            }
             self.program
                 .types
                 .records
@@ -241,7 +243,7 @@ impl<'s> Lowerer<'s> {
     /// selectors to reach it (empty through a union, whose members share one
     /// location) and its type.
     pub(crate) fn find_field(&self, record: &str, field: &str) -> Option<(Vec<Sel>, Type)> {
-        let rec = self.program.types.record(record)?;
+        let rec = self.record_def(record)?;
         let step = |f: &Field| match rec.kind {
             RecordKind::Struct => vec![Sel::Field(f.name.clone())],
             RecordKind::Union => Vec::new(),
@@ -262,7 +264,7 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn is_union(&self, ty: &Type) -> bool {
-        matches!(ty, Type::Record(r) if self.program.types.record(r).is_some_and(|r| r.kind == RecordKind::Union))
+        matches!(ty, Type::Record(r) if self.record_def(r).is_some_and(|r| r.kind == RecordKind::Union))
     }
 
     /// The C type of an expression, read from declarations without lowering

@@ -5,8 +5,8 @@
 use crate::lower::{Lowerer, Sym, MAX_DEPTH};
 use crate::syntax::{int_literal, named_children, range, strip_parens};
 use pointee_ir::{
-    pointer_paths, Base, Basic, CallInfo, Callee, ExprInfo, Index, Name, NoteKind, Place, Point,
-    Range, Rvalue, Sel, SiteKind, StmtId, Type,
+    Base, Basic, CallInfo, Callee, ExprInfo, Index, Name, NoteKind, Place, Point, Range, Rvalue,
+    Sel, SiteKind, StmtId, Type,
 };
 use tree_sitter::Node;
 
@@ -317,7 +317,7 @@ impl<'s> Lowerer<'s> {
                 ValKind::Place(p, c) => (p.clone(), *c),
                 ValKind::Rv(Rvalue::Unknown) => {
                     let mut last = None;
-                    for path in pointer_paths(ty, &self.program.types) {
+                    for path in self.pointer_paths(ty) {
                         let l = extend(lhs.clone(), collapsed, &path);
                         last = Some(self.emit(
                             Basic::Assign {
@@ -332,7 +332,7 @@ impl<'s> Lowerer<'s> {
                 _ => return None,
             };
             let mut last = None;
-            for path in pointer_paths(ty, &self.program.types) {
+            for path in self.pointer_paths(ty) {
                 let l = extend(lhs.clone(), collapsed, &path);
                 let r = extend(src.clone(), src_collapsed, &path);
                 last = Some(self.emit(
@@ -457,7 +457,7 @@ impl<'s> Lowerer<'s> {
     /// (directly or via an anonymous union member).
     fn path_through_union(&self, ty: &Type, field: &str) -> bool {
         let Type::Record(r) = ty else { return false };
-        let Some(rec) = self.program.types.record(r) else {
+        let Some(rec) = self.record_def(r) else {
             return false;
         };
         if rec.kind == pointee_ir::RecordKind::Union {

@@ -6,9 +6,7 @@
 use crate::expr::carries_pointer;
 use crate::lower::{Lowerer, Sym};
 use crate::syntax::{int_literal, named_children, range, strip_parens};
-use pointee_ir::{
-    pointer_paths, GlobalInit, Index, NoteKind, Place, RecordKind, Rvalue, Sel, SiteKind, Type,
-};
+use pointee_ir::{GlobalInit, Index, NoteKind, Place, RecordKind, Rvalue, Sel, SiteKind, Type};
 use std::collections::{BTreeMap, VecDeque};
 use tree_sitter::Node;
 
@@ -205,7 +203,7 @@ impl<'s> Lowerer<'s> {
     /// The members of an aggregate in initialisation order.
     fn members(&self, ty: &Type) -> Vec<(Vec<Sel>, Type, bool)> {
         match ty {
-            Type::Record(r) => match self.program.types.record(r) {
+            Type::Record(r) => match self.record_def(r) {
                 Some(rec) if rec.kind == RecordKind::Struct => rec
                     .fields
                     .iter()
@@ -260,7 +258,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn is_struct(&self, ty: &Type) -> bool {
-        matches!(ty, Type::Record(r) if self.program.types.record(r).is_some_and(|r| r.kind == RecordKind::Struct && !r.fields.is_empty()))
+        matches!(ty, Type::Record(r) if self.record_def(r).is_some_and(|r| r.kind == RecordKind::Struct && !r.fields.is_empty()))
     }
 
     /// Whether an initializer expression already has the aggregate's type
@@ -280,14 +278,14 @@ impl<'s> Lowerer<'s> {
         let mut values: BTreeMap<Vec<Sel>, Vec<Rvalue>> = BTreeMap::new();
         for item in &flat.items {
             if matches!(item.ty, Type::Record(_) | Type::Array(..))
-                && !pointer_paths(&item.ty, &self.program.types).is_empty()
+                && !self.pointer_paths(&item.ty).is_empty()
             {
                 self.note(
                     item.value,
                     NoteKind::Unsupported,
                     format!("aggregate copy in the initializer of `{owner}` lowered as unknown"),
                 );
-                for leaf in pointer_paths(&item.ty, &self.program.types) {
+                for leaf in self.pointer_paths(&item.ty) {
                     let mut p = item.path.clone();
                     p.extend(leaf);
                     values.entry(p).or_default().push(Rvalue::Unknown);
@@ -424,7 +422,7 @@ impl<'s> Lowerer<'s> {
                     .child_by_field_name("type")
                     .map(|t| self.type_descriptor(t))
                     .unwrap_or(Type::Unknown);
-                if !pointer_paths(&lty, &self.program.types).is_empty() {
+                if !self.pointer_paths(&lty).is_empty() {
                     self.note(
                         n,
                         NoteKind::Unsupported,
@@ -485,7 +483,7 @@ impl<'s> Lowerer<'s> {
             self.assign(&lhs, false, &item.ty, &v, range(item.value));
             covered.push(item.path.clone());
         }
-        for leaf in pointer_paths(ty, &self.program.types) {
+        for leaf in self.pointer_paths(ty) {
             let is_covered = covered
                 .iter()
                 .any(|c| leaf.starts_with(c) || c.starts_with(&leaf));

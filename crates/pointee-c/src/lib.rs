@@ -16,12 +16,14 @@ mod expr;
 mod init;
 mod link;
 mod lower;
+mod scope;
 mod stmt;
 mod syntax;
 
 use pointee_ir::{Program, SourceMap};
 
 pub use link::LowerError;
+pub use scope::{FileScope, FunctionSyntax, Outline};
 
 /// The lowered program and one source map per input file (same order).
 #[derive(Clone, Debug, Default)]
@@ -40,14 +42,34 @@ pub struct CFile {
 /// Lowers one file. Never fails: syntax errors become notes and the rest of
 /// the file is lowered as far as it goes.
 pub fn lower_file(name: &str, text: &str) -> CFile {
-    on_lowering_thread(|| lower::lower_file(name, text))
+    on_lowering_thread(|| scope::lower_tree(name, text, &syntax::parse(text)))
 }
 
 /// Lowers one file from a tree that was parsed from `text` with
 /// tree-sitter-c (e.g. re-parsed incrementally by an editor); the same
 /// result as [`lower_file`] on that text.
 pub fn lower_parsed(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
-    on_lowering_thread(|| lower::lower_tree(name, text, tree))
+    on_lowering_thread(|| scope::lower_tree(name, text, tree))
+}
+
+/// The file scope and the function definitions of a parsed file, without
+/// lowering any body: the first step of lowering function by function.
+pub fn outline(name: &str, text: &str, tree: &tree_sitter::Tree) -> Outline {
+    scope::outline(name, text, tree)
+}
+
+/// Lowers one function definition, given as its own text (the outline's
+/// `FunctionSyntax::range` of the file), against the file's scope. Positions
+/// in the result are relative to the start of `text`; shift them with
+/// `SourceMap::shift`. The IR equals what [`lower_file`] makes of it.
+pub fn lower_function(scope: &FileScope, file: &str, text: &str) -> CFile {
+    on_lowering_thread(|| scope::lower_function(scope, file, text))
+}
+
+/// Puts a file together from its outline's `file` and its lowered functions
+/// (positions absolute), as [`lower_file`] does.
+pub fn assemble(outline_file: CFile, functions: Vec<CFile>) -> CFile {
+    scope::assemble(outline_file, functions)
 }
 
 /// Lowering recurses over the syntax tree; deeply nested code needs a deep

@@ -1,12 +1,13 @@
 //! The lowering state and the file level: declarations, globals, function
 //! definitions, preprocessor lines and syntax errors.
 
+use crate::scope::{FileScope, FunctionSyntax};
 use crate::syntax::{self, named_children, range, text};
 use crate::CFile;
 use pointee_ir::{
     Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
-    GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, SiteId, SiteInfo, SiteKind,
-    SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
+    GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId, SiteInfo,
+    SiteKind, SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
 };
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -16,7 +17,7 @@ use tree_sitter::Node;
 pub(crate) const MAX_DEPTH: usize = 3000;
 
 /// What a name in scope denotes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Sym {
     Local(VarId, Type),
     Global(Name, Type),
@@ -52,11 +53,18 @@ pub(crate) struct Lowerer<'s> {
     pub src: &'s str,
     pub program: Program,
     pub source: SourceMap,
-    /// Scopes of ordinary identifiers; `[0]` is the file scope.
+    /// Scopes of ordinary identifiers; `[0]` is the file scope (what this
+    /// lowering adds to it; `base` holds the rest).
     pub scopes: Vec<HashMap<String, Sym>>,
-    /// `struct node` / `union u` / `enum e` tags to record keys.
-    pub tags: HashMap<String, Name>,
+    /// The file scope read by the outline, when lowering function bodies.
+    pub base: &'s FileScope,
+    pub mode: Mode,
+    /// Function definitions the outline found (in `Mode::Outline`).
+    pub outlined: Vec<FunctionSyntax>,
+    /// Names anonymous records: `struct <anon1>` at file scope,
+    /// `struct <anon1 in f>` inside function `f`.
     pub anon_records: u32,
+    pub anon_owner: Option<Name>,
     pub f: FnState,
     /// Sites of the global whose initializer is being lowered.
     pub global_sites: Vec<SiteInfo>,
@@ -69,39 +77,75 @@ pub(crate) struct Lowerer<'s> {
     extern_names: std::collections::HashSet<Name>,
 }
 
-pub(crate) fn lower_file(name: &str, text: &str) -> CFile {
-    lower_tree(name, text, &syntax::parse(text))
+/// Whether function bodies are lowered or only outlined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Read the file scope; record each function definition's span.
+    Outline,
+    /// Lower everything met (function bodies against `base`).
+    Full,
 }
 
-/// Lowers a tree already parsed from `text` (e.g. re-parsed incrementally).
-pub(crate) fn lower_tree(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
-    let mut l = Lowerer {
-        src: text,
-        program: Program::default(),
-        source: SourceMap {
-            file: name.into(),
-            ..Default::default()
-        },
-        scopes: vec![HashMap::new()],
-        tags: HashMap::new(),
-        anon_records: 0,
-        f: FnState::default(),
-        global_sites: Vec::new(),
-        depth: 0,
-        function_slots: HashMap::new(),
-        global_slots: HashMap::new(),
-        global_source_slots: HashMap::new(),
-        extern_names: Default::default(),
-    };
-    l.predeclare_library_types();
-    l.predeclare_functions(tree.root_node());
-    l.top_level(tree.root_node());
-    let defined = &l.function_slots;
-    l.program.externs.retain(|e| !defined.contains_key(&e.name));
-    l.source.notes.sort_by_key(|n| (n.range.start, n.kind));
-    CFile {
-        program: l.program,
-        source: l.source,
+impl<'s> Lowerer<'s> {
+    pub(crate) fn new(file: &str, src: &'s str, base: &'s FileScope, mode: Mode) -> Lowerer<'s> {
+        Lowerer {
+            src,
+            program: Program::default(),
+            source: SourceMap {
+                file: file.into(),
+                ..Default::default()
+            },
+            scopes: vec![HashMap::new()],
+            base,
+            mode,
+            outlined: Vec::new(),
+            anon_records: 0,
+            anon_owner: None,
+            f: FnState::default(),
+            global_sites: Vec::new(),
+            depth: 0,
+            function_slots: HashMap::new(),
+            global_slots: HashMap::new(),
+            global_source_slots: HashMap::new(),
+            extern_names: Default::default(),
+        }
+    }
+
+    /// The file-level items of an outline pass.
+    pub(crate) fn outline_items(&mut self, root: Node) {
+        self.predeclare_library_types();
+        self.predeclare_functions(root);
+        self.top_level(root);
+    }
+
+    /// Lowers the items that make up one function definition.
+    pub(crate) fn function_items(&mut self, items: &[Node]) {
+        self.top_level_items(items);
+    }
+
+    /// What this lowering produced.
+    pub(crate) fn finish(mut self) -> CFile {
+        let defined = &self.function_slots;
+        self.program
+            .externs
+            .retain(|e| !defined.contains_key(&e.name));
+        self.source.notes.sort_by_key(|n| (n.range.start, n.kind));
+        CFile {
+            program: self.program,
+            source: self.source,
+        }
+    }
+
+    /// A record layout, defined here or in the file scope.
+    pub(crate) fn record_def(&self, key: &str) -> Option<&Record> {
+        self.program
+            .types
+            .record(key)
+            .or_else(|| self.base.types.record(key))
+    }
+
+    pub(crate) fn pointer_paths(&self, ty: &Type) -> Vec<Vec<pointee_ir::Sel>> {
+        pointee_ir::pointer_paths_in(ty, &|k| self.record_def(k))
     }
 }
 
@@ -119,7 +163,11 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn lookup(&self, name: &str) -> Option<&Sym> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name))
+            .or_else(|| self.base.names.get(name))
     }
 
     pub(crate) fn bind(&mut self, name: &str, sym: Sym) {
@@ -136,15 +184,29 @@ impl<'s> Lowerer<'s> {
     /// Lowers the items of a translation unit (or of an ERROR node that
     /// tree-sitter made of part of it).
     fn top_level(&mut self, root: Node) {
-        let items = named_children(root);
+        self.top_level_items(&named_children(root));
+    }
+
+    /// Handles a function definition. An outline drops the notes made on the
+    /// way: they belong to the function's own lowering, which repeats them.
+    fn definition<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let notes = self.source.notes.len();
+        let r = f(self);
+        if self.mode == Mode::Outline {
+            self.source.notes.truncate(notes);
+        }
+        r
+    }
+
+    fn top_level_items(&mut self, items: &[Node]) {
         let mut i = 0;
         while i < items.len() {
             let item = items[i];
             i += 1;
             match item.kind() {
-                "function_definition" => self.function_definition(item, None),
+                "function_definition" => self.definition(|l| l.function_definition(item, None)),
                 "declaration" => {
-                    if let Some(consumed) = self.knr_definition(&items, i - 1) {
+                    if let Some(consumed) = self.definition(|l| l.knr_definition(items, i - 1)) {
                         i = consumed;
                         continue;
                     }
@@ -175,7 +237,9 @@ impl<'s> Lowerer<'s> {
                 "expression_statement" | "ERROR" => {
                     // `main() { ... }` with implicit int parses as a call
                     // followed by a block (with K&R declarations between).
-                    if let Some(consumed) = self.implicit_int_definition(&items, i - 1) {
+                    if let Some(consumed) =
+                        self.definition(|l| l.implicit_int_definition(items, i - 1))
+                    {
                         i = consumed;
                         continue;
                     }
@@ -279,7 +343,7 @@ impl<'s> Lowerer<'s> {
 
     fn top_level_item(&mut self, item: Node) {
         match item.kind() {
-            "function_definition" => self.function_definition(item, None),
+            "function_definition" => self.definition(|l| l.function_definition(item, None)),
             "declaration" => self.declaration(item),
             _ => {}
         }
@@ -300,7 +364,7 @@ impl<'s> Lowerer<'s> {
             }
             // Wrap single items through the same dispatcher as the file.
             match c.kind() {
-                "function_definition" => self.function_definition(c, None),
+                "function_definition" => self.definition(|l| l.function_definition(c, None)),
                 "declaration" => self.declaration(c),
                 "type_definition" => self.type_definition(c),
                 "preproc_if" | "preproc_ifdef" => self.top_level_first_branch(c),
@@ -469,6 +533,11 @@ impl<'s> Lowerer<'s> {
         let name: Name = self.text(name_node).into();
         let is_static = has_storage(node, self.src, "static");
         self.bind(&name, Sym::Function(name.clone(), fn_ty.clone()));
+        if self.mode == Mode::Outline {
+            self.outlined.push(FunctionSyntax { name, range: whole });
+            return;
+        }
+        self.anon_owner = Some(name.clone());
 
         self.f = FnState {
             name: name.clone(),

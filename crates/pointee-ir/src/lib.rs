@@ -25,7 +25,9 @@ pub use source::{
     SiteKind, SourceMap,
 };
 pub use text::LineIndex;
-pub use types::{pointer_paths, Field, FnType, Record, RecordKind, Type, TypeTable};
+pub use types::{
+    pointer_paths, pointer_paths_in, Field, FnType, Record, RecordKind, Type, TypeTable,
+};
 
 use std::sync::Arc;
 

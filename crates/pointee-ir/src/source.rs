@@ -31,6 +31,13 @@ impl Range {
     pub fn is_empty(&self) -> bool {
         self.start == self.end
     }
+    /// The same range moved `delta` bytes later.
+    pub fn shifted(self, delta: u32) -> Range {
+        Range {
+            start: self.start + delta,
+            end: self.end + delta,
+        }
+    }
 }
 
 /// Where the source of one file's functions and globals is.
@@ -47,6 +54,40 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// Moves every range `delta` bytes later: a map made from a function's
+    /// own text becomes the map of that function in its file.
+    pub fn shift(&mut self, delta: u32) {
+        for f in &mut self.functions {
+            f.range = f.range.shifted(delta);
+            f.name_range = f.name_range.shifted(delta);
+            for r in f.vars.iter_mut().chain(f.stmts.iter_mut()) {
+                *r = r.shifted(delta);
+            }
+            for s in &mut f.sites {
+                s.range = s.range.shifted(delta);
+            }
+            for e in &mut f.exprs {
+                e.range = e.range.shifted(delta);
+            }
+            for c in &mut f.calls {
+                c.range = c.range.shifted(delta);
+                c.callee_range = c.callee_range.shifted(delta);
+            }
+        }
+        for g in &mut self.globals {
+            g.name_range = g.name_range.shifted(delta);
+            for s in &mut g.sites {
+                s.range = s.range.shifted(delta);
+            }
+        }
+        for (_, r) in &mut self.records {
+            *r = r.shifted(delta);
+        }
+        for n in &mut self.notes {
+            n.range = n.range.shifted(delta);
+        }
+    }
+
     pub fn function(&self, name: &str) -> Option<&FunctionSource> {
         self.functions.iter().find(|f| &*f.name == name)
     }

@@ -97,6 +97,15 @@ impl TypeTable {
 /// leaf if any of its members holds a pointer. Used to copy aggregates field
 /// by field (EGH'94, section 3.3) and to initialise them.
 pub fn pointer_paths(ty: &Type, types: &TypeTable) -> Vec<Vec<Sel>> {
+    pointer_paths_in(ty, &|k| types.record(k))
+}
+
+/// [`pointer_paths`] with records looked up by a function (for layered
+/// type tables).
+pub fn pointer_paths_in<'t>(
+    ty: &Type,
+    types: &dyn Fn(&str) -> Option<&'t Record>,
+) -> Vec<Vec<Sel>> {
     let mut out = Vec::new();
     let mut path = Vec::new();
     let mut visiting = Vec::new();
@@ -104,9 +113,9 @@ pub fn pointer_paths(ty: &Type, types: &TypeTable) -> Vec<Vec<Sel>> {
     out
 }
 
-fn collect_paths(
+fn collect_paths<'t>(
     ty: &Type,
-    types: &TypeTable,
+    types: &dyn Fn(&str) -> Option<&'t Record>,
     path: &mut Vec<Sel>,
     visiting: &mut Vec<Name>,
     out: &mut Vec<Vec<Sel>>,
@@ -129,7 +138,7 @@ fn collect_paths(
             if visiting.contains(name) {
                 return;
             }
-            let Some(rec) = types.record(name) else {
+            let Some(rec) = types(name) else {
                 return;
             };
             match rec.kind {
@@ -137,7 +146,7 @@ fn collect_paths(
                     if rec
                         .fields
                         .iter()
-                        .any(|f| !pointer_paths(&f.ty, types).is_empty())
+                        .any(|f| !pointer_paths_in(&f.ty, types).is_empty())
                     {
                         out.push(path.clone());
                     }

@@ -1,0 +1,149 @@
+//! Lowering a file in two steps so that an editor can re-lower one function:
+//! the *outline* reads the file scope (every top-level declaration, record and
+//! global, but no function body) and the span of each function definition;
+//! each body is then lowered on its own against that scope. A body edit
+//! leaves the scope equal, so only that function is lowered again.
+
+use crate::lower::{Lowerer, Mode, Sym};
+use crate::syntax::{self, named_children};
+use crate::CFile;
+use pointee_ir::{Name, Range, TypeTable};
+use std::collections::HashMap;
+use tree_sitter::{Node, Tree};
+
+/// What a function body may name from the file: ordinary identifiers and
+/// record layouts. Compared by value (it holds no source position).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileScope {
+    pub(crate) names: HashMap<String, Sym>,
+    pub(crate) types: TypeTable,
+}
+
+/// One function definition: its name and its byte range in the file (which
+/// may cover several syntax items, for a K&R definition).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionSyntax {
+    pub name: Name,
+    pub range: Range,
+}
+
+/// The outline of a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outline {
+    pub scope: FileScope,
+    /// Globals, records and prototypes (no functions), with their source map.
+    pub file: CFile,
+    pub functions: Vec<FunctionSyntax>,
+}
+
+pub(crate) fn outline(name: &str, text: &str, tree: &Tree) -> Outline {
+    let empty = FileScope::default();
+    let mut l = Lowerer::new(name, text, &empty, Mode::Outline);
+    l.outline_items(tree.root_node());
+    let functions = std::mem::take(&mut l.outlined);
+    let names = std::mem::take(&mut l.scopes[0]);
+    let file = l.finish();
+    let scope = FileScope {
+        names,
+        types: file.program.types.clone(),
+    };
+    Outline {
+        scope,
+        file,
+        functions,
+    }
+}
+
+/// Lowers one function definition given as its own text (positions in the
+/// result are relative to the start of `text`).
+pub(crate) fn lower_function(scope: &FileScope, file: &str, text: &str) -> CFile {
+    let tree = syntax::parse(text);
+    lower_items(scope, file, text, &named_children(tree.root_node()))
+}
+
+fn lower_items(scope: &FileScope, file: &str, text: &str, items: &[Node]) -> CFile {
+    let mut l = Lowerer::new(file, text, scope, Mode::Full);
+    l.function_items(items);
+    l.finish()
+}
+
+/// Lowers a whole file: the outline, then each function against its scope.
+pub(crate) fn lower_tree(name: &str, text: &str, tree: &Tree) -> CFile {
+    let outline = outline(name, text, tree);
+    let parts: Vec<CFile> = outline
+        .functions
+        .iter()
+        .map(|f| {
+            lower_items(
+                &outline.scope,
+                name,
+                text,
+                &items_in(tree.root_node(), f.range),
+            )
+        })
+        .collect();
+    assemble(outline.file, parts)
+}
+
+/// The outermost syntax nodes inside `span` (descending through nodes that
+/// only overlap it, such as an ERROR node or a `#if` around a definition).
+fn items_in(root: Node, span: Range) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        for c in named_children(n).into_iter().rev() {
+            let r = syntax::range(c);
+            if span.start <= r.start && r.end <= span.end {
+                out.push(c);
+            } else if r.start < span.end && span.start < r.end {
+                stack.push(c);
+            }
+        }
+    }
+    out.sort_by_key(|n| n.start_byte());
+    out
+}
+
+/// Puts a file back together from its outline and its lowered functions
+/// (in file order; positions already absolute).
+pub(crate) fn assemble(mut file: CFile, parts: Vec<CFile>) -> CFile {
+    let mut defined: HashMap<Name, usize> = HashMap::new();
+    for part in parts {
+        let CFile { program, source } = part;
+        for (f, fs) in program.functions.into_iter().zip(source.functions) {
+            match defined.get(&f.name) {
+                // A second definition of a name replaces the first (as a
+                // compiler would reject; the later one is what the user sees).
+                Some(&i) => {
+                    file.program.functions[i] = f;
+                    file.source.functions[i] = fs;
+                }
+                None => {
+                    defined.insert(f.name.clone(), file.program.functions.len());
+                    file.program.functions.push(f);
+                    file.source.functions.push(fs);
+                }
+            }
+        }
+        for g in program.globals {
+            file.program.globals.retain(|x| x.name != g.name);
+            file.program.globals.push(g);
+        }
+        for g in source.globals {
+            file.source.globals.retain(|x| x.name != g.name);
+            file.source.globals.push(g);
+        }
+        for (k, r) in program.types.records {
+            file.program.types.records.entry(k).or_insert(r);
+        }
+        file.source.records.extend(source.records);
+        file.program.externs.extend(program.externs);
+        file.source.notes.extend(source.notes);
+    }
+    let mut seen = std::collections::HashSet::new();
+    file.program
+        .externs
+        .retain(|e| !defined.contains_key(&e.name) && seen.insert(e.name.clone()));
+    file.source.notes.sort_by_key(|n| (n.range.start, n.kind));
+    file
+}

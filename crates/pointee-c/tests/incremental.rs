@@ -1,0 +1,140 @@
+//! Lowering function by function (the outline, then each body from its own
+//! text) gives exactly what lowering the whole file gives, and the pieces
+//! change only where the text changed: what lets an editor re-lower one
+//! function after an edit.
+
+use pointee_c::{CFile, FunctionSyntax, Outline};
+use std::path::{Path, PathBuf};
+
+fn parse(text: &str) -> tree_sitter::Tree {
+    let mut p = tree_sitter::Parser::new();
+    p.set_language(&tree_sitter_c::LANGUAGE.into())
+        .expect("tree-sitter-c loads");
+    p.parse(text, None).expect("a tree")
+}
+
+fn outline(text: &str) -> Outline {
+    pointee_c::outline("t.c", text, &parse(text))
+}
+
+/// Lowers one function from its own text, positions moved into the file.
+fn lower_one(o: &Outline, text: &str, f: &FunctionSyntax) -> CFile {
+    let mut part = pointee_c::lower_function(
+        &o.scope,
+        "t.c",
+        &text[f.range.start as usize..f.range.end as usize],
+    );
+    part.source.shift(f.range.start);
+    part
+}
+
+fn by_functions(text: &str) -> CFile {
+    let o = outline(text);
+    let parts = o.functions.iter().map(|f| lower_one(&o, text, f)).collect();
+    pointee_c::assemble(o.file, parts)
+}
+
+fn c_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable fixtures") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "c") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn function_by_function_equals_whole_file_on_every_fixture() {
+    for path in c_files() {
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let whole = pointee_c::lower_file("t.c", &text);
+        let pieces = by_functions(&text);
+        assert_eq!(
+            whole.program,
+            pieces.program,
+            "IR differs for {}",
+            path.display()
+        );
+        assert_eq!(
+            whole.source,
+            pieces.source,
+            "source map differs for {}",
+            path.display()
+        );
+    }
+}
+
+const FILE: &str = "struct s { int *p; };
+int g;
+int *first(struct s *a) {
+    return a->p;
+}
+/* a comment */
+void second(struct s *a) {
+    a->p = &g;
+}
+";
+
+fn ir_of(text: &str, name: &str) -> pointee_ir::Function {
+    let o = outline(text);
+    let f = o
+        .functions
+        .iter()
+        .find(|f| &*f.name == name)
+        .expect("the function is outlined");
+    lower_one(&o, text, f)
+        .program
+        .functions
+        .into_iter()
+        .next()
+        .expect("one function")
+}
+
+#[test]
+fn a_body_edit_changes_that_function_only() {
+    let edited = FILE.replace("a->p = &g;", "a->p = 0;");
+    assert_eq!(
+        outline(FILE).scope,
+        outline(&edited).scope,
+        "a body edit leaves the file scope equal"
+    );
+    assert_eq!(ir_of(FILE, "first"), ir_of(&edited, "first"));
+    assert_ne!(ir_of(FILE, "second"), ir_of(&edited, "second"));
+}
+
+#[test]
+fn comments_whitespace_and_moves_change_no_ir() {
+    let commented = FILE.replace(
+        "/* a comment */",
+        "/* a longer comment\n   over two lines */\n\n",
+    );
+    let moved = format!(
+        "{}\n{}",
+        &FILE[FILE.find("/* a comment */").unwrap()..],
+        &FILE[..FILE.find("/* a comment */").unwrap()]
+    );
+    for other in [&commented, &moved] {
+        assert_eq!(outline(FILE).scope, outline(other).scope);
+        for name in ["first", "second"] {
+            assert_eq!(
+                ir_of(FILE, name),
+                ir_of(other, name),
+                "{name} after an edit outside it"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_declaration_edit_changes_the_scope() {
+    let edited = FILE.replace("struct s { int *p; };", "struct s { int *p; int *q; };");
+    assert_ne!(outline(FILE).scope, outline(&edited).scope);
+}
