@@ -252,6 +252,10 @@ fn lower_class(
             fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
         }
         fb.set_ret(&m.ret);
+        if m.is_static && m.signature == "main(String[])" {
+            let at = fb.fs.vars.first().copied().unwrap_or_default();
+            fb.model_main_args(at);
+        }
         if m.is_ctor {
             lower_ctor(&mut fb, c, m.node, &members, src);
         } else if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
@@ -272,7 +276,12 @@ fn lower_class(
         .filter(|m| {
             m.kind() == "static_initializer"
                 || (matches!(m.kind(), "field_declaration" | "constant_declaration")
-                    && (c.is_interface || decl::has_modifier(**m, src, "static")))
+                    && (c.is_interface || decl::has_modifier(**m, src, "static"))
+                    && {
+                        let mut w = m.walk();
+                        let has_value = m.children_by_field_name("declarator", &mut w).any(|d| d.child_by_field_name("value").is_some());
+                        has_value
+                    })
         })
         .collect();
     if !statics.is_empty() {

@@ -112,8 +112,17 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
     }
 
-    pub fn this(&self) -> Option<VarId> {
-        self.this
+    /// `main(String[] args)` is called by the runtime with an array of
+    /// strings: `args = new String[]; t = new String(); args[?] = t`, made at
+    /// the parameter's declaration.
+    pub fn model_main_args(&mut self, at: Range) {
+        let Some(&(_, args)) = self.scopes[0].first() else { return };
+        let s1 = self.site(at, SiteKind::New);
+        self.emit(Basic::Assign { lhs: Place::var(args), rhs: Rvalue::New(s1, "String[]".into()) }, at);
+        let t = self.temp(JType::Class("String".into()), at);
+        let s2 = self.site(at, SiteKind::New);
+        self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::New(s2, "String".into()) }, at);
+        self.emit(Basic::Assign { lhs: Place::deref(Base::Var(args)).index(Index::Any), rhs: Rvalue::Use(Place::var(t)) }, at);
     }
 
     pub fn finish(mut self, name: &str, is_static: bool, ret: &JType) -> (Function, FunctionSource) {
@@ -945,6 +954,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         let (is_static, function, signature, ret, has_body) = (m.is_static, m.function.clone(), m.signature.clone(), m.ret.clone(), m.has_body);
         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+        if (is_static || is_super) && !has_body {
+            self.note(node, format!("`{function}` has no body to call"));
+            return Ev::unknown();
+        }
         if is_static {
             return self.emit_call(node, name_node, Callee::Direct(function.into()), argv, &ret, dest);
         }
@@ -999,6 +1012,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             return;
         };
+        if !m.has_body {
+            return;
+        }
         let f = m.function.clone();
         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
         argv.insert(0, Rvalue::Use(Place::var(this)));
@@ -1025,6 +1041,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             Some(d) if d.node.is_some() => {
                 let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
                 match self.resolve(cands, &args) {
+                    Some(m) if !m.has_body => {}
                     Some(m) => {
                         let f = m.function.clone();
                         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();

@@ -1,0 +1,179 @@
+//! The front end on its own: the IR of a small program, IR invariants on
+//! every fixture and on every prefix of some (a half-typed file never
+//! crashes), and notes for constructs outside the subset.
+
+use pointee_ir::{Base, Basic, Callee, Function, Place, Rvalue, Stmt};
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
+    let mut out = Vec::new();
+    let mut todo = vec![dir];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().map_or(false, |e| e == "java") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn basics<'a>(b: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
+    for s in b {
+        match s {
+            Stmt::Basic(id, b) => out.push((id.0, b)),
+            Stmt::If { then_branch, else_branch, .. } => {
+                basics(then_branch, out);
+                basics(else_branch, out);
+            }
+            Stmt::Loop { body } => basics(body, out),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| basics(a, out)),
+            _ => {}
+        }
+    }
+}
+
+/// Ids are dense, variables exist, each side has at most one dereference,
+/// and the source map has an entry per variable, statement and site.
+fn check_invariants(jp: &pointee_java::JavaProgram) {
+    for f in &jp.program.functions {
+        let fs = jp.sources.iter().find_map(|s| s.function(&f.name)).unwrap_or_else(|| panic!("no source for {}", f.name));
+        assert_eq!(fs.vars.len(), f.vars.len(), "{}", f.name);
+        assert_eq!(fs.stmts.len(), f.stmt_count as usize, "{}", f.name);
+        assert_eq!(fs.sites.len(), f.site_count as usize, "{}", f.name);
+        let mut bs = Vec::new();
+        basics(&f.body, &mut bs);
+        let ids: Vec<u32> = bs.iter().map(|b| b.0).collect();
+        assert_eq!(ids, (0..f.stmt_count).collect::<Vec<_>>(), "{}: statement ids in pre-order", f.name);
+        let ok_place = |p: &Place| match &p.base {
+            Base::Var(v) => (v.0 as usize) < f.vars.len() && p.path.len() <= 1,
+            Base::Global(g) => jp.program.global(g).is_some() && !p.deref,
+        };
+        for (_, b) in bs {
+            match b {
+                Basic::Assign { lhs, rhs } => {
+                    assert!(ok_place(lhs), "{}: {}", f.name, f.basic_to_string(b));
+                    if let Rvalue::Use(p) | Rvalue::Cast(p, _) = rhs {
+                        assert!(ok_place(p));
+                        assert!(!(lhs.deref && p.deref) && !(lhs.deref && matches!(p.base, Base::Global(_))), "{}: {}", f.name, f.basic_to_string(b));
+                    }
+                }
+                Basic::Call { site, callee, args, lhs } => {
+                    assert!(site.0 < f.site_count);
+                    if let Callee::Direct(n) = callee {
+                        assert!(jp.program.function(n).is_some(), "{}: call to missing {n}", f.name);
+                    }
+                    for a in args {
+                        if let Rvalue::Use(p) = a {
+                            assert!(!p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)));
+                        }
+                    }
+                    if let Some(l) = lhs {
+                        assert!(!l.deref && l.path.is_empty());
+                    }
+                }
+                Basic::Use(_) => {}
+            }
+        }
+    }
+}
+
+fn lower_path(p: &Path) -> pointee_java::JavaProgram {
+    let text = std::fs::read_to_string(p).unwrap();
+    pointee_java::lower(&[(p.to_str().unwrap(), &text)])
+}
+
+#[test]
+fn every_fixture_lowers_with_invariants() {
+    for p in fixtures() {
+        let jp = lower_path(&p);
+        check_invariants(&jp);
+        assert!(!jp.mains.is_empty() || p.to_string_lossy().contains("MultiFile"), "{}: a main", p.display());
+    }
+}
+
+#[test]
+fn every_prefix_of_some_fixtures_lowers() {
+    for p in fixtures().into_iter().filter(|p| {
+        let n = p.file_name().unwrap().to_string_lossy();
+        ["Constructors", "NotModelled", "SwitchCases", "GenericsErased", "ArrayInitializers"].iter().any(|f| n.starts_with(f))
+    }) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let mut cut = 0;
+        while cut < text.len() {
+            if text.is_char_boundary(cut) {
+                let jp = pointee_java::lower(&[("P.java", &text[..cut])]);
+                check_invariants(&jp);
+            }
+            cut += 5;
+        }
+    }
+}
+
+fn body(f: &Function) -> String {
+    f.body_to_string()
+}
+
+#[test]
+fn lowers_a_small_program() {
+    let src = "class A {
+    B f;
+    static A g;
+    A(B b) { f = b; }
+    B get() { return this.f; }
+    static B make() { A a = new A(new B()); A.g = a; return a.get(); }
+}
+class B {}
+";
+    let jp = pointee_java::lower(&[("A.java", src)]);
+    let f = jp.program.function("A.make()").unwrap();
+    assert_eq!(
+        body(f),
+        "  t1 = new B#0\n  call#1 B.<init>()(t1)\n  a = new A#2\n  call#3 A.<init>(B)(a, t1)\n  A.g = a\n  ret = call#4 a.<virtual get()>(a)\n  return\n"
+    );
+    let c = jp.program.function("A.<init>(B)").unwrap();
+    assert_eq!(body(c), "  (*this).f = b\n");
+    let class = jp.program.classes.iter().find(|c| &*c.name == "A").unwrap();
+    assert_eq!(class.superclass.as_deref(), Some("Object"));
+    let sigs: Vec<&str> = class.methods.iter().map(|m| &*m.signature).collect();
+    assert_eq!(sigs, vec!["<init>(B)", "get()", "make()"]);
+    assert!(jp.program.global("A.g").is_some());
+}
+
+#[test]
+fn constructs_outside_the_subset_are_notes() {
+    let src = "class M { public static void main(String[] a) { Runnable r = () -> {}; Object o = new Object() {}; try { throw new RuntimeException(); } catch (RuntimeException e) {} java.util.List<Object> l = new java.util.ArrayList<>(); l.add(r); } }";
+    let jp = pointee_java::lower(&[("M.java", src)]);
+    let msgs: Vec<&str> = jp.sources[0].notes.iter().map(|n| n.message.as_str()).collect();
+    for want in ["lambdas", "anonymous classes", "exception flow", "library class `ArrayList`", "call to `l.add`"] {
+        assert!(msgs.iter().any(|m| m.contains(want)), "{want} in {msgs:?}");
+    }
+    check_invariants(&jp);
+}
+
+#[test]
+fn overloads_resolve_by_arity_and_declared_types() {
+    let src = "class M {
+    static void f(Object o) {}
+    static void f(M m) {}
+    static void f(M m, Object o) {}
+    static void f(int i) {}
+    static void run() { M m = new M(); Object o = m; f(m); f(o); f(m, m); f(3); f(null); }
+}";
+    let jp = pointee_java::lower(&[("M.java", src)]);
+    let f = jp.program.function("M.run()").unwrap();
+    let mut calls = Vec::new();
+    let mut bs = Vec::new();
+    basics(&f.body, &mut bs);
+    for (_, b) in bs {
+        if let Basic::Call { callee: Callee::Direct(n), .. } = b {
+            calls.push(n.to_string());
+        }
+    }
+    assert_eq!(calls, vec!["M.<init>()", "M.f(M)", "M.f(Object)", "M.f(M,Object)", "M.f(int)", "M.f(M)"]);
+}
