@@ -29,12 +29,17 @@ use std::sync::Arc;
 pub struct Settings {
     /// `malloc` and friends may return `NULL` (default yes).
     pub malloc_may_fail: bool,
+    /// The most calling contexts (units) analysed per function. Past it, a
+    /// new input is merged with the earlier overflowing ones and analysed
+    /// once (the unit is marked `merged`; hover reports it).
+    pub max_contexts_per_function: usize,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
             malloc_may_fail: true,
+            max_contexts_per_function: 256,
         }
     }
 }
@@ -77,6 +82,8 @@ pub struct Unit {
     pub recursive: bool,
     /// Dropped provisional result.
     pub dead: bool,
+    /// Analysed with inputs merged by the context bound.
+    pub merged: bool,
     /// Calls made by the body: (statement, callee name) -> edge.
     pub calls: BTreeMap<(StmtId, Name), CallEdge>,
     approx: Vec<(u32, Arc<Facts>, UnitId)>,
@@ -119,6 +126,9 @@ pub struct Engine<'p> {
     pub steps: u64,
     /// The globals each function may name (see `refs.rs`).
     refs: Vec<Vec<LocId>>,
+    /// Units created per function, and the merged input past the bound.
+    per_func: Vec<usize>,
+    overflow: Vec<Option<Arc<Facts>>>,
 }
 
 fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -148,6 +158,8 @@ impl<'p> Engine<'p> {
             exit_handlers: Vec::new(),
             steps: 0,
             refs,
+            per_func: vec![0; prog.functions.len()],
+            overflow: vec![None; prog.functions.len()],
         }
     }
 
@@ -480,9 +492,28 @@ impl<'p> Engine<'p> {
             }
             return (out, r_unit, true);
         }
+        // The context bound: merge overflowing inputs into one.
+        let fu = f as usize;
+        if self.per_func[fu] >= self.settings.max_contexts_per_function && self.replay.is_none() {
+            let m = match &self.overflow[fu] {
+                Some(prev) => Arc::new(Facts::merge(prev, &key.1)),
+                None => key.1.clone(),
+            };
+            self.overflow[fu] = Some(m.clone());
+            if *m != *key.1 {
+                let r = self.invoke(f, m.clone());
+                if self.memo.get(&(f, m)) == Some(&r.1) {
+                    self.memo.insert(key, r.1);
+                }
+                return r;
+            }
+        }
+        self.per_func[fu] += 1;
+        let merged = self.per_func[fu] > self.settings.max_contexts_per_function;
         // A new node.
         let u = self.units.len() as UnitId;
         self.units.push(Unit {
+            merged,
             func: f,
             key: key.1.clone(),
             input: key.1.clone(),

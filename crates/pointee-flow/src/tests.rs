@@ -550,3 +550,36 @@ fn extra_entry_params_may_alias() {
     );
     assert!(an.extra_only(an.units_of("f")[0]));
 }
+
+#[test]
+fn context_bound_merges_inputs() {
+    // int *id(int *p) { return p; }  a = id(&x); b = id(&y); c = id(&z);
+    // with a bound of 1 context: the overflowing inputs (y, then z) merge.
+    let mut f = F::new("id");
+    let p = f.param("p", ptr(int()));
+    let r = f.ret(ptr(int()));
+    let s0 = f.assign(v(r), use_(v(p)));
+    let id = f.body(vec![s0]);
+    let globals = vec![glob("x", int()), glob("y", int()), glob("z", int())];
+    let mut m = F::new("main");
+    let a_ = m.local("a", ptr(int()));
+    let b_ = m.local("b", ptr(int()));
+    let c_ = m.local("c", ptr(int()));
+    let t0 = m.call(Some(v(a_)), Callee::Direct("id".into()), vec![addr(g("x"))]);
+    let t1 = m.call(Some(v(b_)), Callee::Direct("id".into()), vec![addr(g("y"))]);
+    let t2 = m.call(Some(v(c_)), Callee::Direct("id".into()), vec![addr(g("z"))]);
+    let main = m.body(vec![t0, t1, t2]);
+    let prog = Program { globals, functions: vec![main, id], ..Program::default() };
+    let settings = Settings { max_contexts_per_function: 1, ..Settings::default() };
+    let mut an = analyze(&prog, settings);
+    assert_eq!(at(&mut an, "main", Point::After(StmtId(0)), use_(v(a_))), "{x D}");
+    assert_eq!(at(&mut an, "main", Point::After(StmtId(1)), use_(v(b_))), "{y D}");
+    // Merged with the earlier overflowing input: sound, coarser.
+    assert_eq!(at(&mut an, "main", Point::After(StmtId(2)), use_(v(c_))), "{y P, z P}");
+    let units = an.units_of("id");
+    assert_eq!(units.len(), 3);
+    assert!(!an.unit(units[0]).merged && an.unit(units[2]).merged);
+    // Without the bound each context keeps its own answer.
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(at(&mut an, "main", Point::After(StmtId(2)), use_(v(c_))), "{z D}");
+}

@@ -204,11 +204,15 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
     let merged = Analysis::merge_values(&per);
     let mut contexts = Vec::new();
     let mut extra = true;
+    let mut merged_by_bound = false;
     for c in &per {
         let Some(t) = &c.targets else { continue };
         extra &= a.extra_only(c.unit);
+        merged_by_bound |= a.unit(c.unit).merged;
         let targets = namer.targets(&a, t);
-        for chain in namer.chain(&a, c.unit).into_iter().take(1) {
+        // One entry per call chain that reaches this context (a shared
+        // memoized context has several).
+        for chain in namer.chain(&a, c.unit) {
             contexts.push(ContextTargets { chain, targets: targets.clone() });
         }
     }
@@ -216,7 +220,7 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
         expr: sf.text_of(e.range).to_string(),
         span: sf.span(e.range),
         reachable: merged.is_some(),
-        merged: false,
+        merged: merged_by_bound,
         extra_entry: merged.is_some() && extra,
         targets: merged.map(|m| namer.targets(&a, &m)).unwrap_or_default(),
         contexts,
@@ -306,7 +310,8 @@ pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, Input
 
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let lowered = lower(ws)?;
-    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
+    let program = &lowered.program;
+    let mut a = (!opts.no_facts).then(|| pointee_flow::analyze(program, settings(opts)));
     let mut dump = Dump::default();
     dump.globals = lowered.program.globals.iter().map(|g| g.to_display_string()).collect();
     for source in &lowered.sources {
@@ -317,14 +322,14 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
             let Some(func) = lowered.program.function(&fs.name) else {
                 continue;
             };
-            let units = a.units_of(&fs.name);
+            let units = a.as_ref().map(|a| a.units_of(&fs.name)).unwrap_or_default();
             let lines = func
                 .body_lines()
                 .into_iter()
                 .map(|l| {
-                    let facts = match l.stmt {
-                        Some(s) => facts_after(&mut a, &units, s),
-                        None => Vec::new(),
+                    let facts = match (l.stmt, a.as_mut()) {
+                        (Some(s), Some(a)) => facts_after(a, &units, s),
+                        _ => Vec::new(),
                     };
                     DumpLine {
                         line: l.stmt.and_then(|s| fs.stmts.get(s.0 as usize)).map(|r| file.location(r.start).line),
@@ -354,8 +359,10 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     }
     dump.functions.sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
     dump.notes.sort();
-    let graph: Vec<String> = a.render_graph().lines().map(str::to_string).collect();
-    dump.sections.push(("invocation graph".into(), graph));
+    if let Some(a) = &a {
+        let graph: Vec<String> = a.render_graph().lines().map(str::to_string).collect();
+        dump.sections.push(("invocation graph".into(), graph));
+    }
     Ok(dump)
 }
 
