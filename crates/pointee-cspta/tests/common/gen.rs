@@ -102,7 +102,9 @@ pub fn random(seed: u64, classes: usize, stmts: usize) -> String {
 
 /// A large structured program: `modules` modules, each a hierarchy of
 /// `depth` classes with a factory, a container (a linked list of nodes made
-/// inside it), wrappers and a driver called from main.
+/// inside it), wrappers and a driver called from main; every driver also uses
+/// the shared library classes `SharedList` and `SharedBox` (with a static
+/// factory), where short contexts merge all modules' objects.
 pub fn large(modules: usize, depth: usize, seed: u64) -> String {
     let mut r = Rng::new(seed);
     let mut s = String::new();
@@ -114,6 +116,19 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
     }
     let _ = writeln!(s, "    }}");
     let _ = writeln!(s, "    static Object id(Object o) {{ return o; }}");
+    let _ = writeln!(s, "}}");
+    // Library classes every module uses: where ci and short contexts merge.
+    let _ = writeln!(s, "class SNode {{ Object val; SNode next; SNode(Object v, SNode n) {{ val = v; next = n; }} }}");
+    let _ = writeln!(s, "class SharedList {{");
+    let _ = writeln!(s, "    SNode head;");
+    let _ = writeln!(s, "    void add(Object o) {{ head = new SNode(o, head); }}");
+    let _ = writeln!(s, "    Object get() {{ return head.val; }}");
+    let _ = writeln!(s, "}}");
+    let _ = writeln!(s, "class SharedBox {{");
+    let _ = writeln!(s, "    Object v;");
+    let _ = writeln!(s, "    void set(Object o) {{ this.v = o; }}");
+    let _ = writeln!(s, "    Object get() {{ return this.v; }}");
+    let _ = writeln!(s, "    static SharedBox of(Object o) {{ SharedBox b = new SharedBox(); b.set(o); return b; }}");
     let _ = writeln!(s, "}}");
     for m in 0..modules {
         // A hierarchy K{m}_0 <- K{m}_1 <- ... with overridden methods.
@@ -174,6 +189,11 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
             let _ = writeln!(s, "        K{m}_0 s{i} = (K{m}_0) o{i}.self();");
             let _ = writeln!(s, "        if ({i} % 2 == 0) w1.put(g{i}); else w2.put(Main.id(s{i}));");
         }
+        let _ = writeln!(s, "        SharedList sl = new SharedList();");
+        let _ = writeln!(s, "        sl.add(g0);");
+        let _ = writeln!(s, "        sl.add(s{});", depth - 1);
+        let _ = writeln!(s, "        SharedBox sb = SharedBox.of(sl.get());");
+        let _ = writeln!(s, "        Object z = sb.get();");
         let _ = writeln!(s, "        Object x = w1.take();");
         let _ = writeln!(s, "        Object y = w2.take();");
         if r.chance(10) {
