@@ -19,6 +19,8 @@ pub struct MethodDecl<'a> {
     pub ret: JType,
     pub is_static: bool,
     pub is_ctor: bool,
+    /// Private methods are not overridden: calls to them are direct.
+    pub is_private: bool,
     /// `name(T1,T2)`.
     pub signature: String,
     /// `Class.name(T1,T2)`.
@@ -234,6 +236,7 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
             ret,
             is_static: false,
             is_ctor: false,
+            is_private: false,
             signature,
             node: None,
             has_body: false,
@@ -330,6 +333,7 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
             ret: JType::Prim,
             is_static: false,
             is_ctor: true,
+            is_private: false,
             signature: "<init>()".into(),
             function: format!("{name}.<init>()"),
             node: None,
@@ -387,6 +391,7 @@ fn method_decl<'a>(m: Node<'a>, src: &str, file: usize, class: &str, class_tv: &
         ret,
         is_static: has_modifier(m, src, "static"),
         is_ctor,
+        is_private: has_modifier(m, src, "private"),
         signature,
         node: Some(m),
         has_body,

@@ -82,6 +82,18 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
     out
 }
 
+/// Declares the global of thrown objects once, when some body uses it.
+fn thrown_global(out: &mut JavaProgram, used: bool) {
+    if used && out.program.global(lower::THROWN).is_none() {
+        out.program.globals.push(Global {
+            name: lower::THROWN.into(),
+            ty: pointee_ir::Type::Class("Throwable".into()),
+            kind: GlobalKind::StaticField,
+            init: Vec::new(),
+        });
+    }
+}
+
 /// One static function per file, `String.<literals FILE>()`, run from the
 /// entry: it makes one object per distinct literal text of the file and
 /// stores it in the global `String."text"` that every use of the literal
@@ -262,6 +274,7 @@ fn lower_class(
             fb.stmt(b);
         }
         strings[file].append(&mut fb.strings);
+        thrown_global(out, fb.uses_thrown);
         let (f, fs) = fb.finish(&m.function, m.is_static, &m.ret);
         sources[file].notes = notes;
         if m.is_static && m.signature == "main(String[])" {
@@ -295,6 +308,7 @@ fn lower_class(
             init_member(&mut fb, c, *m, src, true);
         }
         strings[file].append(&mut fb.strings);
+        thrown_global(out, fb.uses_thrown);
         let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
         sources[file].notes = notes;
         class.methods.push(pointee_ir::Method { signature: "<clinit>()".into(), function: Some(fname.as_str().into()), is_static: true });

@@ -72,7 +72,12 @@ pub struct Fb<'a, 'h> {
     /// String literals read here: (text, range). Equal literals are one
     /// interned object, made by the file's literal pool function.
     pub strings: Vec<(String, Range)>,
+    /// The body throws or catches: the program needs the global [`THROWN`].
+    pub uses_thrown: bool,
 }
+
+/// The one location of every thrown object (a static field of Throwable).
+pub const THROWN: &str = "Throwable.<thrown>";
 
 impl<'a, 'h> Fb<'a, 'h> {
     pub fn new(h: &'h Hierarchy<'a>, src: &'h str, file: usize, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
@@ -94,6 +99,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             ret_var: None,
             fs: FunctionSource { name: m.function.into(), ..Default::default() },
             strings: Vec::new(),
+            uses_thrown: false,
         };
         if !m.is_static {
             fb.this = Some(fb.add_var("this", JType::Class(m.class.to_string()), VarKind::Param, Range::default()));
@@ -370,10 +376,15 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "throw_statement" => {
+                // Every thrown object goes to one location that every catch
+                // parameter reads: exceptions flow context-insensitively.
                 if let Some(e) = node.named_child(0) {
-                    self.expr(e, None);
+                    let ev = self.expr(e, None);
+                    if let Some(v) = self.to_var(ev, e, None) {
+                        self.emit(Basic::Assign { lhs: Place::global(THROWN.into()), rhs: Rvalue::Use(Place::var(v)) }, range(node));
+                        self.uses_thrown = true;
+                    }
                 }
-                self.note(node, "exception flow is not modelled (throw ends the method)");
                 self.push_stmt(Stmt::Return);
             }
             "try_statement" | "try_with_resources_statement" => self.try_stmt(node),
@@ -532,14 +543,23 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
                 "block" => self.stmt(k),
                 "catch_clause" => {
-                    self.note(k, "exception flow is not modelled (a catch parameter points to nothing)");
                     let b = self.sub_block(|s| {
                         let mut c3 = k.walk();
                         let parts: Vec<Node<'a>> = k.named_children(&mut c3).collect();
                         for p in parts {
                             if p.kind() == "catch_formal_parameter" {
                                 if let Some(n) = p.child_by_field_name("name") {
-                                    s.declare(text(n, s.src), JType::Unknown, range(n));
+                                    let mut c4 = p.walk();
+                                    let ty = p
+                                        .named_children(&mut c4)
+                                        .find(|t| t.kind() == "catch_type")
+                                        .and_then(|t| t.named_child(0))
+                                        .map(|t| s.ty(t))
+                                        .unwrap_or(JType::Unknown);
+                                    let v = s.declare(text(n, s.src), ty.clone(), range(n));
+                                    s.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::global(THROWN.into())) }, range(n));
+                                    s.uses_thrown = true;
+                                    s.record(n, &Place::var(v), &ty);
                                 }
                             } else if p.kind() == "block" {
                                 s.stmt(p);
@@ -953,6 +973,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             return Ev::unknown();
         };
         let (is_static, function, signature, ret, has_body) = (m.is_static, m.function.clone(), m.signature.clone(), m.ret.clone(), m.has_body);
+        // A private method is not overridden: call it like `super.m()`.
+        let is_super = is_super || (m.is_private && has_body);
         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
         if (is_static || is_super) && !has_body {
             self.note(node, format!("`{function}` has no body to call"));
