@@ -2,7 +2,7 @@
 //! typedefs, and struct/union layouts by field.
 
 use crate::lower::{decay_param, Lowerer, Sym};
-use crate::syntax::{int_literal, named_children};
+use crate::syntax::{int_literal, named_children, Fields};
 use pointee_ir::{Field, FnType, Name, NoteKind, Record, RecordKind, Sel, Type};
 use tree_sitter::Node;
 
@@ -16,9 +16,9 @@ impl<'s> Lowerer<'s> {
             },
             "sized_type_specifier" => Type::Scalar,
             "enum_specifier" => {
-                if let Some(body) = spec.child_by_field_name("body") {
+                if let Some(body) = spec.field("body") {
                     for e in named_children(body) {
-                        if let Some(n) = e.child_by_field_name("name") {
+                        if let Some(n) = e.field("name") {
                             let name = self.text(n).to_string();
                             self.bind(&name, Sym::EnumConst);
                         }
@@ -52,7 +52,7 @@ impl<'s> Lowerer<'s> {
         } else {
             "struct"
         };
-        let key: Name = match spec.child_by_field_name("name") {
+        let key: Name = match spec.field("name") {
             Some(n) => format!("{word} {}", self.text(n)).into(),
             None => {
                 self.anon_records += 1;
@@ -62,7 +62,7 @@ impl<'s> Lowerer<'s> {
                 }
             }
         };
-        let Some(body) = spec.child_by_field_name("body") else {
+        let Some(body) = spec.field("body") else {
             // A reference to a record: keep the layout known here or in
             // the file scope; only an unknown tag gets an empty layout.
             if self.record_def(&key).is_some() {
@@ -86,7 +86,7 @@ impl<'s> Lowerer<'s> {
             if fd.kind() != "field_declaration" {
                 continue;
             }
-            let base = match fd.child_by_field_name("type") {
+            let base = match fd.field("type") {
                 Some(t) => self.spec_type(t),
                 None => Type::Scalar,
             };
@@ -145,24 +145,24 @@ impl<'s> Lowerer<'s> {
                 "identifier" | "field_identifier" | "type_identifier" => return (Some(d), ty),
                 "pointer_declarator" | "abstract_pointer_declarator" => {
                     ty = Type::pointer_to(ty);
-                    match d.child_by_field_name("declarator") {
+                    match d.field("declarator") {
                         Some(inner) => d = inner,
                         None => return (None, ty),
                     }
                 }
                 "array_declarator" | "abstract_array_declarator" => {
                     let len = d
-                        .child_by_field_name("size")
+                        .field("size")
                         .filter(|s| s.kind() == "number_literal")
                         .and_then(|s| int_literal(self.text(s)));
                     ty = Type::Array(Box::new(ty), len);
-                    match d.child_by_field_name("declarator") {
+                    match d.field("declarator") {
                         Some(inner) => d = inner,
                         None => return (None, ty),
                     }
                 }
                 "function_declarator" | "abstract_function_declarator" => {
-                    let (params, variadic) = match d.child_by_field_name("parameters") {
+                    let (params, variadic) = match d.field("parameters") {
                         Some(list) => self.parameter_types(list),
                         None => (Vec::new(), false),
                     };
@@ -171,7 +171,7 @@ impl<'s> Lowerer<'s> {
                         params,
                         variadic,
                     }));
-                    match d.child_by_field_name("declarator") {
+                    match d.field("declarator") {
                         Some(inner) => d = inner,
                         None => return (None, ty),
                     }
@@ -187,7 +187,7 @@ impl<'s> Lowerer<'s> {
                         None => return (None, ty),
                     }
                 }
-                "init_declarator" => match d.child_by_field_name("declarator") {
+                "init_declarator" => match d.field("declarator") {
                     Some(inner) => d = inner,
                     None => return (None, ty),
                 },
@@ -204,10 +204,10 @@ impl<'s> Lowerer<'s> {
                 "variadic_parameter" => variadic = true,
                 "parameter_declaration" => {
                     let base = p
-                        .child_by_field_name("type")
+                        .field("type")
                         .map(|t| self.spec_type(t))
                         .unwrap_or(Type::Scalar);
-                    let ty = match p.child_by_field_name("declarator") {
+                    let ty = match p.field("declarator") {
                         Some(d) => self.declarator(d, base).1,
                         None => base,
                     };
@@ -230,10 +230,10 @@ impl<'s> Lowerer<'s> {
     /// The type a `type_descriptor` (in a cast, sizeof, compound literal) names.
     pub(crate) fn type_descriptor(&mut self, td: Node) -> Type {
         let base = td
-            .child_by_field_name("type")
+            .field("type")
             .map(|t| self.spec_type(t))
             .unwrap_or(Type::Unknown);
-        match td.child_by_field_name("declarator") {
+        match td.field("declarator") {
             Some(d) => self.declarator(d, base).1,
             None => base,
         }
@@ -281,25 +281,23 @@ impl<'s> Lowerer<'s> {
             "number_literal" | "char_literal" | "sizeof_expression" => Some(Type::Scalar),
             "string_literal" | "concatenated_string" => Some(Type::pointer_to(Type::Scalar)),
             "pointer_expression" => {
-                let inner = self.static_type(e.child_by_field_name("argument")?)?;
-                if self.text(e.child_by_field_name("operator")?) == "&" {
+                let inner = self.static_type(e.field("argument")?)?;
+                if self.text(e.field("operator")?) == "&" {
                     Some(Type::pointer_to(inner))
                 } else {
                     element_type(&inner)
                 }
             }
             "field_expression" => {
-                let base = self.static_type(e.child_by_field_name("argument")?)?;
-                let arrow = self.text(e.child_by_field_name("operator")?) == "->";
+                let base = self.static_type(e.field("argument")?)?;
+                let arrow = self.text(e.field("operator")?) == "->";
                 let record = if arrow { element_type(&base)? } else { base };
                 let Type::Record(r) = record else { return None };
-                let field = self.text(e.child_by_field_name("field")?);
+                let field = self.text(e.field("field")?);
                 self.find_field(&r, field).map(|(_, t)| t)
             }
-            "subscript_expression" => {
-                element_type(&self.static_type(e.child_by_field_name("argument")?)?)
-            }
-            "call_expression" => match self.static_type(e.child_by_field_name("function")?)? {
+            "subscript_expression" => element_type(&self.static_type(e.field("argument")?)?),
+            "call_expression" => match self.static_type(e.field("function")?)? {
                 Type::Function(f) => Some(f.ret),
                 Type::Pointer(t) => match *t {
                     Type::Function(f) => Some(f.ret),
@@ -308,12 +306,12 @@ impl<'s> Lowerer<'s> {
                 _ => None,
             },
             "cast_expression" | "compound_literal_expression" => {
-                let td = e.child_by_field_name("type")?;
+                let td = e.field("type")?;
                 Some(self.type_descriptor(td))
             }
-            "conditional_expression" => self.static_type(e.child_by_field_name("alternative")?),
-            "assignment_expression" => self.static_type(e.child_by_field_name("left")?),
-            "comma_expression" => self.static_type(e.child_by_field_name("right")?),
+            "conditional_expression" => self.static_type(e.field("alternative")?),
+            "assignment_expression" => self.static_type(e.field("left")?),
+            "comma_expression" => self.static_type(e.field("right")?),
             _ => None,
         }
     }

@@ -3,7 +3,7 @@
 //! temporaries.
 
 use crate::lower::{Lowerer, Sym, MAX_DEPTH};
-use crate::syntax::{int_literal, named_children, range, strip_parens};
+use crate::syntax::{int_literal, named_children, range, strip_parens, Fields};
 use pointee_ir::{
     Base, Basic, CallInfo, Callee, ExprInfo, Index, Name, NoteKind, Place, Point, Range, Rvalue,
     Sel, SiteKind, StmtId, Type,
@@ -159,10 +159,10 @@ impl<'s> Lowerer<'s> {
                 None => self.unmodelled(n, "empty parentheses"),
             },
             "comma_expression" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = n.field("left") {
                     self.effect(l);
                 }
-                match n.child_by_field_name("right") {
+                match n.field("right") {
                     Some(r) => self.expr(r),
                     None => Val::scalar(),
                 }
@@ -174,7 +174,7 @@ impl<'s> Lowerer<'s> {
             "assignment_expression" => self.assignment(n),
             "update_expression" => self.update(n),
             "unary_expression" => {
-                if let Some(a) = n.child_by_field_name("argument") {
+                if let Some(a) = n.field("argument") {
                     let v = self.expr(a);
                     self.read_if_deref(&v, range(a));
                     if self.operator(n) == "+" {
@@ -193,9 +193,7 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn operator(&self, n: Node) -> &'s str {
-        n.child_by_field_name("operator")
-            .map(|o| self.text(o))
-            .unwrap_or("")
+        n.field("operator").map(|o| self.text(o)).unwrap_or("")
     }
 
     fn identifier(&mut self, n: Node) -> Val {
@@ -374,7 +372,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn pointer_expression(&mut self, n: Node) -> Val {
-        let Some(arg) = n.child_by_field_name("argument") else {
+        let Some(arg) = n.field("argument") else {
             return self.unmodelled(n, "bad `*`/`&`");
         };
         let v = self.expr(arg);
@@ -420,10 +418,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn field_expression(&mut self, n: Node) -> Val {
-        let (Some(arg), Some(field)) = (
-            n.child_by_field_name("argument"),
-            n.child_by_field_name("field"),
-        ) else {
+        let (Some(arg), Some(field)) = (n.field("argument"), n.field("field")) else {
             return self.unmodelled(n, "bad field access");
         };
         let fname = self.text(field);
@@ -477,10 +472,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn subscript(&mut self, n: Node) -> Val {
-        let (Some(a), Some(i)) = (
-            n.child_by_field_name("argument"),
-            n.child_by_field_name("index"),
-        ) else {
+        let (Some(a), Some(i)) = (n.field("argument"), n.field("index")) else {
             return self.unmodelled(n, "bad subscript");
         };
         let mut av = self.expr(a);
@@ -534,7 +526,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn call(&mut self, n: Node) -> Val {
-        let Some(fnode) = n.child_by_field_name("function") else {
+        let Some(fnode) = n.field("function") else {
             return self.unmodelled(n, "bad call");
         };
         let fnode_s = strip_parens(fnode);
@@ -574,7 +566,7 @@ impl<'s> Lowerer<'s> {
         // `va_arg(ap, T)` is a macro whose second argument is a type: only
         // `ap` is a value (the analysis models what `va_arg` returns).
         let is_va_arg = matches!(&callee, Callee::Direct(f) if &**f == "va_arg");
-        if let Some(list) = n.child_by_field_name("arguments") {
+        if let Some(list) = n.field("arguments") {
             for a in named_children(list)
                 .into_iter()
                 .take(if is_va_arg { 1 } else { usize::MAX })
@@ -610,10 +602,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn assignment(&mut self, n: Node) -> Val {
-        let (Some(l), Some(r)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
+        let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
             return self.unmodelled(n, "bad assignment");
         };
         let op = self.operator(n);
@@ -661,7 +650,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn update(&mut self, n: Node) -> Val {
-        let Some(arg) = n.child_by_field_name("argument") else {
+        let Some(arg) = n.field("argument") else {
             return self.unmodelled(n, "bad ++/--");
         };
         let v = self.expr(arg);
@@ -721,10 +710,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn binary(&mut self, n: Node) -> Val {
-        let (Some(l), Some(r)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
+        let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
             return self.unmodelled(n, "bad binary expression");
         };
         let op = self.operator(n);
@@ -792,12 +778,12 @@ impl<'s> Lowerer<'s> {
     }
 
     fn conditional(&mut self, n: Node) -> Val {
-        let Some(c) = n.child_by_field_name("condition") else {
+        let Some(c) = n.field("condition") else {
             return self.unmodelled(n, "bad ?:");
         };
         let cond = self.condition(c);
-        let a = n.child_by_field_name("consequence");
-        let b = n.child_by_field_name("alternative");
+        let a = n.field("consequence");
+        let b = n.field("alternative");
         let t = self.new_temp(Type::Unknown, range(n));
         let mut types = Vec::new();
         let mut branch = |s: &mut Self, e: Option<Node>| {
@@ -844,11 +830,11 @@ impl<'s> Lowerer<'s> {
     }
 
     fn cast(&mut self, n: Node) -> Val {
-        let ty = match n.child_by_field_name("type") {
+        let ty = match n.field("type") {
             Some(t) => self.type_descriptor(t),
             None => Type::Unknown,
         };
-        let Some(value) = n.child_by_field_name("value") else {
+        let Some(value) = n.field("value") else {
             return self.unmodelled(n, "bad cast");
         };
         let v = self.expr(value);
@@ -873,7 +859,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn compound_literal(&mut self, n: Node) -> Val {
-        let ty = match n.child_by_field_name("type") {
+        let ty = match n.field("type") {
             Some(t) => self.type_descriptor(t),
             None => Type::Unknown,
         };
@@ -887,7 +873,7 @@ impl<'s> Lowerer<'s> {
             range(n),
         );
         let place = Place::deref(Base::Var(t));
-        if let Some(v) = n.child_by_field_name("value") {
+        if let Some(v) = n.field("value") {
             self.local_initializer(&place, &ty, v);
         }
         Val::place(place, ty)
@@ -900,7 +886,7 @@ impl<'s> Lowerer<'s> {
         let n = strip_parens(n);
         match n.kind() {
             "unary_expression" if self.operator(n) == "!" => {
-                let Some(a) = n.child_by_field_name("argument") else {
+                let Some(a) = n.field("argument") else {
                     return Cond::Opaque;
                 };
                 match self.condition(a) {
@@ -910,10 +896,7 @@ impl<'s> Lowerer<'s> {
                 }
             }
             "binary_expression" if matches!(self.operator(n), "==" | "!=") => {
-                let (Some(l), Some(r)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                ) else {
+                let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
                     return Cond::Opaque;
                 };
                 let eq = self.operator(n) == "==";
@@ -971,9 +954,7 @@ impl<'s> Lowerer<'s> {
             "identifier" => {
                 matches!(self.text(n), "NULL" | "nullptr") && self.lookup(self.text(n)).is_none()
             }
-            "cast_expression" => n
-                .child_by_field_name("value")
-                .is_some_and(|v| self.is_null_constant(v)),
+            "cast_expression" => n.field("value").is_some_and(|v| self.is_null_constant(v)),
             _ => false,
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::expr::carries_pointer;
 use crate::lower::{Lowerer, Sym};
-use crate::syntax::{int_literal, named_children, range, strip_parens};
+use crate::syntax::{int_literal, named_children, range, strip_parens, Fields};
 use pointee_ir::{GlobalInit, Index, NoteKind, Place, RecordKind, Rvalue, Sel, SiteKind, Type};
 use std::collections::{BTreeMap, VecDeque};
 use tree_sitter::Node;
@@ -142,7 +142,7 @@ impl<'s> Lowerer<'s> {
         flat: &mut Flat<'t>,
     ) -> u64 {
         let designators = crate::syntax::children_by_field(pair, "designator");
-        let Some(value) = pair.child_by_field_name("value") else {
+        let Some(value) = pair.field("value") else {
             return 0;
         };
         let n = path.len();
@@ -354,7 +354,7 @@ impl<'s> Lowerer<'s> {
                 }
             },
             "pointer_expression" if self.operator(n) == "&" => {
-                let Some(a) = n.child_by_field_name("argument") else {
+                let Some(a) = n.field("argument") else {
                     return Rvalue::Unknown;
                 };
                 let a = strip_parens(a);
@@ -375,7 +375,7 @@ impl<'s> Lowerer<'s> {
                     }
                 }
             }
-            "cast_expression" => match n.child_by_field_name("value") {
+            "cast_expression" => match n.field("value") {
                 Some(v) => {
                     let r = self.const_value(v, ty);
                     if r == Rvalue::Scalar && ty.is_pointer_like() {
@@ -387,10 +387,7 @@ impl<'s> Lowerer<'s> {
                 None => Rvalue::Unknown,
             },
             "binary_expression" if matches!(self.operator(n), "+" | "-") => {
-                let (Some(l), Some(r)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                ) else {
+                let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
                     return Rvalue::Unknown;
                 };
                 let (lv, rv) = (self.const_value(l, ty), self.const_value(r, &Type::Scalar));
@@ -419,7 +416,7 @@ impl<'s> Lowerer<'s> {
             }
             "compound_literal_expression" => {
                 let lty = n
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| self.type_descriptor(t))
                     .unwrap_or(Type::Unknown);
                 if !self.pointer_paths(&lty).is_empty() {
@@ -451,8 +448,8 @@ impl<'s> Lowerer<'s> {
                 _ => None,
             },
             "field_expression" if self.operator(n) == "." => {
-                let (p, ty) = self.const_place(n.child_by_field_name("argument")?)?;
-                let fname = self.text(n.child_by_field_name("field")?);
+                let (p, ty) = self.const_place(n.field("argument")?)?;
+                let fname = self.text(n.field("field")?);
                 let Type::Record(r) = &ty else { return None };
                 let (sels, fty) = self.find_field(r, fname)?;
                 let mut p = p;
@@ -460,8 +457,8 @@ impl<'s> Lowerer<'s> {
                 Some((p, fty))
             }
             "subscript_expression" => {
-                let (p, ty) = self.const_place(n.child_by_field_name("argument")?)?;
-                let idx = self.index_kind(n.child_by_field_name("index")?);
+                let (p, ty) = self.const_place(n.field("argument")?)?;
+                let idx = self.index_kind(n.field("index")?);
                 match ty {
                     Type::Array(elem, _) => Some((p.index(idx), *elem)),
                     _ => None,

@@ -2,7 +2,7 @@
 //! definitions, preprocessor lines and syntax errors.
 
 use crate::scope::{FileScope, FunctionSyntax};
-use crate::syntax::{self, named_children, range, text};
+use crate::syntax::{self, named_children, range, text, Fields};
 use crate::CFile;
 use pointee_ir::{
     Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
@@ -223,7 +223,7 @@ impl<'s> Lowerer<'s> {
                     self.top_level_first_branch(item);
                 }
                 "linkage_specification" => {
-                    if let Some(body) = item.child_by_field_name("body") {
+                    if let Some(body) = item.field("body") {
                         if body.kind() == "declaration_list" {
                             self.top_level(body);
                         } else {
@@ -292,7 +292,7 @@ impl<'s> Lowerer<'s> {
         for (i, item) in items.iter().enumerate() {
             match item.kind() {
                 "function_definition" if self.misparsed_implicit_int(*item).is_some() => {
-                    if let Some(t) = item.child_by_field_name("type") {
+                    if let Some(t) = item.field("type") {
                         let name = self.text(t);
                         let f = FnType {
                             ret: Type::Scalar,
@@ -303,11 +303,11 @@ impl<'s> Lowerer<'s> {
                     }
                 }
                 "function_definition" => {
-                    let base = match item.child_by_field_name("type") {
+                    let base = match item.field("type") {
                         Some(t) => self.spec_type(t),
                         None => Type::Scalar,
                     };
-                    let Some(decl) = item.child_by_field_name("declarator") else {
+                    let Some(decl) = item.field("declarator") else {
                         continue;
                     };
                     if let (Some(n), Type::Function(f)) = self.declarator(decl, base) {
@@ -319,7 +319,7 @@ impl<'s> Lowerer<'s> {
                     let Some(call) = find_call(*item) else {
                         continue;
                     };
-                    let Some(callee) = call.child_by_field_name("function") else {
+                    let Some(callee) = call.field("function") else {
                         continue;
                     };
                     let body_follows = items[i + 1..]
@@ -352,14 +352,14 @@ impl<'s> Lowerer<'s> {
     /// Lowers the items of a `#if`/`#ifdef`'s first branch.
     fn top_level_first_branch(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let alternative = node.child_by_field_name("alternative").map(|a| a.id());
+        let alternative = node.field("alternative").map(|a| a.id());
         let children: Vec<Node> = node
             .named_children(&mut cursor)
             .filter(|c| Some(c.id()) != alternative)
             .filter(|c| !matches!(c.kind(), "identifier" | "preproc_arg" | "comment"))
             .collect();
         for c in children {
-            if node.child_by_field_name("condition").map(|n| n.id()) == Some(c.id()) {
+            if node.field("condition").map(|n| n.id()) == Some(c.id()) {
                 continue;
             }
             // Wrap single items through the same dispatcher as the file.
@@ -382,7 +382,7 @@ impl<'s> Lowerer<'s> {
     fn implicit_int_definition(&mut self, items: &[Node], at: usize) -> Option<usize> {
         let head = items[at];
         let call = find_call(head)?;
-        let callee = call.child_by_field_name("function")?;
+        let callee = call.field("function")?;
         if callee.kind() != "identifier" {
             return None;
         }
@@ -397,7 +397,7 @@ impl<'s> Lowerer<'s> {
             return None;
         }
         let params: Vec<Node> = call
-            .child_by_field_name("arguments")
+            .field("arguments")
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
@@ -433,7 +433,7 @@ impl<'s> Lowerer<'s> {
             .into_iter()
             .next()?;
         let fdecl = find_function_declarator(decl)?;
-        let base = match head.child_by_field_name("type") {
+        let base = match head.field("type") {
             Some(t) => self.spec_type(t),
             None => Type::Scalar,
         };
@@ -446,14 +446,12 @@ impl<'s> Lowerer<'s> {
         // K&R parameter names: bare identifiers, or what tree-sitter took
         // for a parameter's type.
         let mut params = Vec::new();
-        if let Some(list) = fdecl.child_by_field_name("parameters") {
+        if let Some(list) = fdecl.field("parameters") {
             for p in named_children(list) {
                 match p.kind() {
                     "identifier" => params.push(p),
                     "parameter_declaration" => {
-                        let n = p
-                            .child_by_field_name("declarator")
-                            .or_else(|| p.child_by_field_name("type"));
+                        let n = p.field("declarator").or_else(|| p.field("type"));
                         if let Some(n) =
                             n.filter(|n| matches!(n.kind(), "identifier" | "type_identifier"))
                         {
@@ -494,11 +492,11 @@ impl<'s> Lowerer<'s> {
                 (d.name, fn_ty, params, d.decls.clone(), d.body, d.whole)
             }
             None => {
-                let base = match node.child_by_field_name("type") {
+                let base = match node.field("type") {
                     Some(t) => self.spec_type(t),
                     None => Type::Scalar, // implicit int
                 };
-                let Some(decl) = node.child_by_field_name("declarator") else {
+                let Some(decl) = node.field("declarator") else {
                     self.note(
                         node,
                         NoteKind::Syntax,
@@ -524,7 +522,7 @@ impl<'s> Lowerer<'s> {
                     .into_iter()
                     .filter(|c| c.kind() == "declaration")
                     .collect();
-                let Some(body) = node.child_by_field_name("body") else {
+                let Some(body) = node.field("body") else {
                     return;
                 };
                 (name, fn_ty, params, knr, body, range(node))
@@ -549,7 +547,7 @@ impl<'s> Lowerer<'s> {
         let mut knr_types: HashMap<String, (Type, Node)> = HashMap::new();
         for d in &knr_decls {
             let base = d
-                .child_by_field_name("type")
+                .field("type")
                 .map(|t| self.spec_type(t))
                 .unwrap_or(Type::Scalar);
             for decl in syntax::children_by_field(*d, "declarator") {
@@ -638,13 +636,13 @@ impl<'s> Lowerer<'s> {
     /// `(n)` as the declarator. With no such typedef, it is an implicit-int
     /// definition of `count`.
     fn misparsed_implicit_int<'t>(&self, node: Node<'t>) -> Option<ImplicitDef<'t>> {
-        let ty = node.child_by_field_name("type")?;
+        let ty = node.field("type")?;
         if ty.kind() != "type_identifier"
             || matches!(self.lookup(self.text(ty)), Some(Sym::Typedef(_)))
         {
             return None;
         }
-        let decl = node.child_by_field_name("declarator")?;
+        let decl = node.field("declarator")?;
         if find_function_declarator(decl).is_some() {
             return None;
         }
@@ -666,7 +664,7 @@ impl<'s> Lowerer<'s> {
             ret: Type::Scalar,
             params,
             decls,
-            body: node.child_by_field_name("body")?,
+            body: node.field("body")?,
             whole: range(node),
         })
     }
@@ -676,7 +674,7 @@ impl<'s> Lowerer<'s> {
         let Some(fdecl) = find_function_declarator(decl) else {
             return Vec::new();
         };
-        let Some(list) = fdecl.child_by_field_name("parameters") else {
+        let Some(list) = fdecl.field("parameters") else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -685,10 +683,10 @@ impl<'s> Lowerer<'s> {
                 "identifier" => out.push((p, None)),
                 "parameter_declaration" => {
                     let base = p
-                        .child_by_field_name("type")
+                        .field("type")
                         .map(|t| self.spec_type(t))
                         .unwrap_or(Type::Scalar);
-                    match p.child_by_field_name("declarator") {
+                    match p.field("declarator") {
                         Some(d) => {
                             let (name, ty) = self.declarator(d, base);
                             if let Some(n) = name {
@@ -706,7 +704,7 @@ impl<'s> Lowerer<'s> {
 
     /// A file-scope or block-scope declaration.
     pub(crate) fn declaration(&mut self, node: Node) {
-        let base = match node.child_by_field_name("type") {
+        let base = match node.field("type") {
             Some(t) => self.spec_type(t),
             None => Type::Scalar,
         };
@@ -714,10 +712,7 @@ impl<'s> Lowerer<'s> {
         let is_extern = has_storage(node, self.src, "extern");
         for d in syntax::children_by_field(node, "declarator") {
             let (decl, value) = match d.kind() {
-                "init_declarator" => (
-                    d.child_by_field_name("declarator").unwrap_or(d),
-                    d.child_by_field_name("value"),
-                ),
+                "init_declarator" => (d.field("declarator").unwrap_or(d), d.field("value")),
                 _ => (d, None),
             };
             let (name, ty) = self.declarator(decl, base.clone());
@@ -859,7 +854,7 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn type_definition(&mut self, node: Node) {
-        let base = match node.child_by_field_name("type") {
+        let base = match node.field("type") {
             Some(t) => self.spec_type(t),
             None => Type::Scalar,
         };
@@ -1046,7 +1041,7 @@ pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
             "function_declarator" => {
                 // `int (*f(int))(char)`: the innermost function declarator
                 // that names the function holds its parameters.
-                let inner = d.child_by_field_name("declarator")?;
+                let inner = d.field("declarator")?;
                 if let Some(deeper) = find_function_declarator(inner) {
                     return Some(deeper);
                 }
@@ -1054,7 +1049,7 @@ pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
             }
             "pointer_declarator" | "attributed_declarator" | "init_declarator" => {
                 d = d
-                    .child_by_field_name("declarator")
+                    .field("declarator")
                     .or_else(|| named_children(d).into_iter().last())?;
             }
             "parenthesized_declarator" => d = *named_children(d).first()?,

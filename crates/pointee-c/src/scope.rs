@@ -70,37 +70,37 @@ fn lower_items(scope: &FileScope, file: &str, text: &str, items: &[Node]) -> CFi
 /// Lowers a whole file: the outline, then each function against its scope.
 pub(crate) fn lower_tree(name: &str, text: &str, tree: &Tree) -> CFile {
     let outline = outline(name, text, tree);
-    let parts: Vec<CFile> = outline
-        .functions
+    let spans: Vec<Range> = outline.functions.iter().map(|f| f.range).collect();
+    let parts: Vec<CFile> = items_per_span(tree.root_node(), &spans)
         .iter()
-        .map(|f| {
-            lower_items(
-                &outline.scope,
-                name,
-                text,
-                &items_in(tree.root_node(), f.range),
-            )
-        })
+        .map(|items| lower_items(&outline.scope, name, text, items))
         .collect();
     assemble(outline.file, parts)
 }
 
-/// The outermost syntax nodes inside `span` (descending through nodes that
-/// only overlap it, such as an ERROR node or a `#if` around a definition).
-fn items_in(root: Node, span: Range) -> Vec<Node> {
-    let mut out = Vec::new();
+/// For each span (sorted, disjoint), the outermost syntax nodes inside it,
+/// descending through nodes that only overlap a span (an ERROR node or a
+/// `#if` around a definition). One walk for all spans.
+fn items_per_span<'t>(root: Node<'t>, spans: &[Range]) -> Vec<Vec<Node<'t>>> {
+    let mut out = vec![Vec::new(); spans.len()];
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        for c in named_children(n).into_iter().rev() {
+        for c in named_children(n) {
             let r = syntax::range(c);
-            if span.start <= r.start && r.end <= span.end {
-                out.push(c);
-            } else if r.start < span.end && span.start < r.end {
+            let containing = spans.partition_point(|s| s.start <= r.start);
+            if containing > 0 && r.end <= spans[containing - 1].end {
+                out[containing - 1].push(c);
+                continue;
+            }
+            let first_after = spans.partition_point(|s| s.end <= r.start);
+            if first_after < spans.len() && spans[first_after].start < r.end {
                 stack.push(c);
             }
         }
     }
-    out.sort_by_key(|n| n.start_byte());
+    for items in &mut out {
+        items.sort_by_key(|n| n.start_byte());
+    }
     out
 }
 

@@ -3,7 +3,7 @@
 //! switch with fall-through, goto and labels, return.
 
 use crate::lower::{Lowerer, Sym, MAX_DEPTH};
-use crate::syntax::{named_children, range};
+use crate::syntax::{named_children, range, Fields};
 use pointee_ir::{Cond, NoteKind, Place, Stmt, Type, VarKind};
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -57,13 +57,13 @@ impl<'s> Lowerer<'s> {
                 None => self.note(n, NoteKind::Syntax, "`continue` outside a loop ignored"),
             },
             "goto_statement" => {
-                if let Some(l) = n.child_by_field_name("label") {
+                if let Some(l) = n.field("label") {
                     let id = self.label(self.text(l));
                     self.push_stmt(Stmt::Goto(id));
                 }
             }
             "labeled_statement" => {
-                if let Some(l) = n.child_by_field_name("label") {
+                if let Some(l) = n.field("label") {
                     let id = self.label(self.text(l));
                     self.push_stmt(Stmt::Label(id));
                 }
@@ -103,7 +103,7 @@ impl<'s> Lowerer<'s> {
                 );
                 let skip: Vec<usize> = ["alternative", "condition", "name"]
                     .iter()
-                    .filter_map(|f| n.child_by_field_name(f).map(|c| c.id()))
+                    .filter_map(|f| n.field(f).map(|c| c.id()))
                     .collect();
                 for c in named_children(n) {
                     if !skip.contains(&c.id()) {
@@ -133,17 +133,17 @@ impl<'s> Lowerer<'s> {
     }
 
     fn if_statement(&mut self, n: Node) {
-        let cond = match n.child_by_field_name("condition") {
+        let cond = match n.field("condition") {
             Some(c) => self.condition(c),
             None => Cond::Opaque,
         };
         let then_branch = self.block_of(|s| {
-            if let Some(c) = n.child_by_field_name("consequence") {
+            if let Some(c) = n.field("consequence") {
                 s.statement(c);
             }
         });
         let else_branch = self.block_of(|s| {
-            if let Some(alt) = n.child_by_field_name("alternative") {
+            if let Some(alt) = n.field("alternative") {
                 for c in named_children(alt) {
                     s.statement(c);
                 }
@@ -176,23 +176,23 @@ impl<'s> Lowerer<'s> {
 
     fn while_statement(&mut self, n: Node) {
         let body = self.block_of(|s| {
-            if let Some(c) = n.child_by_field_name("condition") {
+            if let Some(c) = n.field("condition") {
                 s.exit_test(c);
             }
-            s.loop_body(n.child_by_field_name("body"), None);
+            s.loop_body(n.field("body"), None);
         });
         self.push_stmt(Stmt::Loop { body });
     }
 
     fn do_statement(&mut self, n: Node) {
-        let b = n.child_by_field_name("body");
+        let b = n.field("body");
         let label = b.filter(|b| has_continue(*b)).map(|_| self.fresh_label());
         let body = self.block_of(|s| {
             s.loop_body(b, label);
             if let Some(l) = label {
                 s.push_stmt(Stmt::Label(l));
             }
-            if let Some(c) = n.child_by_field_name("condition") {
+            if let Some(c) = n.field("condition") {
                 s.exit_test(c);
             }
         });
@@ -201,21 +201,21 @@ impl<'s> Lowerer<'s> {
 
     fn for_statement(&mut self, n: Node) {
         self.scopes.push(HashMap::new());
-        if let Some(init) = n.child_by_field_name("initializer") {
+        if let Some(init) = n.field("initializer") {
             if init.kind() == "declaration" {
                 self.declaration(init);
             } else {
                 self.effect(init);
             }
         }
-        let b = n.child_by_field_name("body");
-        let update = n.child_by_field_name("update");
+        let b = n.field("body");
+        let update = n.field("update");
         let label = match (b, update) {
             (Some(b), Some(_)) if has_continue(b) => Some(self.fresh_label()),
             _ => None,
         };
         let body = self.block_of(|s| {
-            if let Some(c) = n.child_by_field_name("condition") {
+            if let Some(c) = n.field("condition") {
                 s.exit_test(c);
             }
             s.loop_body(b, label);
@@ -231,13 +231,13 @@ impl<'s> Lowerer<'s> {
     }
 
     fn switch_statement(&mut self, n: Node) {
-        if let Some(c) = n.child_by_field_name("condition") {
+        if let Some(c) = n.field("condition") {
             self.effect(c);
         }
         let mut arms = Vec::new();
         let mut has_default = false;
         self.scopes.push(HashMap::new());
-        if let Some(body) = n.child_by_field_name("body") {
+        if let Some(body) = n.field("body") {
             for c in named_children(body) {
                 if c.kind() == "case_statement" {
                     if c.child(0).is_some_and(|t| t.kind() == "default") {
@@ -318,7 +318,7 @@ impl<'s> Lowerer<'s> {
 
 /// The statements of a `case`/`default` arm (its children after the value).
 fn case_body(c: Node) -> Vec<Node> {
-    let value = c.child_by_field_name("value").map(|v| v.id());
+    let value = c.field("value").map(|v| v.id());
     named_children(c)
         .into_iter()
         .filter(|s| Some(s.id()) != value)

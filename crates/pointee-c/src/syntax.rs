@@ -1,7 +1,32 @@
 //! Small helpers over tree-sitter nodes.
 
 use pointee_ir::Range;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Tree};
+
+/// `node.field("type")`: a child by field name, with the name resolved to
+/// tree-sitter's field id once (looking a name up scans every field name).
+pub(crate) trait Fields<'t> {
+    fn field(&self, name: &'static str) -> Option<Node<'t>>;
+}
+
+impl<'t> Fields<'t> for Node<'t> {
+    fn field(&self, name: &'static str) -> Option<Node<'t>> {
+        self.child_by_field_id(field_id(name)?.get())
+    }
+}
+
+fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
+    static IDS: OnceLock<HashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
+    let ids = IDS.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        (1..=lang.field_count() as u16)
+            .filter_map(|id| Some((lang.field_name_for_id(id)?, std::num::NonZeroU16::new(id)?)))
+            .collect()
+    });
+    ids.get(name).copied()
+}
 
 pub(crate) fn parse(text: &str) -> Tree {
     let mut parser = Parser::new();
@@ -31,8 +56,11 @@ pub(crate) fn named_children(n: Node) -> Vec<Node> {
 
 /// All children that have the given field name.
 pub(crate) fn children_by_field<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    let Some(id) = field_id(field) else {
+        return Vec::new();
+    };
     let mut cursor = n.walk();
-    n.children_by_field_name(field, &mut cursor).collect()
+    n.children_by_field_id(id, &mut cursor).collect()
 }
 
 /// Strips redundant parentheses around an expression.
