@@ -84,6 +84,9 @@ pub struct Unit {
     pub dead: bool,
     /// Analysed with inputs merged by the context bound.
     pub merged: bool,
+    /// The body (or a callee) stored through `unknown`: callers' hidden
+    /// address-taken locations may have changed too.
+    pub wild: bool,
     /// Calls made by the body: (statement, callee name) -> edge.
     pub calls: BTreeMap<(StmtId, Name), CallEdge>,
     approx: Vec<(u32, Arc<Facts>, UnitId)>,
@@ -101,6 +104,7 @@ struct Frame {
     min_dep: usize,
     /// Provisional units computed under this frame: (func, key, unit, dep).
     prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
+    wild: bool,
 }
 
 /// An argument as the solver passes it to a callee.
@@ -514,6 +518,7 @@ impl<'p> Engine<'p> {
         let u = self.units.len() as UnitId;
         self.units.push(Unit {
             merged,
+            wild: false,
             func: f,
             key: key.1.clone(),
             input: key.1.clone(),
@@ -533,6 +538,7 @@ impl<'p> Engine<'p> {
             recursive: false,
             min_dep: usize::MAX,
             prov: Vec::new(),
+            wild: false,
         });
         let depth = self.stack.len() - 1;
         let result = loop {
@@ -565,6 +571,7 @@ impl<'p> Engine<'p> {
         };
         let fr = self.stack.pop().unwrap();
         let unit = &mut self.units[u as usize];
+        unit.wild |= fr.wild;
         unit.input = fr.input.clone();
         unit.output = result.clone();
         if fr.min_dep >= depth {
@@ -673,6 +680,10 @@ impl<'p> Engine<'p> {
             return (None, Some(u), approx);
         };
         let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, &info);
+        if self.units[u as usize].wild {
+            transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
+            self.wild_store();
+        }
         if let Some(lhs) = lhs {
             let callee = self.func(fi);
             match callee.ret_var {
@@ -843,7 +854,12 @@ impl<'p> Engine<'p> {
             Effect::Copy { dst, src, ret } => {
                 let d = self.arg_vals(&st, sc, args, dst);
                 let s = self.arg_vals(&st, sc, args, src);
-                self.copy_contents(&mut st, &d, &s);
+                if d.iter().any(|t| t.0 == UNKNOWN) {
+                    transfer::store_unknown(&self.locs, &mut st, &vec![(UNKNOWN, false)]);
+                    self.wild_store();
+                }
+                let known: Locset = d.iter().copied().filter(|t| t.0 != UNKNOWN).collect();
+                self.copy_contents(&mut st, &known, &s);
                 if ret {
                     self.store_lhs(&mut st, sc, lhs, d);
                 }
@@ -1173,6 +1189,12 @@ impl<'p> Hooks for Engine<'p> {
     fn observing(&self) -> bool {
         self.replay == Some(self.stack.len())
     }
+
+    fn wild_store(&mut self) {
+        if let Some(top) = self.stack.last_mut() {
+            top.wild = true;
+        }
+    }
 }
 
 impl<'p> Engine<'p> {
@@ -1190,6 +1212,7 @@ impl<'p> Engine<'p> {
             recursive: true,
             min_dep: usize::MAX,
             prov: Vec::new(),
+            wild: false,
         });
         self.replay = Some(self.stack.len());
         self.seen.clear();

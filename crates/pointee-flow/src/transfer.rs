@@ -190,12 +190,21 @@ pub fn store(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: &Locset) {
 
 /// A store through `unknown`: every location that some pointer targets (and
 /// every location with facts) may now hold any of `vals`.
-fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
-    let mut taken: Vec<LocId> = st
-        .iter()
-        .flat_map(|f| [f.src, f.dst])
-        .filter(|&l| locs.is_memory(l) && !matches!(locs.get(l).root, Root::Str(..)))
-        .collect();
+pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
+    // Address-taken: a global-like location, or one whose object some
+    // pointer targets. A local nobody points to cannot be written this way.
+    let mut pointed: Vec<LocId> = st.iter().map(|f| locs.get(f.dst).root_id).collect();
+    pointed.sort();
+    pointed.dedup();
+    let exposed = |l: LocId| {
+        let d = locs.get(l);
+        match d.class {
+            Class::Global | Class::Unknown => !matches!(d.root, Root::Str(..) | Root::Func(_)),
+            Class::NotMemory => false,
+            Class::Stack(_) | Class::Symbolic => pointed.binary_search(&d.root_id).is_ok(),
+        }
+    };
+    let mut taken: Vec<LocId> = st.iter().flat_map(|f| [f.src, f.dst]).filter(|&l| exposed(l)).collect();
     taken.sort();
     taken.dedup();
     for l in taken {
@@ -206,11 +215,14 @@ fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
     }
 }
 
-/// Applies an assignment `lhs = rhs`.
-pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rvalue) {
+/// Applies an assignment `lhs = rhs`; true when it stored through
+/// `unknown` (the store may have hit locations the function cannot see).
+pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rvalue) -> bool {
     let vals = rvals(locs, st, sc, rhs);
     let l = lvals(locs, st, sc, lhs);
+    let wild = l.iter().any(|x| x.0 == UNKNOWN);
     store_vals(locs, st, &l, vals);
+    wild
 }
 
 /// Stores values, keeping facts out of summaries possible.

@@ -16,6 +16,8 @@ pub(crate) trait Hooks {
     fn observing(&self) -> bool {
         false
     }
+    /// The body stored through `unknown`.
+    fn wild_store(&mut self) {}
 }
 
 pub(crate) struct Walker<'a> {
@@ -67,7 +69,9 @@ impl<'a> Walker<'a> {
                 }
                 let out = match b {
                     Basic::Assign { lhs, rhs } => {
-                        transfer::assign(h.locs(), &mut st, self.sc, lhs, rhs);
+                        if transfer::assign(h.locs(), &mut st, self.sc, lhs, rhs) {
+                            h.wild_store();
+                        }
                         Some(st)
                     }
                     Basic::Call { .. } => h.call(st, *id, b),
