@@ -28,7 +28,6 @@ pub struct MethodDecl<'a> {
     /// The declaration; `None` for a made-up default constructor.
     pub node: Option<Node<'a>>,
     pub has_body: bool,
-    pub file: usize,
 }
 
 pub struct ClassDecl<'a> {
@@ -114,7 +113,7 @@ impl<'a> Hierarchy<'a> {
             }
             chain.push(c.clone());
             cur = self.get(&c).and_then(|d| d.superclass.clone()).or_else(|| {
-                (c != "Object" && self.get(&c).map_or(false, |d| !d.is_interface)).then(|| "Object".to_string())
+                (c != "Object" && self.get(&c).is_some_and(|d| !d.is_interface)).then(|| "Object".to_string())
             });
         }
         let mut todo = chain.clone();
@@ -240,7 +239,6 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
             signature,
             node: None,
             has_body: false,
-            file: usize::MAX,
         });
     }
     vec![object, mk("String", Some("Object"))]
@@ -317,7 +315,7 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
                     }
                 }
                 "method_declaration" | "constructor_declaration" => {
-                    if let Some(md) = method_decl(m, src, file, &name, &tv, is_interface) {
+                    if let Some(md) = method_decl(m, src, &name, &tv) {
                         decl.methods.push(md);
                     }
                 }
@@ -338,7 +336,6 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
             function: format!("{name}.<init>()"),
             node: None,
             has_body: true,
-            file,
         });
     }
     out.push(decl);
@@ -347,7 +344,7 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
     }
 }
 
-fn method_decl<'a>(m: Node<'a>, src: &str, file: usize, class: &str, class_tv: &[String], _in_interface: bool) -> Option<MethodDecl<'a>> {
+fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> Option<MethodDecl<'a>> {
     let is_ctor = m.kind() == "constructor_declaration";
     let name = if is_ctor { "<init>".to_string() } else { text(m.child_by_field_name("name")?, src).to_string() };
     let mut tv = class_tv.to_vec();
@@ -395,6 +392,5 @@ fn method_decl<'a>(m: Node<'a>, src: &str, file: usize, class: &str, class_tv: &
         signature,
         node: Some(m),
         has_body,
-        file,
     })
 }

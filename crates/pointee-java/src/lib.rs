@@ -237,13 +237,10 @@ fn lower_class(
             class: &c.name,
             function: &m.function,
             is_static: m.is_static,
-            is_ctor: m.is_ctor,
-            params: &m.params,
-            ret: m.ret.clone(),
             type_vars: &c.type_vars,
         };
         let mut notes = std::mem::take(&mut sources[file].notes);
-        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
+        let mut fb = Fb::new(h, src, &mut notes, &meth);
         if let Some(node) = m.node {
             fb.fs.range = range(node);
             fb.fs.name_range = node.child_by_field_name("name").map(range).unwrap_or(range(node));
@@ -299,9 +296,9 @@ fn lower_class(
         .collect();
     if !statics.is_empty() {
         let fname = format!("{}.<clinit>()", c.name);
-        let meth = Method { class: &c.name, function: &fname, is_static: true, is_ctor: false, params: &[], ret: types::JType::Prim, type_vars: &c.type_vars };
+        let meth = Method { class: &c.name, function: &fname, is_static: true, type_vars: &c.type_vars };
         let mut notes = std::mem::take(&mut sources[file].notes);
-        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
+        let mut fb = Fb::new(h, src, &mut notes, &meth);
         fb.fs.range = range(cnode);
         fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
         for m in statics {
@@ -353,7 +350,7 @@ fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Nod
     let explicit = stmts.first().filter(|s| s.kind() == "explicit_constructor_invocation").copied();
     let delegates = explicit
         .and_then(|e| e.child_by_field_name("constructor"))
-        .map_or(false, |k| k.kind() == "this");
+        .is_some_and(|k| k.kind() == "this");
     match explicit {
         Some(e) => fb.stmt(e),
         None => {

@@ -45,9 +45,6 @@ pub struct Method<'m> {
     pub class: &'m str,
     pub function: &'m str,
     pub is_static: bool,
-    pub is_ctor: bool,
-    pub params: &'m [(String, JType)],
-    pub ret: JType,
     pub type_vars: &'m [String],
 }
 
@@ -55,7 +52,6 @@ pub struct Method<'m> {
 pub struct Fb<'a, 'h> {
     pub h: &'h Hierarchy<'a>,
     pub src: &'h str,
-    pub file: usize,
     pub notes: &'h mut Vec<Note>,
     class: String,
     type_vars: Vec<String>,
@@ -80,11 +76,10 @@ pub struct Fb<'a, 'h> {
 pub const THROWN: &str = "Throwable.<thrown>";
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub fn new(h: &'h Hierarchy<'a>, src: &'h str, file: usize, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
+    pub fn new(h: &'h Hierarchy<'a>, src: &'h str, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
         let mut fb = Fb {
             h,
             src,
-            file,
             notes,
             class: m.class.to_string(),
             type_vars: m.type_vars.to_vec(),
@@ -506,10 +501,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                         if text(k, s.src).trim_start().starts_with("default") {
                             has_default = true;
                         }
-                    } else if g.kind() == "switch_rule" && k.kind() == "expression_statement" {
-                        s.stmt(k);
-                        s.push_stmt(Stmt::Break);
                     } else if g.kind() == "switch_rule" {
+                        // An arrow arm never falls through.
                         s.stmt(k);
                         s.push_stmt(Stmt::Break);
                     } else {
@@ -887,11 +880,6 @@ impl<'a, 'h> Fb<'a, 'h> {
             EvK::Rv(Rvalue::Scalar | Rvalue::Unknown) => return lhs,
             _ => self.operand(rhs, r),
         };
-        let value = if matches!(lp.base, Base::Global(_)) && !lp.deref {
-            value
-        } else {
-            value
-        };
         self.emit(Basic::Assign { lhs: lp, rhs: value }, range(node));
         lhs
     }
@@ -1029,7 +1017,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             None => return,
         };
         let Some(m) = self.resolve(cands, &args) else {
-            if self.h.get(class).map_or(false, |d| d.node.is_some()) {
+            if self.h.get(class).is_some_and(|d| d.node.is_some()) {
                 self.note(node, format!("no constructor of `{class}` takes {} arguments", args.len()));
             }
             return;
