@@ -54,6 +54,9 @@ impl<'s> Lowerer<'s> {
         };
         let key: Name = match spec.field("name") {
             Some(n) => format!("{word} {}", self.text(n)).into(),
+            None if self.anon_name_hint.is_some() && spec.field("body").is_some() => {
+                format!("{word} {}", self.anon_name_hint.take().unwrap_or_default()).into()
+            }
             None => {
                 self.anon_records += 1;
                 match &self.anon_owner {

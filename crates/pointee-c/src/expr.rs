@@ -210,6 +210,19 @@ impl<'s> Lowerer<'s> {
             None if name == "NULL" || name == "nullptr" => {
                 Val::rv(Rvalue::Null, Type::pointer_to(Type::Void))
             }
+            None if crate::library::is_function(name) => {
+                // A C library function used as a value (`qsort(.., strcmp)`,
+                // `atexit(free)`): its header was not read.
+                Val {
+                    kind: ValKind::Func(name.into()),
+                    ty: Type::Unknown,
+                }
+            }
+            None if crate::library::global_type(name).is_some() => {
+                let ty = crate::library::global_type(name).unwrap_or(Type::Unknown);
+                self.library_global(name, ty.clone());
+                Val::place(Place::global(name.into()), ty)
+            }
             None => {
                 // Most often a macro constant (its #define was skipped) or
                 // an undeclared function used as a value.

@@ -14,6 +14,7 @@
 mod ctype;
 mod expr;
 mod init;
+mod library;
 mod link;
 mod lower;
 mod scope;

@@ -65,6 +65,8 @@ pub(crate) struct Lowerer<'s> {
     /// `struct <anon1 in f>` inside function `f`.
     pub anon_records: u32,
     pub anon_owner: Option<Name>,
+    /// The typedef name an anonymous record being defined will take.
+    pub anon_name_hint: Option<String>,
     pub f: FnState,
     /// Sites of the global whose initializer is being lowered.
     pub global_sites: Vec<SiteInfo>,
@@ -101,6 +103,7 @@ impl<'s> Lowerer<'s> {
             outlined: Vec::new(),
             anon_records: 0,
             anon_owner: None,
+            anon_name_hint: None,
             f: FnState::default(),
             global_sites: Vec::new(),
             depth: 0,
@@ -805,6 +808,30 @@ impl<'s> Lowerer<'s> {
         (key, ty)
     }
 
+    /// A global a C library header would declare (`stdin`, `errno`, ...),
+    /// made on first use; its initial value is the library's (unknown).
+    pub(crate) fn library_global(&mut self, name: &str, ty: Type) {
+        let key: Name = name.into();
+        if self.global_slots.contains_key(&key) {
+            return;
+        }
+        let init = if ty.is_pointer_like() {
+            vec![pointee_ir::GlobalInit {
+                path: Vec::new(),
+                values: vec![pointee_ir::Rvalue::Unknown],
+            }]
+        } else {
+            Vec::new()
+        };
+        self.put_global(Global {
+            name: key.clone(),
+            ty: ty.clone(),
+            kind: GlobalKind::Variable { is_static: false },
+            init,
+        });
+        self.scopes[0].insert(name.to_string(), Sym::Global(key, ty));
+    }
+
     /// A `static` local: a global named `function::name`.
     fn static_local(&mut self, name: &str, ty: Type, name_node: Node, value: Option<Node>) {
         let key: Name = format!("{}::{}", self.f.name, name).into();
@@ -854,10 +881,19 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn type_definition(&mut self, node: Node) {
+        // `typedef struct { ... } name_t;`: the anonymous record is named
+        // after the typedef (`struct name_t`), so the IR reads well.
+        let first = syntax::children_by_field(node, "declarator")
+            .into_iter()
+            .next();
+        self.anon_name_hint = first
+            .filter(|d| d.kind() == "type_identifier")
+            .map(|d| self.text(d).to_string());
         let base = match node.field("type") {
             Some(t) => self.spec_type(t),
             None => Type::Scalar,
         };
+        self.anon_name_hint = None;
         for d in syntax::children_by_field(node, "declarator") {
             let (name, ty) = self.declarator(d, base.clone());
             if let Some(n) = name {
