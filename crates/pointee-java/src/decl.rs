@@ -39,8 +39,14 @@ pub struct ClassDecl<'a> {
     pub fields: Vec<FieldDecl>,
     pub methods: Vec<MethodDecl<'a>>,
     pub type_vars: Vec<String>,
-    /// The declaration; `None` for built-in classes.
+    /// The declaration; `None` for built-in classes. For an anonymous
+    /// class, the `new T(...) { ... }` expression.
     pub node: Option<Node<'a>>,
+    /// The class body.
+    pub body: Option<Node<'a>>,
+    /// An anonymous class: named `Outer$1`, ...; its base `T` is its
+    /// superclass or its one interface (settled once all classes are known).
+    pub anonymous_base: Option<String>,
     pub file: usize,
 }
 
@@ -49,6 +55,8 @@ pub struct ClassDecl<'a> {
 pub struct Hierarchy<'a> {
     pub classes: Vec<ClassDecl<'a>>,
     pub by_name: HashMap<String, usize>,
+    /// Anonymous classes by (file, start byte of their `new` expression).
+    pub anonymous: HashMap<(usize, usize), String>,
     /// `ancestors` by class, computed once.
     ancestors: std::cell::RefCell<HashMap<String, std::rc::Rc<[String]>>>,
 }
@@ -220,6 +228,8 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
         methods: Vec::new(),
         type_vars: Vec::new(),
         node: None,
+        body: None,
+        anonymous_base: None,
         file: usize::MAX,
     };
     let mut object = mk("Object", None);
@@ -291,11 +301,84 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         methods: Vec::new(),
         type_vars: tv.clone(),
         node: Some(node),
+        body: node.child_by_field_name("body"),
+        anonymous_base: None,
         file,
     };
-    let body = node.child_by_field_name("body");
     let mut nested = Vec::new();
-    if let Some(body) = body {
+    members(&mut decl, src, &mut nested);
+    let anon = anonymous_in(decl.body);
+    out.push(decl);
+    for n in nested {
+        collect_decl(n, src, file, &tv, out, skipped);
+    }
+    for (i, a) in anon.into_iter().enumerate() {
+        collect_anonymous(a, &format!("{name}${}", i + 1), src, file, &tv, out, skipped);
+    }
+}
+
+/// The `new T(...) { ... }` expressions of a class body, in source order,
+/// not looking inside nested named classes or anonymous class bodies.
+fn anonymous_in(body: Option<Node>) -> Vec<Node> {
+    let mut out = Vec::new();
+    let Some(body) = body else { return out };
+    let mut todo = vec![body];
+    while let Some(n) = todo.pop() {
+        let mut c = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut c).collect();
+        for k in kids.into_iter().rev() {
+            match k.kind() {
+                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" | "class_body" => {}
+                "object_creation_expression" => {
+                    let mut c2 = k.walk();
+                    if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
+                        out.push(k);
+                    }
+                    todo.push(k);
+                }
+                _ => todo.push(k),
+            }
+        }
+    }
+    out.sort_by_key(|n| n.start_byte());
+    out
+}
+
+fn collect_anonymous<'a>(node: Node<'a>, name: &str, src: &str, file: usize, tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+    let base = node.child_by_field_name("type").map(|t| read_type(t, src, tv).name()).unwrap_or_else(|| "Object".into());
+    let mut c = node.walk();
+    let body = node.named_children(&mut c).find(|x| x.kind() == "class_body");
+    let mut decl = ClassDecl {
+        name: name.to_string(),
+        superclass: None,
+        interfaces: Vec::new(),
+        is_interface: false,
+        is_abstract: false,
+        fields: Vec::new(),
+        methods: Vec::new(),
+        type_vars: tv.to_vec(),
+        node: Some(node),
+        body,
+        anonymous_base: Some(base),
+        file,
+    };
+    let mut nested = Vec::new();
+    members(&mut decl, src, &mut nested);
+    let anon = anonymous_in(decl.body);
+    out.push(decl);
+    for n in nested {
+        collect_decl(n, src, file, tv, out, skipped);
+    }
+    for (i, a) in anon.into_iter().enumerate() {
+        collect_anonymous(a, &format!("{name}${}", i + 1), src, file, tv, out, skipped);
+    }
+}
+
+/// Fields and methods of a class body; nested class declarations go to
+/// `nested`. A class without a constructor gets `<init>()`.
+fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) {
+    let (name, tv, is_interface) = (decl.name.clone(), decl.type_vars.clone(), decl.is_interface);
+    if let Some(body) = decl.body {
         let mut c = body.walk();
         for m in body.named_children(&mut c) {
             match m.kind() {
@@ -337,10 +420,6 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
             node: None,
             has_body: true,
         });
-    }
-    out.push(decl);
-    for n in nested {
-        collect_decl(n, src, file, &tv, out, skipped);
     }
 }
 

@@ -67,8 +67,26 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
             }
             continue;
         }
+        if let Some(n) = d.node.filter(|_| d.anonymous_base.is_some()) {
+            h.anonymous.insert((d.file, n.start_byte()), d.name.clone());
+        }
         h.by_name.insert(d.name.clone(), h.classes.len());
         h.classes.push(d);
+    }
+    // An anonymous class extends its base class or implements its base
+    // interface.
+    let bases: Vec<(usize, String, bool)> = h
+        .classes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.anonymous_base.clone().map(|b| (i, b.clone(), h.get(&b).is_some_and(|d| d.is_interface))))
+        .collect();
+    for (i, base, is_interface) in bases {
+        if is_interface {
+            h.classes[i].interfaces = vec![base];
+        } else {
+            h.classes[i].superclass = Some(base);
+        }
     }
 
     // Pass 2: bodies.
@@ -197,8 +215,7 @@ fn lower_class(
     };
     let src = srcs[c.file];
     let file = c.file;
-    let body = cnode.child_by_field_name("body");
-    let members: Vec<Node> = match body {
+    let members: Vec<Node> = match c.body {
         Some(b) => {
             let mut w = b.walk();
             b.named_children(&mut w).collect()
@@ -240,7 +257,7 @@ fn lower_class(
             type_vars: &c.type_vars,
         };
         let mut notes = std::mem::take(&mut sources[file].notes);
-        let mut fb = Fb::new(h, src, &mut notes, &meth);
+        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         if let Some(node) = m.node {
             fb.fs.range = range(node);
             fb.fs.name_range = node.child_by_field_name("name").map(range).unwrap_or(range(node));
@@ -298,7 +315,7 @@ fn lower_class(
         let fname = format!("{}.<clinit>()", c.name);
         let meth = Method { class: &c.name, function: &fname, is_static: true, type_vars: &c.type_vars };
         let mut notes = std::mem::take(&mut sources[file].notes);
-        let mut fb = Fb::new(h, src, &mut notes, &meth);
+        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         fb.fs.range = range(cnode);
         fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
         for m in statics {
@@ -353,6 +370,9 @@ fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Nod
         .is_some_and(|k| k.kind() == "this");
     match explicit {
         Some(e) => fb.stmt(e),
+        // An anonymous class's creation site calls its superclass's
+        // constructor with the arguments.
+        None if c.anonymous_base.is_some() => {}
         None => {
             if let Some(sup) = &c.superclass {
                 let at = node.or(c.node).expect("a declared class");

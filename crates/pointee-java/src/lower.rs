@@ -52,6 +52,7 @@ pub struct Method<'m> {
 pub struct Fb<'a, 'h> {
     pub h: &'h Hierarchy<'a>,
     pub src: &'h str,
+    pub file: usize,
     pub notes: &'h mut Vec<Note>,
     class: String,
     type_vars: Vec<String>,
@@ -76,10 +77,11 @@ pub struct Fb<'a, 'h> {
 pub const THROWN: &str = "Throwable.<thrown>";
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub fn new(h: &'h Hierarchy<'a>, src: &'h str, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
+    pub fn new(h: &'h Hierarchy<'a>, src: &'h str, file: usize, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
         let mut fb = Fb {
             h,
             src,
+            file,
             notes,
             class: m.class.to_string(),
             type_vars: m.type_vars.to_vec(),
@@ -1033,10 +1035,8 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     fn new_object(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
         let ty = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
-        if node.named_children(&mut node.walk()).any(|n| n.kind() == "class_body") {
-            self.args(node.child_by_field_name("arguments"));
-            self.note(node, "anonymous classes are not modelled (the object points to nothing)");
-            return Ev::unknown();
+        if let Some(anon) = self.h.anonymous.get(&(self.file, node.start_byte())).cloned() {
+            return self.new_anonymous(node, &anon, ty, dest);
         }
         let cname = ty.name();
         let args = self.args(node.child_by_field_name("arguments"));
@@ -1064,6 +1064,34 @@ impl<'a, 'h> Fb<'a, 'h> {
             Some(_) => {}
             None => self.note(node, format!("library class `{cname}` is not modelled (its constructor is not analysed)")),
         }
+        Ev::var(x, ty)
+    }
+
+    /// `new T(args) { body }`: an object of the anonymous class, T's
+    /// constructor run on it with the arguments, then the anonymous class's
+    /// own `<init>()` (its field initialisers).
+    fn new_anonymous(&mut self, node: Node<'a>, anon: &str, ty: JType, dest: Option<VarId>) -> Ev {
+        let args = self.args(node.child_by_field_name("arguments"));
+        let site = self.site(range(node), SiteKind::New);
+        let x = match dest {
+            Some(d) => d,
+            None => self.temp(ty.clone(), range(node)),
+        };
+        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, anon.into()) }, range(node));
+        let tn = node.child_by_field_name("type").unwrap_or(node);
+        let base = ty.name();
+        if self.h.get(&base).is_some_and(|d| d.node.is_some() && !d.is_interface) {
+            let h = self.h;
+            let d = h.get(&base).unwrap();
+            let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+            if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
+                let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+                argv.insert(0, Rvalue::Use(Place::var(x)));
+                self.emit_call(node, tn, Callee::Direct(m.function.as_str().into()), argv, &JType::Prim, None);
+            }
+        }
+        let init = format!("{anon}.<init>()");
+        self.emit_call(node, tn, Callee::Direct(init.into()), vec![Rvalue::Use(Place::var(x))], &JType::Prim, None);
         Ev::var(x, ty)
     }
 
