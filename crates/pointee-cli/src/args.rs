@@ -11,6 +11,7 @@ usage:
   pointee hover FILE:LINE:COL [--with PATH...] points-to set at a position
   pointee callees FILE:LINE:COL [--with PATH...] possible callees of a call
   pointee check PATH... [--each]               alias checks and diagnostics
+  pointee lsp                                  language server over stdio
 
 options:
   --format text|json   output format (default text)
@@ -41,6 +42,7 @@ pub enum Command {
     Hover { pos: Position, with: Vec<String> },
     Callees { pos: Position, with: Vec<String> },
     Check { paths: Vec<String>, each: bool },
+    Lsp,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +111,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     };
     let command = match name {
         "help" | "--help" | "-h" => Command::Help,
+        "lsp" => Command::Lsp,
         "dump" if positional.is_empty() => {
             return Err(InputError("dump needs at least one FILE".into()))
         }

@@ -31,7 +31,7 @@
 //!
 //! This crate must never depend on tokio, LSP types or serde.
 
-use pointee_c::CFile;
+pub use pointee_c::CFile;
 use pointee_ir::{
     Basic, Block, Callee, Function, FunctionSource, GlobalSource, Name, Point, Program, Rvalue,
     SourceMap, Stmt, StmtId,
@@ -452,6 +452,30 @@ pub fn c_analysis(db: &dyn Db, project: Project) -> Result<Arc<CAnalysis>, Strin
     out.edges.dedup();
     out.stats = a.stats();
     Ok(Arc::new(out))
+}
+
+/// What one place denotes or holds at a point, merged over contexts: target
+/// names (the engine's, e.g. `x`, `heap#3`) with a definite flag; `None` when
+/// no analysed context reaches the point.
+pub type Values = Option<Vec<(String, bool)>>;
+
+/// Asks the C engine for the values of several rvalues in one function, with
+/// one engine run over `program`. Not cached: the engine's result is not
+/// kept between calls yet (see the crate docs).
+pub fn c_values(program: &Program, function: &str, queries: &[(Point, Rvalue)]) -> Vec<Values> {
+    let mut a = pointee_flow::analyze(program, pointee_flow::Settings::default());
+    queries
+        .iter()
+        .map(|(point, rv)| {
+            let per = a.values_at(function, *point, rv);
+            pointee_flow::Analysis::merge_values(&per).map(|set| {
+                let mut v: Vec<(String, bool)> =
+                    set.iter().map(|&(l, d)| (a.name(l), d)).collect();
+                v.sort();
+                v
+            })
+        })
+        .collect()
 }
 
 // ------------------------------------------------------------- Java queries

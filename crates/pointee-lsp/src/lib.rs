@@ -1,1 +1,732 @@
-//! placeholder
+//! pointee-lsp: the language server (`pointee lsp`), on tower-lsp-server and
+//! tokio. The only crate that knows LSP types; conversions live in
+//! [`convert`].
+//!
+//! - Documents are synced incrementally: each `didChange` is applied to the
+//!   document store before the handler awaits anything (so edits apply in
+//!   order), and the tree-sitter tree is edited and re-parsed incrementally.
+//! - Requests run off the request loop (`spawn_blocking`) on a snapshot of
+//!   the documents and a clone of the salsa database; a panic becomes an
+//!   error response, and a query cancelled by a newer edit answers
+//!   `ContentModified`.
+//! - Analysis (diagnostics) is debounced after edits, dropped when a newer
+//!   edit arrives, and reports `$/progress` when it takes longer than a
+//!   moment.
+
+pub mod analysis;
+pub mod convert;
+pub mod docs;
+mod sanitize;
+
+use analysis::{Settings, Store};
+use docs::{Doc, Docs, Snapshot};
+use pointee_db::{Database, Lang, Project};
+use std::collections::BTreeSet;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types as lsp;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+/// Runs the server over stdin/stdout until the client exits.
+pub fn run_stdio() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_stack_size(64 << 20)
+        .enable_all()
+        .build()
+        .expect("building the tokio runtime");
+    rt.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // Reading stdin blocks a thread; do not wait for it.
+    rt.shutdown_timeout(Duration::from_millis(100));
+}
+
+/// Serves the protocol on any byte streams (stdio, in-process tests and
+/// benchmarks). Malformed messages are answered with errors, never end it.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: tokio::io::AsyncRead + Unpin + Send + 'static,
+    O: tokio::io::AsyncWrite,
+{
+    let (service, socket) = LspService::build(Backend::new)
+        .custom_method("pointee/malformed", Backend::malformed)
+        .custom_method("pointee/invalidRequest", Backend::invalid_request)
+        .finish();
+    let (pipe_in, pipe_out) = tokio::io::duplex(1 << 20);
+    tokio::spawn(sanitize::pump(input, pipe_in));
+    Server::new(pipe_out, output, socket).serve(service).await;
+}
+
+struct Shared {
+    docs: Mutex<Docs>,
+    store: Store,
+    settings: Mutex<Settings>,
+    folders: Mutex<Vec<PathBuf>>,
+    /// The client accepts `window/workDoneProgress/create`.
+    progress: AtomicBool,
+    /// The client can register file watchers dynamically.
+    watch_dynamic: AtomicBool,
+    /// Files that have diagnostics published (to clear them later).
+    published: Mutex<BTreeSet<String>>,
+    progress_tokens: AtomicU64,
+}
+
+pub struct Backend {
+    client: Client,
+    shared: Arc<Shared>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn content_modified() -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32801),
+        message: "content modified: a newer edit cancelled this request".into(),
+        data: None,
+    }
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
+    }
+}
+
+/// Where a request's answer comes from.
+struct Ctx<'a> {
+    db: &'a Database,
+    project: Project,
+    snap: &'a Snapshot,
+    settings: &'a Settings,
+}
+
+impl Backend {
+    async fn malformed(&self) -> Result<()> {
+        Err(Error::parse_error())
+    }
+
+    async fn invalid_request(&self) -> Result<()> {
+        Err(Error::invalid_request())
+    }
+
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            shared: Arc::new(Shared {
+                docs: Mutex::default(),
+                store: Store::default(),
+                settings: Mutex::default(),
+                folders: Mutex::default(),
+                progress: AtomicBool::new(false),
+                watch_dynamic: AtomicBool::new(false),
+                published: Mutex::default(),
+                progress_tokens: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Runs `f` off the request loop on the current documents and a database
+    /// snapshot. Panics become error responses; cancellation by a newer edit
+    /// becomes `ContentModified`.
+    async fn run<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Ctx) -> T + Send + 'static,
+    {
+        let snap = lock(&self.shared.docs).snapshot();
+        let settings = lock(&self.shared.settings).clone();
+        let shared = self.shared.clone();
+        let job = tokio::task::spawn_blocking(move || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let (db, project) = shared.store.sync(&snap, &settings);
+                f(&Ctx {
+                    db: &db,
+                    project,
+                    snap: &snap,
+                    settings: &settings,
+                })
+            }))
+        });
+        match job.await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(p)) if p.is::<pointee_db::salsa::Cancelled>() => Err(content_modified()),
+            Ok(Err(p)) => Err(Error {
+                code: ErrorCode::InternalError,
+                message: format!("pointee: internal error: {}", panic_message(&*p)).into(),
+                data: None,
+            }),
+            Err(e) => Err(Error {
+                code: ErrorCode::InternalError,
+                message: format!("pointee: the request failed: {e}").into(),
+                data: None,
+            }),
+        }
+    }
+
+    /// Re-analyses after a pause, unless a newer change comes first; then
+    /// publishes diagnostics.
+    fn schedule_analysis(&self) {
+        let rev = lock(&self.shared.docs).rev;
+        let debounce = lock(&self.shared.settings).debounce_ms;
+        let shared = self.shared.clone();
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(debounce)).await;
+            if lock(&shared.docs).rev != rev {
+                return; // a newer edit schedules its own run
+            }
+            analyse_and_publish(shared, client, rev).await;
+        });
+    }
+
+    fn doc_exists(&self, name: &str) -> bool {
+        lock(&self.shared.docs).map.contains_key(name)
+    }
+
+    /// Scans the workspace folders for C and Java files (open buffers win).
+    async fn scan_folders(&self) {
+        let folders = lock(&self.shared.folders).clone();
+        let found = tokio::task::spawn_blocking(move || {
+            let mut out = Vec::new();
+            for f in folders {
+                scan(&f, &mut out, 0);
+            }
+            out
+        })
+        .await
+        .unwrap_or_default();
+        let mut docs = lock(&self.shared.docs);
+        let mut changed = false;
+        for (name, text) in found {
+            if docs.map.get(&name).is_some_and(|d| d.open) {
+                continue;
+            }
+            docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
+            changed = true;
+        }
+        if changed {
+            docs.rev += 1;
+        }
+    }
+}
+
+const MAX_FILES: usize = 20_000;
+const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// Every .c, .h and .java file under `dir` (skipping hidden folders and
+/// build output), with its text.
+fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
+    if depth > 40 || out.len() >= MAX_FILES {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_dir() {
+            if name.starts_with('.') || name == "target" || name == "node_modules" {
+                continue;
+            }
+            scan(&path, out, depth + 1);
+        } else if ft.is_file() && Lang::of_path(&name).is_some() {
+            if e.metadata().map(|m| m.len() > MAX_FILE_BYTES).unwrap_or(true) {
+                continue;
+            }
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                out.push((path.to_string_lossy().into_owned(), text));
+            }
+        }
+    }
+}
+
+async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
+    let snap = lock(&shared.docs).snapshot();
+    let settings = lock(&shared.settings).clone();
+    let s2 = shared.clone();
+    let snap2 = snap.clone();
+    let mut job = tokio::task::spawn_blocking(move || {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let (db, project) = s2.store.sync(&snap2, &settings);
+            let mut diags = analysis::c_diagnostics(&db, project, &settings);
+            diags.extend(analysis::java_diagnostics(&snap2, &settings));
+            diags
+        }))
+    });
+    // Progress only when the analysis takes longer than a moment.
+    let mut progress = None;
+    let result = match tokio::time::timeout(Duration::from_millis(300), &mut job).await {
+        Ok(r) => r,
+        Err(_) => {
+            if shared.progress.load(Ordering::Relaxed) {
+                let n = shared.progress_tokens.fetch_add(1, Ordering::Relaxed);
+                let token = lsp::ProgressToken::String(format!("pointee-analysis-{n}"));
+                if client.create_work_done_progress(token.clone()).await.is_ok() {
+                    progress = Some(
+                        client
+                            .progress(token, "pointee")
+                            .with_message("analysing")
+                            .begin()
+                            .await,
+                    );
+                }
+            }
+            job.await
+        }
+    };
+    if let Some(p) = progress {
+        p.finish().await;
+    }
+    let diags = match result {
+        Ok(Ok(d)) => d,
+        Ok(Err(p)) => {
+            if !p.is::<pointee_db::salsa::Cancelled>() {
+                client
+                    .log_message(lsp::MessageType::ERROR, format!("pointee: analysis failed: {}", panic_message(&*p)))
+                    .await;
+            }
+            return;
+        }
+        Err(_) => return,
+    };
+    if lock(&shared.docs).rev != rev {
+        return; // stale: a newer edit's run will publish
+    }
+    let mut to_clear: BTreeSet<String> = lock(&shared.published).clone();
+    let mut now = BTreeSet::new();
+    for (file, list) in &diags {
+        let Some(doc) = snap.doc(file) else { continue };
+        let Some(uri) = convert::name_to_uri(file) else { continue };
+        let items: Vec<lsp::Diagnostic> = list.iter().map(|d| convert::diagnostic(doc, d)).collect();
+        to_clear.remove(file);
+        if !items.is_empty() {
+            now.insert(file.clone());
+        }
+        client.publish_diagnostics(uri, items, None).await;
+    }
+    for file in to_clear {
+        if let Some(uri) = convert::name_to_uri(&file) {
+            client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
+    }
+    *lock(&shared.published) = now;
+}
+
+enum Def {
+    Plain(Vec<analysis::PlainLoc>),
+    Ide(Vec<pointee_ide::Callee>),
+}
+
+fn def_response(snap: &Snapshot, d: Option<Def>) -> Option<lsp::GotoDefinitionResponse> {
+    let locs: Vec<lsp::Location> = match d? {
+        Def::Plain(v) => v.iter().filter_map(|l| convert::plain_location(snap, l)).collect(),
+        Def::Ide(v) => convert::callees(snap, &v),
+    };
+    if locs.is_empty() {
+        None
+    } else {
+        Some(lsp::GotoDefinitionResponse::Array(locs))
+    }
+}
+
+/// The callees of the indirect or virtual call whose callee is at `pos`.
+fn possible_callees(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
+    let doc = cx.snap.doc(name)?;
+    let off = convert::offset(&doc.lines, &doc.text, pos);
+    match doc.lang? {
+        Lang::C => analysis::c_indirect_callees(cx.db, cx.project, cx.snap, name, off).map(Def::Plain),
+        Lang::Java => {
+            if !analysis::java_call_at(cx.db, cx.project, cx.snap, name, off) {
+                return None;
+            }
+            let (line, col) = convert::ide_position(doc, pos);
+            let ws = cx.snap.workspace(Lang::Java);
+            pointee_ide::callees(&ws, name, line, col, &cx.settings.ide_options())
+                .ok()
+                .filter(|v| !v.is_empty())
+                .map(Def::Ide)
+        }
+    }
+}
+
+fn declaration_at(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
+    let doc = cx.snap.doc(name)?;
+    let off = convert::offset(&doc.lines, &doc.text, pos);
+    analysis::declaration(cx.db, cx.project, cx.snap, name, off).map(|l| Def::Plain(vec![l]))
+}
+
+fn text_position(p: &lsp::TextDocumentPositionParams) -> (String, lsp::Position) {
+    (convert::uri_to_name(&p.text_document.uri), p.position)
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: lsp::InitializeParams) -> Result<lsp::InitializeResult> {
+        if let Some(opts) = &params.initialization_options {
+            lock(&self.shared.settings).update(opts);
+        }
+        let caps = &params.capabilities;
+        let progress = caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+        self.shared.progress.store(progress, Ordering::Relaxed);
+        let watch = caps
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false);
+        self.shared.watch_dynamic.store(watch, Ordering::Relaxed);
+        let mut folders = Vec::new();
+        if let Some(ws) = &params.workspace_folders {
+            for f in ws {
+                if let Some(p) = f.uri.to_file_path() {
+                    folders.push(p.into_owned());
+                }
+            }
+        }
+        #[allow(deprecated)]
+        if folders.is_empty() {
+            if let Some(p) = params.root_uri.as_ref().and_then(|u| u.to_file_path()) {
+                folders.push(p.into_owned());
+            }
+        }
+        *lock(&self.shared.folders) = folders;
+        // The program is every C and Java file under the folders: read them
+        // before answering, so the first requests see the whole program.
+        self.scan_folders().await;
+        Ok(lsp::InitializeResult {
+            server_info: Some(lsp::ServerInfo {
+                name: "pointee".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            capabilities: lsp::ServerCapabilities {
+                text_document_sync: Some(lsp::TextDocumentSyncCapability::Options(
+                    lsp::TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(lsp::TextDocumentSyncKind::INCREMENTAL),
+                        ..Default::default()
+                    },
+                )),
+                position_encoding: Some(lsp::PositionEncodingKind::UTF16),
+                hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+                definition_provider: Some(lsp::OneOf::Left(true)),
+                declaration_provider: Some(lsp::DeclarationCapability::Simple(true)),
+                implementation_provider: Some(lsp::ImplementationProviderCapability::Simple(true)),
+                call_hierarchy_provider: Some(lsp::CallHierarchyServerCapability::Simple(true)),
+                document_highlight_provider: Some(lsp::OneOf::Left(true)),
+                inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+                workspace: Some(lsp::WorkspaceServerCapabilities {
+                    workspace_folders: Some(lsp::WorkspaceFoldersServerCapabilities {
+                        supported: Some(true),
+                        change_notifications: Some(lsp::OneOf::Left(true)),
+                    }),
+                    file_operations: None,
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+    }
+
+    async fn initialized(&self, _: lsp::InitializedParams) {
+        if self.shared.watch_dynamic.load(Ordering::Relaxed) {
+            let opts = lsp::DidChangeWatchedFilesRegistrationOptions {
+                watchers: vec![lsp::FileSystemWatcher {
+                    glob_pattern: lsp::GlobPattern::String("**/*.{c,h,java}".into()),
+                    kind: None,
+                }],
+            };
+            let _ = self
+                .client
+                .register_capability(vec![lsp::Registration {
+                    id: "pointee-watch".into(),
+                    method: "workspace/didChangeWatchedFiles".into(),
+                    register_options: serde_json::to_value(opts).ok(),
+                }])
+                .await;
+        }
+        self.schedule_analysis();
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: lsp::DidOpenTextDocumentParams) {
+        let name = convert::uri_to_name(&params.text_document.uri);
+        {
+            let mut docs = lock(&self.shared.docs);
+            docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &params.text_document.text, true)));
+            docs.rev += 1;
+        }
+        self.schedule_analysis();
+    }
+
+    async fn did_change(&self, params: lsp::DidChangeTextDocumentParams) {
+        // Applied before anything awaits: edits keep their order.
+        let name = convert::uri_to_name(&params.text_document.uri);
+        {
+            let mut docs = lock(&self.shared.docs);
+            let Some(doc) = docs.map.get(&name) else {
+                return; // a change to a document never opened: ignored
+            };
+            let mut doc = (**doc).clone();
+            for change in &params.content_changes {
+                match change.range {
+                    Some(r) => {
+                        let start = convert::offset(&doc.lines, &doc.text, r.start);
+                        let end = convert::offset(&doc.lines, &doc.text, r.end);
+                        doc.edit(start, end, &change.text);
+                    }
+                    None => doc.set_text(&name, &change.text),
+                }
+            }
+            doc.reparse();
+            docs.map.insert(name, Arc::new(doc));
+            docs.rev += 1;
+        }
+        self.schedule_analysis();
+    }
+
+    async fn did_close(&self, params: lsp::DidCloseTextDocumentParams) {
+        let name = convert::uri_to_name(&params.text_document.uri);
+        // Back to the file on disk, or out of the program if there is none.
+        let disk = std::fs::read_to_string(&name).ok();
+        let in_folder = {
+            let folders = lock(&self.shared.folders);
+            folders.iter().any(|f| std::path::Path::new(&name).starts_with(f))
+        };
+        {
+            let mut docs = lock(&self.shared.docs);
+            match disk {
+                Some(text) if in_folder => {
+                    docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
+                }
+                _ => {
+                    docs.map.remove(&name);
+                }
+            }
+            docs.rev += 1;
+        }
+        self.schedule_analysis();
+    }
+
+    async fn did_change_configuration(&self, params: lsp::DidChangeConfigurationParams) {
+        let hints_before = lock(&self.shared.settings).inlay_hints;
+        let hints_now = {
+            let mut s = lock(&self.shared.settings);
+            s.update(&params.settings);
+            s.inlay_hints
+        };
+        lock(&self.shared.docs).rev += 1;
+        self.schedule_analysis();
+        if hints_before != hints_now {
+            let _ = self.client.inlay_hint_refresh().await;
+        }
+    }
+
+    async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
+        let mut changed = false;
+        for ev in params.changes {
+            let name = convert::uri_to_name(&ev.uri);
+            if Lang::of_path(&name).is_none() {
+                continue;
+            }
+            let open = lock(&self.shared.docs).map.get(&name).is_some_and(|d| d.open);
+            if open {
+                continue; // the buffer wins over the disk
+            }
+            let text = if ev.typ == lsp::FileChangeType::DELETED {
+                None
+            } else {
+                // Read before awaiting anything, so later requests see it.
+                std::fs::read_to_string(&name).ok()
+            };
+            let mut docs = lock(&self.shared.docs);
+            match text {
+                Some(t) => {
+                    docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &t, false)));
+                }
+                None => {
+                    docs.map.remove(&name);
+                }
+            }
+            changed = true;
+        }
+        if changed {
+            lock(&self.shared.docs).rev += 1;
+            self.schedule_analysis();
+        }
+    }
+
+    async fn did_change_workspace_folders(&self, params: lsp::DidChangeWorkspaceFoldersParams) {
+        {
+            let mut folders = lock(&self.shared.folders);
+            for f in &params.event.removed {
+                if let Some(p) = f.uri.to_file_path() {
+                    folders.retain(|x| x != &*p);
+                }
+            }
+            for f in &params.event.added {
+                if let Some(p) = f.uri.to_file_path() {
+                    folders.push(p.into_owned());
+                }
+            }
+        }
+        {
+            // Drop closed files no folder holds any more.
+            let folders = lock(&self.shared.folders).clone();
+            let mut docs = lock(&self.shared.docs);
+            docs.map.retain(|n, d| d.open || folders.iter().any(|f| std::path::Path::new(n).starts_with(f)));
+            docs.rev += 1;
+        }
+        self.scan_folders().await;
+        self.schedule_analysis();
+    }
+
+    async fn hover(&self, params: lsp::HoverParams) -> Result<Option<lsp::Hover>> {
+        let (name, pos) = text_position(&params.text_document_position_params);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let doc = cx.snap.doc(&name)?;
+            let lang = doc.lang?;
+            let (line, col) = convert::ide_position(doc, pos);
+            let ws = cx.snap.workspace(lang);
+            let h = pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options()).ok()?;
+            Some(convert::hover(cx.snap, &h, lang == Lang::Java))
+        })
+        .await
+    }
+
+    async fn goto_definition(&self, params: lsp::GotoDefinitionParams) -> Result<Option<lsp::GotoDefinitionResponse>> {
+        let (name, pos) = text_position(&params.text_document_position_params);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let d = possible_callees(cx, &name, pos).or_else(|| declaration_at(cx, &name, pos));
+            def_response(cx.snap, d)
+        })
+        .await
+    }
+
+    async fn goto_implementation(
+        &self,
+        params: lsp::request::GotoImplementationParams,
+    ) -> Result<Option<lsp::request::GotoImplementationResponse>> {
+        let (name, pos) = text_position(&params.text_document_position_params);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| def_response(cx.snap, possible_callees(cx, &name, pos))).await
+    }
+
+    async fn goto_declaration(
+        &self,
+        params: lsp::request::GotoDeclarationParams,
+    ) -> Result<Option<lsp::request::GotoDeclarationResponse>> {
+        let (name, pos) = text_position(&params.text_document_position_params);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| def_response(cx.snap, declaration_at(cx, &name, pos))).await
+    }
+
+    async fn prepare_call_hierarchy(
+        &self,
+        params: lsp::CallHierarchyPrepareParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyItem>>> {
+        let (name, pos) = text_position(&params.text_document_position_params);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let doc = cx.snap.doc(&name)?;
+            if doc.lang != Some(Lang::C) {
+                return None;
+            }
+            let off = convert::offset(&doc.lines, &doc.text, pos);
+            let items: Vec<lsp::CallHierarchyItem> = analysis::c_call_items_at(cx.db, cx.project, &name, off)
+                .iter()
+                .filter_map(|i| convert::call_item(cx.snap, i))
+                .collect();
+            (!items.is_empty()).then_some(items)
+        })
+        .await
+    }
+
+    async fn incoming_calls(
+        &self,
+        params: lsp::CallHierarchyIncomingCallsParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyIncomingCall>>> {
+        let func = convert::call_item_name(&params.item);
+        self.run(move |cx| Some(convert::incoming(cx.snap, &analysis::c_incoming(cx.db, cx.project, &func))))
+            .await
+    }
+
+    async fn outgoing_calls(
+        &self,
+        params: lsp::CallHierarchyOutgoingCallsParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyOutgoingCall>>> {
+        let func = convert::call_item_name(&params.item);
+        self.run(move |cx| {
+            let file = analysis::c_function_file(cx.db, cx.project, &func)?;
+            Some(convert::outgoing(cx.snap, &file, &analysis::c_outgoing(cx.db, cx.project, &func)))
+        })
+        .await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: lsp::DocumentHighlightParams,
+    ) -> Result<Option<Vec<lsp::DocumentHighlight>>> {
+        let (name, pos) = text_position(&params.text_document_position_params);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let doc = cx.snap.doc(&name)?;
+            if doc.lang != Some(Lang::C) {
+                return None;
+            }
+            let off = convert::offset(&doc.lines, &doc.text, pos);
+            let hs = analysis::c_highlights(cx.db, cx.project, &name, off);
+            (!hs.is_empty()).then(|| convert::highlights(doc, &hs))
+        })
+        .await
+    }
+
+    async fn inlay_hint(&self, params: lsp::InlayHintParams) -> Result<Option<Vec<lsp::InlayHint>>> {
+        let name = convert::uri_to_name(&params.text_document.uri);
+        if !self.doc_exists(&name) || !lock(&self.shared.settings).inlay_hints {
+            return Ok(None);
+        }
+        let range = params.range;
+        self.run(move |cx| {
+            let doc = cx.snap.doc(&name)?;
+            if doc.lang != Some(Lang::C) {
+                return None;
+            }
+            let r = pointee_ir::Range {
+                start: convert::offset(&doc.lines, &doc.text, range.start),
+                end: convert::offset(&doc.lines, &doc.text, range.end),
+            };
+            Some(convert::inlay_hints(doc, &analysis::c_inlay_hints(cx.db, cx.project, &name, r)))
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,781 @@
+//! The features in plain data (file names and byte ranges): what the
+//! database and pointee-ide answer, before convert.rs turns it into LSP.
+//! Everything here runs off the request loop on a database snapshot; a
+//! snapshot's queries unwind with `salsa::Cancelled` when a newer edit is
+//! written.
+
+use crate::docs::Snapshot;
+use pointee_db::{self as db, Database, Lang, Project, SourceFile};
+use pointee_ir::{
+    Basic, Callee, Function, FunctionSource, NoteKind, Point, Range, Rvalue, SourceMap, Stmt,
+    StmtId,
+};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// What the user configured (initializationOptions and
+/// workspace/didChangeConfiguration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub java_cs: Option<String>,
+    pub java_entry: Option<String>,
+    pub c_context_bound: Option<u32>,
+    /// Alias checks that fail (warnings).
+    pub diag_alias_checks: bool,
+    /// Alias checks that hold (hints).
+    pub diag_ok_checks: bool,
+    /// What the front end skipped or approximated.
+    pub diag_notes: bool,
+    pub inlay_hints: bool,
+    /// Milliseconds to wait after an edit before analysing.
+    pub debounce_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            java_cs: None,
+            java_entry: None,
+            c_context_bound: None,
+            diag_alias_checks: true,
+            diag_ok_checks: true,
+            diag_notes: true,
+            inlay_hints: false,
+            debounce_ms: 150,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads `{"pointee": {...}}` or the inner object; unknown keys are
+    /// ignored, missing ones keep their value.
+    pub fn update(&mut self, v: &serde_json::Value) {
+        let v = v.get("pointee").unwrap_or(v);
+        let s = |v: &serde_json::Value, path: &[&str]| -> Option<serde_json::Value> {
+            let mut cur = v;
+            for p in path {
+                cur = cur.get(p)?;
+            }
+            Some(cur.clone())
+        };
+        if let Some(x) = s(v, &["java", "contextSensitivity"]) {
+            self.java_cs = x.as_str().map(str::to_string);
+        }
+        if let Some(x) = s(v, &["java", "entry"]) {
+            self.java_entry = x.as_str().map(str::to_string);
+        }
+        if let Some(x) = s(v, &["c", "contextBound"]) {
+            self.c_context_bound = x.as_u64().map(|n| n as u32);
+        }
+        let flag = |path: &[&str], f: &mut bool| {
+            if let Some(b) = s(v, path).and_then(|x| x.as_bool()) {
+                *f = b;
+            }
+        };
+        flag(&["diagnostics", "aliasChecks"], &mut self.diag_alias_checks);
+        flag(&["diagnostics", "okChecks"], &mut self.diag_ok_checks);
+        flag(&["diagnostics", "notes"], &mut self.diag_notes);
+        flag(&["inlayHints", "enable"], &mut self.inlay_hints);
+        if let Some(n) = s(v, &["debounceMs"]).and_then(|x| x.as_u64()) {
+            self.debounce_ms = n;
+        }
+    }
+
+    pub fn ide_options(&self) -> pointee_ide::Options {
+        pointee_ide::Options {
+            cs: self.java_cs.clone(),
+            entry: self.java_entry.clone(),
+            ..Default::default()
+        }
+    }
+
+    fn db_config(&self) -> db::Config {
+        db::Config {
+            java_cs: self.java_cs.clone(),
+            java_entry: self.java_entry.clone(),
+            c_context_bound: self.c_context_bound,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlainLoc {
+    pub file: String,
+    pub range: Range,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagKind {
+    Error,
+    Warning,
+    Info,
+    Hint,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    pub range: Range,
+    pub kind: DiagKind,
+    pub code: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallItem {
+    /// The function's name in the program (`f`, `A.m(int)`, `f@file.c`).
+    pub name: String,
+    pub file: String,
+    pub range: Range,
+    pub name_range: Range,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallLink {
+    pub item: CallItem,
+    pub ranges: Vec<Range>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alias {
+    MustRead,
+    MustWrite,
+    May,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Highlight {
+    pub range: Range,
+    pub alias: Alias,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub at: u32,
+    pub label: String,
+}
+
+/// The database and the project input, behind a lock taken only to write
+/// inputs and take a snapshot.
+pub struct Store {
+    inner: Mutex<(Database, Project)>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        let db = Database::default();
+        let project = Project::new(&db, Vec::new(), db::Config::default());
+        Store {
+            inner: Mutex::new((db, project)),
+        }
+    }
+}
+
+impl Store {
+    /// Brings the database's inputs up to the documents of `snap` and returns
+    /// a clone to query. Writing an input cancels older clones' queries (and
+    /// waits for them to unwind), so call this off the request loop.
+    pub fn sync(&self, snap: &Snapshot, settings: &Settings) -> (Database, Project) {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (db, project) = &mut *guard;
+        let project = *project;
+        let known: Vec<SourceFile> = project.files(db).clone();
+        for (name, doc) in snap.docs.iter() {
+            if doc.lang.is_none() {
+                continue;
+            }
+            match known.iter().find(|f| f.path(db) == name) {
+                Some(&f) => {
+                    if !Arc::ptr_eq(f.text(db), &doc.text) {
+                        db.set_text(f, doc.text.clone(), doc.tree.clone());
+                    }
+                }
+                None => {
+                    db::upsert_file(db, project, name, doc.text.clone(), doc.tree.clone());
+                }
+            }
+        }
+        for f in known {
+            let path = f.path(db).clone();
+            if !snap.docs.contains_key(&path) {
+                db::remove_file(db, project, &path);
+            }
+        }
+        db::set_config(db, project, settings.db_config());
+        (db.clone(), project)
+    }
+}
+
+// ---------------------------------------------------------------- helpers
+
+fn c_file(db: &Database, project: Project, path: &str) -> Option<SourceFile> {
+    db::file_by_path(db, project, path).filter(|f| Lang::of_path(f.path(db)) == Some(Lang::C))
+}
+
+fn c_files(db: &Database, project: Project) -> Vec<SourceFile> {
+    project
+        .files(db)
+        .iter()
+        .copied()
+        .filter(|f| Lang::of_path(f.path(db)) == Some(Lang::C))
+        .collect()
+}
+
+/// A program name without the linker's `@file` suffix for statics.
+fn base_name(name: &str) -> (&str, Option<&str>) {
+    match name.split_once('@') {
+        Some((n, f)) => (n, Some(f)),
+        None => (name, None),
+    }
+}
+
+/// Where a function of the linked C program is defined.
+fn c_function_source(db: &Database, project: Project, name: &str) -> Option<(String, FunctionSource)> {
+    let (base, file) = base_name(name);
+    for f in c_files(db, project) {
+        if file.is_some_and(|x| x != f.path(db)) {
+            continue;
+        }
+        let lowered = db::lower_c(db, f);
+        if let Some(fs) = lowered.source.function(base) {
+            return Some((f.path(db).clone(), fs.clone()));
+        }
+    }
+    None
+}
+
+/// The program name of a function defined in `path` (statics may be renamed).
+fn program_name(program: Option<&pointee_ir::Program>, path: &str, name: &str) -> String {
+    let renamed = format!("{name}@{path}");
+    match program {
+        Some(p) if p.function(&renamed).is_some() => renamed,
+        _ => name.to_string(),
+    }
+}
+
+fn innermost<'a, T>(items: impl Iterator<Item = (&'a FunctionSource, T, Range)>, off: u32) -> Option<(&'a FunctionSource, T)> {
+    let mut best: Option<(&FunctionSource, T, Range)> = None;
+    for (fs, t, r) in items {
+        if r.touches(off) && best.as_ref().is_none_or(|(_, _, b)| r.len() < b.len()) {
+            best = Some((fs, t, r));
+        }
+    }
+    best.map(|(fs, t, _)| (fs, t))
+}
+
+fn basic_at(f: &Function, stmt: StmtId) -> Option<&Basic> {
+    fn walk(b: &[Stmt], id: StmtId) -> Option<&Basic> {
+        for s in b {
+            let found = match s {
+                Stmt::Basic(i, b) if *i == id => Some(b),
+                Stmt::If { then_branch, else_branch, .. } => walk(then_branch, id).or_else(|| walk(else_branch, id)),
+                Stmt::Loop { body } => walk(body, id),
+                Stmt::Switch { arms, .. } => arms.iter().find_map(|a| walk(a, id)),
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+    walk(&f.body, stmt)
+}
+
+// ---------------------------------------------------------------- features
+
+/// For the callee of an indirect C call at `off` (`fp` in `fp(x)`, `open` in
+/// `s->ops->open(x)`): every function it may call. `None` when the cursor is
+/// not on the callee of an indirect call.
+pub fn c_indirect_callees(db: &Database, project: Project, snap: &Snapshot, path: &str, off: u32) -> Option<Vec<PlainLoc>> {
+    let file = c_file(db, project, path)?;
+    let lowered = db::lower_c(db, file);
+    let (fs, call) = innermost(
+        lowered.source.functions.iter().flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
+        off,
+    )?;
+    if !on_callee_name(snap, path, off, call.callee_range) {
+        return None;
+    }
+    let f = lowered.program.function(&fs.name)?;
+    if !matches!(basic_at(f, call.stmt), Some(Basic::Call { callee: Callee::Indirect(_), .. })) {
+        return None;
+    }
+    let analysis = db::c_analysis(db, project).as_ref().ok()?.clone();
+    let program = db::c_program(db, project).as_ref().ok().cloned();
+    let caller = program_name(program.as_deref(), path, &fs.name);
+    let mut out = Vec::new();
+    for e in analysis.edges.iter().filter(|e| *e.caller == *caller && e.stmt == call.stmt) {
+        if let Some((file, fs)) = c_function_source(db, project, &e.callee) {
+            out.push(PlainLoc { file, range: fs.name_range });
+        }
+    }
+    Some(out)
+}
+
+/// Whether the identifier at `off` is the last name of the callee expression
+/// `callee` (`fp` in `fp` or `(*fp)`, `open` in `s->ops->open`, `m` in `a.m`).
+fn on_callee_name(snap: &Snapshot, path: &str, off: u32, callee: Range) -> bool {
+    let Some(doc) = snap.doc(path) else { return false };
+    let Some(r) = identifier_range(snap, path, off) else { return false };
+    if r.start < callee.start || r.end > callee.end {
+        return false;
+    }
+    doc.text
+        .get(r.end as usize..callee.end as usize)
+        .is_some_and(|rest| rest.chars().all(|c| c == ')' || c.is_whitespace()))
+}
+
+fn identifier_range(snap: &Snapshot, path: &str, off: u32) -> Option<Range> {
+    let doc = snap.doc(path)?;
+    let root = doc.tree.as_ref()?.0.root_node();
+    for at in [off as usize, (off as usize).saturating_sub(1)] {
+        let Some(n) = root.descendant_for_byte_range(at, at) else { continue };
+        if matches!(n.kind(), "identifier" | "field_identifier") {
+            return Some(Range::new(n.start_byte(), n.end_byte()));
+        }
+    }
+    None
+}
+
+/// Whether `off` is on the callee of a Java call (then pointee-ide's callees
+/// answer go-to-definition).
+pub fn java_call_at(db: &Database, project: Project, snap: &Snapshot, path: &str, off: u32) -> bool {
+    let jp = db::java_program(db, project);
+    jp.0.sources
+        .iter()
+        .filter(|s| &*s.file == path)
+        .flat_map(|s| s.functions.iter())
+        .flat_map(|fs| fs.calls.iter())
+        .any(|c| c.callee_range.touches(off) && on_callee_name(snap, path, off, c.callee_range))
+}
+
+/// The identifier at `off` in the document's tree.
+fn identifier_at(snap: &Snapshot, path: &str, off: u32) -> Option<(String, &'static str)> {
+    let doc = snap.doc(path)?;
+    let tree = doc.tree.as_ref()?;
+    let root = tree.0.root_node();
+    for at in [off as usize, (off as usize).saturating_sub(1)] {
+        let Some(n) = root.descendant_for_byte_range(at, at) else { continue };
+        let kind = match n.kind() {
+            "identifier" => "identifier",
+            "field_identifier" => "field",
+            "type_identifier" => "type",
+            _ => continue,
+        };
+        return Some((doc.text.get(n.start_byte()..n.end_byte())?.to_string(), kind));
+    }
+    None
+}
+
+fn strip_shadow(name: &str) -> &str {
+    name.split('#').next().unwrap_or(name)
+}
+
+/// The declaration of the variable, global or function named at `off`.
+pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str, off: u32) -> Option<PlainLoc> {
+    let (ident, kind) = identifier_at(snap, path, off)?;
+    let lang = Lang::of_path(path)?;
+    let sources: Vec<(String, SourceMap, Option<Arc<db::CFile>>)> = match lang {
+        Lang::C => c_files(db, project)
+            .into_iter()
+            .map(|f| {
+                let l = db::lower_c(db, f).clone();
+                (f.path(db).clone(), l.source.clone(), Some(l))
+            })
+            .collect(),
+        Lang::Java => {
+            let jp = db::java_program(db, project).clone();
+            jp.0.sources.iter().map(|s| (s.file.to_string(), s.clone(), None)).collect()
+        }
+    };
+    let java = lang == Lang::Java;
+    let jp = java.then(|| db::java_program(db, project).clone());
+    let program_of = |i: usize| -> Option<&pointee_ir::Program> {
+        match (&sources[i].2, &jp) {
+            (Some(c), _) => Some(&c.program),
+            (None, Some(j)) => Some(&j.0.program),
+            _ => None,
+        }
+    };
+    if kind == "identifier" {
+        // A local or parameter of the enclosing function: the latest
+        // declaration of that name before the cursor.
+        if let Some(i) = sources.iter().position(|s| s.0 == path) {
+            let sm = &sources[i].1;
+            if let Some(fs) = sm.functions.iter().filter(|fs| fs.range.touches(off)).min_by_key(|fs| fs.range.len()) {
+                if let Some(f) = program_of(i).and_then(|p| p.function(&fs.name)) {
+                    let mut best: Option<Range> = None;
+                    for (v, r) in f.vars.iter().zip(&fs.vars) {
+                        let user = matches!(v.kind, pointee_ir::VarKind::Param | pointee_ir::VarKind::Local);
+                        if user && strip_shadow(&v.name) == ident && r.start <= off && best.is_none_or(|b| r.start >= b.start) {
+                            best = Some(*r);
+                        }
+                    }
+                    if let Some(r) = best {
+                        return Some(PlainLoc { file: path.to_string(), range: r });
+                    }
+                }
+                // A static local: a global named `function::local`.
+                let sl = format!("{}::{ident}", fs.name);
+                if let Some(g) = sm.global(&sl) {
+                    return Some(PlainLoc { file: path.to_string(), range: g.name_range });
+                }
+            }
+        }
+    }
+    // Globals (C) or static fields (Java), this file first.
+    let mut order: Vec<usize> = (0..sources.len()).collect();
+    order.sort_by_key(|&i| sources[i].0 != path);
+    for &i in &order {
+        for g in &sources[i].1.globals {
+            let name: &str = &g.name;
+            let matches = if java { name.rsplit('.').next() == Some(&ident) } else { name == ident };
+            if matches && kind != "type" {
+                return Some(PlainLoc { file: sources[i].0.clone(), range: g.name_range });
+            }
+        }
+    }
+    // Functions and methods.
+    for &i in &order {
+        for fs in &sources[i].1.functions {
+            let name: &str = &fs.name;
+            let short = if java {
+                name.split('(').next().and_then(|n| n.rsplit('.').next()).unwrap_or(name)
+            } else {
+                name
+            };
+            if short == ident && !fs.name_range.is_empty() {
+                return Some(PlainLoc { file: sources[i].0.clone(), range: fs.name_range });
+            }
+        }
+    }
+    // Records and classes by name.
+    for &i in &order {
+        for (key, r) in &sources[i].1.records {
+            let k: &str = key;
+            if k == ident || k.rsplit(' ').next() == Some(&ident) {
+                return Some(PlainLoc { file: sources[i].0.clone(), range: *r });
+            }
+        }
+    }
+    None
+}
+
+/// The C function whose definition or call is at `off`: the function named
+/// at the cursor, or every possible callee of the call there.
+pub fn c_call_items_at(db: &Database, project: Project, path: &str, off: u32) -> Vec<CallItem> {
+    let Some(file) = c_file(db, project, path) else { return Vec::new() };
+    let lowered = db::lower_c(db, file);
+    let program = db::c_program(db, project).as_ref().ok().cloned();
+    for fs in &lowered.source.functions {
+        if fs.name_range.touches(off) {
+            let name = program_name(program.as_deref(), path, &fs.name);
+            return vec![item(path, &name, fs)];
+        }
+    }
+    if let Some((fs, call)) = innermost(
+        lowered.source.functions.iter().flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
+        off,
+    ) {
+        let caller = program_name(program.as_deref(), path, &fs.name);
+        if let Ok(a) = db::c_analysis(db, project) {
+            let mut out: Vec<CallItem> = a
+                .edges
+                .iter()
+                .filter(|e| *e.caller == *caller && e.stmt == call.stmt)
+                .filter_map(|e| c_function_source(db, project, &e.callee).map(|(file, fs)| item(&file, &e.callee, &fs)))
+                .collect();
+            out.dedup();
+            if !out.is_empty() {
+                return out;
+            }
+        }
+    }
+    // Otherwise the function the cursor is in.
+    lowered
+        .source
+        .functions
+        .iter()
+        .filter(|fs| fs.range.touches(off))
+        .min_by_key(|fs| fs.range.len())
+        .map(|fs| vec![item(path, &program_name(program.as_deref(), path, &fs.name), fs)])
+        .unwrap_or_default()
+}
+
+fn item(file: &str, name: &str, fs: &FunctionSource) -> CallItem {
+    CallItem {
+        name: name.to_string(),
+        file: file.to_string(),
+        range: fs.range,
+        name_range: fs.name_range,
+    }
+}
+
+/// The ranges of the calls at `stmt` of function `caller` (a program name).
+fn call_ranges(db: &Database, project: Project, caller: &str, stmts: &[StmtId]) -> Option<(String, FunctionSource, Vec<Range>)> {
+    let (file, fs) = c_function_source(db, project, caller)?;
+    let ranges = fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
+    Some((file, fs, ranges))
+}
+
+/// Callers of a C function, with the ranges of their calls (direct ones and
+/// those resolved through function pointers).
+pub fn c_incoming(db: &Database, project: Project, name: &str) -> Vec<CallLink> {
+    let Ok(a) = db::c_analysis(db, project) else { return Vec::new() };
+    let mut by_caller: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
+    for e in a.edges.iter().filter(|e| &*e.callee == name) {
+        by_caller.entry(&e.caller).or_default().push(e.stmt);
+    }
+    by_caller
+        .into_iter()
+        .filter_map(|(caller, stmts)| {
+            let (file, fs, ranges) = call_ranges(db, project, caller, &stmts)?;
+            Some(CallLink { item: item(&file, caller, &fs), ranges })
+        })
+        .collect()
+}
+
+/// Callees of a C function, with the ranges of the calls in its body.
+pub fn c_outgoing(db: &Database, project: Project, name: &str) -> Vec<CallLink> {
+    let Ok(a) = db::c_analysis(db, project) else { return Vec::new() };
+    let mut by_callee: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
+    for e in a.edges.iter().filter(|e| &*e.caller == name) {
+        by_callee.entry(&e.callee).or_default().push(e.stmt);
+    }
+    let Some((_, caller_fs)) = c_function_source(db, project, name) else { return Vec::new() };
+    by_callee
+        .into_iter()
+        .filter_map(|(callee, stmts)| {
+            let (file, fs) = c_function_source(db, project, callee)?;
+            let ranges = caller_fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
+            Some(CallLink { item: item(&file, callee, &fs), ranges })
+        })
+        .collect()
+}
+
+/// The caller file of a function (for outgoing ranges).
+pub fn c_function_file(db: &Database, project: Project, name: &str) -> Option<String> {
+    c_function_source(db, project, name).map(|(f, _)| f)
+}
+
+/// Diagnostics of every C file: alias checks (failing: warning; holding:
+/// hint), the front end's notes, and link errors.
+pub fn c_diagnostics(db: &Database, project: Project, settings: &Settings) -> BTreeMap<String, Vec<Diag>> {
+    let mut out: BTreeMap<String, Vec<Diag>> = BTreeMap::new();
+    let files = c_files(db, project);
+    for &f in &files {
+        let path = f.path(db).clone();
+        let list = out.entry(path).or_default();
+        if settings.diag_notes {
+            for n in &db::lower_c(db, f).source.notes {
+                list.push(Diag {
+                    range: n.range,
+                    kind: match n.kind {
+                        NoteKind::Syntax => DiagKind::Warning,
+                        NoteKind::Unsupported => DiagKind::Info,
+                        NoteKind::Preprocessor => DiagKind::Hint,
+                    },
+                    code: n.kind.as_str().to_string(),
+                    message: n.message.clone(),
+                });
+            }
+        }
+    }
+    match db::c_analysis(db, project) {
+        Err(e) => {
+            for &f in &files {
+                out.entry(f.path(db).clone()).or_default().push(Diag {
+                    range: Range::default(),
+                    kind: DiagKind::Error,
+                    code: "link".into(),
+                    message: e.clone(),
+                });
+            }
+        }
+        Ok(a) => {
+            for c in &a.alias_checks {
+                if (c.ok && !settings.diag_ok_checks) || (!c.ok && !settings.diag_alias_checks) {
+                    continue;
+                }
+                let Some((file, fs)) = c_function_source(db, project, &c.function) else { continue };
+                let Some(call) = fs.calls.iter().find(|x| x.stmt == c.stmt) else { continue };
+                let verdict = format!("{:?}", c.verdict).to_lowercase();
+                out.entry(file).or_default().push(Diag {
+                    range: call.range,
+                    kind: if c.ok { DiagKind::Hint } else { DiagKind::Warning },
+                    code: "alias-check".into(),
+                    message: if c.ok {
+                        format!("{} holds: the analysis says {verdict}", c.check)
+                    } else {
+                        format!("{} does not hold: the analysis says {verdict}", c.check)
+                    },
+                });
+            }
+        }
+    }
+    for list in out.values_mut() {
+        list.sort_by_key(|d| (d.range.start, d.range.end));
+    }
+    out
+}
+
+/// Java diagnostics from pointee-ide's check, in byte ranges.
+pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String, Vec<Diag>> {
+    let mut out: BTreeMap<String, Vec<Diag>> = BTreeMap::new();
+    let ws = snap.workspace(Lang::Java);
+    for f in &ws.files {
+        out.entry(f.name.clone()).or_default();
+    }
+    if ws.files.is_empty() {
+        return out;
+    }
+    let offset = |file: &str, line: u32, col: u32| -> Option<u32> {
+        snap.doc(file)?.lines.offset_chars(line.checked_sub(1)? as usize, col.checked_sub(1)? as usize)
+    };
+    match pointee_ide::check(&ws, &settings.ide_options()) {
+        Err(e) => {
+            for f in &ws.files {
+                out.entry(f.name.clone()).or_default().push(Diag {
+                    range: Range::default(),
+                    kind: DiagKind::Error,
+                    code: "input".into(),
+                    message: e.0.clone(),
+                });
+            }
+        }
+        Ok(r) => {
+            for c in &r.alias_checks {
+                if (c.ok && !settings.diag_ok_checks) || (!c.ok && !settings.diag_alias_checks) {
+                    continue;
+                }
+                let Some(start) = offset(&c.at.file, c.at.line, c.at.column) else { continue };
+                out.entry(c.at.file.clone()).or_default().push(Diag {
+                    range: Range { start, end: start + c.check.len() as u32 },
+                    kind: if c.ok { DiagKind::Hint } else { DiagKind::Warning },
+                    code: "alias-check".into(),
+                    message: format!(
+                        "{} {}: the analysis says {}",
+                        c.check,
+                        if c.ok { "holds" } else { "does not hold" },
+                        c.verdict.as_str()
+                    ),
+                });
+            }
+            for d in &r.diagnostics {
+                if !settings.diag_notes {
+                    continue;
+                }
+                let (Some(start), Some(end)) = (
+                    offset(&d.span.file, d.span.line, d.span.column),
+                    offset(&d.span.file, d.span.end_line, d.span.end_column),
+                ) else {
+                    continue;
+                };
+                out.entry(d.span.file.clone()).or_default().push(Diag {
+                    range: Range { start, end },
+                    kind: match d.severity {
+                        pointee_ide::Severity::Error => DiagKind::Error,
+                        pointee_ide::Severity::Warning => DiagKind::Warning,
+                        pointee_ide::Severity::Info => DiagKind::Info,
+                        pointee_ide::Severity::Hint => DiagKind::Hint,
+                    },
+                    code: d.code.clone(),
+                    message: d.message.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Every pointer expression of the function at `off` that may point where
+/// the pointer under the cursor points (aliasing in the sense of the alias
+/// checks): must-aliases (the same one definite target) as read or write by
+/// how they are accessed, may-aliases (some common target) as text.
+pub fn c_highlights(db: &Database, project: Project, path: &str, off: u32) -> Vec<Highlight> {
+    let Some(file) = c_file(db, project, path) else { return Vec::new() };
+    let lowered = db::lower_c(db, file).clone();
+    let Some((fs, cur)) = innermost(
+        lowered.source.functions.iter().flat_map(|fs| fs.exprs.iter().enumerate().map(move |(i, e)| (fs, i, e.range))),
+        off,
+    ) else {
+        return Vec::new();
+    };
+    let Ok(program) = db::c_program(db, project).clone() else { return Vec::new() };
+    let fname = program_name(Some(&program), path, &fs.name);
+    let queries: Vec<(Point, Rvalue)> = fs.exprs.iter().map(|e| (e.point, Rvalue::Use(e.place.clone()))).collect();
+    let values = db::c_values(&program, &fname, &queries);
+    let Some(Some(mine)) = values.get(cur) else { return Vec::new() };
+    let single = |v: &[(String, bool)]| -> Option<String> {
+        match v {
+            [(n, true)] if !is_special(n) => Some(n.clone()),
+            _ => None,
+        }
+    };
+    let my_single = single(mine);
+    let mut out: Vec<Highlight> = Vec::new();
+    for (i, (e, v)) in fs.exprs.iter().zip(&values).enumerate() {
+        let Some(v) = v else { continue };
+        let common = v.iter().any(|(n, _)| !is_special(n) && mine.iter().any(|(m, _)| m == n));
+        if !common && i != cur {
+            continue;
+        }
+        let must = i == cur || (my_single.is_some() && single(v) == my_single);
+        let alias = match (must, e.point) {
+            (false, _) => Alias::May,
+            (true, Point::After(_)) => Alias::MustWrite,
+            (true, Point::Before(_)) => Alias::MustRead,
+        };
+        match out.iter_mut().find(|h| h.range == e.range) {
+            // The same expression read and written: keep the stronger kind.
+            Some(h) => {
+                if alias == Alias::MustWrite {
+                    h.alias = alias;
+                }
+            }
+            None => out.push(Highlight { range: e.range, alias }),
+        }
+    }
+    out.sort_by_key(|h| h.range.start);
+    out
+}
+
+fn is_special(name: &str) -> bool {
+    matches!(name, "NULL" | "null" | "unknown" | "uninit" | "freed" | "dangling")
+}
+
+/// The points-to set after each pointer assignment in `range` of `path`.
+pub fn c_inlay_hints(db: &Database, project: Project, path: &str, range: Range) -> Vec<Hint> {
+    let Some(file) = c_file(db, project, path) else { return Vec::new() };
+    let lowered = db::lower_c(db, file).clone();
+    let Ok(program) = db::c_program(db, project).clone() else { return Vec::new() };
+    let mut out = Vec::new();
+    for fs in &lowered.source.functions {
+        if fs.range.end < range.start || fs.range.start > range.end {
+            continue;
+        }
+        let written: Vec<&pointee_ir::ExprInfo> = fs
+            .exprs
+            .iter()
+            .filter(|e| matches!(e.point, Point::After(_)) && e.range.start >= range.start && e.range.end <= range.end)
+            .collect();
+        if written.is_empty() {
+            continue;
+        }
+        let fname = program_name(Some(&program), path, &fs.name);
+        let queries: Vec<(Point, Rvalue)> = written.iter().map(|e| (e.point, Rvalue::Use(e.place.clone()))).collect();
+        let values = db::c_values(&program, &fname, &queries);
+        for (e, v) in written.iter().zip(values) {
+            let Some(v) = v else { continue };
+            let stmt_end = fs.stmts.get(e.point.stmt().0 as usize).map(|r| r.end).unwrap_or(e.range.end);
+            let label = format!(
+                "→ {{{}}}",
+                v.iter().map(|(n, d)| if *d { n.clone() } else { format!("{n}?") }).collect::<Vec<_>>().join(", ")
+            );
+            out.push(Hint { at: stmt_end.max(e.range.end), label });
+        }
+    }
+    out.sort_by_key(|h| h.at);
+    out.dedup_by_key(|h| h.at);
+    out
+}

@@ -1,0 +1,472 @@
+//! In-process tests: the server runs on a duplex pipe and a small JSON-RPC
+//! client drives it with the real protocol. Fixtures mark cursors with
+//! `$name$` (the marker is removed; its position is the cursor).
+
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+/// Strips `$name$` markers, returning the text and the 0-based (line,
+/// UTF-16 column) of each.
+fn markers(src: &str) -> (String, HashMap<String, (u32, u32)>) {
+    let mut text = String::new();
+    let mut at = HashMap::new();
+    let mut rest = src;
+    while let Some(i) = rest.find('$') {
+        text.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let j = after.find('$').expect("closing $");
+        let line = text.matches('\n').count() as u32;
+        let col = text[text.rfind('\n').map(|k| k + 1).unwrap_or(0)..]
+            .encode_utf16()
+            .count() as u32;
+        at.insert(after[..j].to_string(), (line, col));
+        rest = &after[j + 1..];
+    }
+    text.push_str(rest);
+    (text, at)
+}
+
+struct Client {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    read: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    next: i64,
+    notes: Vec<Value>,
+    dir: std::path::PathBuf,
+}
+
+impl Client {
+    async fn start(files: &[(&str, &str)], init: Value) -> Client {
+        let (a, b) = tokio::io::duplex(1 << 22);
+        let (sr, sw) = tokio::io::split(b);
+        tokio::spawn(crate::serve(sr, sw));
+        let (r, w) = tokio::io::split(a);
+        let dir = std::env::temp_dir().join(format!(
+            "pointee-lsp-test-{}-{}",
+            std::process::id(),
+            rand_suffix()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let mut c = Client { write: w, read: BufReader::new(r), next: 1, notes: Vec::new(), dir };
+        let root = c.uri("");
+        let r = c
+            .request(
+                "initialize",
+                json!({
+                    "processId": null,
+                    "rootUri": root.trim_end_matches('/'),
+                    "workspaceFolders": [{"uri": root.trim_end_matches('/'), "name": "ws"}],
+                    "capabilities": {"window": {"workDoneProgress": true}},
+                    "initializationOptions": init,
+                }),
+            )
+            .await;
+        assert!(r.get("result").is_some(), "{r}");
+        c.notify("initialized", json!({})).await;
+        c
+    }
+
+    fn uri(&self, name: &str) -> String {
+        format!("file://{}/{}", self.dir.display(), name)
+    }
+
+    async fn send(&mut self, v: &Value) {
+        let body = serde_json::to_string(v).unwrap();
+        self.send_raw(&body).await;
+    }
+
+    async fn send_raw(&mut self, body: &str) {
+        let msg = format!("Content-Length: {}\r\n\r\n{}", body.len(), body);
+        self.write.write_all(msg.as_bytes()).await.unwrap();
+        self.write.flush().await.unwrap();
+    }
+
+    async fn recv(&mut self) -> Value {
+        let mut len = 0usize;
+        loop {
+            let mut line = String::new();
+            self.read.read_line(&mut line).await.unwrap();
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length: ") {
+                len = v.parse().unwrap();
+            }
+        }
+        let mut buf = vec![0; len];
+        self.read.read_exact(&mut buf).await.unwrap();
+        serde_json::from_slice(&buf).unwrap()
+    }
+
+    /// Reads one message; answers the server's own requests with null.
+    async fn pump(&mut self) -> Value {
+        let v = self.recv().await;
+        if v.get("method").is_some() && v.get("id").is_some() {
+            let id = v["id"].clone();
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null})).await;
+        } else if v.get("method").is_some() {
+            self.notes.push(v.clone());
+        }
+        v
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = tokio::time::timeout_at(deadline, self.pump()).await.expect("a response in time");
+            if v.get("id") == Some(&json!(id)) && v.get("method").is_none() {
+                return v;
+            }
+        }
+    }
+
+    async fn result(&mut self, method: &str, params: Value) -> Value {
+        let r = self.request(method, params).await;
+        assert!(r.get("error").is_none(), "{method}: {r}");
+        r["result"].clone()
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
+    }
+
+    async fn open(&mut self, name: &str, text: &str) {
+        let uri = self.uri(name);
+        let lang = if name.ends_with(".java") { "java" } else { "c" };
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}}),
+        )
+        .await;
+    }
+
+    async fn change(&mut self, name: &str, version: i64, changes: Value) {
+        let uri = self.uri(name);
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
+    }
+
+    /// The next diagnostics published for `name` that satisfy `pred`.
+    async fn diagnostics(&mut self, name: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let uri = self.uri(name);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        let mut seen = 0;
+        loop {
+            for n in self.notes[seen..].iter() {
+                if n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == json!(uri) {
+                    let d = n["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+                    if pred(&d) {
+                        return d;
+                    }
+                }
+            }
+            seen = self.notes.len();
+            tokio::time::timeout_at(deadline, self.pump()).await.expect("diagnostics in time");
+        }
+    }
+
+    fn pos(&self, name: &str, (line, character): (u32, u32)) -> Value {
+        json!({"textDocument": {"uri": self.uri(name)}, "position": {"line": line, "character": character}})
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+        ^ std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+}
+
+const OPS: &str = r#"#include <stdlib.h>
+void MUSTALIAS(void *, void *);
+void NOALIAS(void *, void *);
+struct file { int fd; };
+struct ops { int (*open)(struct file *); };
+struct device { struct ops *ops; struct file *$fdecl$file; };
+int $disk_open$disk_open(struct file *f) { f->fd = 3; return 0; }
+int $tty_open$tty_open(struct file *f) { f->fd = 1; return 0; }
+struct ops disk_ops = { disk_open };
+struct ops tty_ops = { tty_open };
+struct file $console$console; int flag;
+int $start$start(struct device *$d_decl$d) {
+    return $d$d->ops->$open$open(d->$file$file);
+}
+int main(void) {
+    struct device disk = { &disk_ops, &$console_use$console };
+    struct device tty = { &tty_ops, &console };
+    $call_start$start(&disk);
+    start(&tty);
+    int (*fp)(struct file *) = disk_open;
+    if (flag) fp = tty_open;
+    $fp$fp(&console);
+    NOALIAS(&disk, &tty);
+    MUSTALIAS(disk.file, tty.$check$file);
+    return 0;
+}
+"#;
+
+fn line_of(v: &Value) -> u64 {
+    v["range"]["start"]["line"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_definition_hierarchy_and_diagnostics_on_c() {
+    let (text, m) = markers(OPS);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("ops.c", &text).await;
+
+    // Hover on `d`: what it points to, and the breakdown per calling context.
+    let h = c.result("textDocument/hover", c.pos("ops.c", m["d"])).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("definitely: `1_d`"), "{md}");
+    assert!(!md.contains("Per calling context"), "contexts agree: {md}");
+    // The bundled example: contexts disagree (a heap device from `make`).
+    let example = include_str!("../../../examples/ops.c");
+    let mut e = Client::start(&[], json!({})).await;
+    e.open("example.c", example).await;
+    let h = e.result("textDocument/hover", e.pos("example.c", (37, 11))).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("possibly: "), "{md}");
+    assert!(md.contains("Per calling context") && md.contains("main > start@48:9"), "{md}");
+    assert!(md.contains("[`heap@28`](file://") && md.contains("example.c#L28,24"), "{md}");
+    drop(e);
+    // On a function pointer: the functions it may call.
+    let h = c.result("textDocument/hover", c.pos("ops.c", m["fp"])).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("May call") && md.contains("disk_open") && md.contains("tty_open"), "{md}");
+
+    // Go to definition on the callee of an indirect call: every possible callee.
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["open"])).await;
+    let mut lines: Vec<u64> = d.as_array().unwrap().iter().map(line_of).collect();
+    lines.sort();
+    assert_eq!(lines, vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64], "{d}");
+    let d = c.result("textDocument/implementation", c.pos("ops.c", m["fp"])).await;
+    assert_eq!(d.as_array().unwrap().len(), 2, "{d}");
+
+    // Declaration there, and definition elsewhere, reach the declaration.
+    let d = c.result("textDocument/declaration", c.pos("ops.c", m["fp"])).await;
+    assert_eq!(line_of(&d[0]), m["fp"].0 as u64 - 2, "{d}");
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["d"])).await;
+    assert_eq!(d[0]["range"]["start"], json!({"line": m["d_decl"].0, "character": m["d_decl"].1}), "{d}");
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["console_use"])).await;
+    assert_eq!(d[0]["range"]["start"], json!({"line": m["console"].0, "character": m["console"].1}), "{d}");
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["call_start"])).await;
+    assert_eq!(d[0]["range"]["start"]["line"], json!(m["start"].0), "{d}");
+
+    // Call hierarchy, with the edges resolved through function pointers.
+    let items = c.result("textDocument/prepareCallHierarchy", c.pos("ops.c", m["start"])).await;
+    assert_eq!(items[0]["name"], "start", "{items}");
+    let inc = c.result("callHierarchy/incomingCalls", json!({"item": items[0]})).await;
+    assert_eq!(inc[0]["from"]["name"], "main", "{inc}");
+    assert_eq!(inc[0]["fromRanges"].as_array().unwrap().len(), 2, "{inc}");
+    let out = c.result("callHierarchy/outgoingCalls", json!({"item": items[0]})).await;
+    let mut names: Vec<&str> = out.as_array().unwrap().iter().map(|o| o["to"]["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, vec!["disk_open", "tty_open"], "{out}");
+    let items = c.result("textDocument/prepareCallHierarchy", c.pos("ops.c", m["disk_open"])).await;
+    let inc = c.result("callHierarchy/incomingCalls", json!({"item": items[0]})).await;
+    let mut callers: Vec<&str> = inc.as_array().unwrap().iter().map(|o| o["from"]["name"].as_str().unwrap()).collect();
+    callers.sort();
+    assert_eq!(callers, vec!["main", "start"], "{inc}");
+
+    // Diagnostics: both checks hold (hints).
+    let d = c.diagnostics("ops.c", |d| d.iter().filter(|x| x["code"] == "alias-check").count() == 2).await;
+    assert!(d.iter().all(|x| x["severity"] != 2), "{d:?}");
+
+    // An incremental edit makes the MUSTALIAS a NOALIAS that fails.
+    let (l, ch) = m["check"];
+    let line_text = text.lines().nth(l as usize).unwrap();
+    let start = line_text.find("MUSTALIAS").unwrap() as u32;
+    c.change(
+        "ops.c",
+        2,
+        json!([{"range": {"start": {"line": l, "character": start}, "end": {"line": l, "character": start + 9}}, "text": "NOALIAS"}]),
+    )
+    .await;
+    let _ = ch;
+    let d = c
+        .diagnostics("ops.c", |d| d.iter().any(|x| x["severity"] == 2 && x["code"] == "alias-check"))
+        .await;
+    let warn = d.iter().find(|x| x["severity"] == 2).unwrap();
+    assert_eq!(warn["range"]["start"]["line"], json!(l), "{warn}");
+    assert!(warn["message"].as_str().unwrap().contains("NOALIAS"), "{warn}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn incremental_edits_keep_utf16_positions() {
+    let src = "int g;\nint main(void) {\n    int *p = &g;\n    return *p;\n}\n";
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("u.c", src).await;
+    // Insert a comment with characters outside the BMP before `p`, in two
+    // changes of one notification, then delete part of it.
+    c.change(
+        "u.c",
+        2,
+        json!([
+            {"range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 4}}, "text": "/* 😀é */ "},
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// 𝄞 header\n"},
+        ]),
+    )
+    .await;
+    // Line 3 is now `    /* 😀é */ int *p = &g;`: 😀 is 2 UTF-16 units.
+    let col = "    /* 😀é */ int *".encode_utf16().count() as u32;
+    let h = c.result("textDocument/hover", c.pos("u.c", (3, col))).await;
+    let md = h["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(md.contains("`g`") || md.contains("[`g`]"), "{h}");
+    assert_eq!(h["range"]["start"], json!({"line": 3, "character": col}), "{h}");
+    // Delete the comment again (range in UTF-16 units).
+    let end = "    /* 😀é */ ".encode_utf16().count() as u32;
+    c.change(
+        "u.c",
+        3,
+        json!([{"range": {"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": end}}, "text": ""}]),
+    )
+    .await;
+    let h = c.result("textDocument/hover", c.pos("u.c", (3, 9))).await;
+    assert_eq!(h["range"]["start"], json!({"line": 3, "character": 9}), "{h}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_protocol_input_is_answered_or_ignored() {
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("b.c", "int g;\nint main(void) { int *p = &g; return 0; }\n").await;
+    // Unknown method: MethodNotFound, and the server goes on.
+    let r = c.request("pointee/noSuchMethod", json!({})).await;
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    // Unknown notification: ignored.
+    c.notify("pointee/noSuchNotification", json!({"x": 1})).await;
+    // Positions past the end of a line or of the file.
+    let r = c.request("textDocument/hover", c.pos("b.c", (1, 500))).await;
+    assert!(r.get("error").is_none(), "{r}");
+    let r = c.request("textDocument/hover", c.pos("b.c", (90, 3))).await;
+    assert!(r.get("error").is_none(), "{r}");
+    let r = c.request("textDocument/definition", c.pos("b.c", (90, 3))).await;
+    assert!(r.get("error").is_none(), "{r}");
+    // A request for a file never opened: null.
+    let r = c.request("textDocument/hover", c.pos("nope.c", (0, 0))).await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+    // A change to an unopened file, and a change past the end: ignored/clamped.
+    c.change("nope.c", 2, json!([{"text": "int x;"}])).await;
+    c.change(
+        "b.c",
+        2,
+        json!([{"range": {"start": {"line": 40, "character": 0}, "end": {"line": 50, "character": 9}}, "text": "\n"}]),
+    )
+    .await;
+    // Malformed JSON, and a message that is not JSON-RPC.
+    c.send_raw("{this is not json").await;
+    c.send_raw("{\"jsonrpc\": \"2.0\", \"id\": 77}").await;
+    // Params of the wrong shape.
+    let r = c.request("textDocument/hover", json!({"textDocument": 3})).await;
+    assert!(r.get("error").is_some(), "{r}");
+    // Still serving.
+    let h = c.result("textDocument/hover", c.pos("b.c", (1, 22))).await;
+    assert!(h["contents"]["value"].as_str().unwrap().contains('g'), "{h}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn highlights_and_inlay_hints() {
+    let src = "\
+int g, h;
+int main(void) {
+    int *p = &g;
+    int *$q$q = p;
+    int *r = &h;
+    *$p$p = 1;
+    *q = 2;
+    *r = 3;
+    return 0;
+}
+";
+    let (text, m) = markers(src);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("h.c", &text).await;
+    let hs = c.result("textDocument/documentHighlight", c.pos("h.c", m["p"])).await;
+    let hs = hs.as_array().unwrap();
+    let lines: Vec<u64> = hs.iter().map(line_of).collect();
+    assert!(lines.contains(&5) && lines.contains(&6), "{hs:?}");
+    assert!(!lines.contains(&7), "r points elsewhere: {hs:?}");
+    // Inlay hints are off by default.
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+    let r = c.result("textDocument/inlayHint", json!({"textDocument": {"uri": c.uri("h.c")}, "range": range})).await;
+    assert_eq!(r, Value::Null);
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"pointee": {"inlayHints": {"enable": true}}}}))
+        .await;
+    let r = c.result("textDocument/inlayHint", json!({"textDocument": {"uri": c.uri("h.c")}, "range": range})).await;
+    let labels: Vec<&str> = r.as_array().unwrap().iter().map(|h| h["label"].as_str().unwrap()).collect();
+    assert!(labels.iter().any(|l| l.contains('g')), "{labels:?}");
+    let _ = m["q"];
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_files_on_disk_and_watched_changes() {
+    let lib = "int *id(int *p) { return p; }\n";
+    let main = "int *id(int *p);\nint g;\nint main(void) { int *q = id(&g); return 0; }\n";
+    let mut c = Client::start(&[("lib.c", lib), ("main.c", main)], json!({})).await;
+    // Only main.c is opened; lib.c comes from the folder scan.
+    c.open("main.c", main).await;
+    let col = "int main(void) { int *".len() as u32;
+    let h = c.result("textDocument/hover", c.pos("main.c", (2, col))).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("`g`") || md.contains("[`g`]"), "{md}");
+    let d = c.result("textDocument/definition", c.pos("main.c", (2, col + 4))).await;
+    assert!(d[0]["uri"].as_str().unwrap().ends_with("lib.c"), "{d}");
+    // lib.c changes on disk: id now returns NULL.
+    std::fs::write(c.dir.join("lib.c"), "int *id(int *p) { return 0; }\n").unwrap();
+    let uri = c.uri("lib.c");
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 2}]})).await;
+    let h = c.result("textDocument/hover", c.pos("main.c", (2, col))).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("null") || md.contains("NULL"), "{md}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_hover_and_virtual_call() {
+    let src = "\
+class A { Object m() { return new Object(); } }
+class B extends A { Object m() { return new Object(); } }
+public class Main {
+    public static void main(String[] args) {
+        A $a$a = new A();
+        if (args.length > 0) a = new B();
+        Object o = a.$m$m();
+    }
+}
+";
+    let (text, m) = markers(src);
+    let mut c = Client::start(&[], json!({"java": {"contextSensitivity": "1-obj"}})).await;
+    c.open("Main.java", &text).await;
+    let h = c.result("textDocument/hover", c.pos("Main.java", m["a"])).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("new A") || md.contains("A@") || md.contains('A'), "{md}");
+    let d = c.result("textDocument/definition", c.pos("Main.java", m["m"])).await;
+    assert_eq!(d.as_array().unwrap().len(), 2, "A.m and B.m: {d}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_request_is_an_error_and_the_server_goes_on() {
+    let (service, _socket) = tower_lsp_server::LspService::new(crate::Backend::new);
+    let b = service.inner();
+    let r: tower_lsp_server::jsonrpc::Result<()> = b.run(|_| panic!("boom")).await;
+    let e = r.unwrap_err();
+    assert!(e.message.contains("boom"), "{e:?}");
+    let ok = b.run(|_| 42).await.unwrap();
+    assert_eq!(ok, 42);
+}
