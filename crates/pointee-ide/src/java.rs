@@ -436,6 +436,38 @@ class B {}
     }
 
     #[test]
+    fn hover_on_declarations_of_parameters_and_fields() {
+        let w = ws(PROG);
+        // `B p` of doSet: one context per receiver under 2-obj.
+        let h = hover(&w, "Main.java", 17, 18, &Options::default()).unwrap();
+        assert_eq!(h.expr, "p");
+        let names: Vec<&str> = h.targets.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, vec!["new B() at 5", "new B() at 6"]);
+        assert_eq!(h.contexts.len(), 2);
+        // The field `f` of A: what every A object's f may hold.
+        let h = hover(&w, "Main.java", 15, 7, &Options::default()).unwrap();
+        assert_eq!(h.expr, "f");
+        let names: Vec<&str> = h.targets.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, vec!["new B() at 5", "new B() at 6"]);
+        assert_eq!(h.contexts.iter().map(|c| c.chain.clone()).collect::<Vec<_>>(), vec![vec!["new A() at 3"], vec!["new A() at 4"]]);
+    }
+
+    #[test]
+    fn hover_and_callees_never_panic_anywhere_in_some_fixtures() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
+        for name in ["Constructors.java", "NotModelled.java", "StaticInit.java"] {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            let w = Workspace::new(vec![SourceFile::new(name, text.clone())]);
+            for (li, line) in text.lines().enumerate() {
+                for col in (1..=line.chars().count() as u32 + 1).step_by(3) {
+                    let _ = hover(&w, name, li as u32 + 1, col, &Options::default());
+                    let _ = callees(&w, name, li as u32 + 1, col, &Options::default());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn callees_and_check() {
         let w = ws(PROG);
         let c = callees(&w, "Main.java", 7, 12, &Options::default()).unwrap();

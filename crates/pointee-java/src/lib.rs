@@ -391,6 +391,18 @@ fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Nod
     for s in stmts.into_iter().skip(usize::from(explicit.is_some())) {
         fb.stmt(s);
     }
+    for m in members {
+        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
+            continue;
+        }
+        let mut w = m.walk();
+        let names: Vec<Node<'a>> = m.children_by_field_name("declarator", &mut w).filter_map(|d| d.child_by_field_name("name")).collect();
+        for n in names {
+            if let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) {
+                fb.record_field_decl(&c.name, &f.name, &f.ty, f.is_static, range(n));
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -105,8 +105,23 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub fn add_param(&mut self, name: &str, ty: JType, range: Range) {
-        let v = self.add_var(name, ty, VarKind::Param, range);
+        let v = self.add_var(name, ty.clone(), VarKind::Param, range);
         self.scopes.last_mut().unwrap().push((name.to_string(), v));
+        self.record_range(range, &Place::var(v), &ty);
+    }
+
+    /// Hover on a field's declaration: in every constructor, the field of
+    /// `this` (an instance field) or the static field itself.
+    pub fn record_field_decl(&mut self, class: &str, name: &str, ty: &JType, is_static: bool, at: Range) {
+        let place = if is_static {
+            Place::global(format!("{class}.{name}").into())
+        } else {
+            match self.this {
+                Some(t) => Place::deref(Base::Var(t)).field(name.into()),
+                None => return,
+            }
+        };
+        self.record_range(at, &place, ty);
     }
 
     pub fn set_ret(&mut self, ty: &JType) {
@@ -213,9 +228,13 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     fn record(&mut self, node: Node, place: &Place, ty: &JType) {
+        self.record_range(range(node), place, ty);
+    }
+
+    fn record_range(&mut self, at: Range, place: &Place, ty: &JType) {
         if ty.is_ref() && *ty != JType::Null {
             let point = self.point();
-            self.fs.exprs.push(ExprInfo { range: range(node), place: place.clone(), point, ty: ty.ir() });
+            self.fs.exprs.push(ExprInfo { range: at, place: place.clone(), point, ty: ty.ir() });
         }
     }
 
