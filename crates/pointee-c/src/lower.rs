@@ -389,16 +389,7 @@ impl<'s> Lowerer<'s> {
         if callee.kind() != "identifier" {
             return None;
         }
-        let mut j = at + 1;
-        let mut decls = Vec::new();
-        while j < items.len() && items[j].kind() == "declaration" {
-            decls.push(items[j]);
-            j += 1;
-        }
-        let body = *items.get(j)?;
-        if body.kind() != "compound_statement" {
-            return None;
-        }
+        let (decls, body, j) = knr_tail(items, at + 1)?;
         let params: Vec<Node> = call
             .field("arguments")
             .map(named_children)
@@ -422,16 +413,7 @@ impl<'s> Lowerer<'s> {
     /// with a function declarator, the parameter declarations, and a block.
     fn knr_definition(&mut self, items: &[Node], at: usize) -> Option<usize> {
         let head = items[at];
-        let mut j = at + 1;
-        let mut decls = Vec::new();
-        while j < items.len() && items[j].kind() == "declaration" {
-            decls.push(items[j]);
-            j += 1;
-        }
-        let body = *items.get(j)?;
-        if body.kind() != "compound_statement" {
-            return None;
-        }
+        let (decls, body, j) = knr_tail(items, at + 1)?;
         let decl = syntax::children_by_field(head, "declarator")
             .into_iter()
             .next()?;
@@ -1059,6 +1041,17 @@ pub(crate) struct ImplicitDef<'t> {
     decls: Vec<Node<'t>>,
     body: Node<'t>,
     whole: Range,
+}
+
+/// After a definition's head: K&R parameter declarations, then the body.
+/// Returns them and the body's index.
+fn knr_tail<'t>(items: &[Node<'t>], from: usize) -> Option<(Vec<Node<'t>>, Node<'t>, usize)> {
+    let mut j = from;
+    while j < items.len() && items[j].kind() == "declaration" {
+        j += 1;
+    }
+    let body = *items.get(j)?;
+    (body.kind() == "compound_statement").then(|| (items[from..j].to_vec(), body, j))
 }
 
 fn find_call(n: Node) -> Option<Node> {

@@ -47,26 +47,22 @@ impl LineIndex {
 
     /// (line, column in characters), both 0-based.
     pub fn line_col_chars(&self, offset: u32) -> (usize, usize) {
-        let line = self.line_of(offset);
-        let start = self.line_starts[line] as usize;
-        let end = (offset as usize).min(self.text.len());
-        let col = self
-            .text
-            .get(start..end)
-            .map(|s| s.chars().count())
-            .unwrap_or(0);
-        (line, col)
+        self.line_col_by(offset, |_| 1)
     }
 
     /// (line, column in UTF-16 code units), both 0-based.
     pub fn line_col_utf16(&self, offset: u32) -> (usize, usize) {
+        self.line_col_by(offset, char::len_utf16)
+    }
+
+    fn line_col_by(&self, offset: u32, width: impl Fn(char) -> usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(self.text.len());
         let col = self
             .text
             .get(start..end)
-            .map(|s| s.chars().map(char::len_utf16).sum())
+            .map(|s| s.chars().map(&width).sum())
             .unwrap_or(0);
         (line, col)
     }
