@@ -1,0 +1,300 @@
+//! Calls and allocation: overload resolution, virtual, static, super and
+//! constructor calls, `new` of classes, anonymous classes and arrays, field
+//! initialisers.
+
+use super::*;
+
+impl<'a, 'h> Fb<'a, 'h> {
+    pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<(Rvalue, JType)> {
+        let Some(al) = node else { return Vec::new() };
+        let mut c = al.walk();
+        let kids: Vec<Node<'a>> = al.named_children(&mut c).filter(|n| !n.kind().ends_with("comment")).collect();
+        kids.into_iter()
+            .map(|a| {
+                let ev = self.expr(a, None);
+                let ty = ev.ty.clone();
+                (self.operand(ev, a), ty)
+            })
+            .collect()
+    }
+
+    /// Picks the most specific applicable method (by arity and declared
+    /// parameter types).
+    pub(super) fn resolve<'c>(&self, cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>, args: &[(Rvalue, JType)]) -> Option<&'c MethodDecl<'a>> {
+        for strict in [true, false] {
+            let app: Vec<&MethodDecl> = cands
+                .iter()
+                .map(|(_, m)| *m)
+                .filter(|m| m.params.iter().zip(args).all(|((_, p), (_, a))| assignable(self.h, a, p, strict)))
+                .collect();
+            if app.is_empty() {
+                continue;
+            }
+            let best = app.iter().find(|m| {
+                app.iter().all(|o| m.params.iter().zip(&o.params).all(|((_, a), (_, b))| assignable(self.h, a, b, true)))
+            });
+            return Some(best.copied().unwrap_or(app[0]));
+        }
+        cands.first().map(|(_, m)| *m)
+    }
+
+    pub(super) fn emit_call(&mut self, node: Node<'a>, name_node: Node, callee: Callee, args: Vec<Rvalue>, ret: &JType, dest: Option<VarId>) -> Ev {
+        let site = self.site(range(node), SiteKind::Call);
+        let lhs = if ret.is_ref() { Some(dest.unwrap_or_else(|| self.temp(ret.clone(), range(node)))) } else { None };
+        let stmt = self.emit(Basic::Call { site, lhs: lhs.map(Place::var), callee, args }, range(node));
+        self.fs.calls.push(CallInfo { range: range(node), callee_range: range(name_node), site, stmt });
+        match lhs {
+            Some(v) => Ev::var(v, ret.clone()),
+            None => Ev::scalar(),
+        }
+    }
+
+    pub(super) fn call(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+        let Some(name_node) = node.child_by_field_name("name") else { return Ev::unknown() };
+        let name = text(name_node, self.src).to_string();
+        let obj = node.child_by_field_name("object");
+        // The receiver: (class whose methods are searched, receiver variable
+        // or None for a static context, is super).
+        let (class, recv, is_super): (String, Option<VarId>, bool) = match obj {
+            None => (self.class.clone(), self.this, false),
+            Some(o) if o.kind() == "super" => {
+                let sup = self.h.get(&self.class).and_then(|c| c.superclass.clone()).unwrap_or_else(|| "Object".into());
+                (sup, self.this, true)
+            }
+            Some(o) => match self.class_ref(o) {
+                Some(c) => (c, None, false),
+                None => {
+                    let ev = self.expr(o, None);
+                    let cls = match &ev.ty {
+                        JType::Class(c) => c.clone(),
+                        JType::Array(_) => "Object".into(),
+                        _ => String::new(),
+                    };
+                    (cls, self.to_var(ev, o, None), false)
+                }
+            },
+        };
+        let args = self.args(node.child_by_field_name("arguments"));
+        let h = self.h;
+        let cands = h.methods_named(&class, &name, args.len());
+        let Some(m) = self.resolve(cands, &args) else {
+            self.note(node, format!("call to `{}` is not modelled (no such method in the program)", text(node, self.src).split('(').next().unwrap_or("")));
+            return Ev::unknown();
+        };
+        let (is_static, function, signature, ret, has_body) = (m.is_static, m.function.clone(), m.signature.clone(), m.ret.clone(), m.has_body);
+        // A private method is not overridden: call it like `super.m()`.
+        let is_super = is_super || (m.is_private && has_body);
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+        if (is_static || is_super) && !has_body {
+            self.note(node, format!("`{function}` has no body to call"));
+            return Ev::unknown();
+        }
+        if is_static {
+            return self.emit_call(node, name_node, Callee::Direct(function.into()), argv, &ret, dest);
+        }
+        let Some(r) = recv else {
+            if obj.is_some() && self.class_ref(obj.unwrap()).is_none() {
+                // A call on null or on an unmodelled value: it never returns here.
+                return Ev::rv(Rvalue::Null, ret);
+            }
+            self.note(node, "an instance call without a receiver is not modelled");
+            return Ev::unknown();
+        };
+        argv.insert(0, Rvalue::Use(Place::var(r)));
+        if is_super {
+            if !has_body {
+                self.note(node, "super call to an abstract method");
+                return Ev::unknown();
+            }
+            return self.emit_call(node, name_node, Callee::Direct(function.into()), argv, &ret, dest);
+        }
+        let callee = Callee::Virtual { receiver: Place::var(r), signature: signature.into() };
+        self.emit_call(node, name_node, callee, argv, &ret, dest)
+    }
+
+    /// `this(...)` or `super(...)` as the first statement of a constructor.
+    pub(super) fn ctor_call(&mut self, node: Node<'a>) {
+        let Some(kw) = node.child_by_field_name("constructor") else { return };
+        let class = if kw.kind() == "this" {
+            self.class.clone()
+        } else {
+            match self.h.get(&self.class).and_then(|c| c.superclass.clone()) {
+                Some(s) => s,
+                None => {
+                    self.args(node.child_by_field_name("arguments"));
+                    return;
+                }
+            }
+        };
+        let args = self.args(node.child_by_field_name("arguments"));
+        self.call_ctor(node, kw, &class, args);
+    }
+
+    /// Calls a constructor of `class` on `this`.
+    pub fn call_ctor(&mut self, node: Node<'a>, name_node: Node, class: &str, args: Vec<(Rvalue, JType)>) {
+        let Some(this) = self.this else { return };
+        let cands: Vec<_> = match self.h.get(class) {
+            Some(d) => d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect(),
+            None => return,
+        };
+        let Some(m) = self.resolve(cands, &args) else {
+            if self.h.get(class).is_some_and(|d| d.node.is_some()) {
+                self.note(node, format!("no constructor of `{class}` takes {} arguments", args.len()));
+            }
+            return;
+        };
+        if !m.has_body {
+            return;
+        }
+        let f = m.function.clone();
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+        argv.insert(0, Rvalue::Use(Place::var(this)));
+        self.emit_call(node, name_node, Callee::Direct(f.into()), argv, &JType::Prim, None);
+    }
+
+    pub(super) fn new_object(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+        let ty = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+        if let Some(anon) = self.h.anonymous.get(&(self.file, node.start_byte())).cloned() {
+            return self.new_anonymous(node, &anon, ty, dest);
+        }
+        let cname = ty.name();
+        let args = self.args(node.child_by_field_name("arguments"));
+        let site = self.site(range(node), SiteKind::New);
+        let x = match dest {
+            Some(d) => d,
+            None => self.temp(ty.clone(), range(node)),
+        };
+        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, cname.clone().into()) }, range(node));
+        let tn = node.child_by_field_name("type").unwrap_or(node);
+        match self.h.get(&cname) {
+            Some(d) if d.node.is_some() => {
+                let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+                match self.resolve(cands, &args) {
+                    Some(m) if !m.has_body => {}
+                    Some(m) => {
+                        let f = m.function.clone();
+                        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+                        argv.insert(0, Rvalue::Use(Place::var(x)));
+                        self.emit_call(node, tn, Callee::Direct(f.into()), argv, &JType::Prim, None);
+                    }
+                    None => self.note(node, format!("no constructor of `{cname}` takes {} arguments", args.len())),
+                }
+            }
+            Some(_) => {}
+            None => self.note(node, format!("library class `{cname}` is not modelled (its constructor is not analysed)")),
+        }
+        Ev::var(x, ty)
+    }
+
+    /// `new T(args) { body }`: an object of the anonymous class, T's
+    /// constructor run on it with the arguments, then the anonymous class's
+    /// own `<init>()` (its field initialisers).
+    pub(super) fn new_anonymous(&mut self, node: Node<'a>, anon: &str, ty: JType, dest: Option<VarId>) -> Ev {
+        let args = self.args(node.child_by_field_name("arguments"));
+        let site = self.site(range(node), SiteKind::New);
+        let x = match dest {
+            Some(d) => d,
+            None => self.temp(ty.clone(), range(node)),
+        };
+        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, anon.into()) }, range(node));
+        let tn = node.child_by_field_name("type").unwrap_or(node);
+        let base = ty.name();
+        if self.h.get(&base).is_some_and(|d| d.node.is_some() && !d.is_interface) {
+            let h = self.h;
+            let d = h.get(&base).unwrap();
+            let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+            if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
+                let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+                argv.insert(0, Rvalue::Use(Place::var(x)));
+                self.emit_call(node, tn, Callee::Direct(m.function.as_str().into()), argv, &JType::Prim, None);
+            }
+        }
+        let init = format!("{anon}.<init>()");
+        self.emit_call(node, tn, Callee::Direct(init.into()), vec![Rvalue::Use(Place::var(x))], &JType::Prim, None);
+        Ev::var(x, ty)
+    }
+
+    pub(super) fn new_array(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+        let elem = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+        let mut dim_exprs = 0;
+        let mut dims = 0;
+        let mut c = node.walk();
+        let parts: Vec<Node<'a>> = node.children_by_field_name("dimensions", &mut c).collect();
+        for d in parts {
+            if d.kind() == "dimensions_expr" {
+                dim_exprs += 1;
+                dims += 1;
+                if let Some(e) = d.named_child(0) {
+                    self.expr(e, None);
+                }
+            } else {
+                dims += crate::types::count_dims(d, self.src);
+            }
+        }
+        let ty = wrap_array(elem, dims.max(1));
+        if let Some(v) = node.child_by_field_name("value") {
+            return self.array_init(v, &ty, dest);
+        }
+        let x = self.alloc_array(node, &ty, dest);
+        // `new A[2][3]` also makes the inner arrays.
+        let mut outer = x;
+        let mut t = ty.clone();
+        for _ in 1..dim_exprs {
+            let JType::Array(inner) = t else { break };
+            let y = self.alloc_array(node, &inner, None);
+            self.emit(Basic::Assign { lhs: Place::deref(Base::Var(outer)).index(Index::Any), rhs: Rvalue::Use(Place::var(y)) }, range(node));
+            outer = y;
+            t = *inner;
+        }
+        Ev::var(x, ty)
+    }
+
+    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType, dest: Option<VarId>) -> VarId {
+        let site = self.site(range(node), SiteKind::New);
+        let x = match dest {
+            Some(d) => d,
+            None => self.temp(ty.clone(), range(node)),
+        };
+        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, ty.name().into()) }, range(node));
+        x
+    }
+
+    pub(super) fn array_init(&mut self, node: Node<'a>, ty: &JType, dest: Option<VarId>) -> Ev {
+        let x = self.alloc_array(node, ty, dest);
+        let elem = match ty {
+            JType::Array(e) => (**e).clone(),
+            _ => JType::Unknown,
+        };
+        let mut c = node.walk();
+        let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
+        for k in kids {
+            let ev = if k.kind() == "array_initializer" { self.array_init(k, &elem, None) } else { self.expr(k, None) };
+            if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
+                continue;
+            }
+            if let Some(v) = self.to_var(ev, k, None) {
+                self.emit(Basic::Assign { lhs: Place::deref(Base::Var(x)).index(Index::Any), rhs: Rvalue::Use(Place::var(v)) }, range(k));
+            }
+        }
+        Ev::var(x, ty.clone())
+    }
+
+    /// `this.f = value` for an instance field initializer, or `C.f = value`
+    /// for a static one.
+    pub fn field_init(&mut self, class: &str, fname: &str, ty: &JType, is_static: bool, value: Node<'a>) {
+        let ev = if value.kind() == "array_initializer" { self.array_init(value, ty, None) } else { self.expr(value, None) };
+        if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Scalar | Rvalue::Unknown)) {
+            return;
+        }
+        let rhs = self.operand(ev, value);
+        let lhs = if is_static {
+            Place::global(format!("{class}.{fname}").into())
+        } else {
+            match self.this {
+                Some(t) => Place::deref(Base::Var(t)).field(fname.into()),
+                None => return,
+            }
+        };
+        self.emit(Basic::Assign { lhs, rhs }, range(value));
+    }
+}

@@ -1,0 +1,315 @@
+//! Expressions: names, field and array accesses, literals, casts,
+//! conditionals and assignments.
+
+use super::*;
+
+impl<'a, 'h> Fb<'a, 'h> {
+    /// Lowers an expression; when `dest` is given, a computed value (new,
+    /// call result, cast, ...) is written straight into it.
+    pub fn expr(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+        let ev = self.expr_inner(node, dest);
+        match &ev.kind {
+            EvK::Place(p) => {
+                let p = p.clone();
+                let ty = ev.ty.clone();
+                self.record(node, &p, &ty);
+            }
+            EvK::Rv(Rvalue::New(..) | Rvalue::String(_) | Rvalue::Cast(..)) => {
+                // Materialise now so that hover on the expression has a place.
+                let ty = ev.ty.clone();
+                let v = self.to_var(ev, node, dest).expect("an object value");
+                self.record(node, &Place::var(v), &ty);
+                return Ev::var(v, ty);
+            }
+            _ => {}
+        }
+        ev
+    }
+
+    pub(super) fn expr_inner(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+        match node.kind() {
+            "parenthesized_expression" => match node.named_child(0) {
+                Some(e) => self.expr_inner(e, dest),
+                None => Ev::scalar(),
+            },
+            "identifier" => self.name(node),
+            "this" => match self.this {
+                Some(t) => Ev::var(t, JType::Class(self.class.clone())),
+                None => Ev::unknown(),
+            },
+            "null_literal" => Ev::rv(Rvalue::Null, JType::Null),
+            "string_literal" | "text_block" => {
+                // Java interns literals: one object per distinct text, held
+                // by the global `String."text"`.
+                let t = text(node, self.src).to_string();
+                self.strings.push((t.clone(), range(node)));
+                Ev::place(Place::global(literal_global(&t).into()), JType::Class("String".into()))
+            }
+            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal"
+            | "decimal_floating_point_literal" | "hex_floating_point_literal" | "true" | "false" | "character_literal" => Ev::scalar(),
+            "field_access" => self.field_access(node),
+            "array_access" => {
+                let arr = node.child_by_field_name("array").map(|a| self.expr(a, None));
+                if let Some(i) = node.child_by_field_name("index") {
+                    self.expr(i, None);
+                }
+                let Some(arr) = arr else { return Ev::unknown() };
+                let elem = match &arr.ty {
+                    JType::Array(e) => (**e).clone(),
+                    _ => JType::Unknown,
+                };
+                match self.to_var(arr, node, None) {
+                    Some(v) => Ev::place(Place::deref(Base::Var(v)).index(Index::Any), elem),
+                    None => Ev::rv(Rvalue::Null, elem),
+                }
+            }
+            "method_invocation" => self.call(node, dest),
+            "object_creation_expression" => self.new_object(node, dest),
+            "array_creation_expression" => self.new_array(node, dest),
+            "array_initializer" => self.array_init(node, &JType::Array(Box::new(JType::Unknown)), dest),
+            "cast_expression" => {
+                let ty = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+                let v = match node.child_by_field_name("value") {
+                    Some(v) => self.expr(v, None),
+                    None => return Ev::unknown(),
+                };
+                if !ty.is_ref() || !v.ty.is_ref() {
+                    return Ev::scalar();
+                }
+                let vn = node.child_by_field_name("value").unwrap();
+                match self.to_var(v, vn, None) {
+                    Some(y) => Ev::rv(Rvalue::Cast(Place::var(y), ty.name().into()), ty),
+                    None => Ev::rv(Rvalue::Null, ty),
+                }
+            }
+            "instanceof_expression" => {
+                let left = node.child_by_field_name("left").map(|l| (self.expr(l, None), l));
+                if let (Some((ev, l)), Some(name)) = (left, node.child_by_field_name("name")) {
+                    let ty = node.child_by_field_name("right").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+                    let x = self.declare(text(name, self.src), ty.clone(), range(name));
+                    // A pattern binding is a cast that cannot fail.
+                    if let Some(y) = self.to_var(ev, l, None) {
+                        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(Place::var(y)) }, range(node));
+                    }
+                    self.record(name, &Place::var(x), &ty);
+                } else if node.child_by_field_name("pattern").is_some() {
+                    self.note(node, "record patterns are not modelled");
+                }
+                Ev::scalar()
+            }
+            "assignment_expression" => self.assignment(node),
+            "binary_expression" => {
+                let l = node.child_by_field_name("left").map(|l| self.expr(l, None));
+                let r = node.child_by_field_name("right").map(|r| self.expr(r, None));
+                let op = node.child_by_field_name("operator").map(|o| text(o, self.src)).unwrap_or("");
+                let is_str = |e: &Option<Ev>| matches!(e, Some(Ev { ty: JType::Class(c), .. }) if c == "String");
+                if op == "+" && (is_str(&l) || is_str(&r)) {
+                    // A concatenation makes a new string: one object per site.
+                    let s = self.site(range(node), SiteKind::String);
+                    return Ev::rv(Rvalue::String(s), JType::Class("String".into()));
+                }
+                Ev::scalar()
+            }
+            "unary_expression" | "update_expression" => {
+                let mut c = node.walk();
+                let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
+                for k in kids {
+                    self.expr(k, None);
+                }
+                Ev::scalar()
+            }
+            "ternary_expression" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c, None);
+                }
+                let (Some(a), Some(b)) = (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")) else {
+                    return Ev::unknown();
+                };
+                // Types: take the first reference-typed arm.
+                let mut ty = JType::Prim;
+                let mut target = dest;
+                let mut arms: Vec<Block> = Vec::new();
+                for arm in [a, b] {
+                    let blk = self.sub_block(|s| {
+                        let ev = s.expr(arm, None);
+                        if ev.ty.is_ref() {
+                            if ty == JType::Prim || ty == JType::Null {
+                                ty = ev.ty.clone();
+                            }
+                            let t = *target.get_or_insert_with(|| s.temp(JType::Unknown, range(node)));
+                            s.assign_var(t, ev, arm);
+                        }
+                    });
+                    arms.push(blk);
+                }
+                let else_branch = arms.pop().unwrap();
+                let then_branch = arms.pop().unwrap();
+                self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch, else_branch });
+                match target {
+                    Some(t) if ty.is_ref() => {
+                        if dest.is_none() {
+                            self.var_ty[t.0 as usize] = ty.clone();
+                            self.vars[t.0 as usize].ty = ty.ir();
+                        }
+                        Ev::var(t, ty)
+                    }
+                    _ => Ev::scalar(),
+                }
+            }
+            "lambda_expression" | "method_reference" => {
+                self.note(node, "lambdas and method references are not modelled (they point to nothing)");
+                Ev::unknown()
+            }
+            "switch_expression" => {
+                self.switch(node);
+                self.note(node, "the value of a switch expression is not modelled");
+                Ev::unknown()
+            }
+            "class_literal" => {
+                self.note(node, "class literals (reflection) are not modelled");
+                Ev::unknown()
+            }
+            "ERROR" => {
+                self.note(node, "syntax error");
+                Ev::unknown()
+            }
+            other => {
+                self.note(node, format!("expression `{other}` is not modelled"));
+                Ev::unknown()
+            }
+        }
+    }
+
+    /// A bare name: a local, a field of this class (or its supers), or a class.
+    pub(super) fn name(&mut self, node: Node<'a>) -> Ev {
+        let n = text(node, self.src);
+        if let Some(v) = self.lookup(n) {
+            return Ev::var(v, self.var_ty[v.0 as usize].clone());
+        }
+        if let Some((decl, f)) = self.h.field(&self.class, n) {
+            let ty = f.ty.clone();
+            if f.is_static {
+                return Ev::place(Place::global(format!("{}.{}", decl.name, f.name).into()), ty);
+            }
+            return match self.this {
+                Some(t) => Ev::place(Place::deref(Base::Var(t)).field(n.into()), ty),
+                None => Ev::unknown(),
+            };
+        }
+        if self.h.is_known(n) {
+            return Ev::unknown(); // a class name used as a value: callers check first
+        }
+        self.note(node, format!("`{n}` is not modelled (not a local, field or class of the program)"));
+        Ev::unknown()
+    }
+
+    /// Is this node a class name (not shadowed by a local or field)?
+    pub(super) fn class_ref(&self, node: Node) -> Option<String> {
+        if node.kind() != "identifier" {
+            return None;
+        }
+        let n = text(node, self.src);
+        if self.lookup(n).is_some() || self.h.field(&self.class, n).is_some() {
+            return None;
+        }
+        self.h.is_known(n).then(|| n.to_string())
+    }
+
+    /// Field access on a value; `None` object means `this`.
+    pub(super) fn field_of(&mut self, obj: Ev, obj_node: Node<'a>, fname: &str, node: Node<'a>) -> Ev {
+        if fname == "length" && matches!(obj.ty, JType::Array(_)) {
+            return Ev::scalar();
+        }
+        let class = match &obj.ty {
+            JType::Class(c) => c.clone(),
+            _ => String::new(),
+        };
+        let Some((decl, f)) = self.h.field(&class, fname) else {
+            self.note(node, format!("field `{fname}` of `{}` is not modelled", obj.ty.name()));
+            return Ev::unknown();
+        };
+        let (decl_name, is_static, ty) = (decl.name.clone(), f.is_static, f.ty.clone());
+        if is_static {
+            return Ev::place(Place::global(format!("{decl_name}.{fname}").into()), ty);
+        }
+        match self.to_var(obj, obj_node, None) {
+            Some(v) => Ev::place(Place::deref(Base::Var(v)).field(fname.into()), ty),
+            None => Ev::rv(Rvalue::Null, ty),
+        }
+    }
+
+    pub(super) fn field_access(&mut self, node: Node<'a>) -> Ev {
+        let (Some(obj), Some(field)) = (node.child_by_field_name("object"), node.child_by_field_name("field")) else {
+            return Ev::unknown();
+        };
+        let fname = text(field, self.src).to_string();
+        if obj.kind() == "super" {
+            let t = match self.this {
+                Some(t) => Ev::var(t, JType::Class(self.class.clone())),
+                None => return Ev::unknown(),
+            };
+            return self.field_of(t, obj, &fname, node);
+        }
+        if let Some(c) = self.class_ref(obj) {
+            return match self.h.field(&c, &fname) {
+                Some((d, f)) if f.is_static => Ev::place(Place::global(format!("{}.{}", d.name, f.name).into()), f.ty.clone()),
+                _ => {
+                    self.note(node, format!("`{c}.{fname}` is not modelled"));
+                    Ev::unknown()
+                }
+            };
+        }
+        let o = self.expr(obj, None);
+        if matches!(o.kind, EvK::Rv(Rvalue::Unknown)) {
+            if o.ty == JType::Unknown {
+                self.note(node, format!("`{}` is not modelled", text(node, self.src)));
+            }
+            return Ev::unknown();
+        }
+        self.field_of(o, obj, &fname, node)
+    }
+
+    pub(super) fn assignment(&mut self, node: Node<'a>) -> Ev {
+        let (Some(l), Some(r)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+            return Ev::unknown();
+        };
+        let op = node.child_by_field_name("operator").map(|o| text(o, self.src)).unwrap_or("=");
+        let lhs = self.expr(l, None);
+        let local = match &lhs.kind {
+            EvK::Place(p) if !p.deref && p.path.is_empty() => match p.base {
+                Base::Var(v) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        };
+        let rhs = if op == "=" {
+            self.expr(r, local)
+        } else {
+            self.expr(r, None);
+            if op == "+=" && lhs.ty == JType::Class("String".into()) {
+                let s = self.site(range(node), SiteKind::String);
+                Ev::rv(Rvalue::String(s), lhs.ty.clone())
+            } else {
+                return Ev::scalar();
+            }
+        };
+        let EvK::Place(lp) = lhs.kind.clone() else { return rhs };
+        if !lhs.ty.is_ref() && !rhs.ty.is_ref() {
+            return Ev::scalar();
+        }
+        if let Some(v) = local {
+            self.assign_var(v, rhs, r);
+            return lhs;
+        }
+        // A store (field, array element or static field): the value must be
+        // a variable or constant.
+        let value = match rhs.kind {
+            EvK::Place(ref p) if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) => Rvalue::Use(p.clone()),
+            EvK::Rv(Rvalue::Null) => Rvalue::Null,
+            EvK::Rv(Rvalue::Scalar | Rvalue::Unknown) => return lhs,
+            _ => self.operand(rhs, r),
+        };
+        self.emit(Basic::Assign { lhs: lp, rhs: value }, range(node));
+        lhs
+    }
+}

@@ -1,0 +1,322 @@
+//! Statements: declarations, control structure (kept in the IR though the
+//! analysis is flow-insensitive), try/catch with the one location of thrown
+//! objects.
+
+use super::*;
+
+impl<'a, 'h> Fb<'a, 'h> {
+    pub fn block_children(&mut self, node: Node<'a>) {
+        let mut c = node.walk();
+        let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
+        for k in kids {
+            self.stmt(k);
+        }
+    }
+
+    pub fn stmt(&mut self, node: Node<'a>) {
+        match node.kind() {
+            "block" | "constructor_body" => {
+                let b = self.sub_block(|s| s.block_children(node));
+                self.blocks.last_mut().unwrap().extend(b);
+            }
+            "local_variable_declaration" => self.local_decl(node),
+            "expression_statement" => {
+                if let Some(e) = node.named_child(0) {
+                    self.expr(e, None);
+                }
+            }
+            "if_statement" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c, None);
+                }
+                let then_branch = match node.child_by_field_name("consequence") {
+                    Some(t) => self.sub_block(|s| s.stmt(t)),
+                    None => Vec::new(),
+                };
+                let else_branch = match node.child_by_field_name("alternative") {
+                    Some(e) => self.sub_block(|s| s.stmt(e)),
+                    None => Vec::new(),
+                };
+                self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch, else_branch });
+            }
+            "while_statement" => {
+                let body = self.sub_block(|s| {
+                    if let Some(c) = node.child_by_field_name("condition") {
+                        s.expr(c, None);
+                    }
+                    s.exit_test();
+                    if let Some(b) = node.child_by_field_name("body") {
+                        s.stmt(b);
+                    }
+                });
+                self.push_stmt(Stmt::Loop { body });
+            }
+            "do_statement" => {
+                let body = self.sub_block(|s| {
+                    if let Some(b) = node.child_by_field_name("body") {
+                        s.stmt(b);
+                    }
+                    if let Some(c) = node.child_by_field_name("condition") {
+                        s.expr(c, None);
+                    }
+                    s.exit_test();
+                });
+                self.push_stmt(Stmt::Loop { body });
+            }
+            "for_statement" => {
+                let b = self.sub_block(|s| {
+                    let mut c = node.walk();
+                    let inits: Vec<Node<'a>> = node.children_by_field_name("init", &mut c).collect();
+                    for i in inits {
+                        if i.kind() == "local_variable_declaration" {
+                            s.local_decl(i);
+                        } else {
+                            s.expr(i, None);
+                        }
+                    }
+                    let body = s.sub_block(|s| {
+                        if let Some(c) = node.child_by_field_name("condition") {
+                            s.expr(c, None);
+                            s.exit_test();
+                        }
+                        if let Some(b) = node.child_by_field_name("body") {
+                            s.stmt(b);
+                        }
+                        let mut c = node.walk();
+                        let ups: Vec<Node<'a>> = node.children_by_field_name("update", &mut c).collect();
+                        for u in ups {
+                            s.expr(u, None);
+                        }
+                    });
+                    s.push_stmt(Stmt::Loop { body });
+                });
+                self.blocks.last_mut().unwrap().extend(b);
+            }
+            "enhanced_for_statement" => self.foreach(node),
+            "return_statement" => {
+                if let Some(e) = node.named_child(0) {
+                    match self.ret_var {
+                        Some(r) => {
+                            let ev = self.expr(e, Some(r));
+                            self.assign_var(r, ev, e);
+                        }
+                        None => {
+                            self.expr(e, None);
+                        }
+                    }
+                }
+                self.push_stmt(Stmt::Return);
+            }
+            "switch_expression" => self.switch(node),
+            "break_statement" => self.push_stmt(Stmt::Break),
+            "continue_statement" => self.push_stmt(Stmt::Continue),
+            "labeled_statement" => {
+                let mut c = node.walk();
+                let inner: Vec<Node<'a>> = node.named_children(&mut c).filter(|n| n.kind() != "identifier").collect();
+                for i in inner {
+                    self.stmt(i);
+                }
+            }
+            "throw_statement" => {
+                // Every thrown object goes to one location that every catch
+                // parameter reads: exceptions flow context-insensitively.
+                if let Some(e) = node.named_child(0) {
+                    let ev = self.expr(e, None);
+                    if let Some(v) = self.to_var(ev, e, None) {
+                        self.emit(Basic::Assign { lhs: Place::global(THROWN.into()), rhs: Rvalue::Use(Place::var(v)) }, range(node));
+                        self.uses_thrown = true;
+                    }
+                }
+                self.push_stmt(Stmt::Return);
+            }
+            "try_statement" | "try_with_resources_statement" => self.try_stmt(node),
+            "synchronized_statement" => {
+                let mut c = node.walk();
+                let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
+                for k in kids {
+                    if k.kind() == "parenthesized_expression" {
+                        self.expr(k, None);
+                    } else {
+                        self.stmt(k);
+                    }
+                }
+            }
+            "yield_statement" => {
+                if let Some(e) = node.named_child(0) {
+                    self.expr(e, None);
+                }
+                self.note(node, "the value of a switch expression is not modelled");
+            }
+            "assert_statement" | "empty_statement" | "line_comment" | "block_comment" | ";" => {}
+            "explicit_constructor_invocation" => self.ctor_call(node),
+            "class_declaration" | "local_class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => {
+                self.note(node, "a local class is not modelled")
+            }
+            "ERROR" => self.note(node, "syntax error"),
+            other => self.note(node, format!("statement `{other}` is not modelled")),
+        }
+    }
+
+    pub(super) fn exit_test(&mut self) {
+        self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch: Vec::new(), else_branch: vec![Stmt::Break] });
+    }
+
+    pub(super) fn local_decl(&mut self, node: Node<'a>) {
+        let Some(tn) = node.child_by_field_name("type") else { return };
+        let base = self.ty(tn);
+        let mut c = node.walk();
+        let decls: Vec<Node<'a>> = node.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let Some(name) = d.child_by_field_name("name") else { continue };
+            let dims = d.child_by_field_name("dimensions").map(|x| crate::types::count_dims(x, self.src)).unwrap_or(0);
+            let ty = if tn.kind() == "type_identifier" && text(tn, self.src) == "var" { JType::Unknown } else { wrap_array(base.clone(), dims) };
+            let value = d.child_by_field_name("value");
+            // Declared after the initializer is lowered is wrong for Java
+            // scoping only in self-referential initializers; declare first.
+            let v = self.declare(text(name, self.src), ty.clone(), range(name));
+            if let Some(val) = value {
+                let ev = if val.kind() == "array_initializer" { self.array_init(val, &ty, Some(v)) } else { self.expr(val, Some(v)) };
+                if ty == JType::Unknown {
+                    self.var_ty[v.0 as usize] = ev.ty.clone();
+                    self.vars[v.0 as usize].ty = ev.ty.ir();
+                }
+                self.assign_var(v, ev, val);
+            }
+            let vty = self.var_ty[v.0 as usize].clone();
+            self.record(name, &Place::var(v), &vty);
+        }
+    }
+
+    /// `v = ev` unless `ev` already is `v`.
+    pub(super) fn assign_var(&mut self, v: VarId, ev: Ev, node: Node) {
+        if let EvK::Place(p) = &ev.kind {
+            if p.base == Base::Var(v) && !p.deref && p.path.is_empty() {
+                return;
+            }
+        }
+        if let EvK::Rv(Rvalue::Scalar) = ev.kind {
+            return;
+        }
+        self.to_var(ev, node, Some(v));
+    }
+
+    pub(super) fn foreach(&mut self, node: Node<'a>) {
+        let b = self.sub_block(|s| {
+            let coll = node.child_by_field_name("value").map(|v| {
+                let ev = s.expr(v, None);
+                let ty = ev.ty.clone();
+                (s.to_var(ev, v, None), ty)
+            });
+            let ty = node.child_by_field_name("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
+            let Some(name) = node.child_by_field_name("name") else { return };
+            let x = s.declare(text(name, s.src), ty.clone(), range(name));
+            s.record(name, &Place::var(x), &ty);
+            let body = s.sub_block(|s| {
+                s.exit_test();
+                match coll {
+                    Some((Some(c), JType::Array(_))) => {
+                        let p = Place::deref(Base::Var(c)).index(Index::Any);
+                        s.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(p) }, range(node));
+                    }
+                    Some((_, JType::Array(_))) => {}
+                    _ => s.note(node, "iteration over a library Iterable is not modelled"),
+                }
+                if let Some(b) = node.child_by_field_name("body") {
+                    s.stmt(b);
+                }
+            });
+            s.push_stmt(Stmt::Loop { body });
+        });
+        self.blocks.last_mut().unwrap().extend(b);
+    }
+
+    pub(super) fn switch(&mut self, node: Node<'a>) {
+        if let Some(c) = node.child_by_field_name("condition") {
+            self.expr(c, None);
+        }
+        let Some(body) = node.child_by_field_name("body") else { return };
+        let mut arms = Vec::new();
+        let mut has_default = false;
+        let mut c = body.walk();
+        let groups: Vec<Node<'a>> = body.named_children(&mut c).collect();
+        for g in groups {
+            let mut c2 = g.walk();
+            let kids: Vec<Node<'a>> = g.named_children(&mut c2).collect();
+            let arm = self.sub_block(|s| {
+                for k in kids {
+                    if k.kind() == "switch_label" {
+                        if text(k, s.src).trim_start().starts_with("default") {
+                            has_default = true;
+                        }
+                    } else if g.kind() == "switch_rule" {
+                        // An arrow arm never falls through.
+                        s.stmt(k);
+                        s.push_stmt(Stmt::Break);
+                    } else {
+                        s.stmt(k);
+                    }
+                }
+            });
+            arms.push(arm);
+        }
+        self.push_stmt(Stmt::Switch { arms, has_default });
+    }
+
+    pub(super) fn try_stmt(&mut self, node: Node<'a>) {
+        let mut c = node.walk();
+        let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
+        for k in kids {
+            match k.kind() {
+                "resource_specification" => {
+                    let mut c2 = k.walk();
+                    let rs: Vec<Node<'a>> = k.named_children(&mut c2).collect();
+                    for r in rs {
+                        if let (Some(t), Some(n), Some(v)) =
+                            (r.child_by_field_name("type"), r.child_by_field_name("name"), r.child_by_field_name("value"))
+                        {
+                            let ty = self.ty(t);
+                            let var = self.declare(text(n, self.src), ty, range(n));
+                            let ev = self.expr(v, Some(var));
+                            self.assign_var(var, ev, v);
+                        }
+                    }
+                }
+                "block" => self.stmt(k),
+                "catch_clause" => {
+                    let b = self.sub_block(|s| {
+                        let mut c3 = k.walk();
+                        let parts: Vec<Node<'a>> = k.named_children(&mut c3).collect();
+                        for p in parts {
+                            if p.kind() == "catch_formal_parameter" {
+                                if let Some(n) = p.child_by_field_name("name") {
+                                    let mut c4 = p.walk();
+                                    let ty = p
+                                        .named_children(&mut c4)
+                                        .find(|t| t.kind() == "catch_type")
+                                        .and_then(|t| t.named_child(0))
+                                        .map(|t| s.ty(t))
+                                        .unwrap_or(JType::Unknown);
+                                    let v = s.declare(text(n, s.src), ty.clone(), range(n));
+                                    s.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::global(THROWN.into())) }, range(n));
+                                    s.uses_thrown = true;
+                                    s.record(n, &Place::var(v), &ty);
+                                }
+                            } else if p.kind() == "block" {
+                                s.stmt(p);
+                            }
+                        }
+                    });
+                    self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch: b, else_branch: Vec::new() });
+                }
+                "finally_clause" => {
+                    let mut c3 = k.walk();
+                    let bs: Vec<Node<'a>> = k.named_children(&mut c3).collect();
+                    for b in bs {
+                        self.stmt(b);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
