@@ -11,6 +11,8 @@ pub enum Effect {
     /// Returns a fresh heap object named by the call site (and possibly
     /// `NULL`, by the `malloc_may_fail` setting).
     Alloc,
+    /// `calloc`: like `Alloc`, and the object's pointers start `NULL`.
+    AllocZeroed,
     /// `posix_memalign(&p, ..)`: stores a fresh heap object into `*arg`.
     AllocOut(usize),
     /// `realloc(p, n)`: a fresh object holding `*p`'s contents, or `p`
@@ -59,8 +61,9 @@ pub enum CbRet {
 pub fn effect(name: &str) -> Option<Effect> {
     use Effect::*;
     Some(match name {
-        "malloc" | "calloc" | "aligned_alloc" | "valloc" | "memalign" | "pvalloc" | "alloca"
-        | "strdup" | "strndup" | "xmalloc" | "xcalloc" | "xstrdup" => Alloc,
+        "malloc" | "aligned_alloc" | "valloc" | "memalign" | "pvalloc" | "alloca" | "strdup"
+        | "strndup" | "xmalloc" | "xstrdup" => Alloc,
+        "calloc" | "xcalloc" => AllocZeroed,
         "posix_memalign" => AllocOut(0),
         "realloc" | "reallocarray" | "xrealloc" => Realloc,
         "free" | "cfree" => Free,

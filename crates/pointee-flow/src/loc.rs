@@ -96,6 +96,8 @@ pub struct Locs {
     global_names: Vec<Name>,
     global_types: Vec<Type>,
     pub(crate) types: pointee_ir::TypeTable,
+    /// Heap sites whose objects start zeroed (`calloc`).
+    pub(crate) zeroed: crate::fxhash::FxHashSet<LocId>,
 }
 
 pub const NULL: LocId = LocId(0);
@@ -261,6 +263,16 @@ impl Locs {
     pub fn is_memory(&self, id: LocId) -> bool {
         !matches!(self.get(id).class, Class::NotMemory)
             && !matches!(self.get(id).root, Root::Func(_))
+    }
+
+    /// What an unwritten location of a heap object holds: `NULL` for a
+    /// zeroed allocation, else `uninit`; `None` for other locations.
+    pub fn heap_default(&self, id: LocId) -> Option<LocId> {
+        let r = self.get(id).root_id;
+        match self.get(r).root {
+            Root::Heap(..) => Some(if self.zeroed.contains(&r) { NULL } else { UNINIT }),
+            _ => None,
+        }
     }
 
     pub fn is_summary(&self, id: LocId) -> bool {

@@ -814,8 +814,11 @@ impl<'p> Engine<'p> {
     ) -> State {
         let heap = |s: &mut Self| s.locs.root(Root::Heap(sc.owner.clone(), site));
         match e {
-            Effect::Alloc => {
+            Effect::Alloc | Effect::AllocZeroed => {
                 let h = heap(self);
+                if e == Effect::AllocZeroed {
+                    self.locs.zeroed.insert(h);
+                }
                 let fail = self.settings.malloc_may_fail;
                 let mut vals = vec![(h, !fail)];
                 if fail {

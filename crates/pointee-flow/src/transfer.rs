@@ -125,9 +125,15 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
 }
 
 /// The targets of one location in a state; `unknown` points to `unknown`.
-pub fn targets_of(st: &Facts, loc: LocId, def: bool, out: &mut Locset) {
+pub fn targets_of(locs: &Locs, st: &Facts, loc: LocId, def: bool, out: &mut Locset) {
     if loc == UNKNOWN {
         push(out, UNKNOWN, false);
+    }
+    if !st.has_src(loc) {
+        // An unwritten field of a heap object: uninitialised (or NULL).
+        if let Some(d) = locs.heap_default(loc) {
+            push(out, d, false);
+        }
     }
     for f in st.targets(loc) {
         push(out, f.dst, def && f.def);
@@ -140,14 +146,14 @@ pub fn rvals(locs: &mut Locs, st: &Facts, sc: Scope, r: &Rvalue) -> Locset {
     match r {
         Rvalue::Use(p) | Rvalue::Cast(p, _) => {
             for (l, d) in lvals(locs, st, sc, p) {
-                targets_of(st, l, d, &mut out);
+                targets_of(locs, st, l, d, &mut out);
             }
         }
         Rvalue::AddrOf(p) => out = lvals(locs, st, sc, p),
         Rvalue::Offset(p, i) => {
             let mut vals = Vec::new();
             for (l, d) in lvals(locs, st, sc, p) {
-                targets_of(st, l, d, &mut vals);
+                targets_of(locs, st, l, d, &mut vals);
             }
             for (t, d) in vals {
                 shift(locs, t, *i, d, &mut out);
@@ -180,6 +186,12 @@ pub fn store(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: &Locset) {
     for &(l, _) in lhs {
         if l == UNKNOWN {
             store_unknown(locs, st, vals);
+        }
+        if !st.has_src(l) {
+            // Other objects of a heap site keep their unwritten value.
+            if let Some(d) = locs.heap_default(l) {
+                st.add(l, d, false);
+            }
         }
         st.weaken(l);
         for &(v, _) in vals {
