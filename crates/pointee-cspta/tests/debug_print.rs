@@ -1,3 +1,6 @@
+//! Prints a fixture's IR, notes and solution (an ignored test, for debugging):
+//! `FIX=Name.java VAR=2-obj cargo test -p pointee-cspta --test debug_print -- --ignored --nocapture`.
+
 mod common;
 #[test]
 #[ignore]
