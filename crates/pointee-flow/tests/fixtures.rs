@@ -213,3 +213,45 @@ fn c_flow_fixtures_run_under_gcc() {
     let _ = std::fs::remove_dir_all(&out_dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `dump` text (facts after each statement and the invocation graph) of a
+/// few fixtures, against `fixtures/c/flow/<name>.dump`; `POINTEE_UPDATE=1`
+/// rewrites them.
+#[test]
+fn c_flow_dump_snapshots() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow");
+    let update = std::env::var("POINTEE_UPDATE").is_ok();
+    let mut failures = Vec::new();
+    for name in ["fig6_function_pointers.c", "f4_recursion.c", "f4_definite_first.c", "f5_lvc_table.c"] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let ws = Workspace::new(vec![SourceFile::new(name, text)]);
+        let dump = pointee_ide::dump(&ws, &Options::default()).unwrap();
+        let mut out = String::new();
+        for f in &dump.functions {
+            out.push_str(&format!("{}\n", f.header));
+            for l in &f.lines {
+                let line = l.line.map(|n| n.to_string()).unwrap_or_default();
+                out.push_str(&format!("{line:>4} {}{}\n", "  ".repeat(l.depth), l.text));
+                for fact in &l.facts {
+                    out.push_str(&format!("         {}{fact}\n", "  ".repeat(l.depth)));
+                }
+            }
+        }
+        for (title, lines) in &dump.sections {
+            out.push_str(&format!("{title}:\n"));
+            for l in lines {
+                out.push_str(&format!("  {l}\n"));
+            }
+        }
+        let path = dir.join(name.replace(".c", ".dump"));
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if want != out {
+            if update {
+                std::fs::write(&path, &out).unwrap();
+            } else {
+                failures.push(format!("{}: dump differs; got:\n{out}", path.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
