@@ -100,6 +100,15 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
     out
 }
 
+/// The classes and methods of the lambdas made in one body.
+fn add_lambdas(out: &mut JavaProgram, source: &mut SourceMap, lambdas: Vec<(Class, pointee_ir::Function, pointee_ir::FunctionSource)>) {
+    for (class, f, fs) in lambdas {
+        out.program.classes.push(class);
+        out.program.functions.push(f);
+        source.functions.push(fs);
+    }
+}
+
 /// Declares the global of thrown objects once, when some body uses it.
 fn thrown_global(out: &mut JavaProgram, used: bool) {
     if used && out.program.global(lower::THROWN).is_none() {
@@ -289,7 +298,9 @@ fn lower_class(
         }
         strings[file].append(&mut fb.strings);
         thrown_global(out, fb.uses_thrown);
+        let lambdas = std::mem::take(&mut fb.lambdas);
         let (f, fs) = fb.finish(&m.function, m.is_static, &m.ret);
+        add_lambdas(out, &mut sources[file], lambdas);
         sources[file].notes = notes;
         if m.is_static && m.signature == "main(String[])" {
             out.mains.push(f.name.clone());
@@ -323,7 +334,9 @@ fn lower_class(
         }
         strings[file].append(&mut fb.strings);
         thrown_global(out, fb.uses_thrown);
+        let lambdas = std::mem::take(&mut fb.lambdas);
         let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
+        add_lambdas(out, &mut sources[file], lambdas);
         sources[file].notes = notes;
         class.methods.push(pointee_ir::Method { signature: "<clinit>()".into(), function: Some(fname.as_str().into()), is_static: true });
         out.initializers.push(f.name.clone());

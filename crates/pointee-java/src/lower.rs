@@ -11,6 +11,7 @@ use tree_sitter::Node;
 
 mod call;
 mod expr;
+mod lambda;
 mod stmt;
 
 /// A lowered expression: a place that holds its value, or an rvalue.
@@ -75,6 +76,11 @@ pub struct Fb<'a, 'h> {
     pub strings: Vec<(String, Range)>,
     /// The body throws or catches: the program needs the global [`THROWN`].
     pub uses_thrown: bool,
+    /// Lambdas made here: their classes and methods.
+    pub lambdas: Vec<(pointee_ir::Class, Function, FunctionSource)>,
+    /// The type the next expression is assigned to (a lambda's target).
+    expected: Option<JType>,
+    ret_ty: JType,
 }
 
 /// The one location of every thrown object (a static field of Throwable).
@@ -101,6 +107,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             fs: FunctionSource { name: m.function.into(), ..Default::default() },
             strings: Vec::new(),
             uses_thrown: false,
+            lambdas: Vec::new(),
+            expected: None,
+            ret_ty: JType::Prim,
         };
         if !m.is_static {
             fb.this = Some(fb.add_var("this", JType::Class(m.class.to_string()), VarKind::Param, Range::default()));
@@ -129,6 +138,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub fn set_ret(&mut self, ty: &JType) {
+        self.ret_ty = ty.clone();
         if ty.is_ref() {
             self.ret_var = Some(self.add_var("ret", ty.clone(), VarKind::Return, Range::default()));
         }

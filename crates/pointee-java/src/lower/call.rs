@@ -6,16 +6,40 @@ use super::*;
 
 impl<'a, 'h> Fb<'a, 'h> {
     pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<(Rvalue, JType)> {
-        let Some(al) = node else { return Vec::new() };
+        let (mut args, lambdas) = self.args_deferring(node);
+        self.lambda_args(&mut args, lambdas, None);
+        args
+    }
+
+    /// Arguments, except lambdas (an `Unknown` placeholder): their target
+    /// types are known only once the callee is chosen.
+    pub(super) fn args_deferring(&mut self, node: Option<Node<'a>>) -> (Vec<(Rvalue, JType)>, Vec<(usize, Node<'a>)>) {
+        let Some(al) = node else { return (Vec::new(), Vec::new()) };
         let mut c = al.walk();
         let kids: Vec<Node<'a>> = al.named_children(&mut c).filter(|n| !n.kind().ends_with("comment")).collect();
-        kids.into_iter()
-            .map(|a| {
-                let ev = self.expr(a, None);
-                let ty = ev.ty.clone();
-                (self.operand(ev, a), ty)
-            })
-            .collect()
+        let mut lambdas = Vec::new();
+        let mut out = Vec::new();
+        for (i, a) in kids.into_iter().enumerate() {
+            if a.kind() == "lambda_expression" {
+                lambdas.push((i, a));
+                out.push((Rvalue::Unknown, JType::Unknown));
+                continue;
+            }
+            let ev = self.expr(a, None);
+            let ty = ev.ty.clone();
+            out.push((self.operand(ev, a), ty));
+        }
+        (out, lambdas)
+    }
+
+    /// Lowers the deferred lambda arguments against the chosen parameters.
+    pub(super) fn lambda_args(&mut self, args: &mut [(Rvalue, JType)], lambdas: Vec<(usize, Node<'a>)>, params: Option<&[(String, JType)]>) {
+        for (i, node) in lambdas {
+            self.expected = params.and_then(|p| p.get(i)).map(|p| p.1.clone());
+            let ev = self.expr(node, None);
+            let ty = ev.ty.clone();
+            args[i] = (self.operand(ev, node), ty);
+        }
     }
 
     /// Picks the most specific applicable method (by arity and declared
@@ -74,10 +98,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             },
         };
-        let args = self.args(node.child_by_field_name("arguments"));
+        let (mut args, lambdas) = self.args_deferring(node.child_by_field_name("arguments"));
         let h = self.h;
         let cands = h.methods_named(&class, &name, args.len());
-        let Some(m) = self.resolve(cands, &args) else {
+        let chosen = self.resolve(cands, &args);
+        self.lambda_args(&mut args, lambdas, chosen.map(|m| m.params.as_slice()));
+        let Some(m) = chosen else {
             self.note(node, format!("call to `{}` is not modelled (no such method in the program)", text(node, self.src).split('(').next().unwrap_or("")));
             return Ev::unknown();
         };
@@ -282,6 +308,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// `this.f = value` for an instance field initializer, or `C.f = value`
     /// for a static one.
     pub fn field_init(&mut self, class: &str, fname: &str, ty: &JType, is_static: bool, value: Node<'a>) {
+        self.expected = Some(ty.clone());
         let ev = if value.kind() == "array_initializer" { self.array_init(value, ty, None) } else { self.expr(value, None) };
         if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Scalar | Rvalue::Unknown)) {
             return;

@@ -7,7 +7,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// Lowers an expression; when `dest` is given, a computed value (new,
     /// call result, cast, ...) is written straight into it.
     pub fn expr(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let ev = self.expr_inner(node, dest);
+        let expected = self.expected.take();
+        let ev = if node.kind() == "lambda_expression" { self.lambda(node, dest, expected) } else { self.expr_inner(node, dest) };
         match &ev.kind {
             EvK::Place(p) => {
                 let p = p.clone();
@@ -156,8 +157,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                     _ => Ev::scalar(),
                 }
             }
-            "lambda_expression" | "method_reference" => {
-                self.note(node, "lambdas and method references are not modelled (they point to nothing)");
+            "method_reference" => {
+                self.note(node, "method references are not modelled (they point to nothing)");
                 Ev::unknown()
             }
             "switch_expression" => {
@@ -283,6 +284,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             _ => None,
         };
         let rhs = if op == "=" {
+            self.expected = Some(lhs.ty.clone());
             self.expr(r, local)
         } else {
             self.expr(r, None);

@@ -95,6 +95,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             "enhanced_for_statement" => self.foreach(node),
             "return_statement" => {
                 if let Some(e) = node.named_child(0) {
+                    self.expected = Some(self.ret_ty.clone());
                     match self.ret_var {
                         Some(r) => {
                             let ev = self.expr(e, Some(r));
@@ -175,6 +176,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             // scoping only in self-referential initializers; declare first.
             let v = self.declare(text(name, self.src), ty.clone(), range(name));
             if let Some(val) = value {
+                self.expected = Some(ty.clone());
                 let ev = if val.kind() == "array_initializer" { self.array_init(val, &ty, Some(v)) } else { self.expr(val, Some(v)) };
                 if ty == JType::Unknown {
                     self.var_ty[v.0 as usize] = ev.ty.clone();
