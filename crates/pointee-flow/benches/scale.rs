@@ -24,7 +24,10 @@ use std::time::Instant;
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
@@ -37,7 +40,10 @@ fn generate(lines: usize, seed: u64) -> String {
     for k in 0..modules {
         let ops = 2 + (r.next() % 3) as usize;
         let _ = writeln!(s, "struct node_{k} {{ struct node_{k} *next; int *data; int (*op)(struct node_{k} *); }};");
-        let _ = writeln!(s, "int g{k}_vals[8];\nstruct node_{k} *g{k}_head;\nint g{k}_count;");
+        let _ = writeln!(
+            s,
+            "int g{k}_vals[8];\nstruct node_{k} *g{k}_head;\nint g{k}_count;"
+        );
         for j in 0..ops {
             match j % 3 {
                 0 => {
@@ -52,7 +58,11 @@ fn generate(lines: usize, seed: u64) -> String {
             }
         }
         let names: Vec<String> = (0..ops).map(|j| format!("op{k}_{j}")).collect();
-        let _ = writeln!(s, "int (*g{k}_table[{ops}])(struct node_{k} *) = {{ {} }};", names.join(", "));
+        let _ = writeln!(
+            s,
+            "int (*g{k}_table[{ops}])(struct node_{k} *) = {{ {} }};",
+            names.join(", ")
+        );
         let _ = writeln!(
             s,
             "struct node_{k} *mk_{k}(int *d, int i) {{
@@ -122,7 +132,12 @@ fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     for line in status.lines() {
         if let Some(v) = line.strip_prefix("VmHWM:") {
-            let kb: f64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0.0);
+            let kb: f64 = v
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .unwrap_or(0.0);
             return kb / 1024.0;
         }
     }
@@ -130,7 +145,10 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if let Some(i) = args.iter().position(|a| a == "--emit") {
         let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(1000);
         print!("{}", generate(n, 42));
@@ -139,16 +157,24 @@ fn main() {
     // Real files: `-- path.c ...` analyses them instead.
     let files: Vec<&String> = args.iter().filter(|a| a.ends_with(".c")).collect();
     if !files.is_empty() {
-        let texts: Vec<(String, String)> =
-            files.iter().map(|f| (f.to_string(), std::fs::read_to_string(f).expect("read"))).collect();
-        let refs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let texts: Vec<(String, String)> = files
+            .iter()
+            .map(|f| (f.to_string(), std::fs::read_to_string(f).expect("read")))
+            .collect();
+        let refs: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
         let t0 = Instant::now();
         let lowered = pointee_c::lower(&refs).expect("lowering");
         let lower_s = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
         let a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
         let analyse_s = t1.elapsed().as_secs_f64();
-        println!("lower {lower_s:.3} s, analyse {analyse_s:.3} s, peak RSS {:.1} MB", peak_rss_mb());
+        println!(
+            "lower {lower_s:.3} s, analyse {analyse_s:.3} s, peak RSS {:.1} MB",
+            peak_rss_mb()
+        );
         for (k, v) in a.stats() {
             println!("  {k}: {v}");
         }
@@ -156,9 +182,16 @@ fn main() {
     }
     let sizes: Vec<usize> = {
         let v: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
-        if v.is_empty() { vec![1000, 10_000, 50_000] } else { v }
+        if v.is_empty() {
+            vec![1000, 10_000, 50_000]
+        } else {
+            v
+        }
     };
-    println!("{:>8} {:>8} {:>10} {:>10} {:>9} {:>8} {:>12}", "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB");
+    println!(
+        "{:>8} {:>8} {:>10} {:>10} {:>9} {:>8} {:>12}",
+        "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB"
+    );
     for n in sizes {
         let text = generate(n, 42);
         let lines = text.lines().count();

@@ -6,8 +6,8 @@
 //! head (`a[0]`) and the tail (`a[+]`, every other element). Locations are
 //! interned into dense [`LocId`]s; the table never forgets one.
 
-use pointee_ir::{Name, Program, SiteId, Type, VarId};
 use crate::fxhash::FxHashMap as HashMap;
+use pointee_ir::{Name, Program, SiteId, Type, VarId};
 
 /// A dense id of an abstract location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -195,7 +195,7 @@ impl Locs {
         };
         let id = LocId(self.data.len() as u32); // interning parents may add ids
         let class = self.class_of(&root);
-        let mut summary = path.iter().any(|s| *s == Step::Tail)
+        let mut summary = path.contains(&Step::Tail)
             || matches!(
                 root,
                 Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
@@ -270,7 +270,11 @@ impl Locs {
     pub fn heap_default(&self, id: LocId) -> Option<LocId> {
         let r = self.get(id).root_id;
         match self.get(r).root {
-            Root::Heap(..) => Some(if self.zeroed.contains(&r) { NULL } else { UNINIT }),
+            Root::Heap(..) => Some(if self.zeroed.contains(&r) {
+                NULL
+            } else {
+                UNINIT
+            }),
             _ => None,
         }
     }

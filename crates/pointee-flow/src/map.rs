@@ -15,9 +15,9 @@
 //! the callee changed them.
 
 use crate::facts::{Fact, Facts};
+use crate::fxhash::FxHashMap as HashMap;
 use crate::loc::{Class, LocId, Locs, Root};
 use crate::transfer::Locset;
-use crate::fxhash::FxHashMap as HashMap;
 
 /// Symbolic names deeper than this fold into one summary name.
 pub const MAX_LEVEL: u32 = 4;
@@ -73,7 +73,10 @@ pub fn map_call(
         } else if refs.is_none() {
             pending.push((f.src, f.dst, f.def));
         } else {
-            vis_by_root.entry(locs.get(f.src).root_id).or_default().push(*f);
+            vis_by_root
+                .entry(locs.get(f.src).root_id)
+                .or_default()
+                .push(*f);
         }
     }
     match refs {
@@ -104,7 +107,11 @@ pub fn map_call(
                     continue;
                 }
                 assigned.insert(r, ());
-                let key = if locs.sym_level(s) + 1 > MAX_LEVEL { locs.get(s).root_id } else { s };
+                let key = if locs.sym_level(s) + 1 > MAX_LEVEL {
+                    locs.get(s).root_id
+                } else {
+                    s
+                };
                 let i = *key_index.entry(key).or_insert_with(|| {
                     keys.push((key, Vec::new()));
                     keys.len() - 1
@@ -147,7 +154,11 @@ pub fn map_call(
                 d
             };
             let def = def && !locs.is_summary(s);
-            out.push(Fact { src: s, dst: d2, def });
+            out.push(Fact {
+                src: s,
+                dst: d2,
+                def,
+            });
         }
         pending = next;
         for r in new_roots {
@@ -173,7 +184,7 @@ fn translate(locs: &mut Locs, info: &MapInfo, d: LocId, def: bool, out: &mut Vec
             match info.roots_of(root) {
                 Some(roots) => {
                     let one = roots.len() == 1;
-                    for r in roots.to_vec() {
+                    for &r in roots {
                         let l = locs.with_path(r, &path);
                         out.push((l, def && one));
                     }
@@ -266,9 +277,8 @@ pub fn unmap_call(
                             continue;
                         }
                         roots
-                            .to_vec()
-                            .into_iter()
-                            .map(|r| (locs.with_path(r, &path), false))
+                            .iter()
+                            .map(|&r| (locs.with_path(r, &path), false))
                             .collect()
                     }
                     None => continue,

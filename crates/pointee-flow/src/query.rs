@@ -3,11 +3,11 @@
 //! contexts, callees, alias verdicts, call chains, and the text dump.
 
 use crate::facts::Facts;
+use crate::fxhash::FxHashMap as HashMap;
 use crate::loc::{Class, LocId, Locs, Root, NULL};
 use crate::solver::{Engine, EntryKind, Unit, UnitId};
 use crate::transfer::{self, Locset, Scope};
 use pointee_ir::{Name, Point, Rvalue, StmtId};
-use crate::fxhash::FxHashMap as HashMap;
 use std::fmt::Write;
 
 /// The analysis result. Queries take `&mut self`: they re-run bodies and may
@@ -135,7 +135,7 @@ impl<'p> Analysis<'p> {
     pub fn callees(&self, func: &str, stmt: StmtId) -> Vec<Name> {
         let mut out: Vec<Name> = Vec::new();
         for u in self.units_of(func) {
-            for ((s, name), _) in &self.engine.units[u as usize].calls {
+            for (s, name) in self.engine.units[u as usize].calls.keys() {
                 if *s == stmt && !out.contains(name) {
                     out.push(name.clone());
                 }

@@ -7,10 +7,10 @@
 //! Indirect calls, unknown functions and library calls that take callbacks
 //! may call any function whose address is taken.
 
+use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{self, Effect};
 use crate::loc::{LocId, Locs};
 use pointee_ir::{Base, Basic, Callee, Cond, Place, Program, Rvalue, Stmt};
-use crate::fxhash::FxHashMap as HashMap;
 
 struct Scan<'a> {
     globals: &'a HashMap<pointee_ir::Name, u32>,
@@ -50,7 +50,12 @@ impl Scan<'_> {
                     self.rvalue(rhs);
                 }
                 Stmt::Basic(_, Basic::Use(p)) => self.place(p),
-                Stmt::Basic(_, Basic::Call { lhs, callee, args, .. }) => {
+                Stmt::Basic(
+                    _,
+                    Basic::Call {
+                        lhs, callee, args, ..
+                    },
+                ) => {
                     if let Some(l) = lhs {
                         self.place(l);
                     }
@@ -72,7 +77,11 @@ impl Scan<'_> {
                         }
                     }
                 }
-                Stmt::If { cond, then_branch, else_branch } => {
+                Stmt::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
                     if let Cond::IsNull(p) | Cond::NotNull(p) = cond {
                         self.place(p);
                     }
@@ -98,7 +107,14 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
     let mut taken: Vec<u32> = Vec::new();
     let (globals, funcs) = (locs.global_index.clone(), locs.func_index.clone());
     for (fi, f) in prog.functions.iter().enumerate() {
-        let mut s = Scan { globals: &globals, funcs: &funcs, named: vec![], calls: vec![], any_call: false, taken: vec![] };
+        let mut s = Scan {
+            globals: &globals,
+            funcs: &funcs,
+            named: vec![],
+            calls: vec![],
+            any_call: false,
+            taken: vec![],
+        };
         s.block(&f.body);
         for g in s.named {
             bits[fi][g as usize / 64] |= 1 << (g % 64);
@@ -137,15 +153,22 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
     while changed {
         changed = false;
         for fi in 0..n {
-            for k in 0..calls[fi].len() {
-                let c = calls[fi][k] as usize;
+            for &c in &calls[fi] {
+                let c = c as usize;
                 if c == fi {
                     continue;
                 }
-                for w in 0..words {
-                    let add = bits[c][w] & !bits[fi][w];
+                let (src, dst) = if c < fi {
+                    let (a, b) = bits.split_at_mut(fi);
+                    (&a[c], &mut b[0])
+                } else {
+                    let (a, b) = bits.split_at_mut(c);
+                    (&b[0], &mut a[fi])
+                };
+                for (d, s) in dst.iter_mut().zip(src) {
+                    let add = *s & !*d;
                     if add != 0 {
-                        bits[fi][w] |= add;
+                        *d |= add;
                         changed = true;
                     }
                 }

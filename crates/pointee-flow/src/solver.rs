@@ -11,6 +11,7 @@
 //! dropped when the fixed point iterates, and become final when it closes.
 
 use crate::facts::{merge_into, merge_state, state_leq, Fact, Facts, State};
+use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{self, CbRet, Effect};
 use crate::loc::{Class, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 use crate::map;
@@ -20,7 +21,6 @@ use pointee_ir::{
     pointer_paths, Basic, Callee, Function, Index, Name, Place, Point, Program, Rvalue, Sel,
     SiteId, StmtId, Type, VarKind,
 };
-use crate::fxhash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -959,7 +959,7 @@ impl<'p> Engine<'p> {
                         merge_into(&mut out, &r);
                     }
                 }
-                let Some(mut st) = out else { return None };
+                let mut st = out?;
                 match ret {
                     CbRet::Nothing => self.store_lhs(&mut st, sc, lhs, Vec::new()),
                     CbRet::Into(i) => {

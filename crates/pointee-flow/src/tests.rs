@@ -323,7 +323,7 @@ fn figure6() -> Program {
     let t0 = f.assign(g("pa"), addr(g("a")));
     let t1 = f.call(None, Callee::Indirect(g("fp")), vec![]);
     let t2 = f.assign(g("pa"), use_(g("pa"))); // point C: before this
-    // Reads of pc: a function's input holds the globals it names (refs.rs).
+                                               // Reads of pc: a function's input holds the globals it names (refs.rs).
     let t3 = f.assign(g("pc"), use_(g("pc")));
     let foo = f.body(vec![
         t0,
@@ -569,17 +569,36 @@ fn context_bound_merges_inputs() {
     let t1 = m.call(Some(v(b_)), Callee::Direct("id".into()), vec![addr(g("y"))]);
     let t2 = m.call(Some(v(c_)), Callee::Direct("id".into()), vec![addr(g("z"))]);
     let main = m.body(vec![t0, t1, t2]);
-    let prog = Program { globals, functions: vec![main, id], ..Program::default() };
-    let settings = Settings { max_contexts_per_function: 1, ..Settings::default() };
+    let prog = Program {
+        globals,
+        functions: vec![main, id],
+        ..Program::default()
+    };
+    let settings = Settings {
+        max_contexts_per_function: 1,
+        ..Settings::default()
+    };
     let mut an = analyze(&prog, settings);
-    assert_eq!(at(&mut an, "main", Point::After(StmtId(0)), use_(v(a_))), "{x D}");
-    assert_eq!(at(&mut an, "main", Point::After(StmtId(1)), use_(v(b_))), "{y D}");
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(0)), use_(v(a_))),
+        "{x D}"
+    );
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(1)), use_(v(b_))),
+        "{y D}"
+    );
     // Merged with the earlier overflowing input: sound, coarser.
-    assert_eq!(at(&mut an, "main", Point::After(StmtId(2)), use_(v(c_))), "{y P, z P}");
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(2)), use_(v(c_))),
+        "{y P, z P}"
+    );
     let units = an.units_of("id");
     assert_eq!(units.len(), 3);
     assert!(!an.unit(units[0]).merged && an.unit(units[2]).merged);
     // Without the bound each context keeps its own answer.
     let mut an = analyze(&prog, Settings::default());
-    assert_eq!(at(&mut an, "main", Point::After(StmtId(2)), use_(v(c_))), "{z D}");
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(2)), use_(v(c_))),
+        "{z D}"
+    );
 }

@@ -216,7 +216,11 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
             Class::Stack(_) | Class::Symbolic => pointed.binary_search(&d.root_id).is_ok(),
         }
     };
-    let mut taken: Vec<LocId> = st.iter().flat_map(|f| [f.src, f.dst]).filter(|&l| exposed(l)).collect();
+    let mut taken: Vec<LocId> = st
+        .iter()
+        .flat_map(|f| [f.src, f.dst])
+        .filter(|&l| exposed(l))
+        .collect();
     taken.sort();
     taken.dedup();
     for l in taken {

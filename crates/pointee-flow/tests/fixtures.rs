@@ -30,8 +30,11 @@ fn render_hover(h: &pointee_ide::Hover) -> String {
     if !h.reachable {
         return "unreachable".into();
     }
-    let items: Vec<String> =
-        h.targets.iter().map(|t| format!("{} {}", t.name, if t.definite { "D" } else { "P" })).collect();
+    let items: Vec<String> = h
+        .targets
+        .iter()
+        .map(|t| format!("{} {}", t.name, if t.definite { "D" } else { "P" }))
+        .collect();
     let extra = if h.extra_entry { " extra" } else { "" };
     format!("{{{}}}{extra}", items.join(", "))
 }
@@ -100,7 +103,10 @@ fn c_flow_fixtures() {
             let line_text = text.lines().nth(e.line as usize - 1).unwrap();
             let code = &line_text[..line_text.find("// ").unwrap()];
             let Some(col) = column_of(code, &e.expr) else {
-                failures.push(format!("{name}:{}: `{}` not found on the line", e.line, e.expr));
+                failures.push(format!(
+                    "{name}:{}: `{}` not found on the line",
+                    e.line, e.expr
+                ));
                 continue;
             };
             let got = if e.kind == "HOVER" {
@@ -166,15 +172,27 @@ fn c_flow_fixtures() {
             }
         }
     }
-    eprintln!("{} fixtures, {} hover/callee expectations, {} alias checks", counts.0, counts.1, counts.2);
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    eprintln!(
+        "{} fixtures, {} hover/callee expectations, {} alias checks",
+        counts.0, counts.1, counts.2
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Every fixture also compiles with gcc and runs, with the alias checks as
 /// run-time assertions (`alias_runtime.h`). Skipped when gcc is absent.
 #[test]
 fn c_flow_fixtures_run_under_gcc() {
-    if std::process::Command::new("gcc").arg("--version").output().is_err() {
+    if std::process::Command::new("gcc")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("gcc not found: skipped");
         return;
     }
@@ -197,7 +215,11 @@ fn c_flow_fixtures_run_under_gcc() {
             .output()
             .unwrap();
         if !cc.status.success() {
-            failures.push(format!("{}: gcc: {}", path.display(), String::from_utf8_lossy(&cc.stderr)));
+            failures.push(format!(
+                "{}: gcc: {}",
+                path.display(),
+                String::from_utf8_lossy(&cc.stderr)
+            ));
             continue;
         }
         let run = std::process::Command::new(&exe).output().unwrap();
@@ -222,7 +244,12 @@ fn c_flow_dump_snapshots() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow");
     let update = std::env::var("POINTEE_UPDATE").is_ok();
     let mut failures = Vec::new();
-    for name in ["fig6_function_pointers.c", "f4_recursion.c", "f4_definite_first.c", "f5_lvc_table.c"] {
+    for name in [
+        "fig6_function_pointers.c",
+        "f4_recursion.c",
+        "f4_definite_first.c",
+        "f5_lvc_table.c",
+    ] {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
         let ws = Workspace::new(vec![SourceFile::new(name, text)]);
         let dump = pointee_ide::dump(&ws, &Options::default()).unwrap();

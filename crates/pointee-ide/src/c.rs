@@ -3,8 +3,8 @@
 
 use crate::Language;
 use crate::{
-    AliasCheck, Callee, CheckReport, ContextTargets, Dump, DumpFunction, DumpLine, DumpNote,
-    Hover, InputError, Location, Options, SourceFile, Target, TargetKind, Verdict, Workspace,
+    AliasCheck, Callee, CheckReport, ContextTargets, Dump, DumpFunction, DumpLine, DumpNote, Hover,
+    InputError, Location, Options, SourceFile, Target, TargetKind, Verdict, Workspace,
 };
 use pointee_flow::{Alias, Analysis, LocId, Root, Settings};
 use pointee_ir::{Basic, Callee as IrCallee, Function, Point, Program, SourceMap, Stmt, StmtId};
@@ -31,7 +31,11 @@ fn basics(f: &Function) -> HashMap<StmtId, &Basic> {
                 Stmt::Basic(id, b) => {
                     out.insert(*id, b);
                 }
-                Stmt::If { then_branch, else_branch, .. } => {
+                Stmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
                     walk(then_branch, out);
                     walk(else_branch, out);
                 }
@@ -63,12 +67,17 @@ impl Namer<'_> {
 
     fn site_location(&self, owner: &str, site: u32) -> Option<Location> {
         if let Some((file, fs)) = self.file_of_function(owner) {
-            return fs.sites.get(site as usize).map(|s| file.location(s.range.start));
+            return fs
+                .sites
+                .get(site as usize)
+                .map(|s| file.location(s.range.start));
         }
         self.sources.iter().find_map(|s| {
             let gs = s.global(owner)?;
             let file = self.ws.file(&s.file)?;
-            gs.sites.get(site as usize).map(|si| file.location(si.range.start))
+            gs.sites
+                .get(site as usize)
+                .map(|si| file.location(si.range.start))
         })
     }
 
@@ -106,8 +115,13 @@ impl Namer<'_> {
             Root::Lit(..) => "literal",
             _ => return name,
         };
-        let Some(at) = self.decl(a, l) else { return name };
-        let rest = name.split_once('#').map(|(_, r)| r.trim_start_matches(char::is_numeric)).unwrap_or("");
+        let Some(at) = self.decl(a, l) else {
+            return name;
+        };
+        let rest = name
+            .split_once('#')
+            .map(|(_, r)| r.trim_start_matches(char::is_numeric))
+            .unwrap_or("");
         format!("{prefix}@{}{rest}", at.line)
     }
 
@@ -157,7 +171,9 @@ impl Namer<'_> {
                     let at = match (&caller, via) {
                         (Some(c), Some(s)) => self
                             .file_of_function(c)
-                            .and_then(|(file, fs)| fs.stmts.get(s.0 as usize).map(|r| file.location(r.start)))
+                            .and_then(|(file, fs)| {
+                                fs.stmts.get(s.0 as usize).map(|r| file.location(r.start))
+                            })
                             .map(|l| format!("@{}:{}", l.line, l.column))
                             .unwrap_or_default(),
                         _ => String::new(),
@@ -171,13 +187,26 @@ impl Namer<'_> {
     }
 }
 
-fn position<'w>(ws: &'w Workspace, file: &str, line: u32, column: u32) -> Result<(&'w SourceFile, u32), InputError> {
-    let f = ws.file(file).ok_or_else(|| InputError(format!("{file}: not one of the given files")))?;
+fn position<'w>(
+    ws: &'w Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+) -> Result<(&'w SourceFile, u32), InputError> {
+    let f = ws
+        .file(file)
+        .ok_or_else(|| InputError(format!("{file}: not one of the given files")))?;
     let off = f.offset(line, column)?;
     Ok((f, off))
 }
 
-pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Hover, InputError> {
+pub(crate) fn hover(
+    ws: &Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+    opts: &Options,
+) -> Result<Hover, InputError> {
     let (sf, off) = position(ws, file, line, column)?;
     let lowered = lower(ws)?;
     let source = lowered
@@ -195,10 +224,16 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
         }
     }
     let Some((fs, e)) = best else {
-        return Err(InputError(format!("{file}:{line}:{column}: no pointer expression here")));
+        return Err(InputError(format!(
+            "{file}:{line}:{column}: no pointer expression here"
+        )));
     };
     let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
-    let namer = Namer { ws, sources: &lowered.sources, program: &lowered.program };
+    let namer = Namer {
+        ws,
+        sources: &lowered.sources,
+        program: &lowered.program,
+    };
     let rv = pointee_ir::Rvalue::Use(e.place.clone());
     let per = a.values_at(&fs.name, e.point, &rv);
     let merged = Analysis::merge_values(&per);
@@ -213,7 +248,10 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
         // One entry per call chain that reaches this context (a shared
         // memoized context has several).
         for chain in namer.chain(&a, c.unit) {
-            contexts.push(ContextTargets { chain, targets: targets.clone() });
+            contexts.push(ContextTargets {
+                chain,
+                targets: targets.clone(),
+            });
         }
     }
     Ok(Hover {
@@ -227,7 +265,13 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
     })
 }
 
-pub(crate) fn callees(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Vec<Callee>, InputError> {
+pub(crate) fn callees(
+    ws: &Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+    opts: &Options,
+) -> Result<Vec<Callee>, InputError> {
     let (_, off) = position(ws, file, line, column)?;
     let lowered = lower(ws)?;
     let source = lowered
@@ -247,12 +291,18 @@ pub(crate) fn callees(ws: &Workspace, file: &str, line: u32, column: u32, opts: 
         return Err(InputError(format!("{file}:{line}:{column}: no call here")));
     };
     let a = pointee_flow::analyze(&lowered.program, settings(opts));
-    let namer = Namer { ws, sources: &lowered.sources, program: &lowered.program };
+    let namer = Namer {
+        ws,
+        sources: &lowered.sources,
+        program: &lowered.program,
+    };
     let mut out: Vec<Callee> = a
         .callees(&fs.name, call.stmt)
         .into_iter()
         .map(|n| Callee {
-            decl: namer.file_of_function(&n).map(|(f, s)| f.location(s.name_range.start)),
+            decl: namer
+                .file_of_function(&n)
+                .map(|(f, s)| f.location(s.name_range.start)),
             name: n.to_string(),
         })
         .collect();
@@ -282,12 +332,21 @@ pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, Input
     let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
     let mut report = CheckReport::default();
     for source in &lowered.sources {
-        let Some(file) = ws.file(&source.file) else { continue };
+        let Some(file) = ws.file(&source.file) else {
+            continue;
+        };
         for fs in &source.functions {
-            let Some(func) = lowered.program.function(&fs.name) else { continue };
+            let Some(func) = lowered.program.function(&fs.name) else {
+                continue;
+            };
             let stmts = basics(func);
             for call in &fs.calls {
-                let Some(Basic::Call { callee: IrCallee::Direct(name), args, .. }) = stmts.get(&call.stmt) else {
+                let Some(Basic::Call {
+                    callee: IrCallee::Direct(name),
+                    args,
+                    ..
+                }) = stmts.get(&call.stmt)
+                else {
                     continue;
                 };
                 if !pointee_flow::is_alias_check(name) || args.len() != 2 {
@@ -313,7 +372,12 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let program = &lowered.program;
     let mut a = (!opts.no_facts).then(|| pointee_flow::analyze(program, settings(opts)));
     let mut dump = Dump::default();
-    dump.globals = lowered.program.globals.iter().map(|g| g.to_display_string()).collect();
+    dump.globals = lowered
+        .program
+        .globals
+        .iter()
+        .map(|g| g.to_display_string())
+        .collect();
     for source in &lowered.sources {
         let Some(file) = ws.file(&source.file) else {
             continue;
@@ -332,7 +396,10 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
                         _ => Vec::new(),
                     };
                     DumpLine {
-                        line: l.stmt.and_then(|s| fs.stmts.get(s.0 as usize)).map(|r| file.location(r.start).line),
+                        line: l
+                            .stmt
+                            .and_then(|s| fs.stmts.get(s.0 as usize))
+                            .map(|r| file.location(r.start).line),
                         depth: l.depth,
                         text: l.text,
                         facts,
@@ -357,7 +424,8 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
             }
         }
     }
-    dump.functions.sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
+    dump.functions
+        .sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
     dump.notes.sort();
     if let Some(a) = &a {
         let graph: Vec<String> = a.render_graph().lines().map(str::to_string).collect();
