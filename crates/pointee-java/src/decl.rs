@@ -57,6 +57,9 @@ pub struct Hierarchy<'a> {
     pub by_name: HashMap<String, usize>,
     /// Anonymous classes by (file, start byte of their `new` expression).
     pub anonymous: HashMap<(usize, usize), String>,
+    /// The enclosing locals each anonymous class captures (its fields
+    /// `cap$x`), found when its creation is lowered, before its methods.
+    pub captures: std::cell::RefCell<HashMap<String, Vec<(String, JType)>>>,
     /// `ancestors` by class, computed once.
     ancestors: std::cell::RefCell<HashMap<String, std::rc::Rc<[String]>>>,
 }

@@ -223,6 +223,30 @@ impl<'a, 'h> Fb<'a, 'h> {
             None => self.temp(ty.clone(), range(node)),
         };
         self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, anon.into()) }, range(node));
+        // The enclosing locals the body mentions become its fields.
+        let mut mentioned = std::collections::HashSet::new();
+        let mut c = node.walk();
+        let mut todo: Vec<Node> = node.named_children(&mut c).filter(|k| k.kind() == "class_body").collect();
+        while let Some(n) = todo.pop() {
+            if n.kind() == "identifier" {
+                mentioned.insert(text(n, self.src));
+            }
+            let mut c2 = n.walk();
+            todo.extend(n.named_children(&mut c2));
+        }
+        let mut captured: Vec<(String, VarId, JType)> = Vec::new();
+        for (n, v) in self.scopes.iter().rev().flat_map(|s| s.iter().rev()) {
+            let t = &self.var_ty[v.0 as usize];
+            if t.is_ref() && mentioned.contains(n.as_str()) && !captured.iter().any(|c| &c.0 == n) {
+                captured.push((n.clone(), *v, t.clone()));
+            }
+        }
+        captured.sort_by(|a, b| a.0.cmp(&b.0));
+        for (n, v, _) in &captured {
+            let lhs = Place::deref(Base::Var(x)).field(format!("cap${n}").into());
+            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*v)) }, range(node));
+        }
+        self.h.captures.borrow_mut().insert(anon.to_string(), captured.into_iter().map(|(n, _, t)| (n, t)).collect());
         let tn = node.child_by_field_name("type").unwrap_or(node);
         let base = ty.name();
         if self.h.get(&base).is_some_and(|d| d.node.is_some() && !d.is_interface) {

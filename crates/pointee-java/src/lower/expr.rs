@@ -197,6 +197,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 None => Ev::unknown(),
             };
         }
+        let captured = self.h.captures.borrow().get(&self.class).and_then(|c| c.iter().find(|(x, _)| x == n).map(|(_, t)| t.clone()));
+        if let (Some(ty), Some(t)) = (captured, self.this) {
+            return Ev::place(Place::deref(Base::Var(t)).field(format!("cap${n}").into()), ty);
+        }
         if self.h.is_known(n) {
             return Ev::unknown(); // a class name used as a value: callers check first
         }
