@@ -60,6 +60,9 @@ pub struct Hierarchy<'a> {
     /// The enclosing locals each anonymous class captures (its fields
     /// `cap$x`), found when its creation is lowered, before its methods.
     pub captures: std::cell::RefCell<HashMap<String, Vec<(String, JType)>>>,
+    /// The class whose instance method created each anonymous class: its
+    /// `this` is the anonymous object's field `this$0`.
+    pub outers: std::cell::RefCell<HashMap<String, String>>,
     /// `ancestors` by class, computed once.
     ancestors: std::cell::RefCell<HashMap<String, std::rc::Rc<[String]>>>,
 }

@@ -80,7 +80,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         // The receiver: (class whose methods are searched, receiver variable
         // or None for a static context, is super).
         let (class, recv, is_super): (String, Option<VarId>, bool) = match obj {
-            None => (self.class.clone(), self.this, false),
+            None => match self.outer_of_anonymous(&name, node) {
+                Some((outer_class, outer_this)) => (outer_class, Some(outer_this), false),
+                None => (self.class.clone(), self.this, false),
+            },
             Some(o) if o.kind() == "super" => {
                 let sup = self.h.get(&self.class).and_then(|c| c.superclass.clone()).unwrap_or_else(|| "Object".into());
                 (sup, self.this, true)
@@ -247,6 +250,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*v)) }, range(node));
         }
         self.h.captures.borrow_mut().insert(anon.to_string(), captured.into_iter().map(|(n, _, t)| (n, t)).collect());
+        if let Some(t) = self.this {
+            let lhs = Place::deref(Base::Var(x)).field("this$0".into());
+            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(t)) }, range(node));
+        }
+        self.h.outers.borrow_mut().insert(anon.to_string(), self.class.clone());
         let tn = node.child_by_field_name("type").unwrap_or(node);
         let base = ty.name();
         if self.h.get(&base).is_some_and(|d| d.node.is_some() && !d.is_interface) {
@@ -347,5 +355,18 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
         };
         self.emit(Basic::Assign { lhs, rhs }, range(value));
+    }
+
+    /// In an anonymous class, a bare call `m()` that none of its own methods
+    /// take goes to the enclosing instance: (its class, a variable holding it).
+    fn outer_of_anonymous(&mut self, name: &str, node: Node<'a>) -> Option<(String, VarId)> {
+        let outer = self.h.outers.borrow().get(&self.class).cloned()?;
+        if self.h.ancestors(&self.class).iter().any(|c| self.h.get(c).is_some_and(|d| d.methods.iter().any(|m| m.name == name))) {
+            return None;
+        }
+        let this = self.this?;
+        let o = self.temp(JType::Class(outer.clone()), range(node));
+        self.emit(Basic::Assign { lhs: Place::var(o), rhs: Rvalue::Use(Place::deref(Base::Var(this)).field("this$0".into())) }, range(node));
+        Some((outer, o))
     }
 }

@@ -201,6 +201,19 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let (Some(ty), Some(t)) = (captured, self.this) {
             return Ev::place(Place::deref(Base::Var(t)).field(format!("cap${n}").into()), ty);
         }
+        // A field of the enclosing instance of an anonymous class.
+        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        if let (Some(outer), Some(t)) = (outer, self.this) {
+            if let Some((decl, f)) = self.h.field(&outer, n) {
+                let (dname, fname, ty, is_static) = (decl.name.clone(), f.name.clone(), f.ty.clone(), f.is_static);
+                if is_static {
+                    return Ev::place(Place::global(format!("{dname}.{fname}").into()), ty);
+                }
+                let o = self.temp(JType::Class(outer), range(node));
+                self.emit(Basic::Assign { lhs: Place::var(o), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())) }, range(node));
+                return Ev::place(Place::deref(Base::Var(o)).field(fname.into()), ty);
+            }
+        }
         if self.h.is_known(n) {
             return Ev::unknown(); // a class name used as a value: callers check first
         }
