@@ -191,6 +191,22 @@ impl<'p> Analysis<'p> {
     /// the call statement in the previous function that called it (at most
     /// `limit` chains).
     pub fn chains(&self, u: UnitId, limit: usize) -> Vec<Vec<(Name, Option<StmtId>)>> {
+        self.chain_paths(u, limit)
+            .into_iter()
+            .map(|path| {
+                path.into_iter()
+                    .map(|(unit, via)| {
+                        let f = self.engine.units[unit as usize].func;
+                        (self.engine.locs.func_name(f).clone(), via)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Like [`Analysis::chains`], with units: entry first; each element's
+    /// statement is the call in the previous unit.
+    pub fn chain_paths(&self, u: UnitId, limit: usize) -> Vec<Vec<(UnitId, Option<StmtId>)>> {
         let mut callers: HashMap<UnitId, Vec<(UnitId, StmtId)>> = HashMap::default();
         for (cu, unit) in self.engine.units.iter().enumerate() {
             if !self.live[cu] {
@@ -215,7 +231,7 @@ impl<'p> Analysis<'p> {
         &self,
         callers: &HashMap<UnitId, Vec<(UnitId, StmtId)>>,
         path: &mut Vec<(UnitId, Option<StmtId>)>,
-        out: &mut Vec<Vec<(Name, Option<StmtId>)>>,
+        out: &mut Vec<Vec<(UnitId, Option<StmtId>)>>,
         limit: usize,
     ) {
         if out.len() >= limit {
@@ -225,17 +241,15 @@ impl<'p> Analysis<'p> {
         let is_entry = self.engine.entries.contains(&top);
         let cs = callers.get(&top).cloned().unwrap_or_default();
         if is_entry || cs.is_empty() {
-            // path is callee-first: [(u, None), (caller, stmt-in-caller)...]
+            // `path` is callee-first: [(u, None), (caller, stmt in caller)..].
             let mut chain = Vec::new();
             for i in (0..path.len()).rev() {
-                let unit = &self.engine.units[path[i].0 as usize];
-                let name = self.engine.locs.func_name(unit.func).clone();
                 let via = if i + 1 < path.len() {
                     path[i + 1].1
                 } else {
                     None
                 };
-                chain.push((name, via));
+                chain.push((path[i].0, via));
             }
             out.push(chain);
             if cs.is_empty() {
@@ -250,6 +264,61 @@ impl<'p> Analysis<'p> {
             self.walk_chains(callers, path, out, limit);
             path.pop();
         }
+    }
+
+    /// What a location of the last unit of a chain stands for along the
+    /// chain (section 4.1's map information, applied outward): symbolic
+    /// names become the caller locations they were mapped from, up to the
+    /// entry or until nothing symbolic is left.
+    pub fn resolve(&mut self, path: &[(UnitId, Option<StmtId>)], loc: LocId) -> Vec<LocId> {
+        let mut cur = vec![loc];
+        for i in (1..path.len()).rev() {
+            if !cur
+                .iter()
+                .any(|&l| matches!(self.engine.locs.get(l).class, Class::Symbolic))
+            {
+                break;
+            }
+            let (callee, Some(stmt)) = path[i] else { break };
+            let caller = path[i - 1].0;
+            let fname = self
+                .engine
+                .locs
+                .func_name(self.engine.units[callee as usize].func)
+                .clone();
+            let Some(edge) = self.engine.units[caller as usize].calls.get(&(stmt, fname)) else {
+                break;
+            };
+            let map = edge.map.clone();
+            let mut next = Vec::new();
+            for l in cur {
+                let d = self.engine.locs.get(l);
+                if !matches!(d.class, Class::Symbolic) {
+                    next.push(l);
+                    continue;
+                }
+                let (root, steps) = (d.root_id, d.path.clone());
+                match map.iter().find(|(s, _)| *s == root) {
+                    Some((_, roots)) => {
+                        for &r in roots {
+                            next.push(self.engine.locs.with_path(r, &steps));
+                        }
+                    }
+                    None => next.push(l),
+                }
+            }
+            next.sort();
+            next.dedup();
+            cur = next;
+        }
+        cur
+    }
+
+    /// The function a unit analyses.
+    pub fn func_name(&self, u: UnitId) -> &Name {
+        self.engine
+            .locs
+            .func_name(self.engine.units[u as usize].func)
     }
 
     /// The kind of a location for answers.

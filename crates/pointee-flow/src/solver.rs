@@ -65,6 +65,9 @@ pub struct CallEdge {
     /// result was used (Figure 4).
     pub approximate: bool,
     pub indirect: bool,
+    /// The map information of this call (section 4.1): each symbolic root of
+    /// the callee and the caller locations it stands for.
+    pub map: Vec<(LocId, Vec<LocId>)>,
 }
 
 /// A (function, mapped input) pair and its result.
@@ -133,6 +136,8 @@ pub struct Engine<'p> {
     /// Units created per function, and the merged input past the bound.
     per_func: Vec<usize>,
     overflow: Vec<Option<Arc<Facts>>>,
+    /// The map information of the last call to a defined function.
+    last_map: Vec<(LocId, Vec<LocId>)>,
 }
 
 fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -164,6 +169,7 @@ impl<'p> Engine<'p> {
             refs,
             per_func: vec![0; prog.functions.len()],
             overflow: vec![None; prog.functions.len()],
+            last_map: Vec::new(),
         }
     }
 
@@ -677,6 +683,7 @@ impl<'p> Engine<'p> {
         let input = Arc::new(input);
         let (out, u, approx) = self.invoke(fi, input.clone());
         let Some(out) = out else {
+            self.last_map = info.groups.clone();
             return (None, Some(u), approx);
         };
         let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, &info);
@@ -705,6 +712,7 @@ impl<'p> Engine<'p> {
                 }
             }
         }
+        self.last_map = info.groups.clone();
         (Some(res), Some(u), approx)
     }
 
@@ -727,6 +735,7 @@ impl<'p> Engine<'p> {
         }
         if let Some(&fi) = self.locs.func_index.get(name) {
             let (out, u, approximate) = self.call_defined(st, sc, fi, lhs, args);
+            let map = std::mem::take(&mut self.last_map);
             self.record(
                 stmt,
                 name,
@@ -734,6 +743,7 @@ impl<'p> Engine<'p> {
                     unit: u,
                     approximate,
                     indirect,
+                    map,
                 },
             );
             return out;
@@ -745,6 +755,7 @@ impl<'p> Engine<'p> {
                 unit: None,
                 approximate: false,
                 indirect,
+                map: Vec::new(),
             },
         );
         match library::effect(name) {
@@ -1098,6 +1109,7 @@ impl<'p> Engine<'p> {
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
                 let s = out.clone().unwrap_or_else(|| st.clone());
                 let (r, u, approximate) = self.call_defined(s, sc, fi, None, &unknown_args);
+                let map = std::mem::take(&mut self.last_map);
                 self.record(
                     stmt,
                     &name,
@@ -1105,6 +1117,7 @@ impl<'p> Engine<'p> {
                         unit: u,
                         approximate,
                         indirect: true,
+                        map,
                     },
                 );
                 merge_into(&mut out, &r);

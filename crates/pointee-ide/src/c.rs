@@ -161,29 +161,54 @@ impl Namer<'_> {
 
     /// `main > foo@12:5 > bar@30:3` elements: the function and where it was
     /// called from.
-    fn chain(&self, a: &Analysis, u: pointee_flow::UnitId) -> Vec<Vec<String>> {
-        a.chains(u, 8)
-            .into_iter()
-            .map(|chain| {
-                let mut out = Vec::new();
-                let mut caller: Option<String> = None;
-                for (name, via) in chain {
-                    let at = match (&caller, via) {
-                        (Some(c), Some(s)) => self
-                            .file_of_function(c)
-                            .and_then(|(file, fs)| {
-                                fs.stmts.get(s.0 as usize).map(|r| file.location(r.start))
-                            })
-                            .map(|l| format!("@{}:{}", l.line, l.column))
-                            .unwrap_or_default(),
-                        _ => String::new(),
-                    };
-                    out.push(format!("{name}{at}"));
-                    caller = Some(name.to_string());
+    /// A chain's elements: the function and where it was called from,
+    /// `main`, `foo@12:5`, ...
+    fn chain(&self, a: &Analysis, path: &[(pointee_flow::UnitId, Option<StmtId>)]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut caller: Option<String> = None;
+        for &(u, via) in path {
+            let name = a.func_name(u);
+            let at = match (&caller, via) {
+                (Some(c), Some(s)) => self
+                    .file_of_function(c)
+                    .and_then(|(file, fs)| {
+                        fs.stmts.get(s.0 as usize).map(|r| file.location(r.start))
+                    })
+                    .map(|l| format!("@{}:{}", l.line, l.column))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            out.push(format!("{name}{at}"));
+            caller = Some(name.to_string());
+        }
+        out
+    }
+
+    /// The targets in one call chain: symbolic names also show what they
+    /// stand for there, e.g. `1_p (x)`.
+    fn chain_targets(
+        &self,
+        a: &mut Analysis,
+        path: &[(pointee_flow::UnitId, Option<StmtId>)],
+        set: &[(LocId, bool)],
+    ) -> Vec<Target> {
+        let mut out = Vec::new();
+        for &(l, d) in set {
+            let mut t = self.targets(a, &[(l, d)]).remove(0);
+            if t.kind == TargetKind::Symbolic {
+                let stands = a.resolve(path, l);
+                if stands != [l] && !stands.is_empty() {
+                    let names: Vec<String> = stands.iter().map(|&x| self.name(a, x)).collect();
+                    t.name = format!("{} ({})", t.name, names.join(", "));
+                    if stands.len() == 1 {
+                        t.decl = self.decl(a, stands[0]);
+                    }
                 }
-                out
-            })
-            .collect()
+            }
+            out.push(t);
+        }
+        out.sort_by(|x, y| x.name.cmp(&y.name));
+        out
     }
 }
 
@@ -244,14 +269,12 @@ pub(crate) fn hover(
         let Some(t) = &c.targets else { continue };
         extra &= a.extra_only(c.unit);
         merged_by_bound |= a.unit(c.unit).merged;
-        let targets = namer.targets(&a, t);
         // One entry per call chain that reaches this context (a shared
         // memoized context has several).
-        for chain in namer.chain(&a, c.unit) {
-            contexts.push(ContextTargets {
-                chain,
-                targets: targets.clone(),
-            });
+        for path in a.chain_paths(c.unit, 8) {
+            let chain = namer.chain(&a, &path);
+            let targets = namer.chain_targets(&mut a, &path, t);
+            contexts.push(ContextTargets { chain, targets });
         }
     }
     Ok(Hover {
