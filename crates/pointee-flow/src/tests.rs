@@ -602,3 +602,62 @@ fn context_bound_merges_inputs() {
         "{z D}"
     );
 }
+
+#[test]
+fn chains_and_map_information() {
+    // void g2(int **q) { t = *q; }  void g1(int **r) { g2(r); }
+    // main: a = &x; g1(&a);
+    let mut f2 = F::new("g2");
+    let q = f2.param("q", ptr(ptr(int())));
+    let t = f2.local("t", ptr(int()));
+    let s0 = f2.assign(v(t), use_(d(q)));
+    let g2 = f2.body(vec![s0]);
+    let mut f1 = F::new("g1");
+    let r = f1.param("r", ptr(ptr(int())));
+    let c0 = f1.call(None, Callee::Direct("g2".into()), vec![use_(v(r))]);
+    let g1 = f1.body(vec![c0]);
+    let mut m = F::new("main");
+    let a_ = m.local("a", ptr(int()));
+    let x = m.local("x", int());
+    let m0 = m.assign(v(a_), addr(v(x)));
+    let m1 = m.call(None, Callee::Direct("g1".into()), vec![addr(v(a_))]);
+    let main = m.body(vec![m0, m1]);
+    let prog = Program {
+        functions: vec![main, g1, g2],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(
+        at(&mut an, "g2", Point::Before(StmtId(0)), use_(v(q))),
+        "{1_q D}"
+    );
+    assert_eq!(
+        at(&mut an, "g2", Point::After(StmtId(0)), use_(v(t))),
+        "{2_q D}"
+    );
+    let u = an.units_of("g2")[0];
+    let chains = an.chains(u, 8);
+    assert_eq!(chains.len(), 1);
+    let names: Vec<String> = chains[0].iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(names, ["main", "g1", "g2"]);
+    let path = an.chain_paths(u, 8).remove(0);
+    let per = an.values_at("g2", Point::After(StmtId(0)), &use_(v(q)));
+    let one_q = per[0].targets.as_ref().unwrap()[0].0;
+    let two_q = an.values_at("g2", Point::After(StmtId(0)), &use_(v(t)))[0]
+        .targets
+        .as_ref()
+        .unwrap()[0]
+        .0;
+    let stands: Vec<String> = an
+        .resolve(&path, one_q)
+        .into_iter()
+        .map(|l| an.name(l))
+        .collect();
+    assert_eq!(stands, ["a"]);
+    let stands: Vec<String> = an
+        .resolve(&path, two_q)
+        .into_iter()
+        .map(|l| an.name(l))
+        .collect();
+    assert_eq!(stands, ["x"]);
+}
