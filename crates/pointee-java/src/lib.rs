@@ -121,6 +121,18 @@ fn thrown_global(out: &mut JavaProgram, used: bool) {
     }
 }
 
+/// Declares the library heap once, when some body uses it.
+fn library_global(out: &mut JavaProgram, used: bool) {
+    if used && out.program.global(lower::LIBRARY).is_none() {
+        out.program.globals.push(Global {
+            name: lower::LIBRARY.into(),
+            ty: pointee_ir::Type::Class("Object".into()),
+            kind: GlobalKind::StaticField,
+            init: Vec::new(),
+        });
+    }
+}
+
 /// One static function per file, `String.<literals FILE>()`, run from the
 /// entry: it makes one object per distinct literal text of the file and
 /// stores it in the global `String."text"` that every use of the literal
@@ -298,6 +310,7 @@ fn lower_class(
         }
         strings[file].append(&mut fb.strings);
         thrown_global(out, fb.uses_thrown);
+        library_global(out, fb.uses_library);
         let lambdas = std::mem::take(&mut fb.lambdas);
         let (f, fs) = fb.finish(&m.function, m.is_static, &m.ret);
         add_lambdas(out, &mut sources[file], lambdas);
@@ -334,6 +347,7 @@ fn lower_class(
         }
         strings[file].append(&mut fb.strings);
         thrown_global(out, fb.uses_thrown);
+        library_global(out, fb.uses_library);
         let lambdas = std::mem::take(&mut fb.lambdas);
         let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
         add_lambdas(out, &mut sources[file], lambdas);

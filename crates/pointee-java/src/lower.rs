@@ -76,6 +76,8 @@ pub struct Fb<'a, 'h> {
     pub strings: Vec<(String, Range)>,
     /// The body throws or catches: the program needs the global [`THROWN`].
     pub uses_thrown: bool,
+    /// The body talks to the library: the program needs [`LIBRARY`].
+    pub uses_library: bool,
     /// Lambdas made here: their classes and methods.
     pub lambdas: Vec<(pointee_ir::Class, Function, FunctionSource)>,
     /// The type the next expression is assigned to (a lambda's target).
@@ -85,6 +87,11 @@ pub struct Fb<'a, 'h> {
 
 /// The one location of every thrown object (a static field of Throwable).
 pub const THROWN: &str = "Throwable.<thrown>";
+
+/// The library heap: every object passed to library code (arguments,
+/// receivers, objects of library classes) may come back from it (results,
+/// fields of library objects, iteration over library collections).
+pub const LIBRARY: &str = "Library.<heap>";
 
 impl<'a, 'h> Fb<'a, 'h> {
     pub fn new(h: &'h Hierarchy<'a>, src: &'h str, file: usize, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
@@ -107,6 +114,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             fs: FunctionSource { name: m.function.into(), ..Default::default() },
             strings: Vec::new(),
             uses_thrown: false,
+            uses_library: false,
             lambdas: Vec::new(),
             expected: None,
             ret_ty: JType::Prim,
@@ -278,6 +286,26 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Some(v)
             }
         }
+    }
+
+    /// Objects handed to library code: into the library heap.
+    fn to_library(&mut self, vals: impl IntoIterator<Item = Rvalue>, at: Range) {
+        for v in vals {
+            if let Rvalue::Use(p) = v {
+                if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) {
+                    self.emit(Basic::Assign { lhs: Place::global(LIBRARY.into()), rhs: Rvalue::Use(p) }, at);
+                    self.uses_library = true;
+                }
+            }
+        }
+    }
+
+    /// A value coming back from library code: anything in the library heap.
+    fn from_library(&mut self, at: Range, dest: Option<VarId>) -> Ev {
+        let t = dest.unwrap_or_else(|| self.temp(JType::Unknown, at));
+        self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::Use(Place::global(LIBRARY.into())) }, at);
+        self.uses_library = true;
+        Ev::var(t, JType::Unknown)
     }
 
     /// An operand for a call argument or a store: a variable or a constant.

@@ -147,6 +147,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut strings = std::mem::take(&mut fb.strings);
         let mut lambdas = std::mem::take(&mut fb.lambdas);
         let thrown = fb.uses_thrown;
+        self.uses_library |= fb.uses_library;
         let (f, fs) = fb.finish(&fname, false, &ret);
         self.strings.append(&mut strings);
         self.lambdas.append(&mut lambdas);

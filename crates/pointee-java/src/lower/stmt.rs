@@ -221,7 +221,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                         s.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(p) }, range(node));
                     }
                     Some((_, JType::Array(_))) => {}
-                    _ => s.note(node, "iteration over a library Iterable is not modelled"),
+                    _ => {
+                        s.note(node, "iteration over a library Iterable: the variable reads the library heap");
+                        let ev = s.from_library(range(node), Some(x));
+                        let _ = ev;
+                    }
                 }
                 if let Some(b) = node.child_by_field_name("body") {
                     s.stmt(b);
