@@ -47,6 +47,9 @@ pub struct ClassDecl<'a> {
     /// An anonymous class: named `Outer$1`, ...; its base `T` is its
     /// superclass or its one interface (settled once all classes are known).
     pub anonymous_base: Option<String>,
+    /// An inner (non-static member) class: its enclosing class, whose
+    /// instance the object holds in its field `this$0`.
+    pub inner_of: Option<String>,
     pub file: usize,
 }
 
@@ -236,6 +239,7 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
         node: None,
         body: None,
         anonymous_base: None,
+        inner_of: None,
         file: usize::MAX,
     };
     let mut object = mk("Object", None);
@@ -309,14 +313,20 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         node: Some(node),
         body: node.child_by_field_name("body"),
         anonymous_base: None,
+        inner_of: None,
         file,
     };
     let mut nested = Vec::new();
     members(&mut decl, src, &mut nested);
     let anon = anonymous_in(decl.body);
+    let outer_is_interface = decl.is_interface;
     out.push(decl);
     for n in nested {
+        let before = out.len();
         collect_decl(n, src, file, &tv, out, skipped);
+        if n.kind() == "class_declaration" && !outer_is_interface && !has_modifier(n, src, "static") && out.len() > before {
+            out[before].inner_of = Some(name.clone());
+        }
     }
     for (i, a) in anon.into_iter().enumerate() {
         collect_anonymous(a, &format!("{name}${}", i + 1), src, file, &tv, out, skipped);
@@ -366,6 +376,7 @@ fn collect_anonymous<'a>(node: Node<'a>, name: &str, src: &str, file: usize, tv:
         node: Some(node),
         body,
         anonymous_base: Some(base),
+        inner_of: None,
         file,
     };
     let mut nested = Vec::new();

@@ -73,6 +73,11 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
         h.by_name.insert(d.name.clone(), h.classes.len());
         h.classes.push(d);
     }
+    for c in &h.classes {
+        if let Some(o) = &c.inner_of {
+            h.outers.borrow_mut().insert(c.name.clone(), o.clone());
+        }
+    }
     // An anonymous class extends its base class or implements its base
     // interface.
     let bases: Vec<(usize, String, bool)> = h

@@ -197,6 +197,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, cname.clone().into()) }, range(node));
         let tn = node.child_by_field_name("type").unwrap_or(node);
+        if let Some(outer) = self.h.get(&cname).and_then(|d| d.inner_of.clone()) {
+            self.store_outer(node, x, &outer);
+        }
         match self.h.get(&cname) {
             Some(d) if d.node.is_some() => {
                 let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
@@ -374,5 +377,35 @@ impl<'a, 'h> Fb<'a, 'h> {
         let o = self.temp(JType::Class(outer.clone()), range(node));
         self.emit(Basic::Assign { lhs: Place::var(o), rhs: Rvalue::Use(Place::deref(Base::Var(this)).field("this$0".into())) }, range(node));
         Some((outer, o))
+    }
+
+    /// `new Inner()` of an inner class of `outer`: the enclosing instance
+    /// (`o.new Inner()`'s `o`, else `this` or this's own enclosing instance)
+    /// goes into the object's field `this$0`.
+    fn store_outer(&mut self, node: Node<'a>, x: VarId, outer: &str) {
+        let mut c = node.walk();
+        let explicit = node.named_children(&mut c).find(|k| {
+            !matches!(k.kind(), "type_identifier" | "generic_type" | "scoped_type_identifier" | "argument_list" | "class_body" | "type_arguments")
+                && !k.kind().contains("annotation")
+        });
+        let o = match explicit {
+            Some(e) => {
+                let ev = self.expr(e, None);
+                self.to_var(ev, e, None)
+            }
+            None => match self.this {
+                Some(t) if self.h.is_subclass(&self.class, outer) => Some(t),
+                Some(t) if self.h.outers.borrow().get(&self.class).is_some_and(|o| self.h.is_subclass(o, outer)) => {
+                    let v = self.temp(JType::Class(outer.to_string()), range(node));
+                    self.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())) }, range(node));
+                    Some(v)
+                }
+                _ => None,
+            },
+        };
+        if let Some(o) = o {
+            let lhs = Place::deref(Base::Var(x)).field("this$0".into());
+            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(o)) }, range(node));
+        }
     }
 }
