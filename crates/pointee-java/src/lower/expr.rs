@@ -269,6 +269,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             return self.field_of(t, obj, &fname, node);
         }
         if let Some(c) = self.class_ref(obj) {
+            if fname == "this" {
+                return self.qualified_this(&c, node);
+            }
             return match self.h.field(&c, &fname) {
                 Some((d, f)) if f.is_static => Ev::place(Place::global(format!("{}.{}", d.name, f.name).into()), f.ty.clone()),
                 _ => {
@@ -328,5 +331,25 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         self.emit(Basic::Assign { lhs: lp, rhs: value }, range(node));
         lhs
+    }
+
+    /// `C.this`: this, or the enclosing instance held in `this$0`.
+    fn qualified_this(&mut self, c: &str, node: Node<'a>) -> Ev {
+        let Some(t) = self.this else { return Ev::unknown() };
+        if self.h.is_subclass(&self.class, c) {
+            return Ev::var(t, JType::Class(self.class.clone()));
+        }
+        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        match outer {
+            Some(o) if self.h.is_subclass(&o, c) => {
+                let v = self.temp(JType::Class(o.clone()), range(node));
+                self.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())) }, range(node));
+                Ev::var(v, JType::Class(o))
+            }
+            _ => {
+                self.note(node, format!("`{c}.this` more than one level out is not modelled"));
+                Ev::unknown()
+            }
+        }
     }
 }
