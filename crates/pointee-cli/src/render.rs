@@ -39,8 +39,19 @@ fn target_text(t: &Target) -> String {
     s
 }
 
+/// The contract's order: by declaration (file, line, column), then name.
+fn sorted_targets(ts: &[Target]) -> Vec<&Target> {
+    let mut v: Vec<&Target> = ts.iter().collect();
+    v.sort_by(|a, b| (&a.decl, &a.name, a.kind).cmp(&(&b.decl, &b.name, b.kind)));
+    v
+}
+
+fn targets_json(ts: &[Target]) -> Value {
+    Value::Array(sorted_targets(ts).into_iter().map(target_json).collect())
+}
+
 fn context_json(c: &ContextTargets) -> Value {
-    json!({"chain": c.chain, "targets": c.targets.iter().map(target_json).collect::<Vec<_>>()})
+    json!({"chain": c.chain, "targets": targets_json(&c.targets)})
 }
 
 pub fn hover_json(h: &Hover) -> Value {
@@ -49,7 +60,7 @@ pub fn hover_json(h: &Hover) -> Value {
         "reachable": h.reachable,
         "merged": h.merged,
         "extra_entry": h.extra_entry,
-        "targets": h.targets.iter().map(target_json).collect::<Vec<_>>(),
+        "targets": targets_json(&h.targets),
         "contexts": h.contexts.iter().map(context_json).collect::<Vec<_>>(),
     })
 }
@@ -72,13 +83,13 @@ pub fn hover_text(h: &Hover) -> String {
     if h.targets.is_empty() {
         s.push_str("  points to nothing\n");
     }
-    for t in &h.targets {
+    for t in sorted_targets(&h.targets) {
         let _ = writeln!(s, "  -> {}", target_text(t));
     }
     if h.contexts.len() > 1 {
         for c in &h.contexts {
             let _ = writeln!(s, "  in context {}:", c.chain.join(" > "));
-            for t in &c.targets {
+            for t in sorted_targets(&c.targets) {
                 let _ = writeln!(s, "    -> {}", target_text(t));
             }
         }
@@ -93,8 +104,15 @@ fn callee_json(c: &Callee) -> Value {
     }
 }
 
+/// The contract's order: by (file, line, column), then name.
+fn sorted_callees(cs: &[Callee]) -> Vec<&Callee> {
+    let mut v: Vec<&Callee> = cs.iter().collect();
+    v.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
+    v
+}
+
 pub fn callees_json(cs: &[Callee]) -> Value {
-    Value::Array(cs.iter().map(callee_json).collect())
+    Value::Array(sorted_callees(cs).into_iter().map(callee_json).collect())
 }
 
 pub fn callees_text(cs: &[Callee]) -> String {
@@ -102,7 +120,7 @@ pub fn callees_text(cs: &[Callee]) -> String {
     if cs.is_empty() {
         s.push_str("no possible callee\n");
     }
-    for c in cs {
+    for c in sorted_callees(cs) {
         match &c.decl {
             Some(d) => {
                 let _ = writeln!(s, "{}  {}:{}:{}", c.name, d.file, d.line, d.column);
