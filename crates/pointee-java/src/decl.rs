@@ -50,6 +50,9 @@ pub struct ClassDecl<'a> {
     /// An inner (non-static member) class: its enclosing class, whose
     /// instance the object holds in its field `this$0`.
     pub inner_of: Option<String>,
+    /// An enum: its constants are static fields, plus `$VALUES` (an array of
+    /// them, what `values()` returns).
+    pub is_enum: bool,
     pub file: usize,
 }
 
@@ -240,6 +243,7 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
         body: None,
         anonymous_base: None,
         inner_of: None,
+        is_enum: false,
         file: usize::MAX,
     };
     let mut object = mk("Object", None);
@@ -278,7 +282,8 @@ pub fn collect<'a>(root: Node<'a>, src: &str, file: usize, out: &mut Vec<ClassDe
 fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
     match node.kind() {
         "class_declaration" | "interface_declaration" => {}
-        "enum_declaration" | "record_declaration" | "annotation_type_declaration" => {
+        "enum_declaration" => {}
+        "record_declaration" | "annotation_type_declaration" => {
             skipped.push((file, node, format!("{} is not modelled", node.kind().replace('_', " "))));
             return;
         }
@@ -311,13 +316,31 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         methods: Vec::new(),
         type_vars: tv.clone(),
         node: Some(node),
-        body: node.child_by_field_name("body"),
+        body: if node.kind() == "enum_declaration" {
+            node.child_by_field_name("body").and_then(|b| {
+                let mut c = b.walk();
+                let decls = b.named_children(&mut c).find(|k| k.kind() == "enum_body_declarations");
+                decls
+            })
+        } else {
+            node.child_by_field_name("body")
+        },
         anonymous_base: None,
         inner_of: None,
+        is_enum: false,
         file,
     };
     let mut nested = Vec::new();
     members(&mut decl, src, &mut nested);
+    if node.kind() == "enum_declaration" {
+        decl.is_enum = true;
+        for k in enum_constants(node) {
+            if let Some(n) = k.child_by_field_name("name") {
+                decl.fields.push(FieldDecl { name: text(n, src).to_string(), ty: JType::Class(name.clone()), is_static: true });
+            }
+        }
+        decl.fields.push(FieldDecl { name: "$VALUES".into(), ty: JType::Array(Box::new(JType::Class(name.clone()))), is_static: true });
+    }
     let anon = anonymous_in(decl.body);
     let outer_is_interface = decl.is_interface;
     out.push(decl);
@@ -377,6 +400,7 @@ fn collect_anonymous<'a>(node: Node<'a>, name: &str, src: &str, file: usize, tv:
         body,
         anonymous_base: Some(base),
         inner_of: None,
+        is_enum: false,
         file,
     };
     let mut nested = Vec::new();
@@ -489,4 +513,12 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
         node: Some(m),
         has_body,
     })
+}
+
+/// The `enum_constant` nodes of an enum declaration.
+pub fn enum_constants(node: Node) -> Vec<Node> {
+    let Some(b) = node.child_by_field_name("body") else { return Vec::new() };
+    let mut c = b.walk();
+    let out = b.named_children(&mut c).filter(|k| k.kind() == "enum_constant").collect();
+    out
 }

@@ -267,6 +267,16 @@ fn lower_class(
             }
         }
     }
+    if c.is_enum {
+        let consts = decl::enum_constants(cnode);
+        let names = consts.iter().filter_map(|k| k.child_by_field_name("name")).map(|n| (text(n, src).to_string(), range(n)));
+        for (f, r) in names.chain(std::iter::once(("$VALUES".to_string(), range(cnode)))) {
+            let Some(fd) = c.fields.iter().find(|x| x.name == f) else { continue };
+            let name: Name = format!("{}.{}", c.name, f).into();
+            out.program.globals.push(Global { name: name.clone(), ty: fd.ty.ir(), kind: GlobalKind::StaticField, init: Vec::new() });
+            sources[file].globals.push(GlobalSource { name, name_range: r, sites: Vec::new() });
+        }
+    }
     for m in &c.methods {
         class.methods.push(pointee_ir::Method {
             signature: m.signature.as_str().into(),
@@ -340,13 +350,16 @@ fn lower_class(
                     })
         })
         .collect();
-    if !statics.is_empty() {
+    if !statics.is_empty() || c.is_enum {
         let fname = format!("{}.<clinit>()", c.name);
         let meth = Method { class: &c.name, function: &fname, is_static: true, type_vars: &c.type_vars };
         let mut notes = std::mem::take(&mut sources[file].notes);
         let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         fb.fs.range = range(cnode);
         fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+        if c.is_enum {
+            fb.enum_constants(&c.name, cnode);
+        }
         for m in statics {
             init_member(&mut fb, c, *m, src, true);
         }

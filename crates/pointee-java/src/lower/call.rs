@@ -107,6 +107,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         let chosen = self.resolve(cands, &args);
         self.lambda_args(&mut args, lambdas, chosen.map(|m| m.params.as_slice()));
         let Some(m) = chosen else {
+            if name == "values" && args.is_empty() && self.h.get(&class).is_some_and(|d| d.is_enum) {
+                let ty = JType::Array(Box::new(JType::Class(class.clone())));
+                return Ev::place(Place::global(format!("{class}.$VALUES").into()), ty);
+            }
             self.note(node, format!("call to `{}` is not modelled (no such method in the program): its arguments go to the library heap, its result comes from it", text(node, self.src).split('(').next().unwrap_or("")));
             let vals: Vec<Rvalue> = recv.map(|r| Rvalue::Use(Place::var(r))).into_iter().chain(args.into_iter().map(|a| a.0)).collect();
             self.to_library(vals, range(node));
@@ -406,6 +410,39 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some(o) = o {
             let lhs = Place::deref(Base::Var(x)).field("this$0".into());
             self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(o)) }, range(node));
+        }
+    }
+
+    /// An enum's constants, in its static initialiser: each a new object of
+    /// the enum (its constructor run with the constant's arguments), stored
+    /// in its static field and in the array `$VALUES`.
+    pub fn enum_constants(&mut self, class: &str, decl: Node<'a>) {
+        let ty = JType::Class(class.to_string());
+        let arr_ty = JType::Array(Box::new(ty.clone()));
+        let arr = self.alloc_array(decl, &arr_ty, None);
+        self.emit(Basic::Assign { lhs: Place::global(format!("{class}.$VALUES").into()), rhs: Rvalue::Use(Place::var(arr)) }, range(decl));
+        for k in crate::decl::enum_constants(decl) {
+            let Some(n) = k.child_by_field_name("name") else { continue };
+            if k.child_by_field_name("body").is_some() {
+                self.note(k, "an enum constant's class body is not modelled (it is a plain constant)");
+            }
+            let args = self.args(k.child_by_field_name("arguments"));
+            let site = self.site(range(k), SiteKind::New);
+            let x = self.temp(ty.clone(), range(k));
+            self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, class.into()) }, range(k));
+            let h = self.h;
+            if let Some(d) = h.get(class) {
+                let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+                if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
+                    let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+                    argv.insert(0, Rvalue::Use(Place::var(x)));
+                    self.emit_call(k, n, Callee::Direct(m.function.as_str().into()), argv, &JType::Prim, None);
+                }
+            }
+            let g = Place::global(format!("{class}.{}", text(n, self.src)).into());
+            self.emit(Basic::Assign { lhs: g.clone(), rhs: Rvalue::Use(Place::var(x)) }, range(k));
+            self.emit(Basic::Assign { lhs: Place::deref(Base::Var(arr)).index(Index::Any), rhs: Rvalue::Use(Place::var(x)) }, range(k));
+            self.record_range(range(n), &g, &ty);
         }
     }
 }
