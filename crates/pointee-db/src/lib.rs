@@ -41,6 +41,8 @@ use std::sync::Arc;
 pub use salsa;
 use salsa::Setter;
 
+pub mod session;
+
 /// A tree-sitter tree, compared by identity (a tree has no `Eq`): a new tree
 /// is set together with the new text it was parsed from.
 #[derive(Clone)]

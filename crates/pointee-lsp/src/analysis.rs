@@ -692,7 +692,7 @@ pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String
 /// the pointer under the cursor points (aliasing in the sense of the alias
 /// checks): must-aliases (the same one definite target) as read or write by
 /// how they are accessed, may-aliases (some common target) as text.
-pub fn c_highlights(db: &Database, project: Project, path: &str, off: u32) -> Vec<Highlight> {
+pub fn c_highlights(db: &Database, project: Project, session: &db::session::CSession, path: &str, off: u32) -> Vec<Highlight> {
     let Some(file) = c_file(db, project, path) else { return Vec::new() };
     let lowered = db::lower_c(db, file).clone();
     let Some((fs, cur)) = innermost(
@@ -701,10 +701,9 @@ pub fn c_highlights(db: &Database, project: Project, path: &str, off: u32) -> Ve
     ) else {
         return Vec::new();
     };
-    let Ok(program) = db::c_program(db, project).clone() else { return Vec::new() };
-    let fname = program_name(Some(&program), path, &fs.name);
+    let fname = program_name(Some(session.program()), path, &fs.name);
     let queries: Vec<(Point, Rvalue)> = fs.exprs.iter().map(|e| (e.point, Rvalue::Use(e.place.clone()))).collect();
-    let values = db::c_values(&program, &fname, &queries);
+    let Some(values) = session.values(&fname, queries) else { return Vec::new() };
     let Some(Some(mine)) = values.get(cur) else { return Vec::new() };
     let single = |v: &[(String, bool)]| -> Option<String> {
         match v {
@@ -745,10 +744,10 @@ fn is_special(name: &str) -> bool {
 }
 
 /// The points-to set after each pointer assignment in `range` of `path`.
-pub fn c_inlay_hints(db: &Database, project: Project, path: &str, range: Range) -> Vec<Hint> {
+pub fn c_inlay_hints(db: &Database, project: Project, session: &db::session::CSession, path: &str, range: Range) -> Vec<Hint> {
     let Some(file) = c_file(db, project, path) else { return Vec::new() };
     let lowered = db::lower_c(db, file).clone();
-    let Ok(program) = db::c_program(db, project).clone() else { return Vec::new() };
+    let program = session.program().clone();
     let mut out = Vec::new();
     for fs in &lowered.source.functions {
         if fs.range.end < range.start || fs.range.start > range.end {
@@ -764,7 +763,7 @@ pub fn c_inlay_hints(db: &Database, project: Project, path: &str, range: Range) 
         }
         let fname = program_name(Some(&program), path, &fs.name);
         let queries: Vec<(Point, Rvalue)> = written.iter().map(|e| (e.point, Rvalue::Use(e.place.clone()))).collect();
-        let values = db::c_values(&program, &fname, &queries);
+        let Some(values) = session.values(&fname, queries) else { continue };
         for (e, v) in written.iter().zip(values) {
             let Some(v) = v else { continue };
             let stmt_end = fs.stmts.get(e.point.stmt().0 as usize).map(|r| r.end).unwrap_or(e.range.end);
@@ -778,4 +777,11 @@ pub fn c_inlay_hints(db: &Database, project: Project, path: &str, range: Range) 
     out.sort_by_key(|h| h.at);
     out.dedup_by_key(|h| h.at);
     out
+}
+
+// ------------------------------------------------------- the C session
+
+/// The linked C program, when the C files form one.
+pub fn c_linked(db: &Database, project: Project) -> Option<Arc<pointee_ir::Program>> {
+    db::c_program(db, project).as_ref().ok().cloned()
 }

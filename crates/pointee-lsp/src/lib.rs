@@ -20,6 +20,7 @@ mod sanitize;
 
 use analysis::{Settings, Store};
 use docs::{Doc, Docs, Snapshot};
+use pointee_db::session::CSession;
 use pointee_db::{Database, Lang, Project};
 use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;
@@ -72,6 +73,23 @@ struct Shared {
     /// Files that have diagnostics published (to clear them later).
     published: Mutex<BTreeSet<String>>,
     progress_tokens: AtomicU64,
+    /// The C analysis of the current linked program, kept between requests.
+    c_session: Mutex<Option<Arc<CSession>>>,
+}
+
+impl Shared {
+    /// The analysis session of the program the database holds now (started
+    /// when the program changed).
+    fn c_session(&self, db: &Database, project: Project) -> Option<Arc<CSession>> {
+        let program = analysis::c_linked(db, project)?;
+        let mut cur = lock(&self.c_session);
+        if let Some(s) = cur.as_ref().filter(|s| s.is_for(&program)) {
+            return Some(s.clone());
+        }
+        let s = Arc::new(CSession::start(program));
+        *cur = Some(s.clone());
+        Some(s)
+    }
 }
 
 pub struct Backend {
@@ -107,6 +125,13 @@ struct Ctx<'a> {
     project: Project,
     snap: &'a Snapshot,
     settings: &'a Settings,
+    shared: &'a Shared,
+}
+
+impl Ctx<'_> {
+    fn c_session(&self) -> Option<Arc<CSession>> {
+        self.shared.c_session(self.db, self.project)
+    }
 }
 
 impl Backend {
@@ -130,6 +155,7 @@ impl Backend {
                 watch_dynamic: AtomicBool::new(false),
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
+                c_session: Mutex::default(),
             }),
         }
     }
@@ -153,6 +179,7 @@ impl Backend {
                     project,
                     snap: &snap,
                     settings: &settings,
+                    shared: &shared,
                 })
             }))
         });
@@ -261,6 +288,8 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
             let (db, project) = s2.store.sync(&snap2, &settings);
             let mut diags = analysis::c_diagnostics(&db, project, &settings);
             diags.extend(analysis::java_diagnostics(&snap2, &settings));
+            // Warm the analysis session so the next hover is a query.
+            let _ = s2.c_session(&db, project);
             diags
         }))
     });
@@ -701,7 +730,8 @@ impl LanguageServer for Backend {
                 return None;
             }
             let off = convert::offset(&doc.lines, &doc.text, pos);
-            let hs = analysis::c_highlights(cx.db, cx.project, &name, off);
+            let session = cx.c_session()?;
+            let hs = analysis::c_highlights(cx.db, cx.project, &session, &name, off);
             (!hs.is_empty()).then(|| convert::highlights(doc, &hs))
         })
         .await
@@ -722,7 +752,8 @@ impl LanguageServer for Backend {
                 start: convert::offset(&doc.lines, &doc.text, range.start),
                 end: convert::offset(&doc.lines, &doc.text, range.end),
             };
-            Some(convert::inlay_hints(doc, &analysis::c_inlay_hints(cx.db, cx.project, &name, r)))
+            let session = cx.c_session()?;
+            Some(convert::inlay_hints(doc, &analysis::c_inlay_hints(cx.db, cx.project, &session, &name, r)))
         })
         .await
     }
