@@ -265,18 +265,14 @@ impl Locs {
             && !matches!(self.get(id).root, Root::Func(_))
     }
 
-    /// What an unwritten location of a heap object holds: `NULL` for a
-    /// zeroed allocation, else `uninit`; `None` for other locations.
+    /// What an unwritten pointer of a heap object holds: `NULL` for a zeroed
+    /// allocation (`calloc`). A `malloc`ed pointer never written holds
+    /// garbage; reading it is undefined, and no `uninit` is tracked for the
+    /// heap (it would show in every list built from one site: a weak store
+    /// cannot tell that each object was written).
     pub fn heap_default(&self, id: LocId) -> Option<LocId> {
         let r = self.get(id).root_id;
-        match self.get(r).root {
-            Root::Heap(..) => Some(if self.zeroed.contains(&r) {
-                NULL
-            } else {
-                UNINIT
-            }),
-            _ => None,
-        }
+        (matches!(self.get(r).root, Root::Heap(..)) && self.zeroed.contains(&r)).then_some(NULL)
     }
 
     pub fn is_summary(&self, id: LocId) -> bool {
