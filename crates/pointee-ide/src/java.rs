@@ -468,6 +468,35 @@ class B {}
     }
 
     #[test]
+    fn every_fixture_checks_and_dumps() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
+        let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            let files: Vec<std::path::PathBuf> = if p.is_dir() {
+                let mut v: Vec<_> = std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()).collect();
+                v.sort();
+                v
+            } else {
+                vec![p.clone()]
+            };
+            let sources = files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "java"))
+                .map(|f| SourceFile::new(f.to_string_lossy(), std::fs::read_to_string(f).unwrap()))
+                .collect();
+            let w = Workspace::new(sources);
+            for cs in ["ci", "2-obj", "1-type"] {
+                let opts = Options { cs: Some(cs.into()), verbose: true, ..Default::default() };
+                let r = check(&w, &opts).unwrap();
+                assert!(r.stats.iter().any(|(k, v)| k == "reachable methods" && *v > 0), "{}", p.display());
+                let d = dump(&w, &opts).unwrap();
+                assert!(d.sections.iter().any(|s| s.0 == "call graph" && !s.1.is_empty()), "{}", p.display());
+            }
+        }
+    }
+
+    #[test]
     fn callees_and_check() {
         let w = ws(PROG);
         let c = callees(&w, "Main.java", 7, 12, &Options::default()).unwrap();
