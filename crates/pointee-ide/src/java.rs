@@ -467,6 +467,95 @@ class B {}
         }
     }
 
+    fn section(d: &Dump, name: &str) -> Vec<String> {
+        d.sections.iter().find(|s| s.0.starts_with(name)).map(|s| s.1.clone()).unwrap_or_default()
+    }
+
+    /// Seed 001, "C.I. vs. C.S. (1-call-site)": the program of the slide, line
+    /// for line, and its call graph (constructors left out, as on the slide).
+    #[test]
+    fn seed_slide_call_graph_under_ci_and_1_call() {
+        let src = "class C {
+    public static void main(String[] args) {
+        C c = new C();
+        c.m();
+    }
+    Number id(Number n) {
+        return n;
+    }
+
+    void m() {
+        Number n1, n2, x, y;
+        n1 = new One();
+        n2 = new Two();
+        x = this.id(n1);
+        y = this.id(n2);
+        x.get();
+    }
+}
+interface Number { int get(); }
+class One implements Number { public int get() { return 1; } }
+class Two implements Number { public int get() { return 2; } }
+";
+        let w = Workspace::new(vec![SourceFile::new("C.java", src)]);
+        let cg = |cs: &str| -> Vec<String> {
+            let d = dump(&w, &Options { cs: Some(cs.into()), ..Default::default() }).unwrap();
+            section(&d, "call graph").into_iter().filter(|l| !l.contains("<init>")).collect()
+        };
+        assert_eq!(
+            cg("1-call"),
+            vec![
+                "C.m() [call at 4] call at 14 -> C.id(Number) [call at 14]",
+                "C.m() [call at 4] call at 15 -> C.id(Number) [call at 15]",
+                "C.m() [call at 4] call at 16 -> One.get() [call at 16]",
+                "C.main(String[]) [] call at 4 -> C.m() [call at 4]",
+            ]
+        );
+        assert_eq!(
+            cg("ci"),
+            vec![
+                "C.m() [] call at 14 -> C.id(Number) []",
+                "C.m() [] call at 15 -> C.id(Number) []",
+                "C.m() [] call at 16 -> One.get() []",
+                "C.m() [] call at 16 -> Two.get() []",
+                "C.main(String[]) [] call at 4 -> C.m() []",
+            ]
+        );
+    }
+
+    /// Seed 001, "Type vs. object sensitivity": the contexts of foo().
+    #[test]
+    fn seed_slide_contexts_of_foo_under_obj_and_type() {
+        let src = "class X {
+    void main2() {
+        Y y1 = new Y();
+        y1.foo();
+        Y y2 = new Y();
+        y2.foo();
+        Y y3 = new Y();
+        y3.foo();
+    }
+    public static void main(String[] args) { new X().main2(); }
+}
+class Y {
+    void foo() {}
+}
+";
+        let w = Workspace::new(vec![SourceFile::new("X.java", src)]);
+        let contexts = |cs: &str| -> Vec<String> {
+            let d = dump(&w, &Options { cs: Some(cs.into()), ..Default::default() }).unwrap();
+            section(&d, "call graph")
+                .into_iter()
+                .filter_map(|l| l.split_once("-> Y.foo() ").map(|(_, c)| c.to_string()))
+                .collect()
+        };
+        assert_eq!(contexts("1-obj"), vec!["[new Y() at 3]", "[new Y() at 5]", "[new Y() at 7]"]);
+        assert_eq!(contexts("1-type"), vec!["[X]", "[X]", "[X]"]);
+        let d = dump(&w, &Options { cs: Some("1-type".into()), ..Default::default() }).unwrap();
+        let figures = section(&d, "figures");
+        assert!(figures.contains(&"method contexts: 5".to_string()), "{figures:?}");
+    }
+
     #[test]
     fn every_fixture_checks_and_dumps() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
