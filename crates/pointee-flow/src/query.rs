@@ -48,6 +48,11 @@ impl<'p> Analysis<'p> {
         }
     }
 
+    /// Reached from an entry (units a query's re-run added are not).
+    fn is_live(&self, u: UnitId) -> bool {
+        self.live.get(u as usize).copied().unwrap_or(false)
+    }
+
     pub fn locs(&self) -> &Locs {
         &self.engine.locs
     }
@@ -70,13 +75,13 @@ impl<'p> Analysis<'p> {
             return Vec::new();
         };
         (0..self.engine.units.len() as UnitId)
-            .filter(|&u| self.live[u as usize] && self.engine.units[u as usize].func == fi)
+            .filter(|&u| self.is_live(u) && self.engine.units[u as usize].func == fi)
             .collect()
     }
 
     /// True when the unit is reached only from extra entries.
     pub fn extra_only(&self, u: UnitId) -> bool {
-        !self.main_live[u as usize]
+        !self.main_live.get(u as usize).copied().unwrap_or(false)
     }
 
     /// The state at a point in one context (`None`: not reached there).
@@ -209,7 +214,7 @@ impl<'p> Analysis<'p> {
     pub fn chain_paths(&self, u: UnitId, limit: usize) -> Vec<Vec<(UnitId, Option<StmtId>)>> {
         let mut callers: HashMap<UnitId, Vec<(UnitId, StmtId)>> = HashMap::default();
         for (cu, unit) in self.engine.units.iter().enumerate() {
-            if !self.live[cu] {
+            if !self.is_live(cu as UnitId) {
                 continue;
             }
             for ((s, _), e) in &unit.calls {
@@ -392,7 +397,7 @@ impl<'p> Analysis<'p> {
     pub fn render_graph(&self) -> String {
         let mut out = String::new();
         for (u, unit) in self.engine.units.iter().enumerate() {
-            if !self.live[u] {
+            if !self.is_live(u as UnitId) {
                 continue;
             }
             let name = self.engine.locs.func_name(unit.func);
@@ -432,17 +437,17 @@ impl<'p> Analysis<'p> {
     pub fn stats(&self) -> Vec<(String, u64)> {
         let live = self.live.iter().filter(|&&l| l).count() as u64;
         let mut funcs: Vec<u32> = (0..self.engine.units.len())
-            .filter(|&u| self.live[u])
+            .filter(|&u| self.is_live(u as UnitId))
             .map(|u| self.engine.units[u].func)
             .collect();
         funcs.sort();
         funcs.dedup();
         let edges: u64 = (0..self.engine.units.len())
-            .filter(|&u| self.live[u])
+            .filter(|&u| self.is_live(u as UnitId))
             .map(|u| self.engine.units[u].calls.len() as u64)
             .sum();
         let rec = (0..self.engine.units.len())
-            .filter(|&u| self.live[u] && self.engine.units[u].recursive)
+            .filter(|&u| self.is_live(u as UnitId) && self.engine.units[u].recursive)
             .count();
         vec![
             ("contexts".into(), live),

@@ -282,3 +282,30 @@ fn c_flow_dump_snapshots() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Re-running any unit's body for a query must find every callee in the
+/// memo (the same states as the analysis saw): no new unit appears.
+#[test]
+fn c_flow_replays_add_no_units() {
+    let mut failures = Vec::new();
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lowered = pointee_c::lower(&[(&name, &text)]).unwrap();
+        let mut a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
+        let before = a.units().len();
+        for f in &lowered.program.functions {
+            for u in a.units_of(&f.name) {
+                let _ = a.facts_at(u, pointee_ir::Point::Before(pointee_ir::StmtId(0)));
+            }
+        }
+        if a.units().len() != before {
+            failures.push(format!(
+                "{name}: {} units before queries, {} after",
+                before,
+                a.units().len()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
