@@ -32,6 +32,18 @@ fn random_programs_match_the_reference_in_every_variant() {
 }
 
 #[test]
+fn benchmark_programs_match_the_reference_in_every_variant() {
+    let text = gen::large(3, 4, 9);
+    let jp = pointee_java::lower(&[("Main.java", &text)]);
+    let roots = common::roots(&jp);
+    for v in Variant::ALL {
+        let a = Analysis::run(&jp.program, &roots, Variant::parse(v).unwrap());
+        let reference = common::reference::Reference::run(&jp.program, &roots, v);
+        assert!(a.facts_text() == reference, "{v}");
+    }
+}
+
+#[test]
 fn the_analysis_is_deterministic() {
     let text = gen::random(7, 5, 14);
     let jp = pointee_java::lower(&[("Main.java", &text)]);
