@@ -136,15 +136,27 @@ impl<'a, 'h> Fb<'a, 'h> {
             return Ev::unknown();
         };
         argv.insert(0, Rvalue::Use(Place::var(r)));
+        // Object's own toString() returns a new string (nothing the program
+        // can name), String's returns the string itself.
+        let of_object = function.starts_with("Object.");
         if is_super {
             if !has_body {
+                if of_object {
+                    return Ev::rv(Rvalue::Null, ret);
+                }
                 self.note(node, "super call to an abstract method");
                 return Ev::unknown();
             }
             return self.emit_call(node, name_node, Callee::Direct(function.into()), argv, &ret, dest);
         }
         let callee = Callee::Virtual { receiver: Place::var(r), signature: signature.into() };
-        self.emit_call(node, name_node, callee, argv, &ret, dest)
+        let ev = self.emit_call(node, name_node, callee, argv, &ret, dest);
+        if of_object && ret.is_ref() {
+            if let EvK::Place(Place { base: Base::Var(v), .. }) = &ev.kind {
+                self.emit(Basic::Assign { lhs: Place::var(*v), rhs: Rvalue::Use(Place::var(r)) }, range(node));
+            }
+        }
+        ev
     }
 
     /// `this(...)` or `super(...)` as the first statement of a constructor.
