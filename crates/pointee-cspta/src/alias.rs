@@ -96,9 +96,10 @@ pub fn alias_checks(a: &Analysis, p: &Program) -> Vec<AliasResult> {
                 _ => None,
             };
             let (x, y) = (var(&args[0]), var(&args[1]));
+            // (A second function of the same name is not analysed.)
             let ctxs = match a.method(&f.name) {
-                Some(m) => a.contexts_of(m).to_vec(),
-                None => Vec::new(),
+                Some(m) if m as usize == fi => a.contexts_of(m).to_vec(),
+                _ => Vec::new(),
             };
             let verdict = if ctxs.is_empty() {
                 AliasVerdict::Unreachable

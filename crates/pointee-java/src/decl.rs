@@ -439,7 +439,9 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
                     }
                 }
                 "method_declaration" | "constructor_declaration" => {
-                    if let Some(md) = method_decl(m, src, &name, &tv) {
+                    // A second method of one signature (a compile error) is
+                    // ignored: function names stay unique.
+                    if let Some(md) = method_decl(m, src, &name, &tv).filter(|md| !decl.methods.iter().any(|x| x.signature == md.signature)) {
                         decl.methods.push(md);
                     }
                 }

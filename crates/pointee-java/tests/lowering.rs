@@ -177,3 +177,17 @@ fn overloads_resolve_by_arity_and_declared_types() {
     }
     assert_eq!(calls, vec!["M.<init>()", "M.f(M)", "M.f(Object)", "M.f(M,Object)", "M.f(int)", "M.f(M)"]);
 }
+
+#[test]
+fn function_names_are_unique_even_in_wrong_programs() {
+    let src = "class A { void f() { Object a = new A(); } void f() { Object b = null; Object c = b; } }
+class A { void g() {} }
+class B { Object x() { return null; } Object x() { return this; } }";
+    let jp = pointee_java::lower(&[("A.java", src)]);
+    let mut names: Vec<&str> = jp.program.functions.iter().map(|f| &*f.name).collect();
+    let n = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), n, "{names:?}");
+    check_invariants(&jp);
+}
