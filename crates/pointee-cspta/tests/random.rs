@@ -66,3 +66,19 @@ fn generated_large_programs_lower_without_notes() {
     let a = Analysis::run(&jp.program, &common::roots(&jp), Variant::default());
     assert!(a.stats().reachable_methods > 20);
 }
+
+/// Every prefix of every fixture lowers and is analysed without a panic
+/// (slow: `cargo test --release -p pointee-cspta --test random -- --ignored`).
+#[test]
+#[ignore]
+fn every_prefix_of_every_fixture_is_analysed() {
+    for p in common::fixtures().into_iter().filter(|p| p.is_file()) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for cut in (0..text.len()).filter(|&c| text.is_char_boundary(c)).step_by(2) {
+            let jp = pointee_java::lower(&[("P.java", &text[..cut])]);
+            let a = Analysis::run(&jp.program, &common::roots(&jp), Variant::default());
+            let _ = pointee_cspta::alias_checks(&a, &jp.program);
+            let _ = a.stats();
+        }
+    }
+}
