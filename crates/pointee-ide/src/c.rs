@@ -122,7 +122,24 @@ impl Namer<'_> {
             .split_once('#')
             .map(|(_, r)| r.trim_start_matches(char::is_numeric))
             .unwrap_or("");
-        format!("{prefix}@{}{rest}", at.line)
+        // By line; with the column when another site shares the line.
+        let (owner, site) = match &a.locs().get(root).root {
+            Root::Heap(o, s) | Root::Str(o, s) | Root::Lit(o, s) => (o.clone(), s.0),
+            _ => return name,
+        };
+        let crowded = self
+            .file_of_function(&owner)
+            .map(|(file, fs)| {
+                fs.sites.iter().enumerate().any(|(i, si)| {
+                    i as u32 != site && file.location(si.range.start).line == at.line
+                })
+            })
+            .unwrap_or(false);
+        if crowded {
+            format!("{prefix}@{}:{}{rest}", at.line, at.column)
+        } else {
+            format!("{prefix}@{}{rest}", at.line)
+        }
     }
 
     fn kind(a: &Analysis, l: LocId) -> TargetKind {
