@@ -29,6 +29,8 @@ pub struct Settings {
     pub inlay_hints: bool,
     /// Milliseconds to wait after an edit before analysing.
     pub debounce_ms: u64,
+    /// Milliseconds an analysis may take before it reports `$/progress`.
+    pub progress_after_ms: u64,
 }
 
 impl Default for Settings {
@@ -42,6 +44,7 @@ impl Default for Settings {
             diag_notes: true,
             inlay_hints: false,
             debounce_ms: 150,
+            progress_after_ms: 300,
         }
     }
 }
@@ -78,6 +81,9 @@ impl Settings {
         flag(&["inlayHints", "enable"], &mut self.inlay_hints);
         if let Some(n) = s(v, &["debounceMs"]).and_then(|x| x.as_u64()) {
             self.debounce_ms = n;
+        }
+        if let Some(n) = s(v, &["progressAfterMs"]).and_then(|x| x.as_u64()) {
+            self.progress_after_ms = n;
         }
     }
 

@@ -281,6 +281,7 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
 async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let snap = lock(&shared.docs).snapshot();
     let settings = lock(&shared.settings).clone();
+    let progress_after = Duration::from_millis(settings.progress_after_ms);
     let s2 = shared.clone();
     let snap2 = snap.clone();
     let mut job = tokio::task::spawn_blocking(move || {
@@ -295,7 +296,7 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     });
     // Progress only when the analysis takes longer than a moment.
     let mut progress = None;
-    let result = match tokio::time::timeout(Duration::from_millis(300), &mut job).await {
+    let result = match tokio::time::timeout(progress_after, &mut job).await {
         Ok(r) => r,
         Err(_) => {
             if shared.progress.load(Ordering::Relaxed) {

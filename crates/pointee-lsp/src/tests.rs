@@ -469,3 +469,50 @@ async fn a_panicking_request_is_an_error_and_the_server_goes_on() {
     let ok = b.run(|_| 42).await.unwrap();
     assert_eq!(ok, 42);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_analysis_reports_progress() {
+    // Every analysis counts as long here.
+    let mut c = Client::start(&[], json!({"debounceMs": 0, "progressAfterMs": 0})).await;
+    c.open("p.c", "int g;\nint main(void) { int *p = &g; return 0; }\n").await;
+    c.diagnostics("p.c", |_| true).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let kinds: Vec<String> = c
+            .notes
+            .iter()
+            .filter(|n| n["method"] == "$/progress")
+            .map(|n| n["params"]["value"]["kind"].as_str().unwrap_or("").to_string())
+            .collect();
+        if kinds.contains(&"begin".to_string()) && kinds.contains(&"end".to_string()) {
+            break;
+        }
+        tokio::time::timeout_at(deadline, c.pump()).await.expect("progress begin and end");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_edits_are_debounced_into_one_analysis_of_the_last_text() {
+    let src = "void MUSTALIAS(void *, void *);\nint g, h;\nint main(void) {\n    int *p = &g, *q = &g;\n    MUSTALIAS(p, q);\n    return 0;\n}\n";
+    let mut c = Client::start(&[], json!({"debounceMs": 400})).await;
+    c.open("d.c", src).await;
+    // Five edits in a row, well within the debounce: q = &h, &g, &h, &g, &h.
+    for v in 0..5 {
+        let (from, to) = if v % 2 == 0 { ("&g;", "&h;") } else { ("&h;", "&g;") };
+        let _ = from;
+        c.change(
+            "d.c",
+            v + 2,
+            json!([{"range": {"start": {"line": 3, "character": 22}, "end": {"line": 3, "character": 25}}, "text": to}]),
+        )
+        .await;
+    }
+    // One analysis, of the last text: the MUSTALIAS fails.
+    let d = c.diagnostics("d.c", |_| true).await;
+    assert!(d.iter().any(|x| x["severity"] == 2), "{d:?}");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let r = c.request("pointee/noSuchMethod", json!({})).await; // drains what arrived
+    assert!(r.get("error").is_some());
+    let publishes = c.notes.iter().filter(|n| n["method"] == "textDocument/publishDiagnostics").count();
+    assert_eq!(publishes, 1, "{:?}", c.notes);
+}
