@@ -12,6 +12,7 @@ use tree_sitter::Node;
 mod call;
 mod expr;
 mod lambda;
+mod methodref;
 mod stmt;
 
 /// A lowered expression: a place that holds its value, or an rvalue.

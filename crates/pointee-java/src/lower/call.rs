@@ -20,7 +20,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut lambdas = Vec::new();
         let mut out = Vec::new();
         for (i, a) in kids.into_iter().enumerate() {
-            if a.kind() == "lambda_expression" {
+            if matches!(a.kind(), "lambda_expression" | "method_reference") {
                 lambdas.push((i, a));
                 out.push((Rvalue::Unknown, JType::Unknown));
                 continue;

@@ -8,7 +8,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// call result, cast, ...) is written straight into it.
     pub fn expr(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
         let expected = self.expected.take();
-        let ev = if node.kind() == "lambda_expression" { self.lambda(node, dest, expected) } else { self.expr_inner(node, dest) };
+        let ev = match node.kind() {
+            "lambda_expression" => self.lambda(node, dest, expected),
+            "method_reference" => self.method_ref(node, dest, expected),
+            _ => self.expr_inner(node, dest),
+        };
         match &ev.kind {
             EvK::Place(p) => {
                 let p = p.clone();

@@ -8,7 +8,7 @@
 use super::*;
 
 /// The one abstract method of a functional interface: (signature, params, ret).
-fn single_abstract<'a>(h: &Hierarchy<'a>, iface: &str) -> Option<(String, Vec<JType>, JType)> {
+pub(super) fn single_abstract<'a>(h: &Hierarchy<'a>, iface: &str) -> Option<(String, Vec<JType>, JType)> {
     if !h.get(iface)?.is_interface {
         return None;
     }
