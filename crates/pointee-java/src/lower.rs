@@ -290,7 +290,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// Objects handed to library code: into the library heap.
-    fn to_library(&mut self, vals: impl IntoIterator<Item = Rvalue>, at: Range) {
+    fn give_to_library(&mut self, vals: impl IntoIterator<Item = Rvalue>, at: Range) {
         for v in vals {
             if let Rvalue::Use(p) = v {
                 if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) {
@@ -302,7 +302,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// A value coming back from library code: anything in the library heap.
-    fn from_library(&mut self, at: Range, dest: Option<VarId>) -> Ev {
+    fn read_library(&mut self, at: Range, dest: Option<VarId>) -> Ev {
         let t = dest.unwrap_or_else(|| self.temp(JType::Unknown, at));
         self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::Use(Place::global(LIBRARY.into())) }, at);
         self.uses_library = true;

@@ -113,8 +113,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             self.note(node, format!("call to `{}` is not modelled (no such method in the program): its arguments go to the library heap, its result comes from it", text(node, self.src).split('(').next().unwrap_or("")));
             let vals: Vec<Rvalue> = recv.map(|r| Rvalue::Use(Place::var(r))).into_iter().chain(args.into_iter().map(|a| a.0)).collect();
-            self.to_library(vals, range(node));
-            return self.from_library(range(node), dest);
+            self.give_to_library(vals, range(node));
+            return self.read_library(range(node), dest);
         };
         let (is_static, function, signature, ret, has_body) = (m.is_static, m.function.clone(), m.signature.clone(), m.ret.clone(), m.has_body);
         // A private method is not overridden: call it like `super.m()`.
@@ -234,7 +234,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             None => {
                 self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
                 let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x))).chain(args.into_iter().map(|a| a.0)).collect();
-                self.to_library(vals, range(node));
+                self.give_to_library(vals, range(node));
             }
         }
         Ev::var(x, ty)

@@ -248,7 +248,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         let Some((decl, f)) = self.h.field(&class, fname) else {
             self.note(node, format!("field `{fname}` of `{}` is not modelled: it reads the library heap", obj.ty.name()));
-            return self.from_library(range(node), None);
+            return self.read_library(range(node), None);
         };
         let (decl_name, is_static, ty) = (decl.name.clone(), f.is_static, f.ty.clone());
         if is_static {
@@ -287,7 +287,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let o = self.expr(obj, None);
         if matches!(o.kind, EvK::Rv(Rvalue::Unknown)) {
             self.note(node, format!("`{}` is not modelled: it reads the library heap", text(node, self.src)));
-            return self.from_library(range(node), None);
+            return self.read_library(range(node), None);
         }
         self.field_of(o, obj, &fname, node)
     }

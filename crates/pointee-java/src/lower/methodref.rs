@@ -114,7 +114,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             Some(_) => {}
             None => {
                 let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t))).chain(params.into_iter().map(|p| p.0)).collect();
-                self.to_library(vals, range(node));
+                self.give_to_library(vals, range(node));
             }
         }
     }
@@ -145,9 +145,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         let Some(d) = self.resolve(cands, &args) else {
             self.note(node, format!("`{c}::{m}` is not a method of the program: it goes to the library heap"));
             let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r))).chain(args.into_iter().map(|p| p.0)).collect();
-            self.to_library(vals, range(node));
+            self.give_to_library(vals, range(node));
             if let Some(t) = ret {
-                self.from_library(range(node), Some(t));
+                self.read_library(range(node), Some(t));
             }
             return;
         };

@@ -223,7 +223,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                     Some((_, JType::Array(_))) => {}
                     _ => {
                         s.note(node, "iteration over a library Iterable: the variable reads the library heap");
-                        let ev = s.from_library(range(node), Some(x));
+                        let ev = s.read_library(range(node), Some(x));
                         let _ = ev;
                     }
                 }
