@@ -258,6 +258,31 @@ fn incremental_tree_gives_the_same_lowering() {
 }
 
 #[test]
+fn java_comment_edits_run_no_java_analysis() {
+    let src = "class A { Object m() { return new Object(); } }\nclass B extends A { Object m() { return null; } }\npublic class Main {\n    public static void main(String[] args) {\n        A a = new A();\n        if (args.length > 0) a = new B();\n        Object o = a.m();\n    }\n}\n";
+    let mut h = Harness::new(&[("Main.java", src)]);
+    let run = |h: &mut Harness| {
+        h.log.lock().unwrap().clear();
+        let _ = java_analysis(&h.db, h.project);
+        h.log
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|k| h.db.ingredient_debug_name(k.ingredient_index()).to_string())
+            .collect::<Vec<_>>()
+    };
+    let first = run(&mut h);
+    assert!(first.contains(&"java_analysis".to_string()), "{first:?}");
+    let a = java_analysis(&h.db, h.project).clone().unwrap();
+    let virt: Vec<&str> = a.edges.iter().filter(|e| e.indirect).map(|e| &*e.callee).collect();
+    assert_eq!(virt, vec!["A.m()", "B.m()"], "{:?}", a.edges);
+    h.edit("Main.java", "class A {", "/* a comment */\nclass A {");
+    let ran = run(&mut h);
+    assert!(ran.contains(&"java_program".to_string()), "{ran:?}");
+    assert!(!ran.contains(&"java_analysis".to_string()), "{ran:?}");
+}
+
+#[test]
 fn java_files_lower_together() {
     let mut h = Harness::new(&[(
         "A.java",

@@ -128,6 +128,7 @@ pub struct Diag {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallItem {
+    pub lang: Lang,
     /// The function's name in the program (`f`, `A.m(int)`, `f@file.c`).
     pub name: String,
     pub file: String,
@@ -467,49 +468,81 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
     None
 }
 
-/// The C function whose definition or call is at `off`: the function named
-/// at the cursor, or every possible callee of the call there.
-pub fn c_call_items_at(db: &Database, project: Project, path: &str, off: u32) -> Vec<CallItem> {
-    let Some(file) = c_file(db, project, path) else { return Vec::new() };
-    let lowered = db::lower_c(db, file);
-    let program = db::c_program(db, project).as_ref().ok().cloned();
-    for fs in &lowered.source.functions {
-        if fs.name_range.touches(off) {
-            let name = program_name(program.as_deref(), path, &fs.name);
-            return vec![item(path, &name, fs)];
+/// Where a function of either program is defined.
+fn function_source(db: &Database, project: Project, lang: Lang, name: &str) -> Option<(String, FunctionSource)> {
+    match lang {
+        Lang::C => c_function_source(db, project, name),
+        Lang::Java => {
+            let jp = db::java_program(db, project);
+            jp.0.sources
+                .iter()
+                .find_map(|s| s.function(name).map(|fs| (s.file.to_string(), fs.clone())))
+        }
+    }
+}
+
+/// The resolved call edges of one language's program.
+fn edges(db: &Database, project: Project, lang: Lang) -> Vec<db::CallEdge> {
+    match lang {
+        Lang::C => db::c_analysis(db, project).as_ref().map(|a| a.edges.clone()).unwrap_or_default(),
+        Lang::Java => db::java_analysis(db, project).as_ref().map(|a| a.edges.clone()).unwrap_or_default(),
+    }
+}
+
+/// The function whose definition or call is at `off`: the function named at
+/// the cursor, or every possible callee of the call there (through function
+/// pointers and virtual dispatch), or else the function the cursor is in.
+pub fn call_items_at(db: &Database, project: Project, path: &str, off: u32) -> Vec<CallItem> {
+    let Some(lang) = Lang::of_path(path) else { return Vec::new() };
+    let functions: Vec<FunctionSource> = match lang {
+        Lang::C => match c_file(db, project, path) {
+            Some(f) => db::lower_c(db, f).source.functions.clone(),
+            None => return Vec::new(),
+        },
+        Lang::Java => db::java_program(db, project)
+            .0
+            .sources
+            .iter()
+            .filter(|s| &*s.file == path)
+            .flat_map(|s| s.functions.clone())
+            .collect(),
+    };
+    let program = match lang {
+        Lang::C => db::c_program(db, project).as_ref().ok().cloned(),
+        Lang::Java => None,
+    };
+    let pname = |n: &str| program_name(program.as_deref(), path, n);
+    for fs in &functions {
+        if fs.name_range.touches(off) && !fs.name_range.is_empty() {
+            return vec![item(lang, path, &pname(&fs.name), fs)];
         }
     }
     if let Some((fs, call)) = innermost(
-        lowered.source.functions.iter().flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
+        functions.iter().flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
         off,
     ) {
-        let caller = program_name(program.as_deref(), path, &fs.name);
-        if let Ok(a) = db::c_analysis(db, project) {
-            let mut out: Vec<CallItem> = a
-                .edges
-                .iter()
-                .filter(|e| *e.caller == *caller && e.stmt == call.stmt)
-                .filter_map(|e| c_function_source(db, project, &e.callee).map(|(file, fs)| item(&file, &e.callee, &fs)))
-                .collect();
-            out.dedup();
-            if !out.is_empty() {
-                return out;
-            }
+        let caller = pname(&fs.name);
+        let mut out: Vec<CallItem> = edges(db, project, lang)
+            .iter()
+            .filter(|e| *e.caller == *caller && e.stmt == call.stmt)
+            .filter_map(|e| function_source(db, project, lang, &e.callee).map(|(file, fs)| item(lang, &file, &e.callee, &fs)))
+            .collect();
+        out.dedup();
+        if !out.is_empty() {
+            return out;
         }
     }
-    // Otherwise the function the cursor is in.
-    lowered
-        .source
-        .functions
+    functions
         .iter()
         .filter(|fs| fs.range.touches(off))
         .min_by_key(|fs| fs.range.len())
-        .map(|fs| vec![item(path, &program_name(program.as_deref(), path, &fs.name), fs)])
+        .map(|fs| vec![item(lang, path, &pname(&fs.name), fs)])
         .unwrap_or_default()
 }
 
-fn item(file: &str, name: &str, fs: &FunctionSource) -> CallItem {
+fn item(lang: Lang, file: &str, name: &str, fs: &FunctionSource) -> CallItem {
     CallItem {
+        lang,
         name: name.to_string(),
         file: file.to_string(),
         range: fs.range,
@@ -517,51 +550,45 @@ fn item(file: &str, name: &str, fs: &FunctionSource) -> CallItem {
     }
 }
 
-/// The ranges of the calls at `stmt` of function `caller` (a program name).
-fn call_ranges(db: &Database, project: Project, caller: &str, stmts: &[StmtId]) -> Option<(String, FunctionSource, Vec<Range>)> {
-    let (file, fs) = c_function_source(db, project, caller)?;
-    let ranges = fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
-    Some((file, fs, ranges))
-}
-
-/// Callers of a C function, with the ranges of their calls (direct ones and
-/// those resolved through function pointers).
-pub fn c_incoming(db: &Database, project: Project, name: &str) -> Vec<CallLink> {
-    let Ok(a) = db::c_analysis(db, project) else { return Vec::new() };
+/// Callers of a function, with the ranges of their calls (direct ones and
+/// those resolved through function pointers or virtual dispatch).
+pub fn incoming(db: &Database, project: Project, lang: Lang, name: &str) -> Vec<CallLink> {
+    let all = edges(db, project, lang);
     let mut by_caller: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
-    for e in a.edges.iter().filter(|e| &*e.callee == name) {
+    for e in all.iter().filter(|e| &*e.callee == name) {
         by_caller.entry(&e.caller).or_default().push(e.stmt);
     }
     by_caller
         .into_iter()
         .filter_map(|(caller, stmts)| {
-            let (file, fs, ranges) = call_ranges(db, project, caller, &stmts)?;
-            Some(CallLink { item: item(&file, caller, &fs), ranges })
+            let (file, fs) = function_source(db, project, lang, caller)?;
+            let ranges = fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
+            Some(CallLink { item: item(lang, &file, caller, &fs), ranges })
         })
         .collect()
 }
 
-/// Callees of a C function, with the ranges of the calls in its body.
-pub fn c_outgoing(db: &Database, project: Project, name: &str) -> Vec<CallLink> {
-    let Ok(a) = db::c_analysis(db, project) else { return Vec::new() };
+/// Callees of a function, with the ranges of the calls in its body.
+pub fn outgoing(db: &Database, project: Project, lang: Lang, name: &str) -> Vec<CallLink> {
+    let all = edges(db, project, lang);
     let mut by_callee: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
-    for e in a.edges.iter().filter(|e| &*e.caller == name) {
+    for e in all.iter().filter(|e| &*e.caller == name) {
         by_callee.entry(&e.callee).or_default().push(e.stmt);
     }
-    let Some((_, caller_fs)) = c_function_source(db, project, name) else { return Vec::new() };
+    let Some((_, caller_fs)) = function_source(db, project, lang, name) else { return Vec::new() };
     by_callee
         .into_iter()
         .filter_map(|(callee, stmts)| {
-            let (file, fs) = c_function_source(db, project, callee)?;
+            let (file, fs) = function_source(db, project, lang, callee)?;
             let ranges = caller_fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
-            Some(CallLink { item: item(&file, callee, &fs), ranges })
+            Some(CallLink { item: item(lang, &file, callee, &fs), ranges })
         })
         .collect()
 }
 
-/// The caller file of a function (for outgoing ranges).
-pub fn c_function_file(db: &Database, project: Project, name: &str) -> Option<String> {
-    c_function_source(db, project, name).map(|(f, _)| f)
+/// The file that defines a function (for outgoing ranges).
+pub fn function_file(db: &Database, project: Project, lang: Lang, name: &str) -> Option<String> {
+    function_source(db, project, lang, name).map(|(f, _)| f)
 }
 
 /// Diagnostics of every C file: alias checks (failing: warning; holding:

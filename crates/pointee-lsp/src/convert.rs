@@ -6,6 +6,7 @@ use crate::analysis::{
     Alias, CallItem, CallLink, DiagKind, Diag, Highlight, Hint, PlainLoc,
 };
 use crate::docs::{Doc, Snapshot};
+use pointee_db::Lang;
 use pointee_ide::{Hover as IdeHover, Target, TargetKind};
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -248,16 +249,28 @@ pub fn call_item(snap: &Snapshot, item: &CallItem) -> Option<lsp::CallHierarchyI
         uri: name_to_uri(&item.file)?,
         range: range(&doc.lines, item.range),
         selection_range: range(&doc.lines, item.name_range),
-        data: Some(serde_json::Value::String(item.name.clone())),
+        data: Some(serde_json::json!({
+            "lang": match item.lang { Lang::C => "c", Lang::Java => "java" },
+            "function": item.name,
+        })),
     })
 }
 
-/// The function name an item stands for (kept in `data`; the name otherwise).
-pub fn call_item_name(item: &lsp::CallHierarchyItem) -> String {
-    match &item.data {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        _ => item.name.clone(),
-    }
+/// The language and function an item stands for (kept in `data`; otherwise
+/// its name, in the language of its file).
+pub fn call_item_function(item: &lsp::CallHierarchyItem) -> Option<(Lang, String)> {
+    let data = item.data.as_ref();
+    let lang = match data.and_then(|d| d.get("lang")).and_then(|l| l.as_str()) {
+        Some("c") => Lang::C,
+        Some("java") => Lang::Java,
+        _ => Lang::of_path(&uri_to_name(&item.uri))?,
+    };
+    let name = data
+        .and_then(|d| d.get("function"))
+        .and_then(|f| f.as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| item.name.clone());
+    Some((lang, name))
 }
 
 pub fn incoming(snap: &Snapshot, links: &[CallLink]) -> Vec<lsp::CallHierarchyIncomingCall> {

@@ -683,11 +683,8 @@ impl LanguageServer for Backend {
         }
         self.run(move |cx| {
             let doc = cx.snap.doc(&name)?;
-            if doc.lang != Some(Lang::C) {
-                return None;
-            }
             let off = convert::offset(&doc.lines, &doc.text, pos);
-            let items: Vec<lsp::CallHierarchyItem> = analysis::c_call_items_at(cx.db, cx.project, &name, off)
+            let items: Vec<lsp::CallHierarchyItem> = analysis::call_items_at(cx.db, cx.project, &name, off)
                 .iter()
                 .filter_map(|i| convert::call_item(cx.snap, i))
                 .collect();
@@ -700,8 +697,8 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::CallHierarchyIncomingCallsParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyIncomingCall>>> {
-        let func = convert::call_item_name(&params.item);
-        self.run(move |cx| Some(convert::incoming(cx.snap, &analysis::c_incoming(cx.db, cx.project, &func))))
+        let Some((lang, func)) = convert::call_item_function(&params.item) else { return Ok(None) };
+        self.run(move |cx| Some(convert::incoming(cx.snap, &analysis::incoming(cx.db, cx.project, lang, &func))))
             .await
     }
 
@@ -709,10 +706,10 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::CallHierarchyOutgoingCallsParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyOutgoingCall>>> {
-        let func = convert::call_item_name(&params.item);
+        let Some((lang, func)) = convert::call_item_function(&params.item) else { return Ok(None) };
         self.run(move |cx| {
-            let file = analysis::c_function_file(cx.db, cx.project, &func)?;
-            Some(convert::outgoing(cx.snap, &file, &analysis::c_outgoing(cx.db, cx.project, &func)))
+            let file = analysis::function_file(cx.db, cx.project, lang, &func)?;
+            Some(convert::outgoing(cx.snap, &file, &analysis::outgoing(cx.db, cx.project, lang, &func)))
         })
         .await
     }

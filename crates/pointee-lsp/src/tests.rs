@@ -457,6 +457,18 @@ public class Main {
     assert!(md.contains("new A") || md.contains("A@") || md.contains('A'), "{md}");
     let d = c.result("textDocument/definition", c.pos("Main.java", m["m"])).await;
     assert_eq!(d.as_array().unwrap().len(), 2, "A.m and B.m: {d}");
+    // Call hierarchy through virtual dispatch.
+    let items = c.result("textDocument/prepareCallHierarchy", c.pos("Main.java", m["m"])).await;
+    let mut names: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, vec!["A.m()", "B.m()"], "{items}");
+    let inc = c.result("callHierarchy/incomingCalls", json!({"item": items[1]})).await;
+    assert_eq!(inc[0]["from"]["name"], "Main.main(String[])", "{inc}");
+    let main_item = c.result("callHierarchy/incomingCalls", json!({"item": items[0]})).await[0]["from"].clone();
+    let out = c.result("callHierarchy/outgoingCalls", json!({"item": main_item})).await;
+    let mut callees: Vec<&str> = out.as_array().unwrap().iter().map(|o| o["to"]["name"].as_str().unwrap()).collect();
+    callees.sort();
+    assert!(callees.contains(&"A.m()") && callees.contains(&"B.m()"), "{out}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
