@@ -83,6 +83,9 @@ pub struct Fb<'a, 'h> {
     pub lambdas: Vec<(pointee_ir::Class, Function, FunctionSource)>,
     /// The type the next expression is assigned to (a lambda's target).
     expected: Option<JType>,
+    /// Enclosing switch expressions: the variable each one's value goes to,
+    /// and the type of its first reference-typed arm.
+    yields: Vec<(VarId, JType, usize)>,
     ret_ty: JType,
 }
 
@@ -118,6 +121,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             uses_library: false,
             lambdas: Vec::new(),
             expected: None,
+            yields: Vec::new(),
             ret_ty: JType::Prim,
         };
         if !m.is_static {

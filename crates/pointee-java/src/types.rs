@@ -26,6 +26,9 @@ impl JType {
     pub fn is_ref(&self) -> bool {
         !matches!(self, JType::Prim)
     }
+    pub fn is_ref_unknown(&self) -> bool {
+        matches!(self, JType::Unknown)
+    }
     /// The erased name used in signatures and object classes: `A`, `A[]`, `int`.
     pub fn name(&self) -> String {
         match self {

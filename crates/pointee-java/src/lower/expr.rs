@@ -166,9 +166,17 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Ev::unknown()
             }
             "switch_expression" => {
+                // Every arm's value (an arrow arm's expression, a `yield`)
+                // flows into one variable.
+                let t = dest.unwrap_or_else(|| self.temp(JType::Unknown, range(node)));
+                self.yields.push((t, JType::Unknown, node.id()));
                 self.switch(node);
-                self.note(node, "the value of a switch expression is not modelled");
-                Ev::unknown()
+                let (t, ty, _) = self.yields.pop().expect("pushed above");
+                if dest.is_none() {
+                    self.var_ty[t.0 as usize] = ty.clone();
+                    self.vars[t.0 as usize].ty = ty.ir();
+                }
+                Ev::var(t, ty)
             }
             "class_literal" => {
                 self.note(node, "class literals (reflection) are not modelled");

@@ -144,9 +144,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "yield_statement" => {
                 if let Some(e) = node.named_child(0) {
-                    self.expr(e, None);
+                    self.yield_value(e);
                 }
-                self.note(node, "the value of a switch expression is not modelled");
+                self.push_stmt(Stmt::Break);
             }
             "assert_statement" | "empty_statement" | "line_comment" | "block_comment" | ";" => {}
             "explicit_constructor_invocation" => self.ctor_call(node),
@@ -236,7 +236,20 @@ impl<'a, 'h> Fb<'a, 'h> {
         self.blocks.last_mut().unwrap().extend(b);
     }
 
+    /// The value of the innermost switch expression.
+    pub(super) fn yield_value(&mut self, e: Node<'a>) {
+        let ev = self.expr(e, None);
+        let Some((t, ty, _)) = self.yields.last().cloned() else { return };
+        if ev.ty.is_ref() && ev.ty != JType::Null && !ev.ty.is_ref_unknown() && ty == JType::Unknown {
+            self.yields.last_mut().unwrap().1 = ev.ty.clone();
+        }
+        self.assign_var(t, ev, e);
+    }
+
     pub(super) fn switch(&mut self, node: Node<'a>) {
+        // A switch expression's arms give its value (a switch statement
+        // inside one does not).
+        let value = self.yields.last().is_some_and(|y| y.2 == node.id());
         if let Some(c) = node.child_by_field_name("condition") {
             self.expr(c, None);
         }
@@ -255,8 +268,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                             has_default = true;
                         }
                     } else if g.kind() == "switch_rule" {
-                        // An arrow arm never falls through.
-                        s.stmt(k);
+                        // An arrow arm never falls through; in a switch
+                        // expression, an expression arm is its value.
+                        match (k.kind(), k.named_child(0)) {
+                            ("expression_statement", Some(e)) if value => s.yield_value(e),
+                            _ => s.stmt(k),
+                        }
                         s.push_stmt(Stmt::Break);
                     } else {
                         s.stmt(k);
