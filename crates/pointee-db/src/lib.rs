@@ -437,7 +437,12 @@ pub fn c_analysis(db: &dyn Db, project: Project) -> Result<Arc<CAnalysis>, Strin
             }
         });
         let args = args.expect("the check's call is in its function");
-        let v = match a.alias(&check.function, Point::Before(check.stmt), &args[0], &args[1]) {
+        let v = match a.alias(
+            &check.function,
+            Point::Before(check.stmt),
+            &args[0],
+            &args[1],
+        ) {
             pointee_flow::Alias::No => Verdict::No,
             pointee_flow::Alias::May => Verdict::May,
             pointee_flow::Alias::Must => Verdict::Must,
@@ -471,8 +476,7 @@ pub fn c_values(program: &Program, function: &str, queries: &[(Point, Rvalue)]) 
         .map(|(point, rv)| {
             let per = a.values_at(function, *point, rv);
             pointee_flow::Analysis::merge_values(&per).map(|set| {
-                let mut v: Vec<(String, bool)> =
-                    set.iter().map(|&(l, d)| (a.name(l), d)).collect();
+                let mut v: Vec<(String, bool)> = set.iter().map(|&(l, d)| (a.name(l), d)).collect();
                 v.sort();
                 v
             })
@@ -564,7 +568,10 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     Ok(Arc::new(out))
 }
 
-fn walk_calls_with_site<'a>(b: &'a Block, f: &mut impl FnMut(StmtId, pointee_ir::SiteId, &'a Callee)) {
+fn walk_calls_with_site<'a>(
+    b: &'a Block,
+    f: &mut impl FnMut(StmtId, pointee_ir::SiteId, &'a Callee),
+) {
     for s in b {
         match s {
             Stmt::Basic(id, Basic::Call { site, callee, .. }) => f(*id, *site, callee),

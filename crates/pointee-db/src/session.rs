@@ -64,7 +64,11 @@ impl CSession {
     }
 
     /// The merged values of several rvalues of one function.
-    pub fn values(&self, function: &str, queries: Vec<(Point, Rvalue)>) -> Option<Vec<crate::Values>> {
+    pub fn values(
+        &self,
+        function: &str,
+        queries: Vec<(Point, Rvalue)>,
+    ) -> Option<Vec<crate::Values>> {
         let function = function.to_string();
         self.ask(move |a, _| {
             queries
@@ -72,7 +76,8 @@ impl CSession {
                 .map(|(point, rv)| {
                     let per = a.values_at(&function, *point, rv);
                     Analysis::merge_values(&per).map(|set| {
-                        let mut v: Vec<(String, bool)> = set.iter().map(|&(l, d)| (a.name(l), d)).collect();
+                        let mut v: Vec<(String, bool)> =
+                            set.iter().map(|&(l, d)| (a.name(l), d)).collect();
                         v.sort();
                         v
                     })

@@ -58,7 +58,11 @@ impl Harness {
     fn edit(&mut self, path: &str, from: &str, to: &str) {
         let f = self.file(path);
         let text = f.text(&self.db).replacen(from, to, 1);
-        assert_ne!(&*text, &**f.text(&self.db), "the edit `{from}` -> `{to}` applies");
+        assert_ne!(
+            &*text,
+            &**f.text(&self.db),
+            "the edit `{from}` -> `{to}` applies"
+        );
         self.db.set_text(f, text.into(), None);
     }
 
@@ -110,7 +114,13 @@ fn strs(v: &[&str]) -> Vec<String> {
 fn first_run_executes_everything_once() {
     let mut h = Harness::new(&[("a.c", PROGRAM)]);
     let ran = h.run();
-    for q in ["lower_c", "file_functions", "file_decls", "c_program", "c_analysis"] {
+    for q in [
+        "lower_c",
+        "file_functions",
+        "file_decls",
+        "c_program",
+        "c_analysis",
+    ] {
         assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
     }
     for f in ["set", "id", "main"] {
@@ -124,7 +134,11 @@ fn first_run_executes_everything_once() {
 fn comment_and_whitespace_edits_run_no_analysis() {
     let mut h = Harness::new(&[("a.c", PROGRAM)]);
     h.run();
-    h.edit("a.c", "/* set: stores its argument */", "/* set: stores\n   its argument, longer now */");
+    h.edit(
+        "a.c",
+        "/* set: stores its argument */",
+        "/* set: stores\n   its argument, longer now */",
+    );
     let ran = h.run();
     // The file is re-lowered and the cheap projections re-run, but every
     // result is equal, so no per-function downstream query, no program and
@@ -138,7 +152,11 @@ fn comment_and_whitespace_edits_run_no_analysis() {
     }
     h.edit("a.c", "    *pp = v;", "  *pp   =   v  ;  ");
     let ran = h.run();
-    assert!(ran.iter().all(|r| !r.starts_with("function_calls") && r != "c_analysis"), "{ran:?}");
+    assert!(
+        ran.iter()
+            .all(|r| !r.starts_with("function_calls") && r != "c_analysis"),
+        "{ran:?}"
+    );
 }
 
 #[test]
@@ -148,12 +166,15 @@ fn moving_a_function_runs_no_analysis() {
     let f = h.file("a.c");
     let text = f.text(&h.db).to_string();
     let id_fn = "int *id(int *p) {\n    return p;\n}\n\n";
-    let moved = text.replacen(id_fn, "", 1).replacen("int g;\n", &format!("int g;\n\n\n{id_fn}"), 1);
+    let moved =
+        text.replacen(id_fn, "", 1)
+            .replacen("int g;\n", &format!("int g;\n\n\n{id_fn}"), 1);
     assert_ne!(moved, text);
     h.db.set_text(f, moved.into(), None);
     let ran = h.run();
     assert!(
-        ran.iter().all(|r| !r.starts_with("function_calls") && r != "c_analysis"),
+        ran.iter()
+            .all(|r| !r.starts_with("function_calls") && r != "c_analysis"),
         "{ran:?}"
     );
 }
@@ -164,11 +185,18 @@ fn editing_one_body_reruns_only_that_function_downstream() {
     h.run();
     h.edit("a.c", "    return p;", "    p = p;\n    return p;");
     let ran = h.run();
-    let per_function: Vec<&String> = ran.iter().filter(|r| r.starts_with("function_calls")).collect();
+    let per_function: Vec<&String> = ran
+        .iter()
+        .filter(|r| r.starts_with("function_calls"))
+        .collect();
     assert_eq!(per_function, vec!["function_calls(id)"], "{ran:?}");
     // Every function's IR is re-projected (cheap), but only `id` changed:
     // the program and the analysis re-run once.
-    assert_eq!(ran.iter().filter(|r| *r == "c_analysis").count(), 1, "{ran:?}");
+    assert_eq!(
+        ran.iter().filter(|r| *r == "c_analysis").count(),
+        1,
+        "{ran:?}"
+    );
 }
 
 #[test]
@@ -180,9 +208,20 @@ fn editing_another_file_leaves_this_files_queries_alone() {
     h.run();
     h.edit("b.c", "return q;", "q = q;\n    return q;");
     let ran = h.run();
-    assert_eq!(ran.iter().filter(|r| *r == "lower_c").count(), 1, "only b.c is re-lowered: {ran:?}");
-    assert!(ran.iter().all(|r| !r.contains("(main)") && !r.contains("(set)")), "{ran:?}");
-    assert!(ran.contains(&"function_calls(other)".to_string()), "{ran:?}");
+    assert_eq!(
+        ran.iter().filter(|r| *r == "lower_c").count(),
+        1,
+        "only b.c is re-lowered: {ran:?}"
+    );
+    assert!(
+        ran.iter()
+            .all(|r| !r.contains("(main)") && !r.contains("(set)")),
+        "{ran:?}"
+    );
+    assert!(
+        ran.contains(&"function_calls(other)".to_string()),
+        "{ran:?}"
+    );
 }
 
 #[test]
@@ -224,7 +263,14 @@ fn config_change_reruns_analysis_but_not_lowering() {
     let mut h = Harness::new(&[("a.c", PROGRAM)]);
     h.run();
     let p = h.project;
-    set_config(&mut h.db, p, Config { c_context_bound: Some(3), ..Default::default() });
+    set_config(
+        &mut h.db,
+        p,
+        Config {
+            c_context_bound: Some(3),
+            ..Default::default()
+        },
+    );
     let ran = h.run();
     assert_eq!(ran, strs(&["c_analysis"]));
 }
@@ -254,7 +300,10 @@ fn incremental_tree_gives_the_same_lowering() {
     let a = pointee_c::lower_parsed("a.c", &new_text, &new_tree);
     let b = pointee_c::lower_file("a.c", &new_text);
     assert_eq!(a, b);
-    assert_eq!(new_tree.root_node().to_sexp(), parse(Lang::C, &new_text, None).root_node().to_sexp());
+    assert_eq!(
+        new_tree.root_node().to_sexp(),
+        parse(Lang::C, &new_text, None).root_node().to_sexp()
+    );
 }
 
 #[test]
@@ -274,7 +323,12 @@ fn java_comment_edits_run_no_java_analysis() {
     let first = run(&mut h);
     assert!(first.contains(&"java_analysis".to_string()), "{first:?}");
     let a = java_analysis(&h.db, h.project).clone().unwrap();
-    let virt: Vec<&str> = a.edges.iter().filter(|e| e.indirect).map(|e| &*e.callee).collect();
+    let virt: Vec<&str> = a
+        .edges
+        .iter()
+        .filter(|e| e.indirect)
+        .map(|e| &*e.callee)
+        .collect();
     assert_eq!(virt, vec!["A.m()", "B.m()"], "{:?}", a.edges);
     h.edit("Main.java", "class A {", "/* a comment */\nclass A {");
     let ran = run(&mut h);
@@ -290,6 +344,8 @@ fn java_files_lower_together() {
     )]);
     let db = &h.db;
     let jp = java_program(db, h.project);
-    assert!(jp.0.program.function("A.main(String[])").is_some() || !jp.0.program.functions.is_empty());
+    assert!(
+        jp.0.program.function("A.main(String[])").is_some() || !jp.0.program.functions.is_empty()
+    );
     h.run();
 }

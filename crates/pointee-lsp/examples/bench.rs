@@ -44,7 +44,8 @@ impl Client {
         let v: Value = serde_json::from_slice(&buf).unwrap();
         if v.get("method").is_some() && v.get("id").is_some() {
             let id = v["id"].clone();
-            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null})).await;
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}))
+                .await;
         }
         v
     }
@@ -100,7 +101,10 @@ async fn main() {
     let path = std::env::args()
         .nth(1)
         .expect("usage: bench FILE.c [HOVERS]");
-    let hovers: usize = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(200);
+    let hovers: usize = std::env::args()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
     let text = std::fs::read_to_string(&path).expect("reading the C file");
     let dir = std::env::temp_dir().join(format!("pointee-lsp-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -166,7 +170,11 @@ async fn main() {
     .await;
     c.next_diagnostics().await;
     let scratch = t.elapsed().as_secs_f64() * 1000.0;
-    println!("file: {path} ({} lines), {} pointer expressions", text.lines().count(), exprs.len());
+    println!(
+        "file: {path} ({} lines), {} pointer expressions",
+        text.lines().count(),
+        exprs.len()
+    );
     println!("open to first diagnostics (from scratch): {scratch:.1} ms");
 
     let mut times = Vec::new();
@@ -184,7 +192,10 @@ async fn main() {
         }
     }
     let (p50, p99) = (percentile(&mut times, 0.5), percentile(&mut times, 0.99));
-    println!("hover ({} requests): p50 {p50:.1} ms, p99 {p99:.1} ms", times.len());
+    println!(
+        "hover ({} requests): p50 {p50:.1} ms, p99 {p99:.1} ms",
+        times.len()
+    );
 
     // Edits: insert and remove a statement that changes nothing the
     // function's output depends on; and a comment-only edit.

@@ -236,7 +236,11 @@ fn base_name(name: &str) -> (&str, Option<&str>) {
 }
 
 /// Where a function of the linked C program is defined.
-fn c_function_source(db: &Database, project: Project, name: &str) -> Option<(String, FunctionSource)> {
+fn c_function_source(
+    db: &Database,
+    project: Project,
+    name: &str,
+) -> Option<(String, FunctionSource)> {
     let (base, file) = base_name(name);
     for f in c_files(db, project) {
         if file.is_some_and(|x| x != f.path(db)) {
@@ -259,7 +263,10 @@ fn program_name(program: Option<&pointee_ir::Program>, path: &str, name: &str) -
     }
 }
 
-fn innermost<'a, T>(items: impl Iterator<Item = (&'a FunctionSource, T, Range)>, off: u32) -> Option<(&'a FunctionSource, T)> {
+fn innermost<'a, T>(
+    items: impl Iterator<Item = (&'a FunctionSource, T, Range)>,
+    off: u32,
+) -> Option<(&'a FunctionSource, T)> {
     let mut best: Option<(&FunctionSource, T, Range)> = None;
     for (fs, t, r) in items {
         if r.touches(off) && best.as_ref().is_none_or(|(_, _, b)| r.len() < b.len()) {
@@ -274,7 +281,11 @@ fn basic_at(f: &Function, stmt: StmtId) -> Option<&Basic> {
         for s in b {
             let found = match s {
                 Stmt::Basic(i, b) if *i == id => Some(b),
-                Stmt::If { then_branch, else_branch, .. } => walk(then_branch, id).or_else(|| walk(else_branch, id)),
+                Stmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => walk(then_branch, id).or_else(|| walk(else_branch, id)),
                 Stmt::Loop { body } => walk(body, id),
                 Stmt::Switch { arms, .. } => arms.iter().find_map(|a| walk(a, id)),
                 _ => None,
@@ -293,27 +304,50 @@ fn basic_at(f: &Function, stmt: StmtId) -> Option<&Basic> {
 /// For the callee of an indirect C call at `off` (`fp` in `fp(x)`, `open` in
 /// `s->ops->open(x)`): every function it may call. `None` when the cursor is
 /// not on the callee of an indirect call.
-pub fn c_indirect_callees(db: &Database, project: Project, snap: &Snapshot, path: &str, off: u32) -> Option<Vec<PlainLoc>> {
+pub fn c_indirect_callees(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    path: &str,
+    off: u32,
+) -> Option<Vec<PlainLoc>> {
     let file = c_file(db, project, path)?;
     let lowered = db::lower_c(db, file);
     let (fs, call) = innermost(
-        lowered.source.functions.iter().flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
+        lowered
+            .source
+            .functions
+            .iter()
+            .flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
         off,
     )?;
     if !on_callee_name(snap, path, off, call.callee_range) {
         return None;
     }
     let f = lowered.program.function(&fs.name)?;
-    if !matches!(basic_at(f, call.stmt), Some(Basic::Call { callee: Callee::Indirect(_), .. })) {
+    if !matches!(
+        basic_at(f, call.stmt),
+        Some(Basic::Call {
+            callee: Callee::Indirect(_),
+            ..
+        })
+    ) {
         return None;
     }
     let analysis = db::c_analysis(db, project).as_ref().ok()?.clone();
     let program = db::c_program(db, project).as_ref().ok().cloned();
     let caller = program_name(program.as_deref(), path, &fs.name);
     let mut out = Vec::new();
-    for e in analysis.edges.iter().filter(|e| *e.caller == *caller && e.stmt == call.stmt) {
+    for e in analysis
+        .edges
+        .iter()
+        .filter(|e| *e.caller == *caller && e.stmt == call.stmt)
+    {
         if let Some((file, fs)) = c_function_source(db, project, &e.callee) {
-            out.push(PlainLoc { file, range: fs.name_range });
+            out.push(PlainLoc {
+                file,
+                range: fs.name_range,
+            });
         }
     }
     Some(out)
@@ -322,8 +356,12 @@ pub fn c_indirect_callees(db: &Database, project: Project, snap: &Snapshot, path
 /// Whether the identifier at `off` is the last name of the callee expression
 /// `callee` (`fp` in `fp` or `(*fp)`, `open` in `s->ops->open`, `m` in `a.m`).
 fn on_callee_name(snap: &Snapshot, path: &str, off: u32, callee: Range) -> bool {
-    let Some(doc) = snap.doc(path) else { return false };
-    let Some(r) = identifier_range(snap, path, off) else { return false };
+    let Some(doc) = snap.doc(path) else {
+        return false;
+    };
+    let Some(r) = identifier_range(snap, path, off) else {
+        return false;
+    };
     if r.start < callee.start || r.end > callee.end {
         return false;
     }
@@ -336,7 +374,9 @@ fn identifier_range(snap: &Snapshot, path: &str, off: u32) -> Option<Range> {
     let doc = snap.doc(path)?;
     let root = doc.tree.as_ref()?.0.root_node();
     for at in [off as usize, (off as usize).saturating_sub(1)] {
-        let Some(n) = root.descendant_for_byte_range(at, at) else { continue };
+        let Some(n) = root.descendant_for_byte_range(at, at) else {
+            continue;
+        };
         if matches!(n.kind(), "identifier" | "field_identifier") {
             return Some(Range::new(n.start_byte(), n.end_byte()));
         }
@@ -346,7 +386,13 @@ fn identifier_range(snap: &Snapshot, path: &str, off: u32) -> Option<Range> {
 
 /// Whether `off` is on the callee of a Java call (then pointee-ide's callees
 /// answer go-to-definition).
-pub fn java_call_at(db: &Database, project: Project, snap: &Snapshot, path: &str, off: u32) -> bool {
+pub fn java_call_at(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    path: &str,
+    off: u32,
+) -> bool {
     let jp = db::java_program(db, project);
     jp.0.sources
         .iter()
@@ -362,14 +408,19 @@ fn identifier_at(snap: &Snapshot, path: &str, off: u32) -> Option<(String, &'sta
     let tree = doc.tree.as_ref()?;
     let root = tree.0.root_node();
     for at in [off as usize, (off as usize).saturating_sub(1)] {
-        let Some(n) = root.descendant_for_byte_range(at, at) else { continue };
+        let Some(n) = root.descendant_for_byte_range(at, at) else {
+            continue;
+        };
         let kind = match n.kind() {
             "identifier" => "identifier",
             "field_identifier" => "field",
             "type_identifier" => "type",
             _ => continue,
         };
-        return Some((doc.text.get(n.start_byte()..n.end_byte())?.to_string(), kind));
+        return Some((
+            doc.text.get(n.start_byte()..n.end_byte())?.to_string(),
+            kind,
+        ));
     }
     None
 }
@@ -379,7 +430,13 @@ fn strip_shadow(name: &str) -> &str {
 }
 
 /// The declaration of the variable, global or function named at `off`.
-pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str, off: u32) -> Option<PlainLoc> {
+pub fn declaration(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    path: &str,
+    off: u32,
+) -> Option<PlainLoc> {
     let (ident, kind) = identifier_at(snap, path, off)?;
     let lang = Lang::of_path(path)?;
     let sources: Vec<(String, SourceMap, Option<Arc<db::CFile>>)> = match lang {
@@ -392,7 +449,10 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
             .collect(),
         Lang::Java => {
             let jp = db::java_program(db, project).clone();
-            jp.0.sources.iter().map(|s| (s.file.to_string(), s.clone(), None)).collect()
+            jp.0.sources
+                .iter()
+                .map(|s| (s.file.to_string(), s.clone(), None))
+                .collect()
         }
     };
     let java = lang == Lang::Java;
@@ -409,23 +469,41 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
         // declaration of that name before the cursor.
         if let Some(i) = sources.iter().position(|s| s.0 == path) {
             let sm = &sources[i].1;
-            if let Some(fs) = sm.functions.iter().filter(|fs| fs.range.touches(off)).min_by_key(|fs| fs.range.len()) {
+            if let Some(fs) = sm
+                .functions
+                .iter()
+                .filter(|fs| fs.range.touches(off))
+                .min_by_key(|fs| fs.range.len())
+            {
                 if let Some(f) = program_of(i).and_then(|p| p.function(&fs.name)) {
                     let mut best: Option<Range> = None;
                     for (v, r) in f.vars.iter().zip(&fs.vars) {
-                        let user = matches!(v.kind, pointee_ir::VarKind::Param | pointee_ir::VarKind::Local);
-                        if user && strip_shadow(&v.name) == ident && r.start <= off && best.is_none_or(|b| r.start >= b.start) {
+                        let user = matches!(
+                            v.kind,
+                            pointee_ir::VarKind::Param | pointee_ir::VarKind::Local
+                        );
+                        if user
+                            && strip_shadow(&v.name) == ident
+                            && r.start <= off
+                            && best.is_none_or(|b| r.start >= b.start)
+                        {
                             best = Some(*r);
                         }
                     }
                     if let Some(r) = best {
-                        return Some(PlainLoc { file: path.to_string(), range: r });
+                        return Some(PlainLoc {
+                            file: path.to_string(),
+                            range: r,
+                        });
                     }
                 }
                 // A static local: a global named `function::local`.
                 let sl = format!("{}::{ident}", fs.name);
                 if let Some(g) = sm.global(&sl) {
-                    return Some(PlainLoc { file: path.to_string(), range: g.name_range });
+                    return Some(PlainLoc {
+                        file: path.to_string(),
+                        range: g.name_range,
+                    });
                 }
             }
         }
@@ -436,9 +514,16 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
     for &i in &order {
         for g in &sources[i].1.globals {
             let name: &str = &g.name;
-            let matches = if java { name.rsplit('.').next() == Some(&ident) } else { name == ident };
+            let matches = if java {
+                name.rsplit('.').next() == Some(&ident)
+            } else {
+                name == ident
+            };
             if matches && kind != "type" {
-                return Some(PlainLoc { file: sources[i].0.clone(), range: g.name_range });
+                return Some(PlainLoc {
+                    file: sources[i].0.clone(),
+                    range: g.name_range,
+                });
             }
         }
     }
@@ -447,12 +532,18 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
         for fs in &sources[i].1.functions {
             let name: &str = &fs.name;
             let short = if java {
-                name.split('(').next().and_then(|n| n.rsplit('.').next()).unwrap_or(name)
+                name.split('(')
+                    .next()
+                    .and_then(|n| n.rsplit('.').next())
+                    .unwrap_or(name)
             } else {
                 name
             };
             if short == ident && !fs.name_range.is_empty() {
-                return Some(PlainLoc { file: sources[i].0.clone(), range: fs.name_range });
+                return Some(PlainLoc {
+                    file: sources[i].0.clone(),
+                    range: fs.name_range,
+                });
             }
         }
     }
@@ -461,7 +552,10 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
         for (key, r) in &sources[i].1.records {
             let k: &str = key;
             if k == ident || k.rsplit(' ').next() == Some(&ident) {
-                return Some(PlainLoc { file: sources[i].0.clone(), range: *r });
+                return Some(PlainLoc {
+                    file: sources[i].0.clone(),
+                    range: *r,
+                });
             }
         }
     }
@@ -469,7 +563,12 @@ pub fn declaration(db: &Database, project: Project, snap: &Snapshot, path: &str,
 }
 
 /// Where a function of either program is defined.
-fn function_source(db: &Database, project: Project, lang: Lang, name: &str) -> Option<(String, FunctionSource)> {
+fn function_source(
+    db: &Database,
+    project: Project,
+    lang: Lang,
+    name: &str,
+) -> Option<(String, FunctionSource)> {
     match lang {
         Lang::C => c_function_source(db, project, name),
         Lang::Java => {
@@ -484,8 +583,14 @@ fn function_source(db: &Database, project: Project, lang: Lang, name: &str) -> O
 /// The resolved call edges of one language's program.
 fn edges(db: &Database, project: Project, lang: Lang) -> Vec<db::CallEdge> {
     match lang {
-        Lang::C => db::c_analysis(db, project).as_ref().map(|a| a.edges.clone()).unwrap_or_default(),
-        Lang::Java => db::java_analysis(db, project).as_ref().map(|a| a.edges.clone()).unwrap_or_default(),
+        Lang::C => db::c_analysis(db, project)
+            .as_ref()
+            .map(|a| a.edges.clone())
+            .unwrap_or_default(),
+        Lang::Java => db::java_analysis(db, project)
+            .as_ref()
+            .map(|a| a.edges.clone())
+            .unwrap_or_default(),
     }
 }
 
@@ -493,7 +598,9 @@ fn edges(db: &Database, project: Project, lang: Lang) -> Vec<db::CallEdge> {
 /// the cursor, or every possible callee of the call there (through function
 /// pointers and virtual dispatch), or else the function the cursor is in.
 pub fn call_items_at(db: &Database, project: Project, path: &str, off: u32) -> Vec<CallItem> {
-    let Some(lang) = Lang::of_path(path) else { return Vec::new() };
+    let Some(lang) = Lang::of_path(path) else {
+        return Vec::new();
+    };
     let functions: Vec<FunctionSource> = match lang {
         Lang::C => match c_file(db, project, path) {
             Some(f) => db::lower_c(db, f).source.functions.clone(),
@@ -518,14 +625,19 @@ pub fn call_items_at(db: &Database, project: Project, path: &str, off: u32) -> V
         }
     }
     if let Some((fs, call)) = innermost(
-        functions.iter().flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
+        functions
+            .iter()
+            .flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.callee_range))),
         off,
     ) {
         let caller = pname(&fs.name);
         let mut out: Vec<CallItem> = edges(db, project, lang)
             .iter()
             .filter(|e| *e.caller == *caller && e.stmt == call.stmt)
-            .filter_map(|e| function_source(db, project, lang, &e.callee).map(|(file, fs)| item(lang, &file, &e.callee, &fs)))
+            .filter_map(|e| {
+                function_source(db, project, lang, &e.callee)
+                    .map(|(file, fs)| item(lang, &file, &e.callee, &fs))
+            })
             .collect();
         out.dedup();
         if !out.is_empty() {
@@ -562,8 +674,16 @@ pub fn incoming(db: &Database, project: Project, lang: Lang, name: &str) -> Vec<
         .into_iter()
         .filter_map(|(caller, stmts)| {
             let (file, fs) = function_source(db, project, lang, caller)?;
-            let ranges = fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
-            Some(CallLink { item: item(lang, &file, caller, &fs), ranges })
+            let ranges = fs
+                .calls
+                .iter()
+                .filter(|c| stmts.contains(&c.stmt))
+                .map(|c| c.range)
+                .collect();
+            Some(CallLink {
+                item: item(lang, &file, caller, &fs),
+                ranges,
+            })
         })
         .collect()
 }
@@ -575,13 +695,23 @@ pub fn outgoing(db: &Database, project: Project, lang: Lang, name: &str) -> Vec<
     for e in all.iter().filter(|e| &*e.caller == name) {
         by_callee.entry(&e.callee).or_default().push(e.stmt);
     }
-    let Some((_, caller_fs)) = function_source(db, project, lang, name) else { return Vec::new() };
+    let Some((_, caller_fs)) = function_source(db, project, lang, name) else {
+        return Vec::new();
+    };
     by_callee
         .into_iter()
         .filter_map(|(callee, stmts)| {
             let (file, fs) = function_source(db, project, lang, callee)?;
-            let ranges = caller_fs.calls.iter().filter(|c| stmts.contains(&c.stmt)).map(|c| c.range).collect();
-            Some(CallLink { item: item(lang, &file, callee, &fs), ranges })
+            let ranges = caller_fs
+                .calls
+                .iter()
+                .filter(|c| stmts.contains(&c.stmt))
+                .map(|c| c.range)
+                .collect();
+            Some(CallLink {
+                item: item(lang, &file, callee, &fs),
+                ranges,
+            })
         })
         .collect()
 }
@@ -593,7 +723,11 @@ pub fn function_file(db: &Database, project: Project, lang: Lang, name: &str) ->
 
 /// Diagnostics of every C file: alias checks (failing: warning; holding:
 /// hint), the front end's notes, and link errors.
-pub fn c_diagnostics(db: &Database, project: Project, settings: &Settings) -> BTreeMap<String, Vec<Diag>> {
+pub fn c_diagnostics(
+    db: &Database,
+    project: Project,
+    settings: &Settings,
+) -> BTreeMap<String, Vec<Diag>> {
     let mut out: BTreeMap<String, Vec<Diag>> = BTreeMap::new();
     let files = c_files(db, project);
     for &f in &files {
@@ -630,12 +764,20 @@ pub fn c_diagnostics(db: &Database, project: Project, settings: &Settings) -> BT
                 if (c.ok && !settings.diag_ok_checks) || (!c.ok && !settings.diag_alias_checks) {
                     continue;
                 }
-                let Some((file, fs)) = c_function_source(db, project, &c.function) else { continue };
-                let Some(call) = fs.calls.iter().find(|x| x.stmt == c.stmt) else { continue };
+                let Some((file, fs)) = c_function_source(db, project, &c.function) else {
+                    continue;
+                };
+                let Some(call) = fs.calls.iter().find(|x| x.stmt == c.stmt) else {
+                    continue;
+                };
                 let verdict = format!("{:?}", c.verdict).to_lowercase();
                 out.entry(file).or_default().push(Diag {
                     range: call.range,
-                    kind: if c.ok { DiagKind::Hint } else { DiagKind::Warning },
+                    kind: if c.ok {
+                        DiagKind::Hint
+                    } else {
+                        DiagKind::Warning
+                    },
                     code: "alias-check".into(),
                     message: if c.ok {
                         format!("{} holds: the analysis says {verdict}", c.check)
@@ -663,7 +805,9 @@ pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String
         return out;
     }
     let offset = |file: &str, line: u32, col: u32| -> Option<u32> {
-        snap.doc(file)?.lines.offset_chars(line.checked_sub(1)? as usize, col.checked_sub(1)? as usize)
+        snap.doc(file)?
+            .lines
+            .offset_chars(line.checked_sub(1)? as usize, col.checked_sub(1)? as usize)
     };
     match pointee_ide::check(&ws, &settings.ide_options()) {
         Err(e) => {
@@ -681,10 +825,19 @@ pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String
                 if (c.ok && !settings.diag_ok_checks) || (!c.ok && !settings.diag_alias_checks) {
                     continue;
                 }
-                let Some(start) = offset(&c.at.file, c.at.line, c.at.column) else { continue };
+                let Some(start) = offset(&c.at.file, c.at.line, c.at.column) else {
+                    continue;
+                };
                 out.entry(c.at.file.clone()).or_default().push(Diag {
-                    range: Range { start, end: start + c.check.len() as u32 },
-                    kind: if c.ok { DiagKind::Hint } else { DiagKind::Warning },
+                    range: Range {
+                        start,
+                        end: start + c.check.len() as u32,
+                    },
+                    kind: if c.ok {
+                        DiagKind::Hint
+                    } else {
+                        DiagKind::Warning
+                    },
                     code: "alias-check".into(),
                     message: format!(
                         "{} {}: the analysis says {}",
@@ -725,19 +878,40 @@ pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String
 /// the pointer under the cursor points (aliasing in the sense of the alias
 /// checks): must-aliases (the same one definite target) as read or write by
 /// how they are accessed, may-aliases (some common target) as text.
-pub fn c_highlights(db: &Database, project: Project, session: &db::session::CSession, path: &str, off: u32) -> Vec<Highlight> {
-    let Some(file) = c_file(db, project, path) else { return Vec::new() };
+pub fn c_highlights(
+    db: &Database,
+    project: Project,
+    session: &db::session::CSession,
+    path: &str,
+    off: u32,
+) -> Vec<Highlight> {
+    let Some(file) = c_file(db, project, path) else {
+        return Vec::new();
+    };
     let lowered = db::lower_c(db, file).clone();
     let Some((fs, cur)) = innermost(
-        lowered.source.functions.iter().flat_map(|fs| fs.exprs.iter().enumerate().map(move |(i, e)| (fs, i, e.range))),
+        lowered.source.functions.iter().flat_map(|fs| {
+            fs.exprs
+                .iter()
+                .enumerate()
+                .map(move |(i, e)| (fs, i, e.range))
+        }),
         off,
     ) else {
         return Vec::new();
     };
     let fname = program_name(Some(session.program()), path, &fs.name);
-    let queries: Vec<(Point, Rvalue)> = fs.exprs.iter().map(|e| (e.point, Rvalue::Use(e.place.clone()))).collect();
-    let Some(values) = session.values(&fname, queries) else { return Vec::new() };
-    let Some(Some(mine)) = values.get(cur) else { return Vec::new() };
+    let queries: Vec<(Point, Rvalue)> = fs
+        .exprs
+        .iter()
+        .map(|e| (e.point, Rvalue::Use(e.place.clone())))
+        .collect();
+    let Some(values) = session.values(&fname, queries) else {
+        return Vec::new();
+    };
+    let Some(Some(mine)) = values.get(cur) else {
+        return Vec::new();
+    };
     let single = |v: &[(String, bool)]| -> Option<String> {
         match v {
             [(n, true)] if !is_special(n) => Some(n.clone()),
@@ -748,7 +922,9 @@ pub fn c_highlights(db: &Database, project: Project, session: &db::session::CSes
     let mut out: Vec<Highlight> = Vec::new();
     for (i, (e, v)) in fs.exprs.iter().zip(&values).enumerate() {
         let Some(v) = v else { continue };
-        let common = v.iter().any(|(n, _)| !is_special(n) && mine.iter().any(|(m, _)| m == n));
+        let common = v
+            .iter()
+            .any(|(n, _)| !is_special(n) && mine.iter().any(|(m, _)| m == n));
         if !common && i != cur {
             continue;
         }
@@ -765,7 +941,10 @@ pub fn c_highlights(db: &Database, project: Project, session: &db::session::CSes
                     h.alias = alias;
                 }
             }
-            None => out.push(Highlight { range: e.range, alias }),
+            None => out.push(Highlight {
+                range: e.range,
+                alias,
+            }),
         }
     }
     out.sort_by_key(|h| h.range.start);
@@ -773,12 +952,23 @@ pub fn c_highlights(db: &Database, project: Project, session: &db::session::CSes
 }
 
 fn is_special(name: &str) -> bool {
-    matches!(name, "NULL" | "null" | "unknown" | "uninit" | "freed" | "dangling")
+    matches!(
+        name,
+        "NULL" | "null" | "unknown" | "uninit" | "freed" | "dangling"
+    )
 }
 
 /// The points-to set after each pointer assignment in `range` of `path`.
-pub fn c_inlay_hints(db: &Database, project: Project, session: &db::session::CSession, path: &str, range: Range) -> Vec<Hint> {
-    let Some(file) = c_file(db, project, path) else { return Vec::new() };
+pub fn c_inlay_hints(
+    db: &Database,
+    project: Project,
+    session: &db::session::CSession,
+    path: &str,
+    range: Range,
+) -> Vec<Hint> {
+    let Some(file) = c_file(db, project, path) else {
+        return Vec::new();
+    };
     let lowered = db::lower_c(db, file).clone();
     let program = session.program().clone();
     let mut out = Vec::new();
@@ -789,22 +979,41 @@ pub fn c_inlay_hints(db: &Database, project: Project, session: &db::session::CSe
         let written: Vec<&pointee_ir::ExprInfo> = fs
             .exprs
             .iter()
-            .filter(|e| matches!(e.point, Point::After(_)) && e.range.start >= range.start && e.range.end <= range.end)
+            .filter(|e| {
+                matches!(e.point, Point::After(_))
+                    && e.range.start >= range.start
+                    && e.range.end <= range.end
+            })
             .collect();
         if written.is_empty() {
             continue;
         }
         let fname = program_name(Some(&program), path, &fs.name);
-        let queries: Vec<(Point, Rvalue)> = written.iter().map(|e| (e.point, Rvalue::Use(e.place.clone()))).collect();
-        let Some(values) = session.values(&fname, queries) else { continue };
+        let queries: Vec<(Point, Rvalue)> = written
+            .iter()
+            .map(|e| (e.point, Rvalue::Use(e.place.clone())))
+            .collect();
+        let Some(values) = session.values(&fname, queries) else {
+            continue;
+        };
         for (e, v) in written.iter().zip(values) {
             let Some(v) = v else { continue };
-            let stmt_end = fs.stmts.get(e.point.stmt().0 as usize).map(|r| r.end).unwrap_or(e.range.end);
+            let stmt_end = fs
+                .stmts
+                .get(e.point.stmt().0 as usize)
+                .map(|r| r.end)
+                .unwrap_or(e.range.end);
             let label = format!(
                 "→ {{{}}}",
-                v.iter().map(|(n, d)| if *d { n.clone() } else { format!("{n}?") }).collect::<Vec<_>>().join(", ")
+                v.iter()
+                    .map(|(n, d)| if *d { n.clone() } else { format!("{n}?") })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
-            out.push(Hint { at: stmt_end.max(e.range.end), label });
+            out.push(Hint {
+                at: stmt_end.max(e.range.end),
+                label,
+            });
         }
     }
     out.sort_by_key(|h| h.at);

@@ -2,9 +2,7 @@
 //! URIs and file names, UTF-16 positions and byte offsets (through
 //! `pointee_ir::LineIndex`), and pointee-ide's answers into LSP results.
 
-use crate::analysis::{
-    Alias, CallItem, CallLink, DiagKind, Diag, Highlight, Hint, PlainLoc,
-};
+use crate::analysis::{Alias, CallItem, CallLink, Diag, DiagKind, Highlight, Hint, PlainLoc};
 use crate::docs::{Doc, Snapshot};
 use pointee_db::Lang;
 use pointee_ide::{Hover as IdeHover, Target, TargetKind};
@@ -77,8 +75,10 @@ pub fn ts_point(lines: &LineIndex, offset: u32) -> tree_sitter::Point {
 
 /// The byte offset of pointee-ide's 1-based (line, character column).
 fn ide_offset(doc: &Doc, line: u32, column: u32) -> Option<u32> {
-    doc.lines
-        .offset_chars(line.saturating_sub(1) as usize, column.saturating_sub(1) as usize)
+    doc.lines.offset_chars(
+        line.saturating_sub(1) as usize,
+        column.saturating_sub(1) as usize,
+    )
 }
 
 /// pointee-ide's 1-based (line, character column) of an LSP position.
@@ -100,12 +100,18 @@ pub fn ide_location(snap: &Snapshot, l: &pointee_ide::Location) -> Option<lsp::L
 pub fn ide_span(doc: &Doc, s: &pointee_ide::Span) -> Option<lsp::Range> {
     let a = ide_offset(doc, s.line, s.column)?;
     let b = ide_offset(doc, s.end_line, s.end_column)?;
-    Some(lsp::Range::new(position(&doc.lines, a), position(&doc.lines, b)))
+    Some(lsp::Range::new(
+        position(&doc.lines, a),
+        position(&doc.lines, b),
+    ))
 }
 
 pub fn plain_location(snap: &Snapshot, l: &PlainLoc) -> Option<lsp::Location> {
     let doc = snap.doc(&l.file)?;
-    Some(lsp::Location::new(name_to_uri(&l.file)?, range(&doc.lines, l.range)))
+    Some(lsp::Location::new(
+        name_to_uri(&l.file)?,
+        range(&doc.lines, l.range),
+    ))
 }
 
 // ------------------------------------------------------------- answers
@@ -157,35 +163,62 @@ pub fn hover(snap: &Snapshot, h: &IdeHover, java: bool) -> lsp::Hover {
         let possible: Vec<&Target> = h.targets.iter().filter(|t| !t.definite).collect();
         if !definite.is_empty() {
             md.push_str("- definitely: ");
-            md.push_str(&definite.iter().map(|t| target_md(snap, t)).collect::<Vec<_>>().join(", "));
+            md.push_str(
+                &definite
+                    .iter()
+                    .map(|t| target_md(snap, t))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
             md.push('\n');
         }
         if !possible.is_empty() {
             md.push_str(if java { "- objects: " } else { "- possibly: " });
-            md.push_str(&possible.iter().map(|t| target_md(snap, t)).collect::<Vec<_>>().join(", "));
+            md.push_str(
+                &possible
+                    .iter()
+                    .map(|t| target_md(snap, t))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
             md.push('\n');
         }
         if h.targets.is_empty() {
             md.push_str("- nothing\n");
         }
-        let fns: Vec<&Target> = h.targets.iter().filter(|t| t.kind == TargetKind::Function).collect();
+        let fns: Vec<&Target> = h
+            .targets
+            .iter()
+            .filter(|t| t.kind == TargetKind::Function)
+            .collect();
         if !fns.is_empty() {
             md.push_str("\nMay call: ");
-            md.push_str(&fns.iter().map(|t| target_md(snap, t)).collect::<Vec<_>>().join(", "));
+            md.push_str(
+                &fns.iter()
+                    .map(|t| target_md(snap, t))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
             md.push('\n');
         }
         let disagree = h.contexts.windows(2).any(|w| w[0].targets != w[1].targets);
         if disagree {
             md.push_str("\nPer calling context:\n\n");
             for c in &h.contexts {
-                md.push_str(&format!("- `{}`: {}\n", c.chain.join(" > "), targets_line(snap, &c.targets)));
+                md.push_str(&format!(
+                    "- `{}`: {}\n",
+                    c.chain.join(" > "),
+                    targets_line(snap, &c.targets)
+                ));
             }
         }
         if h.merged {
             md.push_str("\n*Contexts were merged by the context bound.*\n");
         }
         if h.extra_entry {
-            md.push_str("\n*Reached only from an extra entry (not from `main`): inputs unknown.*\n");
+            md.push_str(
+                "\n*Reached only from an extra entry (not from `main`): inputs unknown.*\n",
+            );
         }
     }
     let doc = snap.doc(&h.span.file);
@@ -245,7 +278,13 @@ pub fn call_item(snap: &Snapshot, item: &CallItem) -> Option<lsp::CallHierarchyI
         name: item.name.clone(),
         kind: lsp::SymbolKind::FUNCTION,
         tags: None,
-        detail: Some(item.file.rsplit('/').next().unwrap_or(&item.file).to_string()),
+        detail: Some(
+            item.file
+                .rsplit('/')
+                .next()
+                .unwrap_or(&item.file)
+                .to_string(),
+        ),
         uri: name_to_uri(&item.file)?,
         range: range(&doc.lines, item.range),
         selection_range: range(&doc.lines, item.name_range),
@@ -287,7 +326,11 @@ pub fn incoming(snap: &Snapshot, links: &[CallLink]) -> Vec<lsp::CallHierarchyIn
 }
 
 /// Outgoing calls: the ranges are in the caller's file.
-pub fn outgoing(snap: &Snapshot, caller_file: &str, links: &[CallLink]) -> Vec<lsp::CallHierarchyOutgoingCall> {
+pub fn outgoing(
+    snap: &Snapshot,
+    caller_file: &str,
+    links: &[CallLink],
+) -> Vec<lsp::CallHierarchyOutgoingCall> {
     let Some(doc) = snap.doc(caller_file) else {
         return Vec::new();
     };

@@ -237,7 +237,8 @@ impl Backend {
             if docs.map.get(&name).is_some_and(|d| d.open) {
                 continue;
             }
-            docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
+            docs.map
+                .insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
             changed = true;
         }
         if changed {
@@ -255,7 +256,9 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
     if depth > 40 || out.len() >= MAX_FILES {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
@@ -268,7 +271,10 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
             }
             scan(&path, out, depth + 1);
         } else if ft.is_file() && Lang::of_path(&name).is_some() {
-            if e.metadata().map(|m| m.len() > MAX_FILE_BYTES).unwrap_or(true) {
+            if e.metadata()
+                .map(|m| m.len() > MAX_FILE_BYTES)
+                .unwrap_or(true)
+            {
                 continue;
             }
             if let Ok(text) = std::fs::read_to_string(&path) {
@@ -302,7 +308,11 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
             if shared.progress.load(Ordering::Relaxed) {
                 let n = shared.progress_tokens.fetch_add(1, Ordering::Relaxed);
                 let token = lsp::ProgressToken::String(format!("pointee-analysis-{n}"));
-                if client.create_work_done_progress(token.clone()).await.is_ok() {
+                if client
+                    .create_work_done_progress(token.clone())
+                    .await
+                    .is_ok()
+                {
                     progress = Some(
                         client
                             .progress(token, "pointee")
@@ -323,7 +333,10 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         Ok(Err(p)) => {
             if !p.is::<pointee_db::salsa::Cancelled>() {
                 client
-                    .log_message(lsp::MessageType::ERROR, format!("pointee: analysis failed: {}", panic_message(&*p)))
+                    .log_message(
+                        lsp::MessageType::ERROR,
+                        format!("pointee: analysis failed: {}", panic_message(&*p)),
+                    )
                     .await;
             }
             return;
@@ -337,8 +350,11 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let mut now = BTreeSet::new();
     for (file, list) in &diags {
         let Some(doc) = snap.doc(file) else { continue };
-        let Some(uri) = convert::name_to_uri(file) else { continue };
-        let items: Vec<lsp::Diagnostic> = list.iter().map(|d| convert::diagnostic(doc, d)).collect();
+        let Some(uri) = convert::name_to_uri(file) else {
+            continue;
+        };
+        let items: Vec<lsp::Diagnostic> =
+            list.iter().map(|d| convert::diagnostic(doc, d)).collect();
         to_clear.remove(file);
         if !items.is_empty() {
             now.insert(file.clone());
@@ -360,7 +376,10 @@ enum Def {
 
 fn def_response(snap: &Snapshot, d: Option<Def>) -> Option<lsp::GotoDefinitionResponse> {
     let locs: Vec<lsp::Location> = match d? {
-        Def::Plain(v) => v.iter().filter_map(|l| convert::plain_location(snap, l)).collect(),
+        Def::Plain(v) => v
+            .iter()
+            .filter_map(|l| convert::plain_location(snap, l))
+            .collect(),
         Def::Ide(v) => convert::callees(snap, &v),
     };
     if locs.is_empty() {
@@ -375,7 +394,9 @@ fn possible_callees(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
     let doc = cx.snap.doc(name)?;
     let off = convert::offset(&doc.lines, &doc.text, pos);
     match doc.lang? {
-        Lang::C => analysis::c_indirect_callees(cx.db, cx.project, cx.snap, name, off).map(Def::Plain),
+        Lang::C => {
+            analysis::c_indirect_callees(cx.db, cx.project, cx.snap, name, off).map(Def::Plain)
+        }
         Lang::Java => {
             if !analysis::java_call_at(cx.db, cx.project, cx.snap, name, off) {
                 return None;
@@ -406,7 +427,11 @@ impl LanguageServer for Backend {
             lock(&self.shared.settings).update(opts);
         }
         let caps = &params.capabilities;
-        let progress = caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+        let progress = caps
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false);
         self.shared.progress.store(progress, Ordering::Relaxed);
         let watch = caps
             .workspace
@@ -495,7 +520,10 @@ impl LanguageServer for Backend {
         let name = convert::uri_to_name(&params.text_document.uri);
         {
             let mut docs = lock(&self.shared.docs);
-            docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &params.text_document.text, true)));
+            docs.map.insert(
+                name.clone(),
+                Arc::new(Doc::new(&name, &params.text_document.text, true)),
+            );
             docs.rev += 1;
         }
         self.schedule_analysis();
@@ -533,13 +561,16 @@ impl LanguageServer for Backend {
         let disk = std::fs::read_to_string(&name).ok();
         let in_folder = {
             let folders = lock(&self.shared.folders);
-            folders.iter().any(|f| std::path::Path::new(&name).starts_with(f))
+            folders
+                .iter()
+                .any(|f| std::path::Path::new(&name).starts_with(f))
         };
         {
             let mut docs = lock(&self.shared.docs);
             match disk {
                 Some(text) if in_folder => {
-                    docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
+                    docs.map
+                        .insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
                 }
                 _ => {
                     docs.map.remove(&name);
@@ -571,7 +602,10 @@ impl LanguageServer for Backend {
             if Lang::of_path(&name).is_none() {
                 continue;
             }
-            let open = lock(&self.shared.docs).map.get(&name).is_some_and(|d| d.open);
+            let open = lock(&self.shared.docs)
+                .map
+                .get(&name)
+                .is_some_and(|d| d.open);
             if open {
                 continue; // the buffer wins over the disk
             }
@@ -584,7 +618,8 @@ impl LanguageServer for Backend {
             let mut docs = lock(&self.shared.docs);
             match text {
                 Some(t) => {
-                    docs.map.insert(name.clone(), Arc::new(Doc::new(&name, &t, false)));
+                    docs.map
+                        .insert(name.clone(), Arc::new(Doc::new(&name, &t, false)));
                 }
                 None => {
                     docs.map.remove(&name);
@@ -616,7 +651,12 @@ impl LanguageServer for Backend {
             // Drop closed files no folder holds any more.
             let folders = lock(&self.shared.folders).clone();
             let mut docs = lock(&self.shared.docs);
-            docs.map.retain(|n, d| d.open || folders.iter().any(|f| std::path::Path::new(n).starts_with(f)));
+            docs.map.retain(|n, d| {
+                d.open
+                    || folders
+                        .iter()
+                        .any(|f| std::path::Path::new(n).starts_with(f))
+            });
             docs.rev += 1;
         }
         self.scan_folders().await;
@@ -639,7 +679,10 @@ impl LanguageServer for Backend {
         .await
     }
 
-    async fn goto_definition(&self, params: lsp::GotoDefinitionParams) -> Result<Option<lsp::GotoDefinitionResponse>> {
+    async fn goto_definition(
+        &self,
+        params: lsp::GotoDefinitionParams,
+    ) -> Result<Option<lsp::GotoDefinitionResponse>> {
         let (name, pos) = text_position(&params.text_document_position_params);
         if !self.doc_exists(&name) {
             return Ok(None);
@@ -659,7 +702,8 @@ impl LanguageServer for Backend {
         if !self.doc_exists(&name) {
             return Ok(None);
         }
-        self.run(move |cx| def_response(cx.snap, possible_callees(cx, &name, pos))).await
+        self.run(move |cx| def_response(cx.snap, possible_callees(cx, &name, pos)))
+            .await
     }
 
     async fn goto_declaration(
@@ -670,7 +714,8 @@ impl LanguageServer for Backend {
         if !self.doc_exists(&name) {
             return Ok(None);
         }
-        self.run(move |cx| def_response(cx.snap, declaration_at(cx, &name, pos))).await
+        self.run(move |cx| def_response(cx.snap, declaration_at(cx, &name, pos)))
+            .await
     }
 
     async fn prepare_call_hierarchy(
@@ -684,10 +729,11 @@ impl LanguageServer for Backend {
         self.run(move |cx| {
             let doc = cx.snap.doc(&name)?;
             let off = convert::offset(&doc.lines, &doc.text, pos);
-            let items: Vec<lsp::CallHierarchyItem> = analysis::call_items_at(cx.db, cx.project, &name, off)
-                .iter()
-                .filter_map(|i| convert::call_item(cx.snap, i))
-                .collect();
+            let items: Vec<lsp::CallHierarchyItem> =
+                analysis::call_items_at(cx.db, cx.project, &name, off)
+                    .iter()
+                    .filter_map(|i| convert::call_item(cx.snap, i))
+                    .collect();
             (!items.is_empty()).then_some(items)
         })
         .await
@@ -697,19 +743,32 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::CallHierarchyIncomingCallsParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyIncomingCall>>> {
-        let Some((lang, func)) = convert::call_item_function(&params.item) else { return Ok(None) };
-        self.run(move |cx| Some(convert::incoming(cx.snap, &analysis::incoming(cx.db, cx.project, lang, &func))))
-            .await
+        let Some((lang, func)) = convert::call_item_function(&params.item) else {
+            return Ok(None);
+        };
+        self.run(move |cx| {
+            Some(convert::incoming(
+                cx.snap,
+                &analysis::incoming(cx.db, cx.project, lang, &func),
+            ))
+        })
+        .await
     }
 
     async fn outgoing_calls(
         &self,
         params: lsp::CallHierarchyOutgoingCallsParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyOutgoingCall>>> {
-        let Some((lang, func)) = convert::call_item_function(&params.item) else { return Ok(None) };
+        let Some((lang, func)) = convert::call_item_function(&params.item) else {
+            return Ok(None);
+        };
         self.run(move |cx| {
             let file = analysis::function_file(cx.db, cx.project, lang, &func)?;
-            Some(convert::outgoing(cx.snap, &file, &analysis::outgoing(cx.db, cx.project, lang, &func)))
+            Some(convert::outgoing(
+                cx.snap,
+                &file,
+                &analysis::outgoing(cx.db, cx.project, lang, &func),
+            ))
         })
         .await
     }
@@ -735,7 +794,10 @@ impl LanguageServer for Backend {
         .await
     }
 
-    async fn inlay_hint(&self, params: lsp::InlayHintParams) -> Result<Option<Vec<lsp::InlayHint>>> {
+    async fn inlay_hint(
+        &self,
+        params: lsp::InlayHintParams,
+    ) -> Result<Option<Vec<lsp::InlayHint>>> {
         let name = convert::uri_to_name(&params.text_document.uri);
         if !self.doc_exists(&name) || !lock(&self.shared.settings).inlay_hints {
             return Ok(None);
@@ -751,7 +813,10 @@ impl LanguageServer for Backend {
                 end: convert::offset(&doc.lines, &doc.text, range.end),
             };
             let session = cx.c_session()?;
-            Some(convert::inlay_hints(doc, &analysis::c_inlay_hints(cx.db, cx.project, &session, &name, r)))
+            Some(convert::inlay_hints(
+                doc,
+                &analysis::c_inlay_hints(cx.db, cx.project, &session, &name, r),
+            ))
         })
         .await
     }

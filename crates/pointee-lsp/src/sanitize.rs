@@ -35,7 +35,9 @@ where
         let headers = String::from_utf8_lossy(&buf[..header_end]).into_owned();
         let len = headers.lines().find_map(|l| {
             let (k, v) = l.split_once(':')?;
-            k.trim().eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+            k.trim()
+                .eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse::<usize>().ok())?
         });
         let Some(len) = len.filter(|&l| l <= MAX_BODY) else {
             // No usable length: skip to the next header block.
@@ -55,7 +57,7 @@ where
             }
         }
         let body: Vec<u8> = buf.drain(..len).collect();
-        let out = check(&body).unwrap_or_else(|id| malformed(id));
+        let out = check(&body).unwrap_or_else(malformed);
         if write(&mut output, &out).await.is_err() {
             return;
         }

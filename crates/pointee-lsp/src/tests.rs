@@ -51,7 +51,13 @@ impl Client {
         for (name, text) in files {
             std::fs::write(dir.join(name), text).unwrap();
         }
-        let mut c = Client { write: w, read: BufReader::new(r), next: 1, notes: Vec::new(), dir };
+        let mut c = Client {
+            write: w,
+            read: BufReader::new(r),
+            next: 1,
+            notes: Vec::new(),
+            dir,
+        };
         let root = c.uri("");
         let r = c
             .request(
@@ -108,7 +114,8 @@ impl Client {
         let v = self.recv().await;
         if v.get("method").is_some() && v.get("id").is_some() {
             let id = v["id"].clone();
-            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null})).await;
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}))
+                .await;
         } else if v.get("method").is_some() {
             self.notes.push(v.clone());
         }
@@ -118,10 +125,13 @@ impl Client {
     async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next;
         self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         loop {
-            let v = tokio::time::timeout_at(deadline, self.pump()).await.expect("a response in time");
+            let v = tokio::time::timeout_at(deadline, self.pump())
+                .await
+                .expect("a response in time");
             if v.get("id") == Some(&json!(id)) && v.get("method").is_none() {
                 return v;
             }
@@ -135,7 +145,8 @@ impl Client {
     }
 
     async fn notify(&mut self, method: &str, params: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
     }
 
     async fn open(&mut self, name: &str, text: &str) {
@@ -164,15 +175,22 @@ impl Client {
         let mut seen = 0;
         loop {
             for n in self.notes[seen..].iter() {
-                if n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == json!(uri) {
-                    let d = n["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+                if n["method"] == "textDocument/publishDiagnostics"
+                    && n["params"]["uri"] == json!(uri)
+                {
+                    let d = n["params"]["diagnostics"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default();
                     if pred(&d) {
                         return d;
                     }
                 }
             }
             seen = self.notes.len();
-            tokio::time::timeout_at(deadline, self.pump()).await.expect("diagnostics in time");
+            tokio::time::timeout_at(deadline, self.pump())
+                .await
+                .expect("diagnostics in time");
         }
     }
 
@@ -191,7 +209,10 @@ fn rand_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     N.fetch_add(1, Ordering::Relaxed)
-        ^ std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64
 }
 
 const OPS: &str = r#"#include <stdlib.h>
@@ -240,53 +261,120 @@ async fn hover_definition_hierarchy_and_diagnostics_on_c() {
     let example = include_str!("../../../examples/ops.c");
     let mut e = Client::start(&[], json!({})).await;
     e.open("example.c", example).await;
-    let h = e.result("textDocument/hover", e.pos("example.c", (37, 11))).await;
+    let h = e
+        .result("textDocument/hover", e.pos("example.c", (37, 11)))
+        .await;
     let md = h["contents"]["value"].as_str().unwrap().to_string();
     assert!(md.contains("possibly: "), "{md}");
-    assert!(md.contains("Per calling context") && md.contains("main > start@48:9"), "{md}");
-    assert!(md.contains("[`heap@28`](file://") && md.contains("example.c#L28,24"), "{md}");
+    assert!(
+        md.contains("Per calling context") && md.contains("main > start@48:9"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[`heap@28`](file://") && md.contains("example.c#L28,24"),
+        "{md}"
+    );
     drop(e);
     // On a function pointer: the functions it may call.
-    let h = c.result("textDocument/hover", c.pos("ops.c", m["fp"])).await;
+    let h = c
+        .result("textDocument/hover", c.pos("ops.c", m["fp"]))
+        .await;
     let md = h["contents"]["value"].as_str().unwrap().to_string();
-    assert!(md.contains("May call") && md.contains("disk_open") && md.contains("tty_open"), "{md}");
+    assert!(
+        md.contains("May call") && md.contains("disk_open") && md.contains("tty_open"),
+        "{md}"
+    );
 
     // Go to definition on the callee of an indirect call: every possible callee.
-    let d = c.result("textDocument/definition", c.pos("ops.c", m["open"])).await;
+    let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["open"]))
+        .await;
     let mut lines: Vec<u64> = d.as_array().unwrap().iter().map(line_of).collect();
     lines.sort();
-    assert_eq!(lines, vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64], "{d}");
-    let d = c.result("textDocument/implementation", c.pos("ops.c", m["fp"])).await;
+    assert_eq!(
+        lines,
+        vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64],
+        "{d}"
+    );
+    let d = c
+        .result("textDocument/implementation", c.pos("ops.c", m["fp"]))
+        .await;
     assert_eq!(d.as_array().unwrap().len(), 2, "{d}");
 
     // Declaration there, and definition elsewhere, reach the declaration.
-    let d = c.result("textDocument/declaration", c.pos("ops.c", m["fp"])).await;
+    let d = c
+        .result("textDocument/declaration", c.pos("ops.c", m["fp"]))
+        .await;
     assert_eq!(line_of(&d[0]), m["fp"].0 as u64 - 2, "{d}");
-    let d = c.result("textDocument/definition", c.pos("ops.c", m["d"])).await;
-    assert_eq!(d[0]["range"]["start"], json!({"line": m["d_decl"].0, "character": m["d_decl"].1}), "{d}");
-    let d = c.result("textDocument/definition", c.pos("ops.c", m["console_use"])).await;
-    assert_eq!(d[0]["range"]["start"], json!({"line": m["console"].0, "character": m["console"].1}), "{d}");
-    let d = c.result("textDocument/definition", c.pos("ops.c", m["call_start"])).await;
+    let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["d"]))
+        .await;
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": m["d_decl"].0, "character": m["d_decl"].1}),
+        "{d}"
+    );
+    let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["console_use"]))
+        .await;
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": m["console"].0, "character": m["console"].1}),
+        "{d}"
+    );
+    let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["call_start"]))
+        .await;
     assert_eq!(d[0]["range"]["start"]["line"], json!(m["start"].0), "{d}");
 
     // Call hierarchy, with the edges resolved through function pointers.
-    let items = c.result("textDocument/prepareCallHierarchy", c.pos("ops.c", m["start"])).await;
+    let items = c
+        .result(
+            "textDocument/prepareCallHierarchy",
+            c.pos("ops.c", m["start"]),
+        )
+        .await;
     assert_eq!(items[0]["name"], "start", "{items}");
-    let inc = c.result("callHierarchy/incomingCalls", json!({"item": items[0]})).await;
+    let inc = c
+        .result("callHierarchy/incomingCalls", json!({"item": items[0]}))
+        .await;
     assert_eq!(inc[0]["from"]["name"], "main", "{inc}");
     assert_eq!(inc[0]["fromRanges"].as_array().unwrap().len(), 2, "{inc}");
-    let out = c.result("callHierarchy/outgoingCalls", json!({"item": items[0]})).await;
-    let mut names: Vec<&str> = out.as_array().unwrap().iter().map(|o| o["to"]["name"].as_str().unwrap()).collect();
+    let out = c
+        .result("callHierarchy/outgoingCalls", json!({"item": items[0]}))
+        .await;
+    let mut names: Vec<&str> = out
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["to"]["name"].as_str().unwrap())
+        .collect();
     names.sort();
     assert_eq!(names, vec!["disk_open", "tty_open"], "{out}");
-    let items = c.result("textDocument/prepareCallHierarchy", c.pos("ops.c", m["disk_open"])).await;
-    let inc = c.result("callHierarchy/incomingCalls", json!({"item": items[0]})).await;
-    let mut callers: Vec<&str> = inc.as_array().unwrap().iter().map(|o| o["from"]["name"].as_str().unwrap()).collect();
+    let items = c
+        .result(
+            "textDocument/prepareCallHierarchy",
+            c.pos("ops.c", m["disk_open"]),
+        )
+        .await;
+    let inc = c
+        .result("callHierarchy/incomingCalls", json!({"item": items[0]}))
+        .await;
+    let mut callers: Vec<&str> = inc
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["from"]["name"].as_str().unwrap())
+        .collect();
     callers.sort();
     assert_eq!(callers, vec!["main", "start"], "{inc}");
 
     // Diagnostics: both checks hold (hints).
-    let d = c.diagnostics("ops.c", |d| d.iter().filter(|x| x["code"] == "alias-check").count() == 2).await;
+    let d = c
+        .diagnostics("ops.c", |d| {
+            d.iter().filter(|x| x["code"] == "alias-check").count() == 2
+        })
+        .await;
     assert!(d.iter().all(|x| x["severity"] != 2), "{d:?}");
 
     // An incremental edit makes the MUSTALIAS a NOALIAS that fails.
@@ -301,11 +389,17 @@ async fn hover_definition_hierarchy_and_diagnostics_on_c() {
     .await;
     let _ = ch;
     let d = c
-        .diagnostics("ops.c", |d| d.iter().any(|x| x["severity"] == 2 && x["code"] == "alias-check"))
+        .diagnostics("ops.c", |d| {
+            d.iter()
+                .any(|x| x["severity"] == 2 && x["code"] == "alias-check")
+        })
         .await;
     let warn = d.iter().find(|x| x["severity"] == 2).unwrap();
     assert_eq!(warn["range"]["start"]["line"], json!(l), "{warn}");
-    assert!(warn["message"].as_str().unwrap().contains("NOALIAS"), "{warn}");
+    assert!(
+        warn["message"].as_str().unwrap().contains("NOALIAS"),
+        "{warn}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -327,9 +421,16 @@ async fn incremental_edits_keep_utf16_positions() {
     // Line 3 is now `    /* 😀é */ int *p = &g;`: 😀 is 2 UTF-16 units.
     let col = "    /* 😀é */ int *".encode_utf16().count() as u32;
     let h = c.result("textDocument/hover", c.pos("u.c", (3, col))).await;
-    let md = h["contents"]["value"].as_str().unwrap_or_default().to_string();
+    let md = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(md.contains("`g`") || md.contains("[`g`]"), "{h}");
-    assert_eq!(h["range"]["start"], json!({"line": 3, "character": col}), "{h}");
+    assert_eq!(
+        h["range"]["start"],
+        json!({"line": 3, "character": col}),
+        "{h}"
+    );
     // Delete the comment again (range in UTF-16 units).
     let end = "    /* 😀é */ ".encode_utf16().count() as u32;
     c.change(
@@ -339,27 +440,39 @@ async fn incremental_edits_keep_utf16_positions() {
     )
     .await;
     let h = c.result("textDocument/hover", c.pos("u.c", (3, 9))).await;
-    assert_eq!(h["range"]["start"], json!({"line": 3, "character": 9}), "{h}");
+    assert_eq!(
+        h["range"]["start"],
+        json!({"line": 3, "character": 9}),
+        "{h}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_protocol_input_is_answered_or_ignored() {
     let mut c = Client::start(&[], json!({})).await;
-    c.open("b.c", "int g;\nint main(void) { int *p = &g; return 0; }\n").await;
+    c.open("b.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
+        .await;
     // Unknown method: MethodNotFound, and the server goes on.
     let r = c.request("pointee/noSuchMethod", json!({})).await;
     assert_eq!(r["error"]["code"], -32601, "{r}");
     // Unknown notification: ignored.
-    c.notify("pointee/noSuchNotification", json!({"x": 1})).await;
+    c.notify("pointee/noSuchNotification", json!({"x": 1}))
+        .await;
     // Positions past the end of a line or of the file.
-    let r = c.request("textDocument/hover", c.pos("b.c", (1, 500))).await;
+    let r = c
+        .request("textDocument/hover", c.pos("b.c", (1, 500)))
+        .await;
     assert!(r.get("error").is_none(), "{r}");
     let r = c.request("textDocument/hover", c.pos("b.c", (90, 3))).await;
     assert!(r.get("error").is_none(), "{r}");
-    let r = c.request("textDocument/definition", c.pos("b.c", (90, 3))).await;
+    let r = c
+        .request("textDocument/definition", c.pos("b.c", (90, 3)))
+        .await;
     assert!(r.get("error").is_none(), "{r}");
     // A request for a file never opened: null.
-    let r = c.request("textDocument/hover", c.pos("nope.c", (0, 0))).await;
+    let r = c
+        .request("textDocument/hover", c.pos("nope.c", (0, 0)))
+        .await;
     assert_eq!(r["result"], Value::Null, "{r}");
     // A change to an unopened file, and a change past the end: ignored/clamped.
     c.change("nope.c", 2, json!([{"text": "int x;"}])).await;
@@ -373,11 +486,16 @@ async fn bad_protocol_input_is_answered_or_ignored() {
     c.send_raw("{this is not json").await;
     c.send_raw("{\"jsonrpc\": \"2.0\", \"id\": 77}").await;
     // Params of the wrong shape.
-    let r = c.request("textDocument/hover", json!({"textDocument": 3})).await;
+    let r = c
+        .request("textDocument/hover", json!({"textDocument": 3}))
+        .await;
     assert!(r.get("error").is_some(), "{r}");
     // Still serving.
     let h = c.result("textDocument/hover", c.pos("b.c", (1, 22))).await;
-    assert!(h["contents"]["value"].as_str().unwrap().contains('g'), "{h}");
+    assert!(
+        h["contents"]["value"].as_str().unwrap().contains('g'),
+        "{h}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -397,19 +515,39 @@ int main(void) {
     let (text, m) = markers(src);
     let mut c = Client::start(&[], json!({})).await;
     c.open("h.c", &text).await;
-    let hs = c.result("textDocument/documentHighlight", c.pos("h.c", m["p"])).await;
+    let hs = c
+        .result("textDocument/documentHighlight", c.pos("h.c", m["p"]))
+        .await;
     let hs = hs.as_array().unwrap();
     let lines: Vec<u64> = hs.iter().map(line_of).collect();
     assert!(lines.contains(&5) && lines.contains(&6), "{hs:?}");
     assert!(!lines.contains(&7), "r points elsewhere: {hs:?}");
     // Inlay hints are off by default.
     let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
-    let r = c.result("textDocument/inlayHint", json!({"textDocument": {"uri": c.uri("h.c")}, "range": range})).await;
-    assert_eq!(r, Value::Null);
-    c.notify("workspace/didChangeConfiguration", json!({"settings": {"pointee": {"inlayHints": {"enable": true}}}}))
+    let r = c
+        .result(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": c.uri("h.c")}, "range": range}),
+        )
         .await;
-    let r = c.result("textDocument/inlayHint", json!({"textDocument": {"uri": c.uri("h.c")}, "range": range})).await;
-    let labels: Vec<&str> = r.as_array().unwrap().iter().map(|h| h["label"].as_str().unwrap()).collect();
+    assert_eq!(r, Value::Null);
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pointee": {"inlayHints": {"enable": true}}}}),
+    )
+    .await;
+    let r = c
+        .result(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": c.uri("h.c")}, "range": range}),
+        )
+        .await;
+    let labels: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["label"].as_str().unwrap())
+        .collect();
     assert!(labels.iter().any(|l| l.contains('g')), "{labels:?}");
     let _ = m["q"];
 }
@@ -422,16 +560,26 @@ async fn workspace_files_on_disk_and_watched_changes() {
     // Only main.c is opened; lib.c comes from the folder scan.
     c.open("main.c", main).await;
     let col = "int main(void) { int *".len() as u32;
-    let h = c.result("textDocument/hover", c.pos("main.c", (2, col))).await;
+    let h = c
+        .result("textDocument/hover", c.pos("main.c", (2, col)))
+        .await;
     let md = h["contents"]["value"].as_str().unwrap().to_string();
     assert!(md.contains("`g`") || md.contains("[`g`]"), "{md}");
-    let d = c.result("textDocument/definition", c.pos("main.c", (2, col + 4))).await;
+    let d = c
+        .result("textDocument/definition", c.pos("main.c", (2, col + 4)))
+        .await;
     assert!(d[0]["uri"].as_str().unwrap().ends_with("lib.c"), "{d}");
     // lib.c changes on disk: id now returns NULL.
     std::fs::write(c.dir.join("lib.c"), "int *id(int *p) { return 0; }\n").unwrap();
     let uri = c.uri("lib.c");
-    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 2}]})).await;
-    let h = c.result("textDocument/hover", c.pos("main.c", (2, col))).await;
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    )
+    .await;
+    let h = c
+        .result("textDocument/hover", c.pos("main.c", (2, col)))
+        .await;
     let md = h["contents"]["value"].as_str().unwrap().to_string();
     assert!(md.contains("null") || md.contains("NULL"), "{md}");
 }
@@ -452,23 +600,55 @@ public class Main {
     let (text, m) = markers(src);
     let mut c = Client::start(&[], json!({"java": {"contextSensitivity": "1-obj"}})).await;
     c.open("Main.java", &text).await;
-    let h = c.result("textDocument/hover", c.pos("Main.java", m["a"])).await;
+    let h = c
+        .result("textDocument/hover", c.pos("Main.java", m["a"]))
+        .await;
     let md = h["contents"]["value"].as_str().unwrap().to_string();
-    assert!(md.contains("new A") || md.contains("A@") || md.contains('A'), "{md}");
-    let d = c.result("textDocument/definition", c.pos("Main.java", m["m"])).await;
+    assert!(
+        md.contains("new A") || md.contains("A@") || md.contains('A'),
+        "{md}"
+    );
+    let d = c
+        .result("textDocument/definition", c.pos("Main.java", m["m"]))
+        .await;
     assert_eq!(d.as_array().unwrap().len(), 2, "A.m and B.m: {d}");
     // Call hierarchy through virtual dispatch.
-    let items = c.result("textDocument/prepareCallHierarchy", c.pos("Main.java", m["m"])).await;
-    let mut names: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    let items = c
+        .result(
+            "textDocument/prepareCallHierarchy",
+            c.pos("Main.java", m["m"]),
+        )
+        .await;
+    let mut names: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
     names.sort();
     assert_eq!(names, vec!["A.m()", "B.m()"], "{items}");
-    let inc = c.result("callHierarchy/incomingCalls", json!({"item": items[1]})).await;
+    let inc = c
+        .result("callHierarchy/incomingCalls", json!({"item": items[1]}))
+        .await;
     assert_eq!(inc[0]["from"]["name"], "Main.main(String[])", "{inc}");
-    let main_item = c.result("callHierarchy/incomingCalls", json!({"item": items[0]})).await[0]["from"].clone();
-    let out = c.result("callHierarchy/outgoingCalls", json!({"item": main_item})).await;
-    let mut callees: Vec<&str> = out.as_array().unwrap().iter().map(|o| o["to"]["name"].as_str().unwrap()).collect();
+    let main_item = c
+        .result("callHierarchy/incomingCalls", json!({"item": items[0]}))
+        .await[0]["from"]
+        .clone();
+    let out = c
+        .result("callHierarchy/outgoingCalls", json!({"item": main_item}))
+        .await;
+    let mut callees: Vec<&str> = out
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["to"]["name"].as_str().unwrap())
+        .collect();
     callees.sort();
-    assert!(callees.contains(&"A.m()") && callees.contains(&"B.m()"), "{out}");
+    assert!(
+        callees.contains(&"A.m()") && callees.contains(&"B.m()"),
+        "{out}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -486,7 +666,8 @@ async fn a_panicking_request_is_an_error_and_the_server_goes_on() {
 async fn a_long_analysis_reports_progress() {
     // Every analysis counts as long here.
     let mut c = Client::start(&[], json!({"debounceMs": 0, "progressAfterMs": 0})).await;
-    c.open("p.c", "int g;\nint main(void) { int *p = &g; return 0; }\n").await;
+    c.open("p.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
+        .await;
     c.diagnostics("p.c", |_| true).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
@@ -494,12 +675,19 @@ async fn a_long_analysis_reports_progress() {
             .notes
             .iter()
             .filter(|n| n["method"] == "$/progress")
-            .map(|n| n["params"]["value"]["kind"].as_str().unwrap_or("").to_string())
+            .map(|n| {
+                n["params"]["value"]["kind"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string()
+            })
             .collect();
         if kinds.contains(&"begin".to_string()) && kinds.contains(&"end".to_string()) {
             break;
         }
-        tokio::time::timeout_at(deadline, c.pump()).await.expect("progress begin and end");
+        tokio::time::timeout_at(deadline, c.pump())
+            .await
+            .expect("progress begin and end");
     }
 }
 
@@ -510,7 +698,11 @@ async fn quick_edits_are_debounced_into_one_analysis_of_the_last_text() {
     c.open("d.c", src).await;
     // Five edits in a row, well within the debounce: q = &h, &g, &h, &g, &h.
     for v in 0..5 {
-        let (from, to) = if v % 2 == 0 { ("&g;", "&h;") } else { ("&h;", "&g;") };
+        let (from, to) = if v % 2 == 0 {
+            ("&g;", "&h;")
+        } else {
+            ("&h;", "&g;")
+        };
         let _ = from;
         c.change(
             "d.c",
@@ -525,6 +717,10 @@ async fn quick_edits_are_debounced_into_one_analysis_of_the_last_text() {
     tokio::time::sleep(Duration::from_millis(800)).await;
     let r = c.request("pointee/noSuchMethod", json!({})).await; // drains what arrived
     assert!(r.get("error").is_some());
-    let publishes = c.notes.iter().filter(|n| n["method"] == "textDocument/publishDiagnostics").count();
+    let publishes = c
+        .notes
+        .iter()
+        .filter(|n| n["method"] == "textDocument/publishDiagnostics")
+        .count();
     assert_eq!(publishes, 1, "{:?}", c.notes);
 }
