@@ -28,6 +28,18 @@ pub struct MethodDecl<'a> {
     /// The declaration; `None` for a made-up default constructor.
     pub node: Option<Node<'a>>,
     pub has_body: bool,
+    /// A body the front end makes up (records).
+    pub synth: Option<Synth>,
+}
+
+/// Made-up bodies of a record's members.
+#[derive(Clone, Debug)]
+pub enum Synth {
+    /// `x()`: returns the field `x`.
+    Accessor(String),
+    /// The canonical constructor (or the compact one, then): its body, then
+    /// each field from the parameter of the same name.
+    RecordCtor,
 }
 
 pub struct ClassDecl<'a> {
@@ -263,6 +275,7 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
             signature,
             node: None,
             has_body: false,
+            synth: None,
         });
     }
     vec![object, mk("String", Some("Object"))]
@@ -282,8 +295,8 @@ pub fn collect<'a>(root: Node<'a>, src: &str, file: usize, out: &mut Vec<ClassDe
 fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
     match node.kind() {
         "class_declaration" | "interface_declaration" => {}
-        "enum_declaration" => {}
-        "record_declaration" | "annotation_type_declaration" => {
+        "enum_declaration" | "record_declaration" => {}
+        "annotation_type_declaration" => {
             skipped.push((file, node, format!("{} is not modelled", node.kind().replace('_', " "))));
             return;
         }
@@ -340,6 +353,9 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
             }
         }
         decl.fields.push(FieldDecl { name: "$VALUES".into(), ty: JType::Array(Box::new(JType::Class(name.clone()))), is_static: true });
+    }
+    if node.kind() == "record_declaration" {
+        record_members(&mut decl, node, src, &tv);
     }
     let anon = anonymous_in(decl.body);
     let outer_is_interface = decl.is_interface;
@@ -462,6 +478,7 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
             function: format!("{name}.<init>()"),
             node: None,
             has_body: true,
+            synth: None,
         });
     }
 }
@@ -514,6 +531,7 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
         signature,
         node: Some(m),
         has_body,
+        synth: None,
     })
 }
 
@@ -523,4 +541,63 @@ pub fn enum_constants(node: Node) -> Vec<Node> {
     let mut c = b.walk();
     let out = b.named_children(&mut c).filter(|k| k.kind() == "enum_constant").collect();
     out
+}
+
+/// A record's components are its fields, with an accessor each and a
+/// canonical constructor (unless declared; a compact constructor is the
+/// canonical one with a body).
+fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &[String]) {
+    let mut comps: Vec<(String, JType, String)> = Vec::new();
+    if let Some(ps) = node.child_by_field_name("parameters") {
+        let mut c = ps.walk();
+        for p in ps.named_children(&mut c) {
+            let (Some(t), Some(n)) = (p.child_by_field_name("type"), p.child_by_field_name("name")) else { continue };
+            let ty = read_type(t, src, tv);
+            comps.push((text(n, src).to_string(), ty.clone(), sig_name(t, src, &ty)));
+        }
+    }
+    let name = decl.name.clone();
+    for (f, ty, _) in &comps {
+        decl.fields.push(FieldDecl { name: f.clone(), ty: ty.clone(), is_static: false });
+        let signature = format!("{f}()");
+        if !decl.methods.iter().any(|m| m.signature == signature) {
+            decl.methods.push(MethodDecl {
+                name: f.clone(),
+                params: Vec::new(),
+                ret: ty.clone(),
+                is_static: false,
+                is_ctor: false,
+                is_private: false,
+                function: format!("{name}.{signature}"),
+                signature,
+                node: None,
+                has_body: true,
+                synth: Some(Synth::Accessor(f.clone())),
+            });
+        }
+    }
+    let signature = format!("<init>({})", comps.iter().map(|c| c.2.as_str()).collect::<Vec<_>>().join(","));
+    // The made-up `<init>()` of a class without constructors is not a record's.
+    decl.methods.retain(|m| !(m.is_ctor && m.node.is_none()));
+    if decl.methods.iter().any(|m| m.signature == signature) {
+        return;
+    }
+    let compact = decl.body.and_then(|b| {
+        let mut c = b.walk();
+        let found = b.named_children(&mut c).find(|k| k.kind() == "compact_constructor_declaration");
+        found
+    });
+    decl.methods.push(MethodDecl {
+        name: "<init>".into(),
+        params: comps.iter().map(|(n, t, _)| (n.clone(), t.clone())).collect(),
+        ret: JType::Prim,
+        is_static: false,
+        is_ctor: true,
+        is_private: false,
+        function: format!("{name}.{signature}"),
+        signature,
+        node: compact,
+        has_body: true,
+        synth: Some(Synth::RecordCtor),
+    });
 }

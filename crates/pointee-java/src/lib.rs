@@ -313,15 +313,31 @@ fn lower_class(
             fb.fs.range = range(cnode);
             fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
         }
+        if let Some(decl::Synth::RecordCtor) = m.synth {
+            // The record's components are the canonical constructor's
+            // parameters (a compact constructor does not list them).
+            let at = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+            for (n, t) in &m.params {
+                fb.add_param(n, t.clone(), at);
+            }
+        }
         fb.set_ret(&m.ret);
         if m.is_static && m.signature == "main(String[])" {
             let at = fb.fs.vars.first().copied().unwrap_or_default();
             fb.model_main_args(at);
         }
-        if m.is_ctor {
-            lower_ctor(&mut fb, c, m.node, &members, src);
-        } else if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
-            fb.stmt(b);
+        match &m.synth {
+            Some(decl::Synth::RecordCtor) => {
+                lower_ctor(&mut fb, c, m.node, &members, src);
+                fb.assign_this_fields(&m.params);
+            }
+            Some(decl::Synth::Accessor(f)) => fb.accessor(f),
+            None if m.is_ctor => lower_ctor(&mut fb, c, m.node, &members, src),
+            None => {
+                if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
+                    fb.stmt(b);
+                }
+            }
         }
         strings[file].append(&mut fb.strings);
         thrown_global(out, fb.uses_thrown);

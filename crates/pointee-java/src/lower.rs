@@ -157,6 +157,26 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
     }
 
+    /// A record's canonical constructor: each field from its parameter.
+    pub fn assign_this_fields(&mut self, fields: &[(String, JType)]) {
+        let Some(t) = self.this else { return };
+        let at = self.fs.range;
+        for (f, ty) in fields {
+            if let (true, Some(v)) = (ty.is_ref(), self.lookup(f)) {
+                let lhs = Place::deref(Base::Var(t)).field(f.as_str().into());
+                self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(v)) }, at);
+            }
+        }
+    }
+
+    /// A record's accessor: returns its field.
+    pub fn accessor(&mut self, f: &str) {
+        let (Some(t), Some(r)) = (self.this, self.ret_var) else { return };
+        let at = self.fs.range;
+        self.emit(Basic::Assign { lhs: Place::var(r), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field(f.into())) }, at);
+        self.push_stmt(Stmt::Return);
+    }
+
     /// `main(String[] args)` is called by the runtime with an array of
     /// strings: `args = new String[]; t = new String(); args[?] = t`, made at
     /// the parameter's declaration.
