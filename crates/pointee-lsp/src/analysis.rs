@@ -411,7 +411,12 @@ fn identifier_at(snap: &Snapshot, path: &str, off: u32) -> Option<(String, &'sta
         let Some(n) = root.descendant_for_byte_range(at, at) else {
             continue;
         };
+        let java_field = n.kind() == "identifier"
+            && n.parent().is_some_and(|p| {
+                p.kind() == "field_access" && p.child_by_field_name("field") == Some(n)
+            });
         let kind = match n.kind() {
+            "identifier" if java_field => "field",
             "identifier" => "identifier",
             "field_identifier" => "field",
             "type_identifier" => "type",
@@ -423,6 +428,56 @@ fn identifier_at(snap: &Snapshot, path: &str, off: u32) -> Option<(String, &'sta
         ));
     }
     None
+}
+
+/// Field declarations named `ident` in the program's files of `lang` (C:
+/// struct and union members; Java: instance fields), found in the syntax
+/// trees: the source maps do not record fields.
+pub fn field_declarations(snap: &Snapshot, lang: Lang, ident: &str) -> Vec<PlainLoc> {
+    let mut out = Vec::new();
+    for (name, doc) in snap.docs.iter() {
+        if doc.lang != Some(lang) {
+            continue;
+        }
+        let Some(tree) = &doc.tree else { continue };
+        let mut cursor = tree.0.walk();
+        // Iterative pre-order walk.
+        'walk: loop {
+            let n = cursor.node();
+            let is_name = match (lang, n.kind()) {
+                (Lang::C, "field_identifier") => {
+                    n.parent().is_some_and(|p| p.kind() != "field_expression")
+                }
+                (Lang::Java, "identifier") => n.parent().is_some_and(|p| {
+                    p.kind() == "variable_declarator"
+                        && p.child_by_field_name("name") == Some(n)
+                        && p.parent().is_some_and(|g| g.kind() == "field_declaration")
+                }),
+                _ => false,
+            };
+            if is_name && doc.text.get(n.start_byte()..n.end_byte()) == Some(ident) {
+                out.push(PlainLoc {
+                    file: name.clone(),
+                    range: Range::new(n.start_byte(), n.end_byte()),
+                });
+                if out.len() >= 20 {
+                    break;
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+    }
+    out
 }
 
 fn strip_shadow(name: &str) -> &str {
@@ -464,6 +519,10 @@ pub fn declaration(
             _ => None,
         }
     };
+    if kind == "field" {
+        let found = field_declarations(snap, lang, &ident);
+        return found.into_iter().next();
+    }
     if kind == "identifier" {
         // A local or parameter of the enclosing function: the latest
         // declaration of that name before the cursor.

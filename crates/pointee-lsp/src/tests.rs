@@ -323,6 +323,14 @@ async fn hover_definition_hierarchy_and_diagnostics_on_c() {
         "{d}"
     );
     let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["file"]))
+        .await;
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": m["fdecl"].0, "character": m["fdecl"].1}),
+        "a field: {d}"
+    );
+    let d = c
         .result("textDocument/definition", c.pos("ops.c", m["call_start"]))
         .await;
     assert_eq!(d[0]["range"]["start"]["line"], json!(m["start"].0), "{d}");
