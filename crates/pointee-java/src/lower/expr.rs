@@ -104,6 +104,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "assignment_expression" => self.assignment(node),
             "binary_expression" => {
+                // `"a" + "b"` is a constant: the interned literal "ab".
+                if let Some(t) = constant_string(node, self.src) {
+                    self.strings.push((t.clone(), range(node)));
+                    return Ev::place(Place::global(literal_global(&t).into()), JType::Class("String".into()));
+                }
                 let l = node.child_by_field_name("left").map(|l| self.expr(l, None));
                 let r = node.child_by_field_name("right").map(|r| self.expr(r, None));
                 let op = node.child_by_field_name("operator").map(|o| text(o, self.src)).unwrap_or("");
@@ -363,5 +368,26 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Ev::unknown()
             }
         }
+    }
+}
+
+/// The text (with quotes) of a concatenation of plain string literals.
+fn constant_string(node: Node, src: &str) -> Option<String> {
+    match node.kind() {
+        "string_literal" => {
+            let t = text(node, src);
+            (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\"")).then(|| t.to_string())
+        }
+        "parenthesized_expression" => constant_string(node.named_child(0)?, src),
+        "binary_expression" => {
+            let op = node.child_by_field_name("operator").map(|o| text(o, src))?;
+            if op != "+" {
+                return None;
+            }
+            let l = constant_string(node.child_by_field_name("left")?, src)?;
+            let r = constant_string(node.child_by_field_name("right")?, src)?;
+            Some(format!("{}{}", &l[..l.len() - 1], &r[1..]))
+        }
+        _ => None,
     }
 }
