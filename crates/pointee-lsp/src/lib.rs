@@ -22,7 +22,7 @@ use analysis::{Settings, Store};
 use docs::{Doc, Docs, Snapshot};
 use pointee_db::session::CSession;
 use pointee_db::{Database, Lang, Project};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -75,7 +75,11 @@ struct Shared {
     progress_tokens: AtomicU64,
     /// The C analysis of the current linked program, kept between requests.
     c_session: Mutex<Option<Arc<CSession>>>,
+    /// Hover answers of one document revision, by (file, line, column).
+    hover_cache: Mutex<HoverCache>,
 }
+
+type HoverCache = (u64, HashMap<(String, u32, u32), Option<pointee_ide::Hover>>);
 
 impl Shared {
     /// The analysis session of the program the database holds now (started
@@ -156,6 +160,7 @@ impl Backend {
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
                 c_session: Mutex::default(),
+                hover_cache: Mutex::new((u64::MAX, HashMap::new())),
             }),
         }
     }
@@ -678,8 +683,27 @@ impl LanguageServer for Backend {
             let doc = cx.snap.doc(&name)?;
             let lang = doc.lang?;
             let (line, col) = convert::ide_position(doc, pos);
-            let ws = cx.snap.workspace(lang);
-            let h = pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options()).ok()?;
+            let key = (name.clone(), line, col);
+            let cached = {
+                let cache = lock(&cx.shared.hover_cache);
+                (cache.0 == cx.snap.rev)
+                    .then(|| cache.1.get(&key).cloned())
+                    .flatten()
+            };
+            let h = match cached {
+                Some(h) => h,
+                None => {
+                    let ws = cx.snap.workspace(lang);
+                    let h =
+                        pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options()).ok();
+                    let mut cache = lock(&cx.shared.hover_cache);
+                    if cache.0 != cx.snap.rev {
+                        *cache = (cx.snap.rev, HashMap::new());
+                    }
+                    cache.1.insert(key, h.clone());
+                    h
+                }
+            }?;
             Some(convert::hover(cx.snap, &h, lang == Lang::Java))
         })
         .await
