@@ -27,7 +27,7 @@ fn obj_name(jp: &pointee_java::JavaProgram, files: &[(String, String)], a: &Anal
 fn resolve_markers(files: &[(String, String)], want: &str) -> String {
     let mut items: Vec<String> = want
         .split(',')
-        .map(|item| match item.split_once('@') {
+        .map(|item| match item.rsplit_once('@') {
             Some((class, tag)) if !tag.chars().all(|c| c.is_ascii_digit()) => {
                 let marker = format!("//#{tag}");
                 let line = files

@@ -81,11 +81,22 @@ pub struct Hierarchy<'a> {
     /// The class whose instance method created each anonymous class: its
     /// `this` is the anonymous object's field `this$0`.
     pub outers: std::cell::RefCell<HashMap<String, String>>,
+    /// Lambdas and method references made so far per class (their classes
+    /// are `C$lambda$1`, `C$ref$1`, ... in lowering order).
+    pub synthetic: std::cell::RefCell<HashMap<String, u32>>,
     /// `ancestors` by class, computed once.
     ancestors: std::cell::RefCell<HashMap<String, std::rc::Rc<[String]>>>,
 }
 
 impl<'a> Hierarchy<'a> {
+    /// The next name `{class}${kind}${n}` for a lambda or method reference.
+    pub fn synthetic_name(&self, class: &str, kind: &str) -> String {
+        let mut m = self.synthetic.borrow_mut();
+        let n = m.entry(format!("{class}${kind}")).or_insert(0);
+        *n += 1;
+        format!("{class}${kind}${n}")
+    }
+
     pub fn is_known(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
     }

@@ -101,6 +101,7 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
         lower_class(&h, ci, &srcs, &mut sources, &mut out, &mut strings);
     }
     literal_pools(&mut out, &mut sources, strings);
+    library_callbacks(&mut out, &mut sources);
     out.sources = sources;
     out
 }
@@ -124,6 +125,69 @@ fn thrown_global(out: &mut JavaProgram, used: bool) {
             init: Vec::new(),
         });
     }
+}
+
+/// When the program talks to the library: a root `Library.<callbacks>()`
+/// through which the library calls back every method it could know of on
+/// the objects it was given: the methods of program classes with a library
+/// supertype (`run()` of a `Runnable`, `compare` of a `Comparator`, ...) and
+/// `toString()`, `equals(Object)`, `hashCode()`; the library heap is each
+/// argument, and each result goes back into it.
+fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
+    use pointee_ir::{Basic, Callee, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Type, Var, VarId, VarKind};
+    if out.program.global(lower::LIBRARY).is_none() || sources.is_empty() {
+        return;
+    }
+    let known: std::collections::HashSet<&str> = out.program.classes.iter().map(|c| &*c.name).collect();
+    let mut sigs: std::collections::BTreeSet<String> = ["toString()", "equals(Object)", "hashCode()"].iter().map(|s| s.to_string()).collect();
+    for c in &out.program.classes {
+        let library_super = c.superclass.iter().chain(&c.interfaces).any(|s| !known.contains(&**s));
+        if library_super {
+            sigs.extend(c.methods.iter().filter(|m| !m.is_static && !m.signature.starts_with('<')).map(|m| m.signature.to_string()));
+        }
+    }
+    let name: Name = "Library.<callbacks>()".into();
+    let mut f = Function {
+        name: name.clone(),
+        params: Vec::new(),
+        ret: Type::Void,
+        variadic: false,
+        is_static: true,
+        vars: vec![
+            Var { name: "lib".into(), ty: Type::Class("Object".into()), kind: VarKind::Temp, restrict: false },
+            Var { name: "r".into(), ty: Type::Class("Object".into()), kind: VarKind::Temp, restrict: false },
+        ],
+        ret_var: None,
+        body: Vec::new(),
+        labels: 0,
+        stmt_count: 0,
+        site_count: 0,
+    };
+    let mut fs = FunctionSource { name: name.clone(), vars: vec![Range::default(); 2], ..Default::default() };
+    let (lib, r) = (Place::var(VarId(0)), Place::var(VarId(1)));
+    let heap = Place::global(lower::LIBRARY.into());
+    let stmt = |f: &mut Function, fs: &mut FunctionSource, b: Basic| {
+        f.body.push(Stmt::Basic(StmtId(f.stmt_count), b));
+        f.stmt_count += 1;
+        fs.stmts.push(Range::default());
+    };
+    stmt(&mut f, &mut fs, Basic::Assign { lhs: lib.clone(), rhs: Rvalue::Use(heap.clone()) });
+    for sig in sigs {
+        let arity = sig.split_once('(').map_or(0, |(_, a)| a.trim_end_matches(')').split(',').filter(|x| !x.is_empty()).count());
+        let site = SiteId(f.site_count);
+        f.site_count += 1;
+        fs.sites.push(SiteInfo { range: Range::default(), kind: SiteKind::Call });
+        let args = vec![Rvalue::Use(lib.clone()); arity + 1];
+        let callee = Callee::Virtual { receiver: lib.clone(), signature: sig.as_str().into() };
+        stmt(&mut f, &mut fs, Basic::Call { site, lhs: Some(r.clone()), callee, args });
+    }
+    stmt(&mut f, &mut fs, Basic::Assign { lhs: heap, rhs: Rvalue::Use(r) });
+    if let Some(c) = out.program.classes.iter_mut().find(|c| &*c.name == "Object") {
+        c.methods.push(pointee_ir::Method { signature: "<callbacks>()".into(), function: Some(name.clone()), is_static: true });
+    }
+    out.initializers.push(name);
+    out.program.functions.push(f);
+    sources[0].functions.push(fs);
 }
 
 /// Declares the library heap once, when some body uses it.

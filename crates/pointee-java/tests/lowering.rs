@@ -149,7 +149,7 @@ class B {}
 
 #[test]
 fn constructs_outside_the_subset_are_notes() {
-    let src = "class M { public static void main(String[] a) { Runnable r = () -> {}; Object o = new Object() {}; try { throw new RuntimeException(); } catch (RuntimeException e) {} java.util.List<Object> l = new java.util.ArrayList<>(); l.add(r); } }";
+    let src = "class M { public static void main(String[] a) { Strange r = () -> {}; Object o = new Object() {}; try { throw new RuntimeException(); } catch (RuntimeException e) {} java.util.List<Object> l = new java.util.ArrayList<>(); l.add(r); } }";
     let jp = pointee_java::lower(&[("M.java", src)]);
     let msgs: Vec<&str> = jp.sources[0].notes.iter().map(|n| n.message.as_str()).collect();
     for want in ["a lambda", "library class `ArrayList`", "call to `l.add`"] {

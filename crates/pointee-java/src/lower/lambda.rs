@@ -1,5 +1,5 @@
 //! Lambdas whose target type is a functional interface of the program: an
-//! object of a class `C$lambda@OFFSET` that implements the interface, whose
+//! object of a class `C$lambda$N` that implements the interface, whose
 //! one method is the lambda's body. The captured locals and `this` are
 //! fields of the lambda object (`cap$x`, `this$0`), stored when it is made
 //! and loaded at the start of the body, where `this` and bare names mean the
@@ -9,7 +9,8 @@ use super::*;
 
 /// The one abstract method of a functional interface: (signature, params, ret).
 pub(super) fn single_abstract<'a>(h: &Hierarchy<'a>, iface: &str) -> Option<(String, Vec<JType>, JType)> {
-    if !h.get(iface)?.is_interface {
+    let Some(decl) = h.get(iface) else { return library_functional(iface) };
+    if !decl.is_interface {
         return None;
     }
     let mut with_body: Vec<&str> = Vec::new();
@@ -32,6 +33,27 @@ pub(super) fn single_abstract<'a>(h: &Hierarchy<'a>, iface: &str) -> Option<(Str
         [m] => Some((m.signature.clone(), m.params.iter().map(|p| p.1.clone()).collect(), m.ret.clone())),
         _ => None,
     }
+}
+
+/// The functional interfaces of the library that lambdas commonly target,
+/// erased: (signature, parameters, result). Objects of these are called
+/// back by the library (see the library heap).
+fn library_functional(iface: &str) -> Option<(String, Vec<JType>, JType)> {
+    let o = JType::object;
+    let (sig, params, ret): (&str, Vec<JType>, JType) = match iface {
+        "Runnable" => ("run()", vec![], JType::Prim),
+        "Callable" => ("call()", vec![], o()),
+        "Supplier" => ("get()", vec![], o()),
+        "Consumer" => ("accept(Object)", vec![o()], JType::Prim),
+        "BiConsumer" => ("accept(Object,Object)", vec![o(), o()], JType::Prim),
+        "Function" | "UnaryOperator" => ("apply(Object)", vec![o()], o()),
+        "BiFunction" | "BinaryOperator" => ("apply(Object,Object)", vec![o(), o()], o()),
+        "Predicate" => ("test(Object)", vec![o()], JType::Prim),
+        "BiPredicate" => ("test(Object,Object)", vec![o(), o()], JType::Prim),
+        "Comparator" => ("compare(Object,Object)", vec![o(), o()], JType::Prim),
+        _ => return None,
+    };
+    Some((sig.to_string(), params, ret))
 }
 
 /// The names of a lambda's parameters.
@@ -66,7 +88,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.note(node, "a lambda with the wrong number of parameters is not modelled");
             return Ev::unknown();
         }
-        let lname = format!("{}$lambda@{}", self.class, node.start_byte());
+        let lname = self.h.synthetic_name(&self.class, "lambda");
         let fname = format!("{lname}.{sig}");
         let ty = JType::Class(iface.clone());
         // The lambda object, with what it captures.

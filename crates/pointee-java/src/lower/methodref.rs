@@ -1,6 +1,6 @@
 //! Method references (`C::m`, `C::new`, `expr::m`) whose target type is a
 //! functional interface of the program: like a lambda, an object of a class
-//! `C$ref@OFFSET` implementing the interface, whose one method calls the
+//! `C$ref$N` implementing the interface, whose one method calls the
 //! referenced method (or constructor) with its parameters. A bound receiver
 //! (`expr::m`) is a field `recv$` of the object.
 
@@ -37,7 +37,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 self.to_var(ev, q, None).map(|v| (v, ty))
             }
         };
-        let lname = format!("{}$ref@{}", self.class, node.start_byte());
+        let lname = self.h.synthetic_name(&self.class, "ref");
         let fname = format!("{lname}.{sig}");
         let ty = JType::Class(iface.clone());
         let site = self.site(range(node), SiteKind::New);
