@@ -3,10 +3,13 @@
 //! methods as functions (`A.foo(Object,int)`, `this` first), static fields as
 //! globals (`A.f`), and a source map per file.
 //!
-//! Generics are erased; constructs outside the subset (lambdas, anonymous and
-//! local classes, enums, exceptions' flow, library classes other than Object
-//! and String) are parsed, lowered soundly where possible and listed as
-//! `Unsupported` notes. It must never analyse, do I/O or panic on any input.
+//! Generics are erased. Beyond the subset, anonymous and inner classes,
+//! lambdas and method references (to functional interfaces it knows), enums,
+//! records, switch expressions and exceptions are lowered to the same IR;
+//! library code is one "library heap" location with a callbacks root. What is
+//! still outside (local classes, reflection, ...) is parsed, lowered soundly
+//! where possible and listed as `Unsupported` notes; docs/java-analysis.md
+//! has the whole list. It must never analyse, do I/O or panic on any input.
 
 mod decl;
 mod lower;
