@@ -65,6 +65,8 @@ pub struct ClassDecl<'a> {
     /// An enum: its constants are static fields, plus `$VALUES` (an array of
     /// them, what `values()` returns).
     pub is_enum: bool,
+    /// A local class: its creation stores the locals it mentions.
+    pub is_local: bool,
     pub file: usize,
 }
 
@@ -267,6 +269,7 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
         anonymous_base: None,
         inner_of: None,
         is_enum: false,
+        is_local: false,
         file: usize::MAX,
     };
     let mut object = mk("Object", None);
@@ -352,6 +355,7 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         anonymous_base: None,
         inner_of: None,
         is_enum: false,
+        is_local: false,
         file,
     };
     let mut nested = Vec::new();
@@ -369,6 +373,7 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         record_members(&mut decl, node, src, &tv);
     }
     let anon = anonymous_in(decl.body);
+    let local_body = decl.body;
     let outer_is_interface = decl.is_interface;
     out.push(decl);
     for n in nested {
@@ -381,19 +386,42 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
     for (i, a) in anon.into_iter().enumerate() {
         collect_anonymous(a, &format!("{name}${}", i + 1), src, file, &tv, out, skipped);
     }
+    collect_locals(local_body, &name, src, file, &tv, out, skipped);
+}
+
+/// Local classes (declared in a method body): classes of the program under
+/// their simple names, holding the enclosing instance (when there is one) in
+/// `this$0` and the locals they mention in `cap$x`, like anonymous classes.
+fn collect_locals<'a>(body: Option<Node<'a>>, outer: &str, src: &str, file: usize, tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+    for l in anonymous_and_local(body).1 {
+        let before = out.len();
+        collect_decl(l, src, file, tv, out, skipped);
+        if l.kind() == "class_declaration" && out.len() > before {
+            out[before].inner_of = Some(outer.to_string());
+            out[before].is_local = true;
+        }
+    }
 }
 
 /// The `new T(...) { ... }` expressions of a class body, in source order,
 /// not looking inside nested named classes or anonymous class bodies.
 fn anonymous_in(body: Option<Node>) -> Vec<Node> {
+    anonymous_and_local(body).0
+}
+
+/// The anonymous class expressions and the local class declarations (in
+/// method bodies) of a class body.
+fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
     let mut out = Vec::new();
-    let Some(body) = body else { return out };
+    let mut locals = Vec::new();
+    let Some(body) = body else { return (out, locals) };
     let mut todo = vec![body];
     while let Some(n) = todo.pop() {
         let mut c = n.walk();
         let kids: Vec<Node> = n.named_children(&mut c).collect();
         for k in kids.into_iter().rev() {
             match k.kind() {
+                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" if n != body => locals.push(k),
                 "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" | "class_body" => {}
                 "object_creation_expression" => {
                     let mut c2 = k.walk();
@@ -407,7 +435,8 @@ fn anonymous_in(body: Option<Node>) -> Vec<Node> {
         }
     }
     out.sort_by_key(|n| n.start_byte());
-    out
+    locals.sort_by_key(|n| n.start_byte());
+    (out, locals)
 }
 
 fn collect_anonymous<'a>(node: Node<'a>, name: &str, src: &str, file: usize, tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
@@ -428,6 +457,7 @@ fn collect_anonymous<'a>(node: Node<'a>, name: &str, src: &str, file: usize, tv:
         anonymous_base: Some(base),
         inner_of: None,
         is_enum: false,
+        is_local: false,
         file,
     };
     let mut nested = Vec::new();

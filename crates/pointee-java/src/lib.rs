@@ -3,11 +3,11 @@
 //! methods as functions (`A.foo(Object,int)`, `this` first), static fields as
 //! globals (`A.f`), and a source map per file.
 //!
-//! Generics are erased. Beyond the subset, anonymous and inner classes,
+//! Generics are erased. Beyond the subset, anonymous, inner and local classes,
 //! lambdas and method references (to functional interfaces it knows), enums,
 //! records, switch expressions and exceptions are lowered to the same IR;
 //! library code is one "library heap" location with a callbacks root. What is
-//! still outside (local classes, reflection, ...) is parsed, lowered soundly
+//! still outside (reflection, ...) is parsed, lowered soundly
 //! where possible and listed as `Unsupported` notes; docs/java-analysis.md
 //! has the whole list. It must never analyse, do I/O or panic on any input.
 

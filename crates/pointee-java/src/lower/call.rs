@@ -216,6 +216,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some(outer) = self.h.get(&cname).and_then(|d| d.inner_of.clone()) {
             self.store_outer(node, x, &outer);
         }
+        if let Some(body) = self.h.get(&cname).filter(|d| d.is_local).and_then(|d| d.body) {
+            self.capture(node, x, Some(body), &cname);
+        }
         match self.h.get(&cname) {
             Some(d) if d.node.is_some() => {
                 let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
@@ -251,30 +254,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             None => self.temp(ty.clone(), range(node)),
         };
         self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, anon.into()) }, range(node));
-        // The enclosing locals the body mentions become its fields.
-        let mut mentioned = std::collections::HashSet::new();
         let mut c = node.walk();
-        let mut todo: Vec<Node> = node.named_children(&mut c).filter(|k| k.kind() == "class_body").collect();
-        while let Some(n) = todo.pop() {
-            if n.kind() == "identifier" {
-                mentioned.insert(text(n, self.src));
-            }
-            let mut c2 = n.walk();
-            todo.extend(n.named_children(&mut c2));
-        }
-        let mut captured: Vec<(String, VarId, JType)> = Vec::new();
-        for (n, v) in self.scopes.iter().rev().flat_map(|s| s.iter().rev()) {
-            let t = &self.var_ty[v.0 as usize];
-            if t.is_ref() && mentioned.contains(n.as_str()) && !captured.iter().any(|c| &c.0 == n) {
-                captured.push((n.clone(), *v, t.clone()));
-            }
-        }
-        captured.sort_by(|a, b| a.0.cmp(&b.0));
-        for (n, v, _) in &captured {
-            let lhs = Place::deref(Base::Var(x)).field(format!("cap${n}").into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*v)) }, range(node));
-        }
-        self.h.captures.borrow_mut().insert(anon.to_string(), captured.into_iter().map(|(n, _, t)| (n, t)).collect());
+        let body = node.named_children(&mut c).find(|k| k.kind() == "class_body");
+        self.capture(node, x, body, anon);
         if let Some(t) = self.this {
             let lhs = Place::deref(Base::Var(x)).field("this$0".into());
             self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(t)) }, range(node));
@@ -455,6 +437,39 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.emit(Basic::Assign { lhs: g.clone(), rhs: Rvalue::Use(Place::var(x)) }, range(k));
             self.emit(Basic::Assign { lhs: Place::deref(Base::Var(arr)).index(Index::Any), rhs: Rvalue::Use(Place::var(x)) }, range(k));
             self.record_range(range(n), &g, &ty);
+        }
+    }
+
+    /// The enclosing locals a class body mentions become fields `cap$x` of
+    /// the new object `x` (an anonymous or local class).
+    fn capture(&mut self, node: Node<'a>, x: VarId, body: Option<Node<'a>>, class: &str) {
+        let mut mentioned = std::collections::HashSet::new();
+        let mut todo: Vec<Node> = body.into_iter().collect();
+        while let Some(n) = todo.pop() {
+            if n.kind() == "identifier" {
+                mentioned.insert(text(n, self.src));
+            }
+            let mut c2 = n.walk();
+            todo.extend(n.named_children(&mut c2));
+        }
+        let mut captured: Vec<(String, VarId, JType)> = Vec::new();
+        for (n, v) in self.scopes.iter().rev().flat_map(|s| s.iter().rev()) {
+            let t = &self.var_ty[v.0 as usize];
+            if t.is_ref() && mentioned.contains(n.as_str()) && !captured.iter().any(|c| &c.0 == n) {
+                captured.push((n.clone(), *v, t.clone()));
+            }
+        }
+        captured.sort_by(|a, b| a.0.cmp(&b.0));
+        for (n, v, _) in &captured {
+            let lhs = Place::deref(Base::Var(x)).field(format!("cap${n}").into());
+            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*v)) }, range(node));
+        }
+        let mut caps = self.h.captures.borrow_mut();
+        let entry = caps.entry(class.to_string()).or_default();
+        for (n, _, t) in captured {
+            if !entry.iter().any(|e| e.0 == n) {
+                entry.push((n, t));
+            }
         }
     }
 }

@@ -151,7 +151,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             "assert_statement" | "empty_statement" | "line_comment" | "block_comment" | ";" => {}
             "explicit_constructor_invocation" => self.ctor_call(node),
             "class_declaration" | "local_class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => {
-                self.note(node, "a local class is not modelled")
+                // Local classes are classes of the program (collected with
+                // the class table); a second one of the same name is not.
+                let known = node.child_by_field_name("name").is_some_and(|n| {
+                    self.h.get(text(n, self.src)).is_some_and(|d| d.node.map(|x| x.id()) == Some(node.id()))
+                });
+                if !known {
+                    self.note(node, "a local class whose name another class has is not modelled");
+                }
             }
             "ERROR" => self.note(node, "syntax error"),
             other => self.note(node, format!("statement `{other}` is not modelled")),
