@@ -300,8 +300,6 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
             let (db, project) = s2.store.sync(&snap2, &settings);
             let mut diags = analysis::c_diagnostics(&db, project, &settings);
             diags.extend(analysis::java_diagnostics(&snap2, &settings));
-            // Warm the analysis session so the next hover is a query.
-            let _ = s2.c_session(&db, project);
             diags
         }))
     });
