@@ -108,6 +108,19 @@ struct Frame {
     /// Provisional units computed under this frame: (func, key, unit, dep).
     prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
     wild: bool,
+    /// A recursive node inside this frame's open cycle grew its stored
+    /// approximation: iterate again.
+    changed: bool,
+}
+
+/// The stored input and output of a recursive node inside an open cycle,
+/// kept across the iterations of the cycle (the cycle is solved as one
+/// unit: inner recursive nodes make one pass per iteration).
+struct RecApprox {
+    input: Arc<Facts>,
+    output: State,
+    /// Depth of the open recursive node it depends on.
+    owner: usize,
 }
 
 /// An argument as the solver passes it to a callee.
@@ -138,6 +151,7 @@ pub struct Engine<'p> {
     overflow: Vec<Option<Arc<Facts>>>,
     /// The map information of the last call to a defined function.
     last_map: Vec<(LocId, Vec<LocId>)>,
+    rec_table: HashMap<(u32, Arc<Facts>), RecApprox>,
 }
 
 fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -170,6 +184,7 @@ impl<'p> Engine<'p> {
             per_func: vec![0; prog.functions.len()],
             overflow: vec![None; prog.functions.len()],
             last_map: Vec::new(),
+            rec_table: HashMap::default(),
         }
     }
 
@@ -535,16 +550,21 @@ impl<'p> Engine<'p> {
             calls: BTreeMap::new(),
             approx: Vec::new(),
         });
+        let (init_in, init_out) = match self.rec_table.get(&(f, key.1.clone())) {
+            Some(e) => (e.input.clone(), e.output.clone()),
+            None => (key.1.clone(), None),
+        };
         self.stack.push(Frame {
             func: f,
             unit: u,
-            input: key.1.clone(),
-            output: None,
+            input: init_in,
+            output: init_out,
             pending: Vec::new(),
             recursive: false,
             min_dep: usize::MAX,
             prov: Vec::new(),
             wild: false,
+            changed: false,
         });
         let depth = self.stack.len() - 1;
         let result = loop {
@@ -556,6 +576,30 @@ impl<'p> Engine<'p> {
             if !fr.recursive {
                 break out;
             }
+            if fr.min_dep < depth {
+                // Inside an enclosing open cycle: one pass, folded into the
+                // stored approximation; the cycle's head iterates.
+                let mut grew = fr.changed;
+                let mut inp = (*fr.input).clone();
+                for p in fr.pending.drain(..) {
+                    let m = Facts::merge(&inp, &p);
+                    if m != inp {
+                        grew = true;
+                        inp = m;
+                    }
+                }
+                let new_out = merge_state(fr.output.clone(), &out);
+                grew |= new_out != fr.output;
+                fr.input = Arc::new(inp);
+                fr.output = new_out.clone();
+                let owner = fr.min_dep;
+                let approx = RecApprox { input: fr.input.clone(), output: new_out.clone(), owner };
+                self.rec_table.insert((f, key.1.clone()), approx);
+                if grew {
+                    self.stack[owner].changed = true;
+                }
+                break new_out;
+            }
             if !fr.pending.is_empty() {
                 let mut inp = (*fr.input).clone();
                 for p in fr.pending.drain(..) {
@@ -563,17 +607,19 @@ impl<'p> Engine<'p> {
                 }
                 fr.input = Arc::new(inp);
                 fr.output = None;
-            } else if state_leq(&out, &fr.output) {
+            } else if state_leq(&out, &fr.output) && !fr.changed {
                 break fr.output.clone();
             } else {
                 let o = fr.output.take();
                 fr.output = merge_state(o, &out);
             }
+            fr.changed = false;
             // Iterate: what was computed under the open fixed point is stale.
-            for (_, _, pu, _) in fr.prov.drain(..) {
-                self.units[pu as usize].dead = true;
-            }
+            let stale: Vec<UnitId> = fr.prov.drain(..).map(|p| p.2).collect();
             fr.min_dep = usize::MAX;
+            for pu in stale {
+                self.drop_unit(pu);
+            }
         };
         let fr = self.stack.pop().unwrap();
         let unit = &mut self.units[u as usize];
@@ -582,6 +628,9 @@ impl<'p> Engine<'p> {
         unit.output = result.clone();
         if fr.min_dep >= depth {
             // Final: this unit and everything provisional under it.
+            if !self.rec_table.is_empty() {
+                self.rec_table.retain(|_, e| e.owner < depth);
+            }
             self.memo.insert(key, u);
             if fr.recursive && *fr.input != *self.units[u as usize].key {
                 self.memo.entry((f, fr.input.clone())).or_insert(u);
@@ -596,6 +645,17 @@ impl<'p> Engine<'p> {
             parent.prov.push((f, key.1, u, fr.min_dep));
         }
         (result, u, false)
+    }
+
+    /// A provisional unit of a stale iteration: keep the id, free the facts.
+    fn drop_unit(&mut self, u: UnitId) {
+        let unit = &mut self.units[u as usize];
+        unit.dead = true;
+        unit.output = None;
+        unit.input = Arc::default();
+        unit.key = Arc::default();
+        unit.calls.clear();
+        unit.approx.clear();
     }
 
     /// Runs a body from an input: locals start `uninit`; the output keeps
@@ -1229,6 +1289,7 @@ impl<'p> Engine<'p> {
             min_dep: usize::MAX,
             prov: Vec::new(),
             wild: false,
+            changed: false,
         });
         self.replay = Some(self.stack.len());
         self.seen.clear();
