@@ -26,6 +26,8 @@ pub struct Analysis {
     pub cg: Vec<CallEdge>,
     /// Reached pairs per method.
     by_method: Vec<Vec<u32>>,
+    /// (method, site) -> callee methods, sorted.
+    callees: FxHashMap<(u32, u32), Vec<u32>>,
     pub heap_bytes: usize,
 }
 
@@ -82,8 +84,17 @@ impl Analysis {
         let base = (0..s.reached.len() as u32).map(|mc| s.var_node(mc, 0)).collect();
         let fields = s.field_nodes.iter().map(|(&k, &v)| (k, v)).collect();
         let Solver { ctxs, objs, reached, pt, static_nodes, cg, .. } = s;
-        let _: FxHashMap<u8, u8> = Default::default();
-        Analysis { facts, variant, ctxs, objs, reached, base, pt, fields, static_nodes, cg, by_method, heap_bytes }
+        let mut callees: FxHashMap<(u32, u32), Vec<u32>> = Default::default();
+        for e in &cg {
+            let caller = reached[e.caller as usize].method;
+            let site = facts.methods[caller as usize].calls[e.call as usize].site;
+            callees.entry((caller, site)).or_default().push(reached[e.callee as usize].method);
+        }
+        for v in callees.values_mut() {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Analysis { facts, variant, ctxs, objs, reached, base, pt, fields, static_nodes, cg, by_method, callees, heap_bytes }
     }
 
     pub fn method(&self, name: &str) -> Option<u32> {
@@ -119,14 +130,7 @@ impl Analysis {
 
     /// The methods a call (method, site) may reach, in any context; sorted.
     pub fn callees(&self, method: u32, site: u32) -> Vec<u32> {
-        let mut out: BTreeSet<u32> = BTreeSet::new();
-        for e in &self.cg {
-            let caller = self.reached[e.caller as usize];
-            if caller.method == method && self.facts.methods[method as usize].calls[e.call as usize].site == site {
-                out.insert(self.reached[e.callee as usize].method);
-            }
-        }
-        out.into_iter().collect()
+        self.callees.get(&(method, site)).cloned().unwrap_or_default()
     }
 
     /// Casts of reached methods: (method, cast, may fail).
