@@ -5,12 +5,13 @@
 //! written.
 
 use crate::docs::Snapshot;
+use pointee_db::salsa::Setter;
 use pointee_db::{self as db, Database, Lang, Project, SourceFile};
 use pointee_ir::{
     Basic, Callee, Function, FunctionSource, NoteKind, Point, Range, Rvalue, SourceMap, Stmt,
     StmtId,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// What the user configured (initializationOptions and
@@ -161,10 +162,32 @@ pub struct Hint {
     pub label: String,
 }
 
-/// The database and the project input, behind a lock taken only to write
+/// Which project answers for a file. Normally every file of a language forms
+/// one program (`main`); when the C files cannot be linked into one (two
+/// `main`s, as in a folder of examples), each C file is analysed on its own
+/// with the workspace's headers (`singles`).
+#[derive(Clone, Debug)]
+pub struct Scopes {
+    pub main: Project,
+    pub singles: HashMap<String, Project>,
+}
+
+impl Scopes {
+    pub fn for_path(&self, path: &str) -> Project {
+        self.singles.get(path).copied().unwrap_or(self.main)
+    }
+}
+
+struct Inner {
+    db: Database,
+    project: Project,
+    singles: HashMap<String, Project>,
+}
+
+/// The database and the project inputs, behind a lock taken only to write
 /// inputs and take a snapshot.
 pub struct Store {
-    inner: Mutex<(Database, Project)>,
+    inner: Mutex<Inner>,
 }
 
 impl Default for Store {
@@ -172,7 +195,11 @@ impl Default for Store {
         let db = Database::default();
         let project = Project::new(&db, Vec::new(), db::Config::default());
         Store {
-            inner: Mutex::new((db, project)),
+            inner: Mutex::new(Inner {
+                db,
+                project,
+                singles: HashMap::new(),
+            }),
         }
     }
 }
@@ -181,16 +208,24 @@ impl Store {
     /// Brings the database's inputs up to the documents of `snap` and returns
     /// a clone to query. Writing an input cancels older clones' queries (and
     /// waits for them to unwind), so call this off the request loop.
-    pub fn sync(&self, snap: &Snapshot, settings: &Settings) -> (Database, Project) {
+    pub fn sync(&self, snap: &Snapshot, settings: &Settings) -> (Database, Scopes) {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let (db, project) = &mut *guard;
+        let Inner {
+            db,
+            project,
+            singles,
+        } = &mut *guard;
         let project = *project;
-        let known: Vec<SourceFile> = project.files(db).clone();
+        let known: HashMap<String, SourceFile> = project
+            .files(db)
+            .iter()
+            .map(|&f| (f.path(db).clone(), f))
+            .collect();
         for (name, doc) in snap.docs.iter() {
             if doc.lang.is_none() {
                 continue;
             }
-            match known.iter().find(|f| f.path(db) == name) {
+            match known.get(name) {
                 Some(&f) => {
                     if !Arc::ptr_eq(f.text(db), &doc.text) {
                         db.set_text(f, doc.text.clone(), doc.tree.clone());
@@ -201,14 +236,57 @@ impl Store {
                 }
             }
         }
-        for f in known {
-            let path = f.path(db).clone();
-            if !snap.docs.contains_key(&path) {
-                db::remove_file(db, project, &path);
-            }
+        if known.keys().any(|k| !snap.docs.contains_key(k)) {
+            let kept: Vec<SourceFile> = project
+                .files(db)
+                .iter()
+                .copied()
+                .filter(|f| snap.docs.contains_key(f.path(db)))
+                .collect();
+            project.set_files(db).to(kept);
         }
-        db::set_config(db, project, settings.db_config());
-        (db.clone(), project)
+        let config = settings.db_config();
+        db::set_config(db, project, config.clone());
+        // When the C files do not link, one project per C file.
+        let sources: Vec<SourceFile> = c_files(db, project)
+            .into_iter()
+            .filter(|f| !f.path(db).ends_with(".h"))
+            .collect();
+        let broken = sources.len() > 1 && db::c_program(db, project).is_err();
+        if broken {
+            let headers: Vec<SourceFile> = c_files(db, project)
+                .into_iter()
+                .filter(|f| f.path(db).ends_with(".h"))
+                .collect();
+            let mut keep = HashMap::new();
+            for f in sources {
+                let path = f.path(db).clone();
+                let mut files = headers.clone();
+                files.push(f);
+                files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+                let p = match singles.get(&path) {
+                    Some(&p) => {
+                        if *p.files(db) != files {
+                            p.set_files(db).to(files);
+                        }
+                        db::set_config(db, p, config.clone());
+                        p
+                    }
+                    None => Project::new(&*db, files, config.clone()),
+                };
+                keep.insert(path, p);
+            }
+            *singles = keep;
+        } else {
+            singles.clear();
+        }
+        (
+            db.clone(),
+            Scopes {
+                main: project,
+                singles: singles.clone(),
+            },
+        )
     }
 }
 
@@ -849,6 +927,45 @@ pub fn c_diagnostics(
     }
     for list in out.values_mut() {
         list.sort_by_key(|d| (d.range.start, d.range.end));
+    }
+    out
+}
+
+/// Diagnostics of every C file, per program: the whole workspace, or each
+/// file on its own when the files do not link (with a note saying so).
+pub fn c_diagnostics_all(
+    db: &Database,
+    scopes: &Scopes,
+    settings: &Settings,
+) -> BTreeMap<String, Vec<Diag>> {
+    if scopes.singles.is_empty() {
+        return c_diagnostics(db, scopes.main, settings);
+    }
+    let why = db::c_program(db, scopes.main)
+        .as_ref()
+        .err()
+        .cloned()
+        .unwrap_or_default();
+    let mut out: BTreeMap<String, Vec<Diag>> = BTreeMap::new();
+    let mut singles: Vec<(&String, &Project)> = scopes.singles.iter().collect();
+    singles.sort_by(|a, b| a.0.cmp(b.0));
+    for (path, &p) in singles {
+        for (file, list) in c_diagnostics(db, p, settings) {
+            if file == *path || (file.ends_with(".h") && !out.contains_key(&file)) {
+                out.insert(file, list);
+            }
+        }
+        out.entry(path.clone()).or_default().insert(
+            0,
+            Diag {
+                range: Range::default(),
+                kind: DiagKind::Info,
+                code: "separate-program".into(),
+                message: format!(
+                    "analysed on its own (with the headers): the workspace's C files do not form one program: {why}"
+                ),
+            },
+        );
     }
     out
 }

@@ -116,6 +116,21 @@ impl Snapshot {
     }
 }
 
+impl Snapshot {
+    /// pointee-ide's workspace of the named files.
+    pub fn workspace_of(&self, names: &[String]) -> pointee_ide::Workspace {
+        pointee_ide::Workspace::new(
+            names
+                .iter()
+                .filter_map(|n| {
+                    let d = self.docs.get(n)?;
+                    Some(pointee_ide::SourceFile::new(n.clone(), &*d.text))
+                })
+                .collect(),
+        )
+    }
+}
+
 impl Docs {
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {

@@ -18,7 +18,7 @@ pub mod convert;
 pub mod docs;
 mod sanitize;
 
-use analysis::{Settings, Store};
+use analysis::{Scopes, Settings, Store};
 use docs::{Doc, Docs, Snapshot};
 use pointee_db::session::CSession;
 use pointee_db::{Database, Lang, Project};
@@ -126,15 +126,36 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// Where a request's answer comes from.
 struct Ctx<'a> {
     db: &'a Database,
-    project: Project,
+    scopes: Scopes,
     snap: &'a Snapshot,
     settings: &'a Settings,
     shared: &'a Shared,
 }
 
 impl Ctx<'_> {
-    fn c_session(&self) -> Option<Arc<CSession>> {
-        self.shared.c_session(self.db, self.project)
+    /// The program that answers for `path`.
+    fn project(&self, path: &str) -> Project {
+        self.scopes.for_path(path)
+    }
+
+    fn c_session(&self, path: &str) -> Option<Arc<CSession>> {
+        self.shared.c_session(self.db, self.project(path))
+    }
+
+    /// pointee-ide's workspace for a request on `path`: the files of the
+    /// program `path` belongs to.
+    fn ide_workspace(&self, path: &str, lang: Lang) -> pointee_ide::Workspace {
+        match self.scopes.singles.get(path) {
+            Some(&p) if lang == Lang::C => {
+                let names: Vec<String> = p
+                    .files(self.db)
+                    .iter()
+                    .map(|f| f.path(self.db).clone())
+                    .collect();
+                self.snap.workspace_of(&names)
+            }
+            _ => self.snap.workspace(lang),
+        }
     }
 }
 
@@ -178,10 +199,10 @@ impl Backend {
         let shared = self.shared.clone();
         let job = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                let (db, project) = shared.store.sync(&snap, &settings);
+                let (db, scopes) = shared.store.sync(&snap, &settings);
                 f(&Ctx {
                     db: &db,
-                    project,
+                    scopes,
                     snap: &snap,
                     settings: &settings,
                     shared: &shared,
@@ -297,8 +318,8 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let snap2 = snap.clone();
     let mut job = tokio::task::spawn_blocking(move || {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let (db, project) = s2.store.sync(&snap2, &settings);
-            let mut diags = analysis::c_diagnostics(&db, project, &settings);
+            let (db, scopes) = s2.store.sync(&snap2, &settings);
+            let mut diags = analysis::c_diagnostics_all(&db, &scopes, &settings);
             diags.extend(analysis::java_diagnostics(&snap2, &settings));
             diags
         }))
@@ -403,15 +424,14 @@ fn possible_callees(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
     let doc = cx.snap.doc(name)?;
     let off = convert::offset(&doc.lines, &doc.text, pos);
     match doc.lang? {
-        Lang::C => {
-            analysis::c_indirect_callees(cx.db, cx.project, cx.snap, name, off).map(Def::Plain)
-        }
+        Lang::C => analysis::c_indirect_callees(cx.db, cx.project(name), cx.snap, name, off)
+            .map(Def::Plain),
         Lang::Java => {
-            if !analysis::java_call_at(cx.db, cx.project, cx.snap, name, off) {
+            if !analysis::java_call_at(cx.db, cx.project(name), cx.snap, name, off) {
                 return None;
             }
             let (line, col) = convert::ide_position(doc, pos);
-            let ws = cx.snap.workspace(Lang::Java);
+            let ws = cx.ide_workspace(name, Lang::Java);
             pointee_ide::callees(&ws, name, line, col, &cx.settings.ide_options())
                 .ok()
                 .filter(|v| !v.is_empty())
@@ -423,7 +443,7 @@ fn possible_callees(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
 fn declaration_at(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
     let doc = cx.snap.doc(name)?;
     let off = convert::offset(&doc.lines, &doc.text, pos);
-    analysis::declaration(cx.db, cx.project, cx.snap, name, off).map(|l| Def::Plain(vec![l]))
+    analysis::declaration(cx.db, cx.project(name), cx.snap, name, off).map(|l| Def::Plain(vec![l]))
 }
 
 fn text_position(p: &lsp::TextDocumentPositionParams) -> (String, lsp::Position) {
@@ -691,7 +711,7 @@ impl LanguageServer for Backend {
             let h = match cached {
                 Some(h) => h,
                 None => {
-                    let ws = cx.snap.workspace(lang);
+                    let ws = cx.ide_workspace(&name, lang);
                     let h =
                         pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options()).ok();
                     let mut cache = lock(&cx.shared.hover_cache);
@@ -758,7 +778,7 @@ impl LanguageServer for Backend {
             let doc = cx.snap.doc(&name)?;
             let off = convert::offset(&doc.lines, &doc.text, pos);
             let items: Vec<lsp::CallHierarchyItem> =
-                analysis::call_items_at(cx.db, cx.project, &name, off)
+                analysis::call_items_at(cx.db, cx.project(&name), &name, off)
                     .iter()
                     .filter_map(|i| convert::call_item(cx.snap, i))
                     .collect();
@@ -774,10 +794,11 @@ impl LanguageServer for Backend {
         let Some((lang, func)) = convert::call_item_function(&params.item) else {
             return Ok(None);
         };
+        let file = convert::uri_to_name(&params.item.uri);
         self.run(move |cx| {
             Some(convert::incoming(
                 cx.snap,
-                &analysis::incoming(cx.db, cx.project, lang, &func),
+                &analysis::incoming(cx.db, cx.project(&file), lang, &func),
             ))
         })
         .await
@@ -790,12 +811,14 @@ impl LanguageServer for Backend {
         let Some((lang, func)) = convert::call_item_function(&params.item) else {
             return Ok(None);
         };
+        let item_file = convert::uri_to_name(&params.item.uri);
         self.run(move |cx| {
-            let file = analysis::function_file(cx.db, cx.project, lang, &func)?;
+            let project = cx.project(&item_file);
+            let file = analysis::function_file(cx.db, project, lang, &func)?;
             Some(convert::outgoing(
                 cx.snap,
                 &file,
-                &analysis::outgoing(cx.db, cx.project, lang, &func),
+                &analysis::outgoing(cx.db, project, lang, &func),
             ))
         })
         .await
@@ -815,8 +838,8 @@ impl LanguageServer for Backend {
                 return None;
             }
             let off = convert::offset(&doc.lines, &doc.text, pos);
-            let session = cx.c_session()?;
-            let hs = analysis::c_highlights(cx.db, cx.project, &session, &name, off);
+            let session = cx.c_session(&name)?;
+            let hs = analysis::c_highlights(cx.db, cx.project(&name), &session, &name, off);
             (!hs.is_empty()).then(|| convert::highlights(doc, &hs))
         })
         .await
@@ -840,10 +863,10 @@ impl LanguageServer for Backend {
                 start: convert::offset(&doc.lines, &doc.text, range.start),
                 end: convert::offset(&doc.lines, &doc.text, range.end),
             };
-            let session = cx.c_session()?;
+            let session = cx.c_session(&name)?;
             Some(convert::inlay_hints(
                 doc,
-                &analysis::c_inlay_hints(cx.db, cx.project, &session, &name, r),
+                &analysis::c_inlay_hints(cx.db, cx.project(&name), &session, &name, r),
             ))
         })
         .await

@@ -732,3 +732,36 @@ async fn quick_edits_are_debounced_into_one_analysis_of_the_last_text() {
         .count();
     assert_eq!(publishes, 1, "{:?}", c.notes);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_that_do_not_link_are_analysed_one_by_one() {
+    // A folder of examples: every file has its own `main`.
+    let a = "void MUSTALIAS(void *, void *);\nint g;\nint f(int *p) { return 0; }\nint main(void) {\n    int *p = &g, *q = &g;\n    int (*fp)(int *) = f;\n    fp(p);\n    MUSTALIAS(p, q);\n    return 0;\n}\n";
+    let b = "int h;\nint main(void) { int *r = &h; return 0; }\n";
+    let mut c = Client::start(
+        &[
+            ("a.c", a),
+            ("b.c", b),
+            ("common.h", "struct s { int *x; };\n"),
+        ],
+        json!({"debounceMs": 0}),
+    )
+    .await;
+    c.open("a.c", a).await;
+    let h = c.result("textDocument/hover", c.pos("a.c", (4, 9))).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("`g`"), "{md}");
+    let d = c
+        .result("textDocument/definition", c.pos("a.c", (6, 4)))
+        .await;
+    assert_eq!(d[0]["range"]["start"]["line"], 2, "{d}");
+    let d = c
+        .diagnostics("a.c", |d| d.iter().any(|x| x["code"] == "alias-check"))
+        .await;
+    assert!(d.iter().any(|x| x["code"] == "separate-program"), "{d:?}");
+    let hb = c.result("textDocument/hover", c.pos("b.c", (1, 22))).await;
+    assert!(
+        hb["contents"]["value"].as_str().unwrap().contains("`h`"),
+        "{hb}"
+    );
+}
