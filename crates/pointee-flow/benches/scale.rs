@@ -6,6 +6,8 @@
 //! cargo bench -p pointee-flow --bench scale               # 1k, 10k, 50k lines
 //! cargo bench -p pointee-flow --bench scale -- 10000      # one size
 //! cargo bench -p pointee-flow --bench scale -- --emit 1000 > gen.c
+//! cargo bench -p pointee-flow --bench scale -- --cycle 200  # recursion stress
+//! cargo bench -p pointee-flow --bench scale -- a.c b.c      # real files
 //! ```
 //!
 //! Shape of a generated program: `modules = lines / 64` modules; module `k`
@@ -128,6 +130,40 @@ int helper_{k}(int *x) {{
     s
 }
 
+/// A recursion stress shape: `n` functions in one big cycle with nested
+/// back edges, each linking a stack node to its caller's (`--cycle N`).
+fn generate_cycle(n: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "int g_vals[{n}];\nint *gp[{n}];\nstruct node {{ struct node *next; int *v; }};"
+    );
+    for i in 0..n {
+        let _ = writeln!(s, "int f{i}(struct node *n, int d);");
+    }
+    for i in 0..n {
+        let (j, k) = ((i + 1) % n, (i * 7 + 3) % n);
+        let _ = writeln!(
+            s,
+            "int f{i}(struct node *n, int d) {{
+    struct node local;
+    int *t;
+    if (d <= 0)
+        return 0;
+    gp[{i}] = &g_vals[{i}];
+    t = gp[{k}];
+    local.next = n;
+    local.v = t;
+    if (d & 1)
+        return f{j}(&local, d - 1);
+    return f{k}(n, d - 2);
+}}"
+        );
+    }
+    s.push_str("int main(void) {\n    struct node r;\n    r.next = 0;\n    r.v = 0;\n    return f0(&r, 100);\n}\n");
+    s
+}
+
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     for line in status.lines() {
@@ -152,6 +188,22 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--emit") {
         let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(1000);
         print!("{}", generate(n, 42));
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--cycle") {
+        let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(60);
+        let text = generate_cycle(n);
+        let lowered = pointee_c::lower(&[("cycle.c", &text)]).expect("lowering");
+        let t1 = Instant::now();
+        let a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
+        let stats = a.stats();
+        println!(
+            "cycle of {n} functions ({} lines): analyse {:.3} s, {} contexts, peak RSS {:.1} MB",
+            text.lines().count(),
+            t1.elapsed().as_secs_f64(),
+            stats[0].1,
+            peak_rss_mb()
+        );
         return;
     }
     // Real files: `-- path.c ...` analyses them instead.

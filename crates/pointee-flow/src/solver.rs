@@ -593,7 +593,11 @@ impl<'p> Engine<'p> {
                 fr.input = Arc::new(inp);
                 fr.output = new_out.clone();
                 let owner = fr.min_dep;
-                let approx = RecApprox { input: fr.input.clone(), output: new_out.clone(), owner };
+                let approx = RecApprox {
+                    input: fr.input.clone(),
+                    output: new_out.clone(),
+                    owner,
+                };
                 self.rec_table.insert((f, key.1.clone()), approx);
                 if grew {
                     self.stack[owner].changed = true;
