@@ -21,6 +21,8 @@ pub struct MethodDecl<'a> {
     pub is_ctor: bool,
     /// Private methods are not overridden: calls to them are direct.
     pub is_private: bool,
+    /// The last parameter is `T... xs` (an array `T[]`).
+    pub is_varargs: bool,
     /// `name(T1,T2)`.
     pub signature: String,
     /// `Class.name(T1,T2)`.
@@ -197,6 +199,20 @@ impl<'a> Hierarchy<'a> {
         out
     }
 
+    /// Varargs methods named `name` that `arity` arguments can call.
+    pub fn varargs_named(&self, class: &str, name: &str, arity: usize) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
+        let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
+        for c in self.ancestors(class).iter() {
+            let Some(d) = self.get(c) else { continue };
+            for m in &d.methods {
+                if m.name == name && m.is_varargs && m.params.len() <= arity + 1 && !out.iter().any(|(_, o)| o.signature == m.signature) {
+                    out.push((d, m));
+                }
+            }
+        }
+        out
+    }
+
     /// The field `name` seen from `class`: (declaring class, field).
     pub fn field(&self, class: &str, name: &str) -> Option<(&ClassDecl<'a>, &FieldDecl)> {
         for c in self.ancestors(class).iter() {
@@ -286,6 +302,7 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
             is_static: false,
             is_ctor: false,
             is_private: false,
+            is_varargs: false,
             signature,
             node: None,
             has_body: false,
@@ -515,6 +532,7 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
             is_static: false,
             is_ctor: true,
             is_private: false,
+            is_varargs: false,
             signature: "<init>()".into(),
             function: format!("{name}.<init>()"),
             node: None,
@@ -559,6 +577,11 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
         }
     }
     let ret = m.child_by_field_name("type").map(|t| read_type(t, src, &tv)).unwrap_or(JType::Prim);
+    let is_varargs = m.child_by_field_name("parameters").is_some_and(|ps| {
+        let mut c = ps.walk();
+        let last = ps.named_children(&mut c).filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter")).last();
+        last.is_some_and(|p| p.kind() == "spread_parameter")
+    });
     let signature = format!("{name}({})", sig.join(","));
     let has_body = m.child_by_field_name("body").is_some();
     Some(MethodDecl {
@@ -569,6 +592,7 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
         is_static: has_modifier(m, src, "static"),
         is_ctor,
         is_private: has_modifier(m, src, "private"),
+        is_varargs,
         signature,
         node: Some(m),
         has_body,
@@ -609,6 +633,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
                 is_static: false,
                 is_ctor: false,
                 is_private: false,
+            is_varargs: false,
                 function: format!("{name}.{signature}"),
                 signature,
                 node: None,
@@ -635,6 +660,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
         is_static: false,
         is_ctor: true,
         is_private: false,
+            is_varargs: false,
         function: format!("{name}.{signature}"),
         signature,
         node: compact,

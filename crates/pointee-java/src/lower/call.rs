@@ -104,8 +104,25 @@ impl<'a, 'h> Fb<'a, 'h> {
         let (mut args, lambdas) = self.args_deferring(node.child_by_field_name("arguments"));
         let h = self.h;
         let cands = h.methods_named(&class, &name, args.len());
-        let chosen = self.resolve(cands, &args);
+        let mut chosen = self.resolve(cands, &args);
+        // A varargs method: extra arguments (or one that is not an array)
+        // are packed into a new array.
+        let spread = |m: &MethodDecl, args: &[(Rvalue, JType)]| {
+            m.is_varargs && (m.params.len() != args.len() || !matches!(args.last().map(|a| &a.1), Some(JType::Array(_) | JType::Null | JType::Unknown)))
+        };
+        let mut pack = chosen.is_some_and(|m| spread(m, &args));
+        if chosen.is_none() {
+            let va = h.varargs_named(&class, &name, args.len());
+            chosen = va
+                .iter()
+                .map(|(_, m)| *m)
+                .find(|m| m.params[..m.params.len() - 1].iter().zip(&args).all(|((_, p), (_, a))| assignable(self.h, a, p, false)));
+            pack = chosen.is_some();
+        }
         self.lambda_args(&mut args, lambdas, chosen.map(|m| m.params.as_slice()));
+        if let (true, Some(m)) = (pack, chosen) {
+            self.pack_varargs(node, &mut args, m);
+        }
         let Some(m) = chosen else {
             if name == "values" && args.is_empty() && self.h.get(&class).is_some_and(|d| d.is_enum) {
                 let ty = JType::Array(Box::new(JType::Class(class.clone())));
@@ -471,5 +488,19 @@ impl<'a, 'h> Fb<'a, 'h> {
                 entry.push((n, t));
             }
         }
+    }
+
+    /// `f(a, b, c)` of `f(A a, T... xs)`: `t = new T[]; t[?] = b; t[?] = c`,
+    /// then `f(a, t)`.
+    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<(Rvalue, JType)>, m: &MethodDecl<'a>) {
+        let fixed = m.params.len() - 1;
+        let arr_ty = m.params[fixed].1.clone();
+        let t = self.alloc_array(node, &arr_ty, None);
+        for (a, _) in args.drain(fixed.min(args.len())..) {
+            if let Rvalue::Use(p) = a {
+                self.emit(Basic::Assign { lhs: Place::deref(Base::Var(t)).index(Index::Any), rhs: Rvalue::Use(p) }, range(node));
+            }
+        }
+        args.push((Rvalue::Use(Place::var(t)), arr_ty));
     }
 }
