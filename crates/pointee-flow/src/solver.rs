@@ -429,12 +429,34 @@ impl<'p> Engine<'p> {
                 leaves.push((l, v.restrict, vals));
             }
         }
-        // Non-restrict parameters may point to each other's targets.
-        let shared: Vec<LocId> = leaves
+        // Non-restrict parameters and the globals may point to each other's
+        // targets (a caller may pass the same pointer twice, or a global's).
+        let param_syms: Vec<LocId> = leaves
             .iter()
             .filter(|(_, r, _)| !r)
             .flat_map(|(_, _, vals)| vals.iter().map(|v| v.0).filter(|&d| d != NULL))
             .collect();
+        let global_leaves: Vec<(LocId, LocId)> = out
+            .iter()
+            .filter(|f| {
+                matches!(self.locs.get(f.src).root, Root::Global(_))
+                    && self.locs.sym_level(f.dst) == 1
+            })
+            .map(|f| (f.src, f.dst))
+            .collect();
+        for &(g, _) in &global_leaves {
+            for &d in &param_syms {
+                if !self.is_fn_sym(d) {
+                    out.push(Fact {
+                        src: g,
+                        dst: d,
+                        def: false,
+                    });
+                }
+            }
+        }
+        let mut shared = param_syms;
+        shared.extend(global_leaves.iter().map(|x| x.1));
         for (l, restrict, vals) in leaves {
             for (d, _) in &vals {
                 out.push(Fact {
