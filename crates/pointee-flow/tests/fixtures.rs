@@ -309,3 +309,74 @@ fn c_flow_replays_add_no_units() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Invariants of every state the analysis keeps or a query sees, on every
+/// fixture: a summary source never has a definite fact, and a location has
+/// at most one definite target (and then no other target).
+#[test]
+fn c_flow_state_invariants() {
+    let mut failures = Vec::new();
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lowered = pointee_c::lower(&[(&name, &text)]).unwrap();
+        let mut a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
+        let mut states: Vec<(String, pointee_flow::Facts)> = Vec::new();
+        for (i, u) in a.units().iter().enumerate() {
+            if u.dead {
+                continue;
+            }
+            states.push((format!("unit #{i} input"), (*u.input).clone()));
+            if let Some(o) = &u.output {
+                states.push((format!("unit #{i} output"), o.clone()));
+            }
+        }
+        for f in &lowered.program.functions {
+            for u in a.units_of(&f.name) {
+                for s in 0..f.stmt_count {
+                    for p in [
+                        pointee_ir::Point::Before(pointee_ir::StmtId(s)),
+                        pointee_ir::Point::After(pointee_ir::StmtId(s)),
+                    ] {
+                        if let Some(st) = a.facts_at(u, p) {
+                            states.push((format!("{} #{u} {p:?}", f.name), st.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        for (what, st) in &states {
+            let facts: Vec<_> = st.iter().copied().collect();
+            for (k, f) in facts.iter().enumerate() {
+                if f.def && a.locs().is_summary(f.src) {
+                    failures.push(format!(
+                        "{name}: {what}: definite fact from summary ({}, {})",
+                        a.name(f.src),
+                        a.name(f.dst)
+                    ));
+                }
+                if f.def {
+                    let others = facts
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, g)| *j != k && g.src == f.src)
+                        .count();
+                    if others > 0 {
+                        failures.push(format!(
+                            "{name}: {what}: ({}, {}, D) beside other targets",
+                            a.name(f.src),
+                            a.name(f.dst)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    failures.dedup();
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
+}
