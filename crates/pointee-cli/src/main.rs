@@ -45,10 +45,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         no_facts: inv.no_facts,
     };
     match &inv.command {
-        Command::Lsp => {
-            pointee_lsp::run_stdio();
-            Ok(0)
-        }
+        Command::Lsp => Ok(pointee_lsp::run_stdio()),
         Command::Help => {
             print!("{}", args::USAGE);
             Ok(0)

@@ -32,8 +32,13 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types as lsp;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
-/// Runs the server over stdin/stdout until the client exits.
-pub fn run_stdio() {
+/// Set when a `shutdown` request was answered (the exit code follows it).
+static SHUT_DOWN: AtomicBool = AtomicBool::new(false);
+
+/// Runs the server over stdin/stdout until the client exits. Returns the
+/// process exit code the LSP asks for: 0 after `shutdown` then `exit`, 1 when
+/// the client exits (or goes away) without `shutdown`.
+pub fn run_stdio() -> u8 {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_stack_size(64 << 20)
@@ -43,6 +48,11 @@ pub fn run_stdio() {
     rt.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     // Reading stdin blocks a thread; do not wait for it.
     rt.shutdown_timeout(Duration::from_millis(100));
+    if SHUT_DOWN.load(Ordering::SeqCst) {
+        0
+    } else {
+        1
+    }
 }
 
 /// Serves the protocol on any byte streams (stdio, in-process tests and
@@ -542,6 +552,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        SHUT_DOWN.store(true, Ordering::SeqCst);
         Ok(())
     }
 
