@@ -10,16 +10,16 @@
 //! fixed point is open, the units computed under it are provisional: they are
 //! dropped when the fixed point iterates, and become final when it closes.
 
-use crate::facts::{merge_into, merge_state, state_leq, Fact, Facts, State};
+use crate::facts::{merge_into, merge_state, state_leq, Facts, State};
 use crate::fxhash::FxHashMap as HashMap;
-use crate::library::{self, CbRet, Effect};
-use crate::loc::{Class, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
+use crate::library;
+use crate::loc::{Class, LocId, Locs, Root, Step, UNINIT, UNKNOWN};
 use crate::map;
-use crate::transfer::{self, push, Locset, Scope};
+use crate::transfer::{self, Locset, Scope};
 use crate::walk::{Hooks, Walker};
 use pointee_ir::{
     pointer_paths, Basic, Callee, Function, Index, Name, Place, Point, Program, Rvalue, Sel,
-    SiteId, StmtId, Type, VarKind,
+    SiteId, StmtId, VarKind,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -95,7 +95,7 @@ pub struct Unit {
     approx: Vec<(u32, Arc<Facts>, UnitId)>,
 }
 
-struct Frame {
+pub(crate) struct Frame {
     func: u32,
     unit: UnitId,
     input: Arc<Facts>,
@@ -124,7 +124,7 @@ struct RecApprox {
 }
 
 /// An argument as the solver passes it to a callee.
-enum Arg<'a> {
+pub(crate) enum Arg<'a> {
     Rv(&'a Rvalue),
     Vals(Locset),
 }
@@ -135,26 +135,26 @@ pub struct Engine<'p> {
     pub settings: Settings,
     pub units: Vec<Unit>,
     pub entries: Vec<UnitId>,
-    memo: HashMap<(u32, Arc<Facts>), UnitId>,
-    stack: Vec<Frame>,
+    pub(crate) memo: HashMap<(u32, Arc<Facts>), UnitId>,
+    pub(crate) stack: Vec<Frame>,
     /// Replaying a unit's body for a query: the stack depth whose points are
     /// observed, and what was seen.
-    replay: Option<usize>,
+    pub(crate) replay: Option<usize>,
     pub(crate) seen: HashMap<Point, Facts>,
-    exit_handlers: Vec<Name>,
+    pub(crate) exit_handlers: Vec<Name>,
     /// Statements of a body visited, for figures.
     pub steps: u64,
     /// The globals each function may name (see `refs.rs`).
-    refs: Vec<Vec<LocId>>,
+    pub(crate) refs: Vec<Vec<LocId>>,
     /// Units created per function, and the merged input past the bound.
-    per_func: Vec<usize>,
-    overflow: Vec<Option<Arc<Facts>>>,
+    pub(crate) per_func: Vec<usize>,
+    pub(crate) overflow: Vec<Option<Arc<Facts>>>,
     /// The map information of the last call to a defined function.
-    last_map: Vec<(LocId, Vec<LocId>)>,
+    pub(crate) last_map: Vec<(LocId, Vec<LocId>)>,
     rec_table: HashMap<(u32, Arc<Facts>), RecApprox>,
 }
 
-fn steps_of(path: &[Sel]) -> Vec<Step> {
+pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
     path.iter()
         .map(|s| match s {
             Sel::Field(f) => Step::Field(f.clone()),
@@ -188,11 +188,11 @@ impl<'p> Engine<'p> {
         }
     }
 
-    fn func(&self, f: u32) -> &'p Function {
+    pub(crate) fn func(&self, f: u32) -> &'p Function {
         &self.prog.functions[f as usize]
     }
 
-    fn scope(&self) -> Scope<'p> {
+    pub(crate) fn scope(&self) -> Scope<'p> {
         let f = self.stack.last().map(|fr| fr.func).unwrap_or(0);
         Scope {
             func: f,
@@ -200,296 +200,12 @@ impl<'p> Engine<'p> {
         }
     }
 
-    // ----- entries -----
-
-    /// Analyses the whole program: `main`, its `atexit` handlers, then every
-    /// function `main` does not reach as an extra entry.
-    pub fn run(&mut self) {
-        let main = self.locs.func_index.get("main").copied();
-        if let Some(m) = main {
-            let mut input = self.global_facts(false, None);
-            let f = self.func(m);
-            for (i, &p) in f.params.iter().enumerate() {
-                let pl = self.locs.var(m, p);
-                let (arr, strs) = if i == 1 {
-                    ("argv[]", "argv string")
-                } else {
-                    ("envp[]", "environment string")
-                };
-                if i >= 1 && f.var(p).ty.is_pointer_like() {
-                    let a = self.locs.root(Root::Special(arr));
-                    let s = self.locs.root(Root::Special(strs));
-                    input.push(Fact {
-                        src: pl,
-                        dst: a,
-                        def: true,
-                    });
-                    input.push(Fact {
-                        src: a,
-                        dst: s,
-                        def: false,
-                    });
-                    input.push(Fact {
-                        src: a,
-                        dst: NULL,
-                        def: false,
-                    });
-                }
-            }
-            let u = self.invoke_entry(m, Facts::from_unsorted(input), EntryKind::Main);
-            // atexit handlers run after main, from its exit state.
-            let mut done = 0;
-            while done < self.exit_handlers.len() {
-                let name = self.exit_handlers[done].clone();
-                done += 1;
-                let Some(&h) = self.locs.func_index.get(&name) else {
-                    continue;
-                };
-                let Some(st) = self.units[u as usize].output.clone() else {
-                    continue;
-                };
-                let formals = self.formals(
-                    h,
-                    &[],
-                    &st,
-                    Scope {
-                        func: m,
-                        owner: &self.func(m).name,
-                    },
-                );
-                let refs = self.refs[h as usize].clone();
-                let (input, _) = map::map_call(&mut self.locs, &st, formals, Some(&refs));
-                self.invoke_entry(h, input, EntryKind::AtExit);
-            }
-        }
-        let reached = self.reached_functions();
-        for fi in 0..self.prog.functions.len() as u32 {
-            if main.is_some() && reached[fi as usize] {
-                continue;
-            }
-            let input = self.extra_input(fi);
-            self.invoke_entry(fi, input, EntryKind::Extra);
-        }
-    }
-
-    fn invoke_entry(&mut self, f: u32, input: Facts, kind: EntryKind) -> UnitId {
-        let (_, u, _) = self.invoke(f, Arc::new(input));
-        let unit = &mut self.units[u as usize];
-        if unit.entry.is_none() {
-            unit.entry = Some(kind);
-        }
-        if !self.entries.contains(&u) {
-            self.entries.push(u);
-        }
-        u
-    }
-
-    /// Live units reachable from the entries (optionally only `Main` and
-    /// `AtExit` ones).
-    pub fn reachable_units(&self, main_only: bool) -> Vec<bool> {
-        let mut seen = vec![false; self.units.len()];
-        let mut work: Vec<UnitId> = self
-            .entries
-            .iter()
-            .copied()
-            .filter(|&u| !main_only || self.units[u as usize].entry != Some(EntryKind::Extra))
-            .collect();
-        while let Some(u) = work.pop() {
-            if std::mem::replace(&mut seen[u as usize], true) {
-                continue;
-            }
-            for e in self.units[u as usize].calls.values() {
-                if let Some(c) = e.unit {
-                    if !seen[c as usize] && !self.units[c as usize].dead {
-                        work.push(c);
-                    }
-                }
-            }
-        }
-        seen
-    }
-
-    fn reached_functions(&self) -> Vec<bool> {
-        let mut r = vec![false; self.prog.functions.len()];
-        for (u, live) in self.reachable_units(true).into_iter().enumerate() {
-            if live {
-                r[self.units[u].func as usize] = true;
-            }
-        }
-        r
-    }
-
-    /// Globals' initial facts: initialisers, `NULL` for unlisted pointer
-    /// leaves. For an extra entry every leaf may also point to a symbolic
-    /// location (a caller may have changed it).
-    fn global_facts(&mut self, extra: bool, only: Option<&[LocId]>) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for g in &self.prog.globals {
-            let gl = self.locs.global(&g.name).unwrap();
-            if only.is_some_and(|o| o.binary_search(&gl).is_err()) {
-                continue;
-            }
-            let mut leaves: Vec<Vec<Sel>> = pointer_paths(&g.ty, &self.prog.types);
-            for init in &g.init {
-                if !leaves.contains(&init.path) {
-                    leaves.push(init.path.clone());
-                }
-            }
-            let sc = Scope {
-                func: u32::MAX,
-                owner: &g.name,
-            };
-            for leaf in leaves {
-                let loc = self.locs.with_path(gl, &steps_of(&leaf));
-                let mut vals: Locset = Vec::new();
-                match g.init.iter().find(|i| i.path == leaf) {
-                    Some(init) => {
-                        let several = init.values.len() > 1;
-                        for v in &init.values {
-                            for (d, def) in transfer::rvals(&mut self.locs, &Facts::new(), sc, v) {
-                                push(&mut vals, d, def && !several);
-                            }
-                        }
-                    }
-                    None => vals.push((NULL, true)),
-                }
-                if extra {
-                    let ty = self.locs.get(loc).ty.clone();
-                    self.symbolic(loc, ty.as_ref(), &[], 1, &mut vals, &mut out);
-                    for v in &mut vals {
-                        v.1 = false;
-                    }
-                }
-                let summary = self.locs.is_summary(loc);
-                for (d, def) in vals {
-                    out.push(Fact {
-                        src: loc,
-                        dst: d,
-                        def: def && !summary,
-                    });
-                }
-            }
-        }
-        out
-    }
-
-    /// The symbolic target of pointer location `ptr` (of type `ty`) for an
-    /// extra entry, with its own pointer leaves pointing one level deeper.
-    fn symbolic(
-        &mut self,
-        ptr: LocId,
-        ty: Option<&Type>,
-        _pool: &[LocId],
-        level: u32,
-        vals: &mut Locset,
-        out: &mut Vec<Fact>,
-    ) {
-        let multi = level >= map::MAX_LEVEL;
-        let sym = self.locs.root(Root::Sym { ptr, multi });
-        push(vals, sym, false);
-        if multi {
-            return;
-        }
-        let Some(pointee) = ty.and_then(|t| t.pointee()).cloned() else {
-            return;
-        };
-        if matches!(pointee, Type::Function(_)) {
-            return;
-        }
-        for leaf in pointer_paths(&pointee, &self.prog.types) {
-            let l = self.locs.with_path(sym, &steps_of(&leaf));
-            let lty = self.locs.get(l).ty.clone();
-            let mut v = vec![(NULL, false)];
-            self.symbolic(l, lty.as_ref(), &[], level + 1, &mut v, out);
-            for (d, _) in v {
-                out.push(Fact {
-                    src: l,
-                    dst: d,
-                    def: false,
-                });
-            }
-        }
-    }
-
-    /// The input of an extra entry: parameters point to symbolic locations
-    /// that may alias one another (unless `restrict`), or `NULL`.
-    fn extra_input(&mut self, fi: u32) -> Facts {
-        let refs = self.refs[fi as usize].clone();
-        let mut out = self.global_facts(true, Some(&refs));
-        let f = self.func(fi);
-        let mut leaves: Vec<(LocId, bool, Locset)> = Vec::new();
-        for &p in &f.params {
-            let v = f.var(p);
-            let pl = self.locs.var(fi, p);
-            for leaf in pointer_paths(&v.ty, &self.prog.types) {
-                let l = self.locs.with_path(pl, &steps_of(&leaf));
-                let ty = self.locs.get(l).ty.clone();
-                let mut vals = vec![(NULL, false)];
-                self.symbolic(l, ty.as_ref(), &[], 1, &mut vals, &mut out);
-                leaves.push((l, v.restrict, vals));
-            }
-        }
-        // Non-restrict parameters and the globals may point to each other's
-        // targets (a caller may pass the same pointer twice, or a global's).
-        let param_syms: Vec<LocId> = leaves
-            .iter()
-            .filter(|(_, r, _)| !r)
-            .flat_map(|(_, _, vals)| vals.iter().map(|v| v.0).filter(|&d| d != NULL))
-            .collect();
-        let global_leaves: Vec<(LocId, LocId)> = out
-            .iter()
-            .filter(|f| {
-                matches!(self.locs.get(f.src).root, Root::Global(_))
-                    && self.locs.sym_level(f.dst) == 1
-            })
-            .map(|f| (f.src, f.dst))
-            .collect();
-        for &(g, _) in &global_leaves {
-            for &d in &param_syms {
-                if !self.is_fn_sym(d) {
-                    out.push(Fact {
-                        src: g,
-                        dst: d,
-                        def: false,
-                    });
-                }
-            }
-        }
-        let mut shared = param_syms;
-        shared.extend(global_leaves.iter().map(|x| x.1));
-        for (l, restrict, vals) in leaves {
-            for (d, _) in &vals {
-                out.push(Fact {
-                    src: l,
-                    dst: *d,
-                    def: false,
-                });
-            }
-            if !restrict {
-                for &d in &shared {
-                    if !self.is_fn_sym(d) {
-                        out.push(Fact {
-                            src: l,
-                            dst: d,
-                            def: false,
-                        });
-                    }
-                }
-            }
-        }
-        Facts::from_unsorted(out)
-    }
-
-    fn is_fn_sym(&self, d: LocId) -> bool {
-        matches!(self.locs.get(d).ty, Some(Type::Function(_)))
-    }
-
     // ----- invocation (Figure 4) -----
 
     /// Analyses `f` for a mapped input: memo, approximate node, or a new
     /// (possibly recursive) node. Returns the output, the unit and whether
     /// the node was approximate.
-    fn invoke(&mut self, f: u32, input: Arc<Facts>) -> (State, UnitId, bool) {
+    pub(crate) fn invoke(&mut self, f: u32, input: Arc<Facts>) -> (State, UnitId, bool) {
         let key = (f, input);
         if let Some(&u) = self.memo.get(&key) {
             return (self.units[u as usize].output.clone(), u, false);
@@ -674,7 +390,7 @@ impl<'p> Engine<'p> {
     }
 
     /// A provisional unit of a stale iteration: keep the id, free the facts.
-    fn drop_unit(&mut self, u: UnitId) {
+    pub(crate) fn drop_unit(&mut self, u: UnitId) {
         let unit = &mut self.units[u as usize];
         unit.dead = true;
         unit.output = None;
@@ -686,7 +402,7 @@ impl<'p> Engine<'p> {
 
     /// Runs a body from an input: locals start `uninit`; the output keeps
     /// the returned value but no other local.
-    fn analyze_body(&mut self, fi: u32, input: &Facts) -> State {
+    pub(crate) fn analyze_body(&mut self, fi: u32, input: &Facts) -> State {
         let func = self.func(fi);
         let mut st = input.clone();
         for (i, v) in func.vars.iter().enumerate() {
@@ -718,7 +434,7 @@ impl<'p> Engine<'p> {
 
     // ----- calls -----
 
-    fn record(&mut self, stmt: StmtId, name: &Name, edge: CallEdge) {
+    pub(crate) fn record(&mut self, stmt: StmtId, name: &Name, edge: CallEdge) {
         if self.replay.is_some() {
             return;
         }
@@ -729,7 +445,13 @@ impl<'p> Engine<'p> {
     }
 
     /// The formals' values: each pointer leaf of each parameter.
-    fn formals(&mut self, fi: u32, args: &[Arg], st: &Facts, sc: Scope) -> Vec<(LocId, Locset)> {
+    pub(crate) fn formals(
+        &mut self,
+        fi: u32,
+        args: &[Arg],
+        st: &Facts,
+        sc: Scope,
+    ) -> Vec<(LocId, Locset)> {
         let callee = self.func(fi);
         let mut out = Vec::new();
         for (i, &p) in callee.params.iter().enumerate() {
@@ -754,7 +476,7 @@ impl<'p> Engine<'p> {
     }
 
     /// A call to a function with a body (Figure 4 with map and unmap).
-    fn call_defined(
+    pub(crate) fn call_defined(
         &mut self,
         st: Facts,
         sc: Scope,
@@ -805,7 +527,7 @@ impl<'p> Engine<'p> {
     /// A call to a named function: defined, library, alias check, or
     /// unknown.
     #[allow(clippy::too_many_arguments)]
-    fn call_named(
+    pub(crate) fn call_named(
         &mut self,
         st: Facts,
         sc: Scope<'p>,
@@ -848,370 +570,6 @@ impl<'p> Engine<'p> {
             Some(e) => self.call_library(st, sc, stmt, site, e, lhs, args),
             None => self.call_unknown(st, sc, stmt, lhs, args),
         }
-    }
-
-    fn arg_vals(&mut self, st: &Facts, sc: Scope, args: &[Arg], i: usize) -> Locset {
-        match args.get(i) {
-            Some(Arg::Rv(r)) => transfer::rvals(&mut self.locs, st, sc, r),
-            Some(Arg::Vals(v)) => v.clone(),
-            None => Vec::new(),
-        }
-    }
-
-    fn store_lhs(&mut self, st: &mut Facts, sc: Scope, lhs: Option<&Place>, vals: Locset) {
-        if let Some(lhs) = lhs {
-            let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
-            transfer::store_vals(&self.locs, st, &lv, vals);
-        }
-    }
-
-    /// Copies the pointers stored in the objects `src` points to into the
-    /// objects `dst` points to (weakly).
-    fn copy_contents(&mut self, st: &mut Facts, dst: &Locset, src: &Locset) {
-        let mut adds = Vec::new();
-        for &(s, _) in src {
-            if !self.locs.is_memory(s) {
-                continue;
-            }
-            let sd = self.locs.get(s).clone();
-            let facts: Vec<Fact> = st
-                .iter()
-                .filter(|f| {
-                    let fd = self.locs.get(f.src);
-                    fd.root_id == sd.root_id && fd.path.starts_with(&sd.path)
-                })
-                .copied()
-                .collect();
-            for f in facts {
-                let rel = self.locs.get(f.src).path[sd.path.len()..].to_vec();
-                for &(d, _) in dst {
-                    if self.locs.is_memory(d) {
-                        let dl = self.locs.with_path(d, &rel);
-                        adds.push((dl, f.dst));
-                    }
-                }
-            }
-        }
-        for (l, d) in adds {
-            st.weaken(l);
-            st.add(l, d, false);
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn call_library(
-        &mut self,
-        mut st: Facts,
-        sc: Scope<'p>,
-        stmt: StmtId,
-        site: SiteId,
-        e: Effect,
-        lhs: Option<&Place>,
-        args: &[Arg],
-    ) -> State {
-        let heap = |s: &mut Self| s.locs.root(Root::Heap(sc.owner.clone(), site));
-        match e {
-            Effect::Alloc | Effect::AllocZeroed => {
-                let h = heap(self);
-                if e == Effect::AllocZeroed {
-                    self.locs.zeroed.insert(h);
-                }
-                let fail = self.settings.malloc_may_fail;
-                let mut vals = vec![(h, !fail)];
-                if fail {
-                    vals.push((NULL, false));
-                }
-                self.store_lhs(&mut st, sc, lhs, vals);
-            }
-            Effect::AllocOut(i) => {
-                let h = heap(self);
-                let at = self.arg_vals(&st, sc, args, i);
-                let at: Locset = at
-                    .into_iter()
-                    .filter(|t| self.locs.is_memory(t.0))
-                    .map(|t| (t.0, false))
-                    .collect();
-                transfer::store_vals(&self.locs, &mut st, &at, vec![(h, false)]);
-            }
-            Effect::Realloc => {
-                let h = heap(self);
-                let old = self.arg_vals(&st, sc, args, 0);
-                self.copy_contents(&mut st, &vec![(h, false)], &old);
-                let mut vals: Locset = old
-                    .iter()
-                    .filter(|v| v.0 != NULL)
-                    .map(|v| (v.0, false))
-                    .collect();
-                push(&mut vals, h, false);
-                push(&mut vals, NULL, false);
-                self.store_lhs(&mut st, sc, lhs, vals);
-            }
-            Effect::Free => {
-                if let Some(Arg::Rv(r)) = args.first() {
-                    self.free(&mut st, sc, r);
-                }
-            }
-            Effect::Copy { dst, src, ret } => {
-                let d = self.arg_vals(&st, sc, args, dst);
-                let s = self.arg_vals(&st, sc, args, src);
-                if d.iter().any(|t| t.0 == UNKNOWN) {
-                    transfer::store_unknown(&self.locs, &mut st, &vec![(UNKNOWN, false)]);
-                    self.wild_store();
-                }
-                let known: Locset = d.iter().copied().filter(|t| t.0 != UNKNOWN).collect();
-                self.copy_contents(&mut st, &known, &s);
-                if ret {
-                    self.store_lhs(&mut st, sc, lhs, d);
-                }
-            }
-            Effect::Set { dst, ret } => {
-                let d = self.arg_vals(&st, sc, args, dst);
-                let mut srcs = Vec::new();
-                for &(t, _) in &d {
-                    if !self.locs.is_memory(t) {
-                        continue;
-                    }
-                    let td = self.locs.get(t).clone();
-                    for f in st.iter() {
-                        let fd = self.locs.get(f.src);
-                        if fd.root_id == td.root_id && fd.path.starts_with(&td.path) {
-                            srcs.push(f.src);
-                        }
-                    }
-                }
-                for s in srcs {
-                    st.weaken(s);
-                    st.add(s, NULL, false);
-                }
-                if ret {
-                    self.store_lhs(&mut st, sc, lhs, d);
-                }
-            }
-            Effect::RetArg(i) => {
-                let v = self.arg_vals(&st, sc, args, i);
-                self.store_lhs(&mut st, sc, lhs, v);
-            }
-            Effect::RetInto(i) => {
-                let v = self.arg_vals(&st, sc, args, i);
-                let mut out = Vec::new();
-                for (t, _) in v {
-                    if t != NULL {
-                        transfer::shift(&mut self.locs, t, Index::Any, false, &mut out);
-                    }
-                }
-                push(&mut out, NULL, false);
-                self.store_lhs(&mut st, sc, lhs, out);
-            }
-            Effect::EndPtr { src, out } => {
-                let v = self.arg_vals(&st, sc, args, src);
-                let mut vals = Vec::new();
-                for (t, _) in v {
-                    transfer::shift(&mut self.locs, t, Index::Any, false, &mut vals);
-                }
-                let at = self.arg_vals(&st, sc, args, out);
-                let at: Locset = at
-                    .into_iter()
-                    .filter(|t| self.locs.is_memory(t.0))
-                    .map(|t| (t.0, false))
-                    .collect();
-                transfer::store_vals(&self.locs, &mut st, &at, vals);
-                self.store_lhs(&mut st, sc, lhs, Vec::new());
-            }
-            Effect::Object(name) => {
-                let o = self.locs.root(Root::Special(name));
-                self.store_lhs(&mut st, sc, lhs, vec![(o, false), (NULL, false)]);
-            }
-            Effect::Callback {
-                f,
-                args: cargs,
-                ret,
-            } => {
-                let fvals = self.arg_vals(&st, sc, args, f);
-                let mut cb_args = Vec::new();
-                for a in cargs {
-                    cb_args.push(match a {
-                        Some(i) => {
-                            let mut out = Vec::new();
-                            for (t, _) in self.arg_vals(&st, sc, args, i) {
-                                transfer::shift(&mut self.locs, t, Index::Any, false, &mut out);
-                            }
-                            Arg::Vals(out)
-                        }
-                        None => Arg::Rv(&Rvalue::Scalar),
-                    });
-                }
-                let mut out = Some(st.clone());
-                for (t, _) in &fvals {
-                    if let Root::Func(name) = self.locs.get(*t).root.clone() {
-                        let r = self.call_named(
-                            st.clone(),
-                            sc,
-                            stmt,
-                            site,
-                            &name,
-                            None,
-                            &cb_args,
-                            true,
-                        );
-                        merge_into(&mut out, &r);
-                    }
-                }
-                let mut st = out?;
-                match ret {
-                    CbRet::Nothing => self.store_lhs(&mut st, sc, lhs, Vec::new()),
-                    CbRet::Into(i) => {
-                        let mut out = Vec::new();
-                        for (t, _) in self.arg_vals(&st, sc, args, i) {
-                            transfer::shift(&mut self.locs, t, Index::Any, false, &mut out);
-                        }
-                        push(&mut out, NULL, false);
-                        self.store_lhs(&mut st, sc, lhs, out);
-                    }
-                    CbRet::Handler => {
-                        let mut out: Locset = fvals.iter().map(|v| (v.0, false)).collect();
-                        push(&mut out, NULL, false);
-                        self.store_lhs(&mut st, sc, lhs, out);
-                    }
-                }
-                return Some(st);
-            }
-            Effect::AtExit(i) => {
-                for (t, _) in self.arg_vals(&st, sc, args, i) {
-                    if let Root::Func(name) = &self.locs.get(t).root {
-                        if !self.exit_handlers.contains(name) {
-                            self.exit_handlers.push(name.clone());
-                        }
-                    }
-                }
-                self.store_lhs(&mut st, sc, lhs, Vec::new());
-            }
-            Effect::NoReturn => return None,
-            Effect::Pure => self.store_lhs(&mut st, sc, lhs, Vec::new()),
-        }
-        Some(st)
-    }
-
-    /// `free(p)`: pointers to what `p` points to now point to `freed` (only
-    /// possibly, unless `p` definitely points to one non-summary location);
-    /// `p` itself points to `freed`.
-    fn free(&mut self, st: &mut Facts, sc: Scope, arg: &Rvalue) {
-        let vals = transfer::rvals(&mut self.locs, st, sc, arg);
-        let own = match arg {
-            Rvalue::Use(p) => {
-                let l = transfer::lvals(&mut self.locs, st, sc, p);
-                (l.len() == 1 && l[0].1).then(|| l[0].0)
-            }
-            _ => None,
-        };
-        let freed: Vec<(LocId, bool)> = vals
-            .into_iter()
-            .filter(|v| self.locs.is_memory(v.0) && v.0 != UNKNOWN)
-            .collect();
-        if freed.is_empty() {
-            return;
-        }
-        let strong = freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
-        let hit: Vec<Fact> = st
-            .iter()
-            .filter(|f| freed.iter().any(|t| t.0 == f.dst))
-            .copied()
-            .collect();
-        for f in hit {
-            if Some(f.src) == own || strong {
-                st.remove(f.src, f.dst);
-                st.add(f.src, FREED, f.def);
-            } else {
-                st.remove(f.src, f.dst);
-                st.add(f.src, f.dst, false);
-                st.add(f.src, FREED, false);
-            }
-        }
-    }
-
-    /// A call to a function with no body and no table entry: the result may
-    /// point to `unknown`; everything its pointer arguments reach may point
-    /// to `unknown` afterwards; function pointers it can reach are called
-    /// with unknown arguments.
-    fn call_unknown(
-        &mut self,
-        mut st: Facts,
-        sc: Scope<'p>,
-        stmt: StmtId,
-        lhs: Option<&Place>,
-        args: &[Arg],
-    ) -> State {
-        let mut work: Vec<LocId> = Vec::new();
-        for i in 0..args.len() {
-            for (t, _) in self.arg_vals(&st, sc, args, i) {
-                work.push(t);
-            }
-        }
-        let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
-        for f in st.iter() {
-            by_root
-                .entry(self.locs.get(f.src).root_id)
-                .or_default()
-                .push(*f);
-        }
-        let mut seen_roots: Vec<LocId> = Vec::new();
-        let mut funcs: Vec<Name> = Vec::new();
-        let mut touched: Vec<LocId> = Vec::new();
-        while let Some(t) = work.pop() {
-            if let Root::Func(n) = &self.locs.get(t).root {
-                if !funcs.contains(n) {
-                    funcs.push(n.clone());
-                }
-                continue;
-            }
-            if !self.locs.is_memory(t) || t == UNKNOWN {
-                continue;
-            }
-            if matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_))) {
-                touched.push(t);
-            }
-            let r = self.locs.get(t).root_id;
-            if seen_roots.contains(&r) {
-                continue;
-            }
-            seen_roots.push(r);
-            for f in by_root.get(&r).map(|v| &v[..]).unwrap_or(&[]) {
-                touched.push(f.src);
-                work.push(f.dst);
-            }
-        }
-        touched.sort();
-        touched.dedup();
-        for l in touched {
-            if matches!(self.locs.get(l).root, Root::Str(..)) {
-                continue;
-            }
-            st.weaken(l);
-            st.add(l, UNKNOWN, false);
-        }
-        let mut out = Some(st.clone());
-        for name in funcs {
-            if let Some(&fi) = self.locs.func_index.get(&name) {
-                let n = self.func(fi).params.len();
-                let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
-                let s = out.clone().unwrap_or_else(|| st.clone());
-                let (r, u, approximate) = self.call_defined(s, sc, fi, None, &unknown_args);
-                let map = std::mem::take(&mut self.last_map);
-                self.record(
-                    stmt,
-                    &name,
-                    CallEdge {
-                        unit: u,
-                        approximate,
-                        indirect: true,
-                        map,
-                    },
-                );
-                merge_into(&mut out, &r);
-            }
-        }
-        let mut st = out?;
-        self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]);
-        Some(st)
     }
 }
 

@@ -1,0 +1,383 @@
+//! Applying library-call effects (`library.rs`) and the unknown-call rule
+//! to the caller's state.
+
+use crate::facts::{merge_into, Fact, Facts, State};
+use crate::fxhash::FxHashMap as HashMap;
+use crate::library::{CbRet, Effect};
+use crate::loc::{LocId, Root, FREED, NULL, UNKNOWN};
+use crate::solver::{Arg, CallEdge, Engine};
+use crate::transfer::{self, push, Locset, Scope};
+use crate::walk::Hooks;
+use pointee_ir::{Index, Name, Place, Rvalue, SiteId, StmtId, Type};
+
+impl<'p> Engine<'p> {
+    pub(crate) fn arg_vals(&mut self, st: &Facts, sc: Scope, args: &[Arg], i: usize) -> Locset {
+        match args.get(i) {
+            Some(Arg::Rv(r)) => transfer::rvals(&mut self.locs, st, sc, r),
+            Some(Arg::Vals(v)) => v.clone(),
+            None => Vec::new(),
+        }
+    }
+
+    pub(crate) fn store_lhs(
+        &mut self,
+        st: &mut Facts,
+        sc: Scope,
+        lhs: Option<&Place>,
+        vals: Locset,
+    ) {
+        if let Some(lhs) = lhs {
+            let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
+            transfer::store_vals(&self.locs, st, &lv, vals);
+        }
+    }
+
+    /// Copies the pointers stored in the objects `src` points to into the
+    /// objects `dst` points to (weakly).
+    pub(crate) fn copy_contents(&mut self, st: &mut Facts, dst: &Locset, src: &Locset) {
+        let mut adds = Vec::new();
+        for &(s, _) in src {
+            if !self.locs.is_memory(s) {
+                continue;
+            }
+            let sd = self.locs.get(s).clone();
+            let facts: Vec<Fact> = st
+                .iter()
+                .filter(|f| {
+                    let fd = self.locs.get(f.src);
+                    fd.root_id == sd.root_id && fd.path.starts_with(&sd.path)
+                })
+                .copied()
+                .collect();
+            for f in facts {
+                let rel = self.locs.get(f.src).path[sd.path.len()..].to_vec();
+                for &(d, _) in dst {
+                    if self.locs.is_memory(d) {
+                        let dl = self.locs.with_path(d, &rel);
+                        adds.push((dl, f.dst));
+                    }
+                }
+            }
+        }
+        for (l, d) in adds {
+            st.weaken(l);
+            st.add(l, d, false);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn call_library(
+        &mut self,
+        mut st: Facts,
+        sc: Scope<'p>,
+        stmt: StmtId,
+        site: SiteId,
+        e: Effect,
+        lhs: Option<&Place>,
+        args: &[Arg],
+    ) -> State {
+        let heap = |s: &mut Self| s.locs.root(Root::Heap(sc.owner.clone(), site));
+        match e {
+            Effect::Alloc | Effect::AllocZeroed => {
+                let h = heap(self);
+                if e == Effect::AllocZeroed {
+                    self.locs.zeroed.insert(h);
+                }
+                let fail = self.settings.malloc_may_fail;
+                let mut vals = vec![(h, !fail)];
+                if fail {
+                    vals.push((NULL, false));
+                }
+                self.store_lhs(&mut st, sc, lhs, vals);
+            }
+            Effect::AllocOut(i) => {
+                let h = heap(self);
+                let at = self.arg_vals(&st, sc, args, i);
+                let at: Locset = at
+                    .into_iter()
+                    .filter(|t| self.locs.is_memory(t.0))
+                    .map(|t| (t.0, false))
+                    .collect();
+                transfer::store_vals(&self.locs, &mut st, &at, vec![(h, false)]);
+            }
+            Effect::Realloc => {
+                let h = heap(self);
+                let old = self.arg_vals(&st, sc, args, 0);
+                self.copy_contents(&mut st, &vec![(h, false)], &old);
+                let mut vals: Locset = old
+                    .iter()
+                    .filter(|v| v.0 != NULL)
+                    .map(|v| (v.0, false))
+                    .collect();
+                push(&mut vals, h, false);
+                push(&mut vals, NULL, false);
+                self.store_lhs(&mut st, sc, lhs, vals);
+            }
+            Effect::Free => {
+                if let Some(Arg::Rv(r)) = args.first() {
+                    self.free(&mut st, sc, r);
+                }
+            }
+            Effect::Copy { dst, src, ret } => {
+                let d = self.arg_vals(&st, sc, args, dst);
+                let s = self.arg_vals(&st, sc, args, src);
+                if d.iter().any(|t| t.0 == UNKNOWN) {
+                    transfer::store_unknown(&self.locs, &mut st, &vec![(UNKNOWN, false)]);
+                    self.wild_store();
+                }
+                let known: Locset = d.iter().copied().filter(|t| t.0 != UNKNOWN).collect();
+                self.copy_contents(&mut st, &known, &s);
+                if ret {
+                    self.store_lhs(&mut st, sc, lhs, d);
+                }
+            }
+            Effect::Set { dst, ret } => {
+                let d = self.arg_vals(&st, sc, args, dst);
+                let mut srcs = Vec::new();
+                for &(t, _) in &d {
+                    if !self.locs.is_memory(t) {
+                        continue;
+                    }
+                    let td = self.locs.get(t).clone();
+                    for f in st.iter() {
+                        let fd = self.locs.get(f.src);
+                        if fd.root_id == td.root_id && fd.path.starts_with(&td.path) {
+                            srcs.push(f.src);
+                        }
+                    }
+                }
+                for s in srcs {
+                    st.weaken(s);
+                    st.add(s, NULL, false);
+                }
+                if ret {
+                    self.store_lhs(&mut st, sc, lhs, d);
+                }
+            }
+            Effect::RetArg(i) => {
+                let v = self.arg_vals(&st, sc, args, i);
+                self.store_lhs(&mut st, sc, lhs, v);
+            }
+            Effect::RetInto(i) => {
+                let v = self.arg_vals(&st, sc, args, i);
+                let mut out = Vec::new();
+                for (t, _) in v {
+                    if t != NULL {
+                        transfer::shift(&mut self.locs, t, Index::Any, false, &mut out);
+                    }
+                }
+                push(&mut out, NULL, false);
+                self.store_lhs(&mut st, sc, lhs, out);
+            }
+            Effect::EndPtr { src, out } => {
+                let v = self.arg_vals(&st, sc, args, src);
+                let mut vals = Vec::new();
+                for (t, _) in v {
+                    transfer::shift(&mut self.locs, t, Index::Any, false, &mut vals);
+                }
+                let at = self.arg_vals(&st, sc, args, out);
+                let at: Locset = at
+                    .into_iter()
+                    .filter(|t| self.locs.is_memory(t.0))
+                    .map(|t| (t.0, false))
+                    .collect();
+                transfer::store_vals(&self.locs, &mut st, &at, vals);
+                self.store_lhs(&mut st, sc, lhs, Vec::new());
+            }
+            Effect::Object(name) => {
+                let o = self.locs.root(Root::Special(name));
+                self.store_lhs(&mut st, sc, lhs, vec![(o, false), (NULL, false)]);
+            }
+            Effect::Callback {
+                f,
+                args: cargs,
+                ret,
+            } => {
+                let fvals = self.arg_vals(&st, sc, args, f);
+                let mut cb_args = Vec::new();
+                for a in cargs {
+                    cb_args.push(match a {
+                        Some(i) => {
+                            let mut out = Vec::new();
+                            for (t, _) in self.arg_vals(&st, sc, args, i) {
+                                transfer::shift(&mut self.locs, t, Index::Any, false, &mut out);
+                            }
+                            Arg::Vals(out)
+                        }
+                        None => Arg::Rv(&Rvalue::Scalar),
+                    });
+                }
+                let mut out = Some(st.clone());
+                for (t, _) in &fvals {
+                    if let Root::Func(name) = self.locs.get(*t).root.clone() {
+                        let r = self.call_named(
+                            st.clone(),
+                            sc,
+                            stmt,
+                            site,
+                            &name,
+                            None,
+                            &cb_args,
+                            true,
+                        );
+                        merge_into(&mut out, &r);
+                    }
+                }
+                let mut st = out?;
+                match ret {
+                    CbRet::Nothing => self.store_lhs(&mut st, sc, lhs, Vec::new()),
+                    CbRet::Into(i) => {
+                        let mut out = Vec::new();
+                        for (t, _) in self.arg_vals(&st, sc, args, i) {
+                            transfer::shift(&mut self.locs, t, Index::Any, false, &mut out);
+                        }
+                        push(&mut out, NULL, false);
+                        self.store_lhs(&mut st, sc, lhs, out);
+                    }
+                    CbRet::Handler => {
+                        let mut out: Locset = fvals.iter().map(|v| (v.0, false)).collect();
+                        push(&mut out, NULL, false);
+                        self.store_lhs(&mut st, sc, lhs, out);
+                    }
+                }
+                return Some(st);
+            }
+            Effect::AtExit(i) => {
+                for (t, _) in self.arg_vals(&st, sc, args, i) {
+                    if let Root::Func(name) = &self.locs.get(t).root {
+                        if !self.exit_handlers.contains(name) {
+                            self.exit_handlers.push(name.clone());
+                        }
+                    }
+                }
+                self.store_lhs(&mut st, sc, lhs, Vec::new());
+            }
+            Effect::NoReturn => return None,
+            Effect::Pure => self.store_lhs(&mut st, sc, lhs, Vec::new()),
+        }
+        Some(st)
+    }
+
+    /// `free(p)`: pointers to what `p` points to now point to `freed` (only
+    /// possibly, unless `p` definitely points to one non-summary location);
+    /// `p` itself points to `freed`.
+    pub(crate) fn free(&mut self, st: &mut Facts, sc: Scope, arg: &Rvalue) {
+        let vals = transfer::rvals(&mut self.locs, st, sc, arg);
+        let own = match arg {
+            Rvalue::Use(p) => {
+                let l = transfer::lvals(&mut self.locs, st, sc, p);
+                (l.len() == 1 && l[0].1).then(|| l[0].0)
+            }
+            _ => None,
+        };
+        let freed: Vec<(LocId, bool)> = vals
+            .into_iter()
+            .filter(|v| self.locs.is_memory(v.0) && v.0 != UNKNOWN)
+            .collect();
+        if freed.is_empty() {
+            return;
+        }
+        let strong = freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
+        let hit: Vec<Fact> = st
+            .iter()
+            .filter(|f| freed.iter().any(|t| t.0 == f.dst))
+            .copied()
+            .collect();
+        for f in hit {
+            if Some(f.src) == own || strong {
+                st.remove(f.src, f.dst);
+                st.add(f.src, FREED, f.def);
+            } else {
+                st.remove(f.src, f.dst);
+                st.add(f.src, f.dst, false);
+                st.add(f.src, FREED, false);
+            }
+        }
+    }
+
+    /// A call to a function with no body and no table entry: the result may
+    /// point to `unknown`; everything its pointer arguments reach may point
+    /// to `unknown` afterwards; function pointers it can reach are called
+    /// with unknown arguments.
+    pub(crate) fn call_unknown(
+        &mut self,
+        mut st: Facts,
+        sc: Scope<'p>,
+        stmt: StmtId,
+        lhs: Option<&Place>,
+        args: &[Arg],
+    ) -> State {
+        let mut work: Vec<LocId> = Vec::new();
+        for i in 0..args.len() {
+            for (t, _) in self.arg_vals(&st, sc, args, i) {
+                work.push(t);
+            }
+        }
+        let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
+        for f in st.iter() {
+            by_root
+                .entry(self.locs.get(f.src).root_id)
+                .or_default()
+                .push(*f);
+        }
+        let mut seen_roots: Vec<LocId> = Vec::new();
+        let mut funcs: Vec<Name> = Vec::new();
+        let mut touched: Vec<LocId> = Vec::new();
+        while let Some(t) = work.pop() {
+            if let Root::Func(n) = &self.locs.get(t).root {
+                if !funcs.contains(n) {
+                    funcs.push(n.clone());
+                }
+                continue;
+            }
+            if !self.locs.is_memory(t) || t == UNKNOWN {
+                continue;
+            }
+            if matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_))) {
+                touched.push(t);
+            }
+            let r = self.locs.get(t).root_id;
+            if seen_roots.contains(&r) {
+                continue;
+            }
+            seen_roots.push(r);
+            for f in by_root.get(&r).map(|v| &v[..]).unwrap_or(&[]) {
+                touched.push(f.src);
+                work.push(f.dst);
+            }
+        }
+        touched.sort();
+        touched.dedup();
+        for l in touched {
+            if matches!(self.locs.get(l).root, Root::Str(..)) {
+                continue;
+            }
+            st.weaken(l);
+            st.add(l, UNKNOWN, false);
+        }
+        let mut out = Some(st.clone());
+        for name in funcs {
+            if let Some(&fi) = self.locs.func_index.get(&name) {
+                let n = self.func(fi).params.len();
+                let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
+                let s = out.clone().unwrap_or_else(|| st.clone());
+                let (r, u, approximate) = self.call_defined(s, sc, fi, None, &unknown_args);
+                let map = std::mem::take(&mut self.last_map);
+                self.record(
+                    stmt,
+                    &name,
+                    CallEdge {
+                        unit: u,
+                        approximate,
+                        indirect: true,
+                        map,
+                    },
+                );
+                merge_into(&mut out, &r);
+            }
+        }
+        let mut st = out?;
+        self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]);
+        Some(st)
+    }
+}
