@@ -536,18 +536,8 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
         Some(s) => pointee_cspta::Variant::parse(s)?,
         None => pointee_cspta::Variant::default(),
     };
-    // Roots as pointee-ide chooses them: static initialisers, then every
-    // `main` (or those of the configured entry).
-    let mains: Vec<&str> = ir
-        .mains
-        .iter()
-        .map(|m| &**m)
-        .filter(|m| match &config.java_entry {
-            None => true,
-            Some(e) => *m == e || m.split('.').next() == Some(e) || m.starts_with(&format!("{e}(")),
-        })
-        .collect();
-    let roots: Vec<&str> = ir.initializers.iter().map(|s| &**s).chain(mains).collect();
+    let roots = java_roots(ir, config);
+    let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
     let a = pointee_cspta::Analysis::run(&ir.program, &roots, variant);
     let mut out = JavaAnalysis::default();
     for f in &ir.program.functions {
@@ -566,6 +556,18 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     out.edges.sort();
     out.edges.dedup();
     Ok(Arc::new(out))
+}
+
+/// The roots as pointee-ide chooses them: static initialisers, then every
+/// `main` (or those of the configured entry).
+pub fn java_roots(ir: &JavaIr, config: &Config) -> Vec<Name> {
+    let mains = ir.mains.iter().filter(|m| match &config.java_entry {
+        None => true,
+        Some(e) => {
+            &***m == e || m.split('.').next() == Some(e.as_str()) || m.starts_with(&format!("{e}("))
+        }
+    });
+    ir.initializers.iter().chain(mains).cloned().collect()
 }
 
 fn walk_calls_with_site<'a>(

@@ -86,3 +86,70 @@ impl CSession {
         })
     }
 }
+
+/// The Java analysis of one program, kept between requests (it owns its
+/// result, so no thread is needed).
+pub struct JavaSession {
+    ir: Arc<crate::JavaIr>,
+    config: crate::Config,
+    a: Option<pointee_cspta::Analysis>,
+}
+
+impl JavaSession {
+    /// Analyses `ir` with the configured sensitivity and roots (as
+    /// `java_analysis` does).
+    pub fn start(ir: Arc<crate::JavaIr>, config: crate::Config) -> JavaSession {
+        let variant = match &config.java_cs {
+            Some(s) => pointee_cspta::Variant::parse(s).ok(),
+            None => Some(pointee_cspta::Variant::default()),
+        };
+        let a = variant.map(|v| {
+            let roots = crate::java_roots(&ir, &config);
+            let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
+            pointee_cspta::Analysis::run(&ir.program, &roots, v)
+        });
+        JavaSession { ir, config, a }
+    }
+
+    pub fn is_for(&self, ir: &Arc<crate::JavaIr>, config: &crate::Config) -> bool {
+        (Arc::ptr_eq(&self.ir, ir) || *self.ir == **ir) && self.config == *config
+    }
+
+    /// The abstract objects a place of `function` may denote or hold (its
+    /// value), over every context of the method; `None` when the method is
+    /// not reached or the place is not modelled.
+    pub fn objects(&self, function: &str, place: &pointee_ir::Place) -> Option<Vec<u32>> {
+        use pointee_ir::{Base, Sel};
+        let a = self.a.as_ref()?;
+        let mut set = pointee_cspta::PtSet::new();
+        match &place.base {
+            Base::Var(v) => {
+                let m = a.method(function)?;
+                let ctxs = a.contexts_of(m);
+                if ctxs.is_empty() {
+                    return None;
+                }
+                for &mc in ctxs {
+                    set.union_with(a.var_pts(mc, v.0));
+                }
+            }
+            Base::Global(g) => {
+                set.union_with(a.static_pts(g)?);
+            }
+        }
+        for sel in &place.path {
+            let field = match sel {
+                Sel::Field(f) => f.to_string(),
+                Sel::Index(_) => pointee_cspta::ARRAY_FIELD.to_string(),
+            };
+            let mut next = pointee_cspta::PtSet::new();
+            for o in set.iter() {
+                if let Some(s) = a.field_pts(o, &field) {
+                    next.union_with(s);
+                }
+            }
+            set = next;
+        }
+        Some(set.iter().collect())
+    }
+}

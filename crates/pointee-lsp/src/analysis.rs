@@ -1127,6 +1127,60 @@ pub fn c_highlights(
     out
 }
 
+/// Java: the pointer expressions of the method at `off` that may hold an
+/// object the one under the cursor holds (the analysis is flow-insensitive,
+/// so must-aliases are the occurrences of the same variable or field path,
+/// read or written; the others are may-aliases).
+pub fn java_highlights(
+    db: &Database,
+    project: Project,
+    session: &db::session::JavaSession,
+    path: &str,
+    off: u32,
+) -> Vec<Highlight> {
+    let jp = db::java_program(db, project).clone();
+    let Some(sm) = jp.0.sources.iter().find(|s| &*s.file == path) else {
+        return Vec::new();
+    };
+    let Some((fs, cur)) = innermost(
+        sm.functions
+            .iter()
+            .flat_map(|fs| fs.exprs.iter().map(move |e| (fs, e, e.range))),
+        off,
+    ) else {
+        return Vec::new();
+    };
+    let mine = session.objects(&fs.name, &cur.place).unwrap_or_default();
+    let mut out: Vec<Highlight> = Vec::new();
+    for e in &fs.exprs {
+        let must = e.place == cur.place;
+        if !must {
+            let theirs = session.objects(&fs.name, &e.place).unwrap_or_default();
+            if !theirs.iter().any(|o| mine.contains(o)) {
+                continue;
+            }
+        }
+        let alias = match (must, e.point) {
+            (false, _) => Alias::May,
+            (true, Point::After(_)) => Alias::MustWrite,
+            (true, Point::Before(_)) => Alias::MustRead,
+        };
+        match out.iter_mut().find(|h| h.range == e.range) {
+            Some(h) => {
+                if alias == Alias::MustWrite {
+                    h.alias = alias;
+                }
+            }
+            None => out.push(Highlight {
+                range: e.range,
+                alias,
+            }),
+        }
+    }
+    out.sort_by_key(|h| h.range.start);
+    out
+}
+
 fn is_special(name: &str) -> bool {
     matches!(
         name,

@@ -20,7 +20,7 @@ mod sanitize;
 
 use analysis::{Scopes, Settings, Store};
 use docs::{Doc, Docs, Snapshot};
-use pointee_db::session::CSession;
+use pointee_db::session::{CSession, JavaSession};
 use pointee_db::{Database, Lang, Project};
 use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
@@ -87,6 +87,8 @@ struct Shared {
     c_session: Mutex<Option<Arc<CSession>>>,
     /// Hover answers of one document revision, by (file, line, column).
     hover_cache: Mutex<HoverCache>,
+    /// The Java analysis of the current Java program, kept between requests.
+    java_session: Mutex<Option<Arc<JavaSession>>>,
 }
 
 type HoverCache = (u64, HashMap<(String, u32, u32), Option<pointee_ide::Hover>>);
@@ -103,6 +105,19 @@ impl Shared {
         let s = Arc::new(CSession::start(program));
         *cur = Some(s.clone());
         Some(s)
+    }
+
+    /// The Java analysis of the program the database holds now.
+    fn java_session(&self, db: &Database, project: Project) -> Arc<JavaSession> {
+        let ir = pointee_db::java_ir(db, project).clone();
+        let config = project.config(db).clone();
+        let mut cur = lock(&self.java_session);
+        if let Some(s) = cur.as_ref().filter(|s| s.is_for(&ir, &config)) {
+            return s.clone();
+        }
+        let s = Arc::new(JavaSession::start(ir, config));
+        *cur = Some(s.clone());
+        s
     }
 }
 
@@ -192,6 +207,7 @@ impl Backend {
                 progress_tokens: AtomicU64::new(0),
                 c_session: Mutex::default(),
                 hover_cache: Mutex::new((u64::MAX, HashMap::new())),
+                java_session: Mutex::default(),
             }),
         }
     }
@@ -845,12 +861,18 @@ impl LanguageServer for Backend {
         }
         self.run(move |cx| {
             let doc = cx.snap.doc(&name)?;
-            if doc.lang != Some(Lang::C) {
-                return None;
-            }
             let off = convert::offset(&doc.lines, &doc.text, pos);
-            let session = cx.c_session(&name)?;
-            let hs = analysis::c_highlights(cx.db, cx.project(&name), &session, &name, off);
+            let project = cx.project(&name);
+            let hs = match doc.lang? {
+                Lang::C => {
+                    let session = cx.c_session(&name)?;
+                    analysis::c_highlights(cx.db, project, &session, &name, off)
+                }
+                Lang::Java => {
+                    let session = cx.shared.java_session(cx.db, project);
+                    analysis::java_highlights(cx.db, project, &session, &name, off)
+                }
+            };
             (!hs.is_empty()).then(|| convert::highlights(doc, &hs))
         })
         .await

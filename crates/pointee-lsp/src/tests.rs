@@ -765,3 +765,33 @@ async fn files_that_do_not_link_are_analysed_one_by_one() {
         "{hb}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_highlights_follow_the_objects() {
+    let src = "\
+public class Main {
+    public static void main(String[] args) {
+        Object $a$a = new Object();
+        Object b = a;
+        Object c = new Object();
+        Object d = b;
+        System.out.println(c);
+    }
+}
+";
+    let (text, m) = markers(src);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("Main.java", &text).await;
+    let hs = c
+        .result("textDocument/documentHighlight", c.pos("Main.java", m["a"]))
+        .await;
+    let hs = hs.as_array().cloned().unwrap_or_default();
+    let lines: Vec<u64> = hs.iter().map(line_of).collect();
+    assert!(
+        lines.contains(&2) && lines.contains(&3) && lines.contains(&5),
+        "{hs:?}"
+    );
+    assert!(!lines.contains(&4), "c holds another object: {hs:?}");
+    let write = hs.iter().find(|h| line_of(h) == 2).unwrap();
+    assert_eq!(write["kind"], 3, "the declaration writes a: {write}");
+}
