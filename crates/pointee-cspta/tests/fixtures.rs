@@ -8,14 +8,23 @@ use pointee_cspta::{alias_checks, Analysis, Variant};
 use pointee_ir::{Base, SiteKind};
 use std::collections::BTreeSet;
 
-fn obj_name(jp: &pointee_java::JavaProgram, files: &[(String, String)], a: &Analysis, o: u32) -> String {
+fn obj_name(
+    jp: &pointee_java::JavaProgram,
+    files: &[(String, String)],
+    a: &Analysis,
+    o: u32,
+) -> String {
     let alloc = &a.facts.allocs[a.objs[o as usize].1 as usize];
     let mname = &a.facts.method_names[alloc.method as usize];
     for (fi, sm) in jp.sources.iter().enumerate() {
         if let Some(fs) = sm.function(mname) {
             let site = &fs.sites[alloc.site as usize];
             let line = line_of(&files[fi].1, site.range.start);
-            let class = if site.kind == SiteKind::String { "String".to_string() } else { alloc.class.clone() };
+            let class = if site.kind == SiteKind::String {
+                "String".to_string()
+            } else {
+                alloc.class.clone()
+            };
             return format!("{class}@{line}");
         }
     }
@@ -33,7 +42,9 @@ fn resolve_markers(files: &[(String, String)], want: &str) -> String {
                 let line = files
                     .iter()
                     .find_map(|(_, t)| {
-                        t.lines().position(|l| l.split_whitespace().any(|w| w == marker)).map(|i| i + 1)
+                        t.lines()
+                            .position(|l| l.split_whitespace().any(|w| w == marker))
+                            .map(|i| i + 1)
                     })
                     .unwrap_or_else(|| panic!("no marker {marker}"));
                 format!("{class}@{line}")
@@ -54,27 +65,46 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
     let exps = expectations(&files);
     for variant in Variant::ALL {
         let a = analyse(&jp, variant);
-        let label = format!("{} [{variant}]", path.file_name().unwrap().to_string_lossy());
+        let label = format!(
+            "{} [{variant}]",
+            path.file_name().unwrap().to_string_lossy()
+        );
         // The reference solver agrees.
         let reference = common::reference::Reference::run(&jp.program, &roots(&jp), variant);
         let ours = a.facts_text();
         if ours != reference {
             let extra: Vec<_> = ours.difference(&reference).take(5).collect();
             let missing: Vec<_> = reference.difference(&ours).take(5).collect();
-            fails.push(format!("{label}: differs from the reference: extra {extra:?} missing {missing:?}"));
+            fails.push(format!(
+                "{label}: differs from the reference: extra {extra:?} missing {missing:?}"
+            ));
         }
         // Alias checks: every check is ok unless its line says otherwise.
         let checks = alias_checks(&a, &jp.program);
         for c in &checks {
             let fname = &jp.program.functions[c.method as usize].name;
-            let (fi, fs) = jp.sources.iter().enumerate().find_map(|(i, s)| s.function(fname).map(|f| (i, f))).unwrap();
+            let (fi, fs) = jp
+                .sources
+                .iter()
+                .enumerate()
+                .find_map(|(i, s)| s.function(fname).map(|f| (i, f)))
+                .unwrap();
             let line = line_of(&files[fi].1, fs.stmts[c.stmt as usize].start);
-            let spec = exps.iter().find(|(f, l, _)| *f == fi && *l == line).map(|e| e.2.as_str()).unwrap_or("");
+            let spec = exps
+                .iter()
+                .find(|(f, l, _)| *f == fi && *l == line)
+                .map(|e| e.2.as_str())
+                .unwrap_or("");
             let want = value_for(spec, variant);
             let got = c.verdict.name();
             match want {
-                Some(w) if w != got => fails.push(format!("{label}: line {line}: {} is {got}, expected {w}", c.kind.name())),
-                None if !c.ok() => fails.push(format!("{label}: line {line}: {} is {got}", c.kind.name())),
+                Some(w) if w != got => fails.push(format!(
+                    "{label}: line {line}: {} is {got}, expected {w}",
+                    c.kind.name()
+                )),
+                None if !c.ok() => {
+                    fails.push(format!("{label}: line {line}: {} is {got}", c.kind.name()))
+                }
                 _ => {}
             }
         }
@@ -82,12 +112,16 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
             let mut words = spec.split_whitespace();
             match words.next() {
                 Some("callees") => {
-                    let Some(want) = value_for(spec, variant) else { continue };
+                    let Some(want) = value_for(spec, variant) else {
+                        continue;
+                    };
                     // The leftmost call starting on the line.
                     let mut best: Option<(u32, String, u32)> = None;
                     for fs in &jp.sources[*fi].functions {
                         for ci in &fs.calls {
-                            if line_of(&files[*fi].1, ci.range.start) == *line && best.as_ref().map_or(true, |b| ci.range.start < b.0) {
+                            if line_of(&files[*fi].1, ci.range.start) == *line
+                                && best.as_ref().map_or(true, |b| ci.range.start < b.0)
+                            {
                                 best = Some((ci.range.start, fs.name.to_string(), ci.site.0));
                             }
                         }
@@ -97,28 +131,41 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                         continue;
                     };
                     let got: Vec<String> = match a.method(&m) {
-                        Some(mi) => a.callees(mi, site).into_iter().map(|t| a.facts.method_names[t as usize].clone()).collect(),
+                        Some(mi) => a
+                            .callees(mi, site)
+                            .into_iter()
+                            .map(|t| a.facts.method_names[t as usize].clone())
+                            .collect(),
                         None => Vec::new(),
                     };
                     let got = got.join(",");
                     let want = if want == "-" { String::new() } else { want };
                     if got != want {
-                        fails.push(format!("{label}: line {line}: callees {got:?}, expected {want:?}"));
+                        fails.push(format!(
+                            "{label}: line {line}: callees {got:?}, expected {want:?}"
+                        ));
                     }
                 }
                 Some("pts") => {
                     let var = words.next().unwrap_or("");
-                    let Some(want) = value_for(spec, variant) else { continue };
+                    let Some(want) = value_for(spec, variant) else {
+                        continue;
+                    };
                     // The variable of that name in the function around the line.
                     let mut got = BTreeSet::new();
                     let mut found = false;
                     for fs in &jp.sources[*fi].functions {
-                        let (s, e) = (line_of(&files[*fi].1, fs.range.start), line_of(&files[*fi].1, fs.range.end));
+                        let (s, e) = (
+                            line_of(&files[*fi].1, fs.range.start),
+                            line_of(&files[*fi].1, fs.range.end),
+                        );
                         if *line < s || *line > e {
                             continue;
                         }
                         let func = jp.program.function(&fs.name).unwrap();
-                        let Some(mi) = a.method(&fs.name) else { continue };
+                        let Some(mi) = a.method(&fs.name) else {
+                            continue;
+                        };
                         for (vi, v) in func.vars.iter().enumerate() {
                             if &*v.name != var || v.kind == pointee_ir::VarKind::Temp {
                                 continue;
@@ -139,18 +186,28 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                         }
                     }
                     let got = got.into_iter().collect::<Vec<_>>().join(",");
-                    let want = if want == "-" { String::new() } else { resolve_markers(&files, &want) };
+                    let want = if want == "-" {
+                        String::new()
+                    } else {
+                        resolve_markers(&files, &want)
+                    };
                     if !found {
                         fails.push(format!("{label}: line {line}: no variable {var}"));
                     } else if got != want {
-                        fails.push(format!("{label}: line {line}: pts {var} = {got:?}, expected {want:?}"));
+                        fails.push(format!(
+                            "{label}: line {line}: pts {var} = {got:?}, expected {want:?}"
+                        ));
                     }
                 }
                 Some("stats") => {
-                    let Some(want) = value_for(spec, variant) else { continue };
+                    let Some(want) = value_for(spec, variant) else {
+                        continue;
+                    };
                     let s = a.stats();
                     for kv in want.split(',') {
-                        let Some((k, v)) = kv.split_once(':') else { continue };
+                        let Some((k, v)) = kv.split_once(':') else {
+                            continue;
+                        };
                         let got = match k {
                             "reachable" => s.reachable_methods,
                             "edges" => s.call_edges,
@@ -182,7 +239,12 @@ fn fixtures_meet_their_expectations_and_match_the_reference() {
     for f in &all {
         fails.extend(check_fixture(f));
     }
-    assert!(fails.is_empty(), "{} failures:\n{}", fails.len(), fails.join("\n"));
+    assert!(
+        fails.is_empty(),
+        "{} failures:\n{}",
+        fails.len(),
+        fails.join("\n")
+    );
 }
 
 #[test]

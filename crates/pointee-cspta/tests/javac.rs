@@ -8,12 +8,19 @@ use std::path::Path;
 use std::process::Command;
 
 fn have_jdk() -> bool {
-    Command::new("javac").arg("-version").output().map_or(false, |o| o.status.success())
+    Command::new("javac")
+        .arg("-version")
+        .output()
+        .map_or(false, |o| o.status.success())
 }
 
 fn run_fixture(path: &Path) -> Result<(), String> {
     let out = if path.is_dir() {
-        let tmp = std::env::temp_dir().join(format!("pointee-javac-{}-{}", std::process::id(), path.file_name().unwrap().to_string_lossy()));
+        let tmp = std::env::temp_dir().join(format!(
+            "pointee-javac-{}-{}",
+            std::process::id(),
+            path.file_name().unwrap().to_string_lossy()
+        ));
         std::fs::create_dir_all(&tmp).unwrap();
         let files: Vec<(String, String)> = common::load(path);
         let mut javac = Command::new("javac");
@@ -28,19 +35,37 @@ fn run_fixture(path: &Path) -> Result<(), String> {
         let main = files
             .iter()
             .find(|(_, t)| t.contains("static void main("))
-            .map(|(n, _)| Path::new(n).file_stem().unwrap().to_string_lossy().into_owned())
+            .map(|(n, _)| {
+                Path::new(n)
+                    .file_stem()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .ok_or("no main")?;
-        let r = Command::new("java").arg("-cp").arg(&tmp).arg(main).output().map_err(|e| e.to_string())?;
+        let r = Command::new("java")
+            .arg("-cp")
+            .arg(&tmp)
+            .arg(main)
+            .output()
+            .map_err(|e| e.to_string())?;
         let _ = std::fs::remove_dir_all(&tmp);
         r
     } else {
         // Source-file mode compiles in memory and runs the first class.
-        Command::new("java").arg(path).output().map_err(|e| e.to_string())?
+        Command::new("java")
+            .arg(path)
+            .output()
+            .map_err(|e| e.to_string())?
     };
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -54,8 +79,23 @@ fn every_fixture_compiles_and_runs() {
     let half = all.len() / 2;
     let (a, b) = all.split_at(half);
     let (a, b) = (a.to_vec(), b.to_vec());
-    let t = std::thread::spawn(move || a.iter().filter_map(|p| run_fixture(p).err().map(|e| format!("{}: {e}", p.display()))).collect::<Vec<_>>());
-    let mut fails: Vec<String> = b.iter().filter_map(|p| run_fixture(p).err().map(|e| format!("{}: {e}", p.display()))).collect();
+    let t = std::thread::spawn(move || {
+        a.iter()
+            .filter_map(|p| {
+                run_fixture(p)
+                    .err()
+                    .map(|e| format!("{}: {e}", p.display()))
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut fails: Vec<String> = b
+        .iter()
+        .filter_map(|p| {
+            run_fixture(p)
+                .err()
+                .map(|e| format!("{}: {e}", p.display()))
+        })
+        .collect();
     fails.extend(t.join().unwrap());
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }

@@ -44,15 +44,31 @@ fn call_site_sensitivity_appends_and_limits() {
 fn object_sensitivity_uses_the_receiver_and_keeps_static_contexts() {
     let mut c = Contexts::default();
     let sel = v("2-obj");
-    let r1 = Receiver { heap_ctx: EMPTY, alloc: 4, in_type: 0 };
+    let r1 = Receiver {
+        heap_ctx: EMPTY,
+        alloc: 4,
+        in_type: 0,
+    };
     let a = sel.callee_context(&mut c, EMPTY, L1, Some(r1));
     assert_eq!(elems(&c, a), vec![Elem::Alloc(4)]);
     let h = sel.heap_context(&mut c, a);
     assert_eq!(elems(&c, h), vec![Elem::Alloc(4)]);
-    let r2 = Receiver { heap_ctx: h, alloc: 9, in_type: 1 };
+    let r2 = Receiver {
+        heap_ctx: h,
+        alloc: 9,
+        in_type: 1,
+    };
     let b = sel.callee_context(&mut c, a, L2, Some(r2));
-    assert_eq!(elems(&c, b), vec![Elem::Alloc(4), Elem::Alloc(9)], "[heap context of o] ++ [o]");
-    assert_eq!(sel.callee_context(&mut c, b, L3, None), b, "a static call keeps the caller's context");
+    assert_eq!(
+        elems(&c, b),
+        vec![Elem::Alloc(4), Elem::Alloc(9)],
+        "[heap context of o] ++ [o]"
+    );
+    assert_eq!(
+        sel.callee_context(&mut c, b, L3, None),
+        b,
+        "a static call keeps the caller's context"
+    );
     assert_eq!(v("1-obj").heap_context(&mut c, b), EMPTY);
 }
 
@@ -60,10 +76,18 @@ fn object_sensitivity_uses_the_receiver_and_keeps_static_contexts() {
 fn type_sensitivity_uses_the_class_of_the_allocation_site() {
     let mut c = Contexts::default();
     let sel = v("2-type");
-    let r = Receiver { heap_ctx: EMPTY, alloc: 4, in_type: 3 };
+    let r = Receiver {
+        heap_ctx: EMPTY,
+        alloc: 4,
+        in_type: 3,
+    };
     let a = sel.callee_context(&mut c, EMPTY, L1, Some(r));
     assert_eq!(elems(&c, a), vec![Elem::Type(3)]);
-    let r2 = Receiver { heap_ctx: sel.heap_context(&mut c, a), alloc: 5, in_type: 3 };
+    let r2 = Receiver {
+        heap_ctx: sel.heap_context(&mut c, a),
+        alloc: 5,
+        in_type: 3,
+    };
     let b = sel.callee_context(&mut c, a, L2, Some(r2));
     assert_eq!(elems(&c, b), vec![Elem::Type(3), Elem::Type(3)]);
     assert_eq!(sel.callee_context(&mut c, b, L3, None), b);
@@ -73,7 +97,11 @@ fn type_sensitivity_uses_the_class_of_the_allocation_site() {
 fn context_insensitivity_is_one_context() {
     let mut c = Contexts::default();
     let sel = v("ci");
-    let r = Receiver { heap_ctx: EMPTY, alloc: 4, in_type: 3 };
+    let r = Receiver {
+        heap_ctx: EMPTY,
+        alloc: 4,
+        in_type: 3,
+    };
     assert_eq!(sel.callee_context(&mut c, EMPTY, L1, Some(r)), EMPTY);
     assert_eq!(sel.callee_context(&mut c, EMPTY, L1, None), EMPTY);
     assert_eq!(sel.heap_context(&mut c, EMPTY), EMPTY);

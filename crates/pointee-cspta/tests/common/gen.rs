@@ -86,7 +86,11 @@ pub fn random(seed: u64, classes: usize, stmts: usize) -> String {
     }
     let _ = writeln!(s, "}}");
     for c in 0..classes {
-        let sup = if c == 0 || r.chance(30) { "Base".to_string() } else { format!("C{}", r.below(c)) };
+        let sup = if c == 0 || r.chance(30) {
+            "Base".to_string()
+        } else {
+            format!("C{}", r.below(c))
+        };
         let _ = writeln!(s, "class C{c} extends {sup} {{");
         for m in 0..3 {
             if r.chance(40) {
@@ -147,7 +151,10 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
             let _ = writeln!(s, "        return t;");
             let _ = writeln!(s, "    }}");
             if r.chance(50) {
-                let _ = writeln!(s, "    void set(Object o) {{ super.set(o); this.extra{d} = o; }}");
+                let _ = writeln!(
+                    s,
+                    "    void set(Object o) {{ super.set(o); this.extra{d} = o; }}"
+                );
             }
             let _ = writeln!(s, "}}");
         }
@@ -159,14 +166,20 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
         }
         let _ = writeln!(s, "        return new K{m}_{}();", depth - 1);
         let _ = writeln!(s, "    }}");
-        let _ = writeln!(s, "    static Factory{m} create() {{ return new Factory{m}(); }}");
+        let _ = writeln!(
+            s,
+            "    static Factory{m} create() {{ return new Factory{m}(); }}"
+        );
         let _ = writeln!(s, "}}");
         // A container: a linked list with nodes made inside add().
         let _ = writeln!(s, "class Node{m} {{ Object val; Node{m} next; Node{m}(Object v, Node{m} n) {{ val = v; next = n; }} }}");
         let _ = writeln!(s, "class List{m} {{");
         let _ = writeln!(s, "    Node{m} head;");
         let _ = writeln!(s, "    Object[] cache = new Object[8];");
-        let _ = writeln!(s, "    void add(Object o) {{ head = new Node{m}(o, head); cache[0] = o; }}");
+        let _ = writeln!(
+            s,
+            "    void add(Object o) {{ head = new Node{m}(o, head); cache[0] = o; }}"
+        );
         let _ = writeln!(s, "    Object first() {{ return head.val; }}");
         let _ = writeln!(s, "    Object any() {{ Node{m} n = head; while (n != null) {{ n = n.next; }} return cache[1]; }}");
         let _ = writeln!(s, "}}");
@@ -187,7 +200,10 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
             let _ = writeln!(s, "        o{i}.set(new Object());");
             let _ = writeln!(s, "        Object g{i} = o{i}.get();");
             let _ = writeln!(s, "        K{m}_0 s{i} = (K{m}_0) o{i}.self();");
-            let _ = writeln!(s, "        if ({i} % 2 == 0) w1.put(g{i}); else w2.put(Main.id(s{i}));");
+            let _ = writeln!(
+                s,
+                "        if ({i} % 2 == 0) w1.put(g{i}); else w2.put(Main.id(s{i}));"
+            );
         }
         let _ = writeln!(s, "        SharedList sl = new SharedList();");
         let _ = writeln!(s, "        sl.add(g0);");

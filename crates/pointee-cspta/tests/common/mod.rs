@@ -28,7 +28,11 @@ pub fn fixtures() -> Vec<PathBuf> {
 /// The files of a fixture: (name relative to the fixtures dir, text).
 pub fn load(path: &Path) -> Vec<(String, String)> {
     let mut files: Vec<PathBuf> = if path.is_dir() {
-        std::fs::read_dir(path).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().map_or(false, |e| e == "java")).collect()
+        std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().map_or(false, |e| e == "java"))
+            .collect()
     } else {
         vec![path.to_path_buf()]
     };
@@ -36,19 +40,30 @@ pub fn load(path: &Path) -> Vec<(String, String)> {
     files
         .into_iter()
         .map(|f| {
-            let name = f.strip_prefix(fixtures_dir()).unwrap_or(&f).to_string_lossy().into_owned();
+            let name = f
+                .strip_prefix(fixtures_dir())
+                .unwrap_or(&f)
+                .to_string_lossy()
+                .into_owned();
             (name, std::fs::read_to_string(&f).unwrap())
         })
         .collect()
 }
 
 pub fn lower(files: &[(String, String)]) -> JavaProgram {
-    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
     pointee_java::lower(&refs)
 }
 
 pub fn roots(jp: &JavaProgram) -> Vec<&str> {
-    jp.initializers.iter().chain(&jp.mains).map(|s| &**s).collect()
+    jp.initializers
+        .iter()
+        .chain(&jp.mains)
+        .map(|s| &**s)
+        .collect()
 }
 
 pub fn analyse(jp: &JavaProgram, variant: &str) -> Analysis {
@@ -72,7 +87,9 @@ pub fn expectations(files: &[(String, String)]) -> Vec<(usize, u32, String)> {
 pub fn value_for(spec: &str, variant: &str) -> Option<String> {
     let mut default = None;
     for tok in spec.split_whitespace() {
-        let Some((k, v)) = tok.split_once('=') else { continue };
+        let Some((k, v)) = tok.split_once('=') else {
+            continue;
+        };
         if k == variant {
             return Some(v.to_string());
         }

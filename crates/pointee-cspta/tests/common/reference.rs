@@ -109,7 +109,10 @@ impl<'p> Reference<'p> {
 
     fn class_of(&self, method: &str) -> String {
         for c in &self.p.classes {
-            if c.methods.iter().any(|m| m.function.as_deref() == Some(method)) {
+            if c.methods
+                .iter()
+                .any(|m| m.function.as_deref() == Some(method))
+            {
                 return c.name.to_string();
             }
         }
@@ -117,12 +120,20 @@ impl<'p> Reference<'p> {
     }
 
     fn dispatch(&self, class: &str, sig: &str) -> Option<String> {
-        let class = if class.ends_with("[]") { "Object" } else { class };
+        let class = if class.ends_with("[]") {
+            "Object"
+        } else {
+            class
+        };
         let find = |name: &str| self.p.classes.iter().find(|c| &*c.name == name);
         let mut cur = find(class);
         let mut steps = 0;
         while let Some(c) = cur {
-            if let Some(m) = c.methods.iter().find(|m| &*m.signature == sig && !m.is_static && m.function.is_some()) {
+            if let Some(m) = c
+                .methods
+                .iter()
+                .find(|m| &*m.signature == sig && !m.is_static && m.function.is_some())
+            {
                 return m.function.as_deref().map(str::to_string);
             }
             cur = c.superclass.as_deref().and_then(find);
@@ -139,7 +150,11 @@ impl<'p> Reference<'p> {
                 continue;
             }
             let Some(c) = find(&x) else { continue };
-            if let Some(m) = c.methods.iter().find(|m| &*m.signature == sig && !m.is_static && m.function.is_some()) {
+            if let Some(m) = c
+                .methods
+                .iter()
+                .find(|m| &*m.signature == sig && !m.is_static && m.function.is_some())
+            {
                 return m.function.as_deref().map(str::to_string);
             }
             let mut sups: Vec<String> = c.superclass.iter().map(|s| s.to_string()).collect();
@@ -158,7 +173,10 @@ impl<'p> Reference<'p> {
     }
 
     fn get(&self, m: &str, c: &Ctx, v: u32) -> Vec<Obj> {
-        self.pt.get(&(m.to_string(), c.clone(), v)).map(|s| s.iter().cloned().collect()).unwrap_or_default()
+        self.pt
+            .get(&(m.to_string(), c.clone(), v))
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     fn put(&mut self, m: &str, c: &Ctx, v: u32, objs: Vec<Obj>) {
@@ -192,7 +210,9 @@ impl<'p> Reference<'p> {
                             if let Some(y) = var(p) {
                                 let objs = self.get(m, c, y);
                                 self.put(m, c, x, objs);
-                            } else if let (Base::Var(y), true, Some(fl)) = (&p.base, p.deref, field(p)) {
+                            } else if let (Base::Var(y), true, Some(fl)) =
+                                (&p.base, p.deref, field(p))
+                            {
                                 let mut objs = Vec::new();
                                 for o in self.get(m, c, y.0) {
                                     if let Some(s) = self.fpt.get(&(o, fl.clone())) {
@@ -200,8 +220,14 @@ impl<'p> Reference<'p> {
                                     }
                                 }
                                 self.put(m, c, x, objs);
-                            } else if let (Base::Global(g), false, true) = (&p.base, p.deref, p.path.is_empty()) {
-                                let objs: Vec<Obj> = self.spt.get(&**g).map(|s| s.iter().cloned().collect()).unwrap_or_default();
+                            } else if let (Base::Global(g), false, true) =
+                                (&p.base, p.deref, p.path.is_empty())
+                            {
+                                let objs: Vec<Obj> = self
+                                    .spt
+                                    .get(&**g)
+                                    .map(|s| s.iter().cloned().collect())
+                                    .unwrap_or_default();
                                 self.put(m, c, x, objs);
                             }
                         }
@@ -226,8 +252,16 @@ impl<'p> Reference<'p> {
                     _ => {}
                 }
             }
-            Basic::Call { site, lhs, callee, args } => {
-                let argv: Vec<Option<u32>> = args.iter().map(|a| if let Rvalue::Use(p) = a { var(p) } else { None }).collect();
+            Basic::Call {
+                site,
+                lhs,
+                callee,
+                args,
+            } => {
+                let argv: Vec<Option<u32>> = args
+                    .iter()
+                    .map(|a| if let Rvalue::Use(p) = a { var(p) } else { None })
+                    .collect();
                 // (target, callee context, receiver object)
                 let mut targets: Vec<(String, Ctx, Option<Obj>)> = Vec::new();
                 match callee {
@@ -237,11 +271,18 @@ impl<'p> Reference<'p> {
                             targets.push((t.to_string(), self.select(c, m, site.0, None), None));
                         } else if let Some(Some(r)) = argv.first() {
                             for o in self.get(m, c, *r) {
-                                targets.push((t.to_string(), self.select(c, m, site.0, Some(&o)), Some(o)));
+                                targets.push((
+                                    t.to_string(),
+                                    self.select(c, m, site.0, Some(&o)),
+                                    Some(o),
+                                ));
                             }
                         }
                     }
-                    Callee::Virtual { receiver, signature } => {
+                    Callee::Virtual {
+                        receiver,
+                        signature,
+                    } => {
                         let Some(r) = var(receiver) else { return };
                         for o in self.get(m, c, r) {
                             if let Some(t) = self.dispatch(&o.2, signature) {
@@ -256,7 +297,10 @@ impl<'p> Reference<'p> {
                     if self.reach.insert((t.clone(), ct.clone())) {
                         self.changed = true;
                     }
-                    if self.cg.insert((m.to_string(), c.clone(), site.0, t.clone(), ct.clone())) {
+                    if self
+                        .cg
+                        .insert((m.to_string(), c.clone(), site.0, t.clone(), ct.clone()))
+                    {
                         self.changed = true;
                     }
                     let skip = usize::from(!tf.is_static);
@@ -312,7 +356,11 @@ fn collect<'a>(block: &'a [Stmt], out: &mut Vec<&'a Basic>) {
     for s in block {
         match s {
             Stmt::Basic(_, b) => out.push(b),
-            Stmt::If { then_branch, else_branch, .. } => {
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 collect(then_branch, out);
                 collect(else_branch, out);
             }
