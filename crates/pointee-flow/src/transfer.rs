@@ -104,10 +104,19 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
         if base == UNKNOWN {
             cur.push((UNKNOWN, false));
         } else {
+            let mut only_null_dropped = true;
             for f in st.targets(base) {
                 if locs.is_memory(f.dst) && !matches!(locs.get(f.dst).root, Root::Str(..)) {
                     push(&mut cur, f.dst, f.def);
+                } else if f.dst != NULL {
+                    only_null_dropped = false;
                 }
+            }
+            // Past a dereference the pointer was not NULL: when NULL was its
+            // only other value, it definitely points to the one remaining
+            // non-summary location (a path where it was NULL stopped here).
+            if cur.len() == 1 && only_null_dropped && !locs.is_summary(cur[0].0) {
+                cur[0].1 = true;
             }
         }
     } else {
