@@ -153,3 +153,37 @@ impl JavaSession {
         Some(set.iter().collect())
     }
 }
+
+/// Where an abstract Java object was allocated.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JavaObject {
+    /// The method holding the allocation site.
+    pub method: String,
+    pub site: u32,
+    /// `A`, `A[]`, `String`.
+    pub class: String,
+    pub is_string: bool,
+}
+
+impl JavaSession {
+    /// The allocation sites of objects (heap contexts dropped, deduplicated).
+    pub fn sites(&self, objs: &[u32]) -> Vec<JavaObject> {
+        let Some(a) = &self.a else { return Vec::new() };
+        let mut out: Vec<JavaObject> = objs
+            .iter()
+            .filter_map(|&o| {
+                let (_, alloc) = *a.objs.get(o as usize)?;
+                let al = a.facts.allocs.get(alloc as usize)?;
+                Some(JavaObject {
+                    method: a.facts.method_names.get(al.method as usize)?.clone(),
+                    site: al.site,
+                    class: al.class.clone(),
+                    is_string: al.is_string,
+                })
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}

@@ -1181,6 +1181,75 @@ pub fn java_highlights(
     out
 }
 
+/// Java: the objects a variable or field may hold after each assignment in
+/// `range` (`new A at 12`), under the configured sensitivity, contexts
+/// merged.
+pub fn java_inlay_hints(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    session: &db::session::JavaSession,
+    path: &str,
+    range: Range,
+) -> Vec<Hint> {
+    let jp = db::java_program(db, project).clone();
+    let Some(sm) = jp.0.sources.iter().find(|s| &*s.file == path) else {
+        return Vec::new();
+    };
+    // The 1-based line of an allocation site.
+    let line_of_site = |method: &str, site: u32| -> Option<usize> {
+        let (file, r) = jp.0.sources.iter().find_map(|s| {
+            let fs = s.function(method)?;
+            Some((s.file.to_string(), fs.sites.get(site as usize)?.range))
+        })?;
+        Some(snap.doc(&file)?.lines.line_of(r.start) + 1)
+    };
+    let mut out = Vec::new();
+    for fs in &sm.functions {
+        if fs.range.end < range.start || fs.range.start > range.end {
+            continue;
+        }
+        for e in &fs.exprs {
+            if !matches!(e.point, Point::After(_))
+                || e.range.start < range.start
+                || e.range.end > range.end
+            {
+                continue;
+            }
+            let Some(objs) = session.objects(&fs.name, &e.place) else {
+                continue;
+            };
+            let labels: Vec<String> = session
+                .sites(&objs)
+                .iter()
+                .map(|o| {
+                    let what = if o.is_string {
+                        "string".to_string()
+                    } else {
+                        format!("new {}", o.class)
+                    };
+                    match line_of_site(&o.method, o.site) {
+                        Some(line) => format!("{what} at {line}"),
+                        None => what,
+                    }
+                })
+                .collect();
+            let stmt_end = fs
+                .stmts
+                .get(e.point.stmt().0 as usize)
+                .map(|r| r.end)
+                .unwrap_or(e.range.end);
+            out.push(Hint {
+                at: stmt_end.max(e.range.end),
+                label: format!("→ {{{}}}", labels.join(", ")),
+            });
+        }
+    }
+    out.sort_by_key(|h| h.at);
+    out.dedup_by_key(|h| h.at);
+    out
+}
+
 fn is_special(name: &str) -> bool {
     matches!(
         name,

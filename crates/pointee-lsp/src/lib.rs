@@ -889,18 +889,22 @@ impl LanguageServer for Backend {
         let range = params.range;
         self.run(move |cx| {
             let doc = cx.snap.doc(&name)?;
-            if doc.lang != Some(Lang::C) {
-                return None;
-            }
             let r = pointee_ir::Range {
                 start: convert::offset(&doc.lines, &doc.text, range.start),
                 end: convert::offset(&doc.lines, &doc.text, range.end),
             };
-            let session = cx.c_session(&name)?;
-            Some(convert::inlay_hints(
-                doc,
-                &analysis::c_inlay_hints(cx.db, cx.project(&name), &session, &name, r),
-            ))
+            let project = cx.project(&name);
+            let hints = match doc.lang? {
+                Lang::C => {
+                    let session = cx.c_session(&name)?;
+                    analysis::c_inlay_hints(cx.db, project, &session, &name, r)
+                }
+                Lang::Java => {
+                    let session = cx.shared.java_session(cx.db, project);
+                    analysis::java_inlay_hints(cx.db, project, cx.snap, &session, &name, r)
+                }
+            };
+            Some(convert::inlay_hints(doc, &hints))
         })
         .await
     }

@@ -794,4 +794,36 @@ public class Main {
     assert!(!lines.contains(&4), "c holds another object: {hs:?}");
     let write = hs.iter().find(|h| line_of(h) == 2).unwrap();
     assert_eq!(write["kind"], 3, "the declaration writes a: {write}");
+    // Inlay hints: the objects each variable holds after its assignment.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"inlayHints": {"enable": true}}}),
+    )
+    .await;
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+    let r = c
+        .result(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": c.uri("Main.java")}, "range": range}),
+        )
+        .await;
+    let hints: Vec<(u64, String)> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["position"]["line"].as_u64().unwrap(),
+                h["label"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        hints.contains(&(3, "→ {new Object at 3}".to_string())),
+        "{hints:?}"
+    );
+    assert!(
+        hints.contains(&(4, "→ {new Object at 5}".to_string())),
+        "{hints:?}"
+    );
 }
