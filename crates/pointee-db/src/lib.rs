@@ -108,7 +108,8 @@ pub struct Config {
     pub java_cs: Option<String>,
     /// Java entry class or method.
     pub java_entry: Option<String>,
-    /// Bound on C calling contexts kept apart (`None`: the engine's default).
+    /// The most calling contexts the C engine analyses per function
+    /// (`None`: the engine's default).
     pub c_context_bound: Option<u32>,
 }
 
@@ -343,6 +344,15 @@ pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> 
         .map_err(|e| e.0)
 }
 
+/// The C engine's settings for a configuration.
+pub fn c_settings(config: &Config) -> pointee_flow::Settings {
+    let mut s = pointee_flow::Settings::default();
+    if let Some(bound) = config.c_context_bound {
+        s.max_contexts_per_function = bound.max(1) as usize;
+    }
+    s
+}
+
 /// A resolved call edge of the invocation graph, without positions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CallEdge {
@@ -388,8 +398,8 @@ pub struct CAnalysis {
 #[salsa::tracked(returns(ref))]
 pub fn c_analysis(db: &dyn Db, project: Project) -> Result<Arc<CAnalysis>, String> {
     let program = c_program(db, project).clone()?;
-    let _config = project.config(db);
-    let mut a = pointee_flow::analyze(&program, pointee_flow::Settings::default());
+    let config = project.config(db);
+    let mut a = pointee_flow::analyze(&program, c_settings(config));
     let mut out = CAnalysis::default();
     for f in &program.functions {
         walk_calls(&f.body, &mut |stmt, callee, args| {

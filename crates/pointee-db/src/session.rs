@@ -15,21 +15,23 @@ type Job = Box<dyn for<'a, 'p> FnOnce(&'a mut Analysis<'p>, &'p Program) + Send>
 /// One engine run over one program, queried from any thread.
 pub struct CSession {
     program: Arc<Program>,
+    settings: pointee_flow::Settings,
     tx: mpsc::Sender<Job>,
 }
 
 impl CSession {
     /// Starts analysing `program` on a thread of its own.
-    pub fn start(program: Arc<Program>) -> CSession {
+    pub fn start(program: Arc<Program>, settings: pointee_flow::Settings) -> CSession {
         let (tx, rx) = mpsc::channel::<Job>();
         let p = program.clone();
+        let settings_copy = settings.clone();
         std::thread::Builder::new()
             .name("pointee-c-session".into())
             .stack_size(256 << 20)
             .spawn(move || {
                 let program: &Program = &p;
                 let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    pointee_flow::analyze(program, pointee_flow::Settings::default())
+                    pointee_flow::analyze(program, settings)
                 }));
                 let Ok(mut a) = analysed else { return };
                 while let Ok(job) = rx.recv() {
@@ -39,16 +41,22 @@ impl CSession {
                 }
             })
             .expect("spawning the analysis session thread");
-        CSession { program, tx }
+        CSession {
+            program,
+            settings: settings_copy,
+            tx,
+        }
     }
 
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
-    /// Whether this session analysed a program equal to `p`.
-    pub fn is_for(&self, p: &Arc<Program>) -> bool {
-        Arc::ptr_eq(&self.program, p) || *self.program == **p
+    /// Whether this session analysed a program equal to `p` with `settings`.
+    pub fn is_for(&self, p: &Arc<Program>, settings: &pointee_flow::Settings) -> bool {
+        let same = self.settings.malloc_may_fail == settings.malloc_may_fail
+            && self.settings.max_contexts_per_function == settings.max_contexts_per_function;
+        same && (Arc::ptr_eq(&self.program, p) || *self.program == **p)
     }
 
     fn ask<T: Send + 'static>(

@@ -98,11 +98,12 @@ impl Shared {
     /// when the program changed).
     fn c_session(&self, db: &Database, project: Project) -> Option<Arc<CSession>> {
         let program = analysis::c_linked(db, project)?;
+        let settings = pointee_db::c_settings(project.config(db));
         let mut cur = lock(&self.c_session);
-        if let Some(s) = cur.as_ref().filter(|s| s.is_for(&program)) {
+        if let Some(s) = cur.as_ref().filter(|s| s.is_for(&program, &settings)) {
             return Some(s.clone());
         }
-        let s = Arc::new(CSession::start(program));
+        let s = Arc::new(CSession::start(program, settings));
         *cur = Some(s.clone());
         Some(s)
     }
