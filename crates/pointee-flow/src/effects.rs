@@ -76,10 +76,16 @@ impl<'p> Engine<'p> {
         lhs: Option<&Place>,
         args: &[Arg],
     ) -> State {
-        let heap = |s: &mut Self| s.locs.root(Root::Heap(sc.owner.clone(), site));
+        // A new object of this site: the previous newest one joins the
+        // site's summary first.
+        let heap = |s: &mut Self, st: &mut Facts| {
+            let h = s.locs.root(Root::Fresh(sc.owner.clone(), site));
+            crate::recency::demote(&mut s.locs, st, Some(h));
+            h
+        };
         match e {
             Effect::Alloc | Effect::AllocZeroed => {
-                let h = heap(self);
+                let h = heap(self, &mut st);
                 if e == Effect::AllocZeroed {
                     self.locs.zeroed.insert(h);
                 }
@@ -91,7 +97,7 @@ impl<'p> Engine<'p> {
                 self.store_lhs(&mut st, sc, lhs, vals);
             }
             Effect::AllocOut(i) => {
-                let h = heap(self);
+                let h = heap(self, &mut st);
                 let at = self.arg_vals(&st, sc, args, i);
                 let at: Locset = at
                     .into_iter()
@@ -101,7 +107,7 @@ impl<'p> Engine<'p> {
                 transfer::store_vals(&self.locs, &mut st, &at, vec![(h, false)]);
             }
             Effect::Realloc => {
-                let h = heap(self);
+                let h = heap(self, &mut st);
                 let old = self.arg_vals(&st, sc, args, 0);
                 self.copy_contents(&mut st, &vec![(h, false)], &old);
                 let mut vals: Locset = old

@@ -20,6 +20,7 @@ mod library;
 mod loc;
 mod map;
 mod query;
+mod recency;
 mod refs;
 mod solver;
 mod transfer;

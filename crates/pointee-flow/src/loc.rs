@@ -23,6 +23,10 @@ pub enum Root {
     Global(u32),
     /// The objects allocated at one site (a summary).
     Heap(Name, SiteId),
+    /// The newest object of a site, kept apart from the summary between its
+    /// allocation and the next call or return (`recency.rs`): one object,
+    /// so stores into it are strong.
+    Fresh(Name, SiteId),
     /// A string literal.
     Str(Name, SiteId),
     /// A compound literal; on the stack of its owner when that is a function.
@@ -229,6 +233,7 @@ impl Locs {
             Root::Unknown => Class::Unknown,
             Root::Global(_)
             | Root::Heap(..)
+            | Root::Fresh(..)
             | Root::Str(..)
             | Root::Func(_)
             | Root::Dangling(_)
@@ -272,7 +277,8 @@ impl Locs {
     /// cannot tell that each object was written).
     pub fn heap_default(&self, id: LocId) -> Option<LocId> {
         let r = self.get(id).root_id;
-        (matches!(self.get(r).root, Root::Heap(..)) && self.zeroed.contains(&r)).then_some(NULL)
+        (matches!(self.get(r).root, Root::Heap(..) | Root::Fresh(..)) && self.zeroed.contains(&r))
+            .then_some(NULL)
     }
 
     pub fn is_summary(&self, id: LocId) -> bool {
@@ -307,6 +313,7 @@ impl Locs {
             Root::Var(f, v) => self.func_var_names[*f as usize][v.0 as usize].to_string(),
             Root::Global(g) => self.global_names[*g as usize].to_string(),
             Root::Heap(o, s) => format!("heap@{o}#{}", s.0),
+            Root::Fresh(o, s) => format!("newest heap@{o}#{}", s.0),
             Root::Str(o, s) => format!("string@{o}#{}", s.0),
             Root::Lit(o, s) => format!("literal@{o}#{}", s.0),
             Root::Func(n) => n.to_string(),

@@ -347,7 +347,7 @@ impl<'p> Analysis<'p> {
                 }
             }
             Root::Global(_) => "global",
-            Root::Heap(..) => "heap",
+            Root::Heap(..) | Root::Fresh(..) => "heap",
             Root::Str(..) => "string",
             Root::Lit(..) => "local",
             Root::Func(_) => "function",

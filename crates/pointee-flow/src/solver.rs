@@ -422,6 +422,7 @@ impl<'p> Engine<'p> {
         let mut w = Walker::new(sc, func);
         let mut out = w.run(self, func, st);
         if let Some(o) = &mut out {
+            crate::recency::demote(&mut self.locs, o, None);
             let ret = func.ret_var.map(|r| self.locs.var(fi, r));
             let locs = &self.locs;
             o.retain(|f| {
@@ -484,6 +485,9 @@ impl<'p> Engine<'p> {
         lhs: Option<&Place>,
         args: &[Arg],
     ) -> (State, Option<UnitId>, bool) {
+        // Fresh objects join their sites' summaries at every call.
+        let mut st = st;
+        crate::recency::demote(&mut self.locs, &mut st, None);
         let formals = self.formals(fi, args, &st, sc);
         let refs = std::mem::take(&mut self.refs[fi as usize]);
         let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs));

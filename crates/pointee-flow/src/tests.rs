@@ -512,7 +512,7 @@ fn malloc_free_and_alias() {
     let mut an = analyze(&prog, Settings::default());
     assert_eq!(
         at(&mut an, "main", Point::After(StmtId(0)), use_(v(p))),
-        "{NULL P, heap@main#0 P}"
+        "{NULL P, newest heap@main#0 P}"
     );
     assert_eq!(
         at(&mut an, "main", Point::After(StmtId(2)), use_(v(p))),
@@ -520,7 +520,7 @@ fn malloc_free_and_alias() {
     );
     assert_eq!(
         at(&mut an, "main", Point::After(StmtId(2)), use_(v(q))),
-        "{NULL P, freed P, heap@main#0 P}"
+        "{NULL P, freed P, newest heap@main#0 P}"
     );
     assert_eq!(
         an.alias("main", Point::After(StmtId(1)), &use_(v(p)), &use_(v(q))),

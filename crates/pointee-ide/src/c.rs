@@ -100,7 +100,9 @@ impl Namer<'_> {
                 let (file, fs) = self.file_of_function(n)?;
                 Some(file.location(fs.name_range.start))
             }
-            Root::Heap(o, s) | Root::Str(o, s) | Root::Lit(o, s) => self.site_location(o, s.0),
+            Root::Heap(o, s) | Root::Fresh(o, s) | Root::Str(o, s) | Root::Lit(o, s) => {
+                self.site_location(o, s.0)
+            }
             _ => None,
         }
     }
@@ -111,6 +113,7 @@ impl Namer<'_> {
         let root = a.locs().get(l).root_id;
         let prefix = match &a.locs().get(root).root {
             Root::Heap(..) => "heap",
+            Root::Fresh(..) => "newest heap",
             Root::Str(..) => "string",
             Root::Lit(..) => "literal",
             _ => return name,
@@ -124,7 +127,9 @@ impl Namer<'_> {
             .unwrap_or("");
         // By line; with the column when another site shares the line.
         let (owner, site) = match &a.locs().get(root).root {
-            Root::Heap(o, s) | Root::Str(o, s) | Root::Lit(o, s) => (o.clone(), s.0),
+            Root::Heap(o, s) | Root::Fresh(o, s) | Root::Str(o, s) | Root::Lit(o, s) => {
+                (o.clone(), s.0)
+            }
             _ => return name,
         };
         let crowded = self
