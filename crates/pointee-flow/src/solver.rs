@@ -543,6 +543,13 @@ impl<'p> Engine<'p> {
         indirect: bool,
     ) -> State {
         if library::is_alias_check(name) {
+            let edge = CallEdge {
+                unit: None,
+                approximate: false,
+                indirect,
+                map: Vec::new(),
+            };
+            self.record(stmt, name, edge);
             return Some(st);
         }
         if let Some(&fi) = self.locs.func_index.get(name) {

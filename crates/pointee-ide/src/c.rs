@@ -341,8 +341,20 @@ pub(crate) fn callees(
         sources: &lowered.sources,
         program: &lowered.program,
     };
-    let mut out: Vec<Callee> = a
-        .callees(&fs.name, call.stmt)
+    let mut names = a.callees(&fs.name, call.stmt);
+    if names.is_empty() {
+        // No context reaches the call: a direct call still names its callee.
+        if let Some(func) = lowered.program.function(&fs.name) {
+            if let Some(Basic::Call {
+                callee: IrCallee::Direct(n),
+                ..
+            }) = basics(func).get(&call.stmt)
+            {
+                names.push(n.clone());
+            }
+        }
+    }
+    let mut out: Vec<Callee> = names
         .into_iter()
         .map(|n| Callee {
             decl: namer
