@@ -827,3 +827,32 @@ public class Main {
         "{hints:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_overtaken_by_an_edit_publishes_nothing() {
+    // No debounce: the analysis of the opened text starts at once; the edit
+    // right behind it makes that analysis stale, so its result is dropped
+    // and the first diagnostics published are those of the edited text.
+    let mut src = String::from("void MUSTALIAS(void *, void *);\nint g, h;\n");
+    for i in 0..200 {
+        src.push_str(&format!("int *f{i}(int *p) {{ int *q = p; return q; }}\n"));
+    }
+    src.push_str(
+        "int main(void) {\n    int *p = &g, *q = &g;\n    MUSTALIAS(p, q);\n    return 0;\n}\n",
+    );
+    let line = src.lines().position(|l| l.contains("*q = &g")).unwrap() as u32;
+    let mut c = Client::start(&[], json!({"debounceMs": 0})).await;
+    c.open("s.c", &src).await;
+    c.change(
+        "s.c",
+        2,
+        json!([{"range": {"start": {"line": line, "character": 22}, "end": {"line": line, "character": 25}}, "text": "&h;"}]),
+    )
+    .await;
+    let d = c.diagnostics("s.c", |_| true).await;
+    assert!(
+        d.iter()
+            .any(|x| x["severity"] == 2 && x["code"] == "alias-check"),
+        "the first publish is of the edited text: {d:?}"
+    );
+}
