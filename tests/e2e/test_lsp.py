@@ -236,3 +236,34 @@ def test_malformed_json_gets_an_error_and_the_server_goes_on(tmp_path):
     assert by_id["77"]["error"]["code"] == -32600, replies
     assert "result" in by_id["2"] and by_id["2"]["result"] is None, replies
     assert "result" in by_id["3"], replies
+
+
+JAVA = """\
+class A { Object m() { return new Object(); } }
+class B extends A { Object m() { return new Object(); } }
+public class Main {
+    public static void main(String[] args) {
+        A a = new A();
+        if (args.length > 0) a = new B();
+        Object o = a.m();
+    }
+}
+"""
+
+
+async def test_java_hover_and_definition_on_a_virtual_call(client: LanguageClient):
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri_of(client, "Main.java"), language_id="java", version=1, text=JAVA
+            )
+        )
+    )
+    line, col = position_of(JAVA, "A a = new A()", offset=2)
+    hover = await client.text_document_hover_async(types.HoverParams(**pos(client, "Main.java", line, col)))
+    assert hover is not None and "new A" in hover.contents.value, hover
+    line, col = position_of(JAVA, "a.m()", offset=2)
+    defs = await client.text_document_definition_async(
+        types.DefinitionParams(**pos(client, "Main.java", line, col))
+    )
+    assert sorted(d.range.start.line for d in defs) == [0, 1], defs
