@@ -273,17 +273,14 @@ impl Backend {
     }
 
     /// Scans the workspace folders for C and Java files (open buffers win).
-    async fn scan_folders(&self) {
-        let folders = lock(&self.shared.folders).clone();
-        let found = tokio::task::spawn_blocking(move || {
-            let mut out = Vec::new();
-            for f in folders {
-                scan(&f, &mut out, 0);
-            }
-            out
-        })
-        .await
-        .unwrap_or_default();
+    /// Reads the C and Java files under `folders` into the documents (open
+    /// buffers win). Synchronous, so requests after the notification that
+    /// asked for it see the files.
+    fn scan_folders(&self, folders: &[PathBuf]) {
+        let mut found = Vec::new();
+        for f in folders {
+            scan(f, &mut found, 0);
+        }
         let mut docs = lock(&self.shared.docs);
         let mut changed = false;
         for (name, text) in found {
@@ -513,7 +510,8 @@ impl LanguageServer for Backend {
         *lock(&self.shared.folders) = folders;
         // The program is every C and Java file under the folders: read them
         // before answering, so the first requests see the whole program.
-        self.scan_folders().await;
+        let folders = lock(&self.shared.folders).clone();
+        self.scan_folders(&folders);
         Ok(lsp::InitializeResult {
             server_info: Some(lsp::ServerInfo {
                 name: "pointee".into(),
@@ -716,7 +714,13 @@ impl LanguageServer for Backend {
             });
             docs.rev += 1;
         }
-        self.scan_folders().await;
+        let added: Vec<PathBuf> = params
+            .event
+            .added
+            .iter()
+            .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        self.scan_folders(&added);
         self.schedule_analysis();
     }
 

@@ -856,3 +856,128 @@ async fn an_analysis_overtaken_by_an_edit_publishes_nothing() {
         "the first publish is of the edited text: {d:?}"
     );
 }
+
+/// Random incremental edits in UTF-16 positions: the document's text equals
+/// the same edits applied to a plain string, and the incrementally re-parsed
+/// tree equals a fresh parse of that text.
+#[test]
+fn random_incremental_edits_match_a_fresh_parse() {
+    use crate::convert;
+    use crate::docs::Doc;
+    use tower_lsp_server::ls_types as lsp;
+    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let pieces = [
+        "int *p;",
+        " ",
+        "\n",
+        "p = &x;",
+        "/* é😀 */",
+        "{",
+        "}",
+        "é",
+        "😀",
+        "struct s { int *f; };\n",
+        "void f(void) {\n    int *q = 0;\n}\n",
+        "\r\n",
+        "x",
+        "->",
+        "(",
+        ")",
+    ];
+    let mut reference = String::from("int x;\nint *p = &x;\n/* 😀 */ void g(void) { p = 0; }\n");
+    let mut doc = Doc::new("r.c", &reference, true);
+    let mut applied = 0;
+    for round in 0..300 {
+        for _ in 0..1 + rand(3) {
+            // A random range at character boundaries, as an LSP client sends.
+            let bounds: Vec<usize> = reference
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([reference.len()])
+                .collect();
+            let mut a = bounds[rand(bounds.len())];
+            let mut b = bounds[rand(bounds.len())];
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            if b - a > 40 {
+                b = a;
+            }
+            let new = pieces[rand(pieces.len())];
+            let start = convert::position(&doc.lines, a as u32);
+            let end = convert::position(&doc.lines, b as u32);
+            let (s, e) = (
+                convert::offset(&doc.lines, &doc.text, start),
+                convert::offset(&doc.lines, &doc.text, end),
+            );
+            // `\r\n` line ends make a position inside the pair ambiguous;
+            // the server maps it to the end of the line, as LSP says.
+            if reference.get(a..b).is_none() || s as usize != a || e as usize != b {
+                continue;
+            }
+            doc.edit(s, e, new);
+            reference.replace_range(a..b, new);
+            applied += 1;
+            assert_eq!(&*doc.text, reference.as_str(), "round {round}");
+        }
+        doc.reparse();
+        let fresh = pointee_db::parse(pointee_db::Lang::C, &reference, None);
+        assert_eq!(
+            doc.tree.as_ref().unwrap().0.root_node().to_sexp(),
+            fresh.root_node().to_sexp(),
+            "round {round}: {reference:?}"
+        );
+        let _ = lsp::Position::default();
+    }
+    assert!(applied > 300, "{applied} edits applied");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn added_workspace_folders_are_scanned_and_removed_ones_dropped() {
+    let mut c = Client::start(
+        &[("a.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")],
+        json!({}),
+    )
+    .await;
+    let other = c
+        .dir
+        .join("../")
+        .join(format!("pointee-lsp-other-{}", rand_suffix()));
+    std::fs::create_dir_all(&other).unwrap();
+    let other = other.canonicalize().unwrap();
+    std::fs::write(
+        other.join("lib.c"),
+        "int h;\nint *get(void) { int *r = &h; return r; }\n",
+    )
+    .unwrap();
+    let uri = format!("file://{}", other.display());
+    let lib = format!("file://{}/lib.c", other.display());
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [{"uri": uri, "name": "other"}], "removed": []}}),
+    )
+    .await;
+    let pos = |line: u32, ch: u32| json!({"textDocument": {"uri": lib}, "position": {"line": line, "character": ch}});
+    let h = c.result("textDocument/hover", pos(1, 23)).await;
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`h`"),
+        "{h}"
+    );
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [], "removed": [{"uri": uri, "name": "other"}]}}),
+    )
+    .await;
+    let h = c.result("textDocument/hover", pos(1, 23)).await;
+    assert_eq!(h, Value::Null, "the folder's files are gone");
+    let _ = std::fs::remove_dir_all(&other);
+}
