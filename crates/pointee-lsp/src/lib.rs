@@ -272,7 +272,6 @@ impl Backend {
         lock(&self.shared.docs).map.contains_key(name)
     }
 
-    /// Scans the workspace folders for C and Java files (open buffers win).
     /// Reads the C and Java files under `folders` into the documents (open
     /// buffers win). Synchronous, so requests after the notification that
     /// asked for it see the files.
