@@ -214,25 +214,17 @@ pub fn unmap_vals(locs: &mut Locs, info: &MapInfo, vals: &[(LocId, bool)]) -> Lo
 pub fn unmap_call(
     locs: &mut Locs,
     caller: &Facts,
-    callee_in: &Facts,
+    _callee_in: &Facts,
     callee_out: &Facts,
     info: &MapInfo,
 ) -> Facts {
-    // Summary names the callee left untouched keep their invisibles' facts.
-    let mut unchanged: HashMap<LocId, bool> = HashMap::default();
-    for (sym, roots) in &info.groups {
-        if roots.len() > 1 {
-            let a: Vec<&Fact> = callee_in
-                .iter()
-                .filter(|f| locs.get(f.src).root_id == *sym)
-                .collect();
-            let b: Vec<&Fact> = callee_out
-                .iter()
-                .filter(|f| locs.get(f.src).root_id == *sym)
-                .collect();
-            unchanged.insert(*sym, a == b);
-        }
-    }
+    // A summary name (several invisibles) is updated weakly: every
+    // invisible keeps its facts, possibly, and gains the name's facts,
+    // possibly. FIXME(precision): a name the callee never wrote could keep
+    // its invisibles' facts as they were, but comparing the name's facts
+    // before and after the call cannot tell (a weak store of a value some
+    // other invisible already held changes nothing visible); that needs the
+    // callee to record what it wrote.
     let mut mapped: HashMap<LocId, (LocId, bool)> = HashMap::default(); // root -> (sym, multi)
     for (sym, roots) in &info.groups {
         for &r in roots {
@@ -250,13 +242,7 @@ pub fn unmap_call(
         }
         match mapped.get(&locs.get(f.src).root_id) {
             None => out.push(*f),
-            Some(&(sym, true)) => {
-                if unchanged[&sym] {
-                    out.push(*f);
-                } else {
-                    out.push(Fact { def: false, ..*f });
-                }
-            }
+            Some(&(_, true)) => out.push(Fact { def: false, ..*f }),
             Some(_) => {} // replaced by the callee's facts of its name
         }
     }
@@ -272,15 +258,10 @@ pub fn unmap_call(
                     Some(roots) if roots.len() == 1 => {
                         vec![(locs.with_path(roots[0], &path), true)]
                     }
-                    Some(roots) => {
-                        if unchanged[&root] {
-                            continue;
-                        }
-                        roots
-                            .iter()
-                            .map(|&r| (locs.with_path(r, &path), false))
-                            .collect()
-                    }
+                    Some(roots) => roots
+                        .iter()
+                        .map(|&r| (locs.with_path(r, &path), false))
+                        .collect(),
                     None => continue,
                 }
             }
