@@ -476,24 +476,6 @@ pub fn c_analysis(db: &dyn Db, project: Project) -> Result<Arc<CAnalysis>, Strin
 /// no analysed context reaches the point.
 pub type Values = Option<Vec<(String, bool)>>;
 
-/// Asks the C engine for the values of several rvalues in one function, with
-/// one engine run over `program`. Not cached: the engine's result is not
-/// kept between calls yet (see the crate docs).
-pub fn c_values(program: &Program, function: &str, queries: &[(Point, Rvalue)]) -> Vec<Values> {
-    let mut a = pointee_flow::analyze(program, pointee_flow::Settings::default());
-    queries
-        .iter()
-        .map(|(point, rv)| {
-            let per = a.values_at(function, *point, rv);
-            pointee_flow::Analysis::merge_values(&per).map(|set| {
-                let mut v: Vec<(String, bool)> = set.iter().map(|&(l, d)| (a.name(l), d)).collect();
-                v.sort();
-                v
-            })
-        })
-        .collect()
-}
-
 // ------------------------------------------------------------- Java queries
 
 /// The Java files lowered together (the class table spans files).
