@@ -221,6 +221,7 @@ impl Store {
             .iter()
             .map(|&f| (f.path(db).clone(), f))
             .collect();
+        let mut added = Vec::new();
         for (name, doc) in snap.docs.iter() {
             if doc.lang.is_none() {
                 continue;
@@ -231,19 +232,26 @@ impl Store {
                         db.set_text(f, doc.text.clone(), doc.tree.clone());
                     }
                 }
-                None => {
-                    db::upsert_file(db, project, name, doc.text.clone(), doc.tree.clone());
-                }
+                None => added.push(SourceFile::new(
+                    &*db,
+                    name.clone(),
+                    doc.text.clone(),
+                    doc.tree.clone(),
+                )),
             }
         }
-        if known.keys().any(|k| !snap.docs.contains_key(k)) {
-            let kept: Vec<SourceFile> = project
+        // The file list is written once (sorted by path: the snapshot's map
+        // is ordered), not once per file.
+        if !added.is_empty() || known.keys().any(|k| !snap.docs.contains_key(k)) {
+            let mut files: Vec<SourceFile> = project
                 .files(db)
                 .iter()
                 .copied()
                 .filter(|f| snap.docs.contains_key(f.path(db)))
+                .chain(added)
                 .collect();
-            project.set_files(db).to(kept);
+            files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+            project.set_files(db).to(files);
         }
         let config = settings.db_config();
         db::set_config(db, project, config.clone());
@@ -450,7 +458,8 @@ fn on_callee_name(snap: &Snapshot, path: &str, off: u32, callee: Range) -> bool 
 
 fn identifier_range(snap: &Snapshot, path: &str, off: u32) -> Option<Range> {
     let doc = snap.doc(path)?;
-    let root = doc.tree.as_ref()?.0.root_node();
+    let tree = doc.tree_or_parse()?;
+    let root = tree.0.root_node();
     for at in [off as usize, (off as usize).saturating_sub(1)] {
         let Some(n) = root.descendant_for_byte_range(at, at) else {
             continue;
@@ -483,7 +492,7 @@ pub fn java_call_at(
 /// The identifier at `off` in the document's tree.
 fn identifier_at(snap: &Snapshot, path: &str, off: u32) -> Option<(String, &'static str)> {
     let doc = snap.doc(path)?;
-    let tree = doc.tree.as_ref()?;
+    let tree = doc.tree_or_parse()?;
     let root = tree.0.root_node();
     for at in [off as usize, (off as usize).saturating_sub(1)] {
         let Some(n) = root.descendant_for_byte_range(at, at) else {
@@ -517,7 +526,13 @@ pub fn field_declarations(snap: &Snapshot, lang: Lang, ident: &str) -> Vec<Plain
         if doc.lang != Some(lang) {
             continue;
         }
-        let Some(tree) = &doc.tree else { continue };
+        // Only files that mention the name are parsed (when not yet).
+        if !doc.text.contains(ident) {
+            continue;
+        }
+        let Some(tree) = doc.tree_or_parse() else {
+            continue;
+        };
         let mut cursor = tree.0.walk();
         // Iterative pre-order walk.
         'walk: loop {

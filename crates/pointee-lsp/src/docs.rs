@@ -30,6 +30,30 @@ impl Doc {
         }
     }
 
+    /// A file read from disk and not open: not parsed until something needs
+    /// its tree (lowering parses it itself), so scanning a large workspace
+    /// only reads files.
+    pub fn from_disk(name: &str, text: &str) -> Doc {
+        Doc {
+            text: text.into(),
+            lines: Arc::new(LineIndex::new(text)),
+            tree: None,
+            lang: Lang::of_path(name),
+            open: false,
+        }
+    }
+
+    /// The tree, parsed now when the document has none yet.
+    pub fn tree_or_parse(&self) -> Option<TreeHandle> {
+        match (&self.tree, self.lang) {
+            (Some(t), _) => Some(t.clone()),
+            (None, Some(lang)) => Some(TreeHandle(Arc::new(pointee_db::parse(
+                lang, &self.text, None,
+            )))),
+            (None, None) => None,
+        }
+    }
+
     /// Replaces the bytes `start..end` by `new`, editing the tree so the next
     /// parse can reuse it. The caller re-parses once after all the edits of
     /// one change notification ([`Doc::reparse`]).
@@ -75,6 +99,13 @@ impl Doc {
     pub fn set_text(&mut self, name: &str, text: &str) {
         let open = self.open;
         *self = Doc::new(name, text, open);
+    }
+
+    /// An open buffer always has a tree (edits are applied to it).
+    pub fn ensure_tree(&mut self) {
+        if self.tree.is_none() {
+            self.tree = self.tree_or_parse();
+        }
     }
 }
 

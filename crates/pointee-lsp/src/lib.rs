@@ -287,7 +287,7 @@ impl Backend {
                 continue;
             }
             docs.map
-                .insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
+                .insert(name.clone(), Arc::new(Doc::from_disk(&name, &text)));
             changed = true;
         }
         if changed {
@@ -592,6 +592,7 @@ impl LanguageServer for Backend {
                 return; // a change to a document never opened: ignored
             };
             let mut doc = (**doc).clone();
+            doc.ensure_tree();
             for change in &params.content_changes {
                 match change.range {
                     Some(r) => {
@@ -624,7 +625,7 @@ impl LanguageServer for Backend {
             match disk {
                 Some(text) if in_folder => {
                     docs.map
-                        .insert(name.clone(), Arc::new(Doc::new(&name, &text, false)));
+                        .insert(name.clone(), Arc::new(Doc::from_disk(&name, &text)));
                 }
                 _ => {
                     docs.map.remove(&name);
@@ -673,7 +674,7 @@ impl LanguageServer for Backend {
             match text {
                 Some(t) => {
                     docs.map
-                        .insert(name.clone(), Arc::new(Doc::new(&name, &t, false)));
+                        .insert(name.clone(), Arc::new(Doc::from_disk(&name, &t)));
                 }
                 None => {
                     docs.map.remove(&name);
