@@ -11,6 +11,17 @@ use crate::walk::Hooks;
 use pointee_ir::{Index, Name, Place, Rvalue, SiteId, StmtId, Type};
 
 impl<'p> Engine<'p> {
+    /// Notes that the current body may have written these locations: a
+    /// symbolic one makes the unit `wrote_symbolic`.
+    pub(crate) fn note_writes(&mut self, written: &Locset) {
+        if written
+            .iter()
+            .any(|l| matches!(self.locs.get(l.0).class, crate::loc::Class::Symbolic))
+        {
+            self.wrote_symbolic();
+        }
+    }
+
     pub(crate) fn arg_vals(&mut self, st: &Facts, sc: Scope, args: &[Arg], i: usize) -> Locset {
         match args.get(i) {
             Some(Arg::Rv(r)) => transfer::rvals(&mut self.locs, st, sc, r),
@@ -28,6 +39,7 @@ impl<'p> Engine<'p> {
     ) {
         if let Some(lhs) = lhs {
             let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
+            self.note_writes(&lv);
             transfer::store_vals(&self.locs, st, &lv, vals);
         }
     }
@@ -104,6 +116,7 @@ impl<'p> Engine<'p> {
                     .filter(|t| self.locs.is_memory(t.0))
                     .map(|t| (t.0, false))
                     .collect();
+                self.note_writes(&at);
                 transfer::store_vals(&self.locs, &mut st, &at, vec![(h, false)]);
             }
             Effect::Realloc => {
@@ -127,6 +140,7 @@ impl<'p> Engine<'p> {
             Effect::Copy { dst, src, ret } => {
                 let d = self.arg_vals(&st, sc, args, dst);
                 let s = self.arg_vals(&st, sc, args, src);
+                self.note_writes(&d);
                 if d.iter().any(|t| t.0 == UNKNOWN) {
                     transfer::store_unknown(&self.locs, &mut st, &vec![(UNKNOWN, false)]);
                     self.wild_store();
@@ -139,6 +153,7 @@ impl<'p> Engine<'p> {
             }
             Effect::Set { dst, ret } => {
                 let d = self.arg_vals(&st, sc, args, dst);
+                self.note_writes(&d);
                 let mut srcs = Vec::new();
                 for &(t, _) in &d {
                     if !self.locs.is_memory(t) {
@@ -187,6 +202,7 @@ impl<'p> Engine<'p> {
                     .filter(|t| self.locs.is_memory(t.0))
                     .map(|t| (t.0, false))
                     .collect();
+                self.note_writes(&at);
                 transfer::store_vals(&self.locs, &mut st, &at, vals);
                 self.store_lhs(&mut st, sc, lhs, Vec::new());
             }
@@ -289,6 +305,8 @@ impl<'p> Engine<'p> {
             .filter(|f| freed.iter().any(|t| t.0 == f.dst))
             .copied()
             .collect();
+        let hit_srcs: Locset = hit.iter().map(|f| (f.src, false)).collect();
+        self.note_writes(&hit_srcs);
         for f in hit {
             if Some(f.src) == own || strong {
                 st.remove(f.src, f.dst);
@@ -354,6 +372,8 @@ impl<'p> Engine<'p> {
         }
         touched.sort();
         touched.dedup();
+        let written: Locset = touched.iter().map(|&l| (l, false)).collect();
+        self.note_writes(&written);
         for l in touched {
             if matches!(self.locs.get(l).root, Root::Str(..)) {
                 continue;

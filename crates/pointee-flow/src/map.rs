@@ -217,14 +217,14 @@ pub fn unmap_call(
     _callee_in: &Facts,
     callee_out: &Facts,
     info: &MapInfo,
+    wrote_symbolic: bool,
 ) -> Facts {
-    // A summary name (several invisibles) is updated weakly: every
+    // A summary name (several invisibles) is updated weakly when the callee
+    // may have written a symbolic location (`wrote_symbolic`): every
     // invisible keeps its facts, possibly, and gains the name's facts,
-    // possibly. FIXME(precision): a name the callee never wrote could keep
-    // its invisibles' facts as they were, but comparing the name's facts
-    // before and after the call cannot tell (a weak store of a value some
-    // other invisible already held changes nothing visible); that needs the
-    // callee to record what it wrote.
+    // possibly. Comparing the name's facts before and after cannot tell (a
+    // weak store of a value another invisible already held changes nothing
+    // visible). When the callee wrote none, the invisibles are untouched.
     let mut mapped: HashMap<LocId, (LocId, bool)> = HashMap::default(); // root -> (sym, multi)
     for (sym, roots) in &info.groups {
         for &r in roots {
@@ -242,6 +242,7 @@ pub fn unmap_call(
         }
         match mapped.get(&locs.get(f.src).root_id) {
             None => out.push(*f),
+            Some(&(_, true)) if !wrote_symbolic => out.push(*f), // untouched
             Some(&(_, true)) => out.push(Fact { def: false, ..*f }),
             Some(_) => {} // replaced by the callee's facts of its name
         }
@@ -258,6 +259,7 @@ pub fn unmap_call(
                     Some(roots) if roots.len() == 1 => {
                         vec![(locs.with_path(roots[0], &path), true)]
                     }
+                    Some(_) if !wrote_symbolic => continue, // untouched
                     Some(roots) => roots
                         .iter()
                         .map(|&r| (locs.with_path(r, &path), false))

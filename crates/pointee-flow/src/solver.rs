@@ -90,6 +90,9 @@ pub struct Unit {
     /// The body (or a callee) stored through `unknown`: callers' hidden
     /// address-taken locations may have changed too.
     pub wild: bool,
+    /// The body (or a callee) may have written into a symbolic location:
+    /// a caller's invisibles behind a summary name must be updated weakly.
+    pub wrote_symbolic: bool,
     /// Calls made by the body: (statement, callee name) -> edge.
     pub calls: BTreeMap<(StmtId, Name), CallEdge>,
     approx: Vec<(u32, Arc<Facts>, UnitId)>,
@@ -108,6 +111,7 @@ pub(crate) struct Frame {
     /// Provisional units computed under this frame: (func, key, unit, dep).
     prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
     wild: bool,
+    wrote_symbolic: bool,
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
     changed: bool,
@@ -278,6 +282,7 @@ impl<'p> Engine<'p> {
         self.units.push(Unit {
             merged,
             wild: false,
+            wrote_symbolic: false,
             func: f,
             key: key.1.clone(),
             input: key.1.clone(),
@@ -302,6 +307,7 @@ impl<'p> Engine<'p> {
             min_dep: usize::MAX,
             prov: Vec::new(),
             wild: false,
+            wrote_symbolic: false,
             changed: false,
         });
         let depth = self.stack.len() - 1;
@@ -366,6 +372,7 @@ impl<'p> Engine<'p> {
         let fr = self.stack.pop().unwrap();
         let unit = &mut self.units[u as usize];
         unit.wild |= fr.wild;
+        unit.wrote_symbolic |= fr.wrote_symbolic;
         unit.input = fr.input.clone();
         unit.output = result.clone();
         if fr.min_dep >= depth {
@@ -498,7 +505,12 @@ impl<'p> Engine<'p> {
             self.last_map = info.groups.clone();
             return (None, Some(u), approx);
         };
-        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, &info);
+        // An approximate node's result is not final: assume it wrote.
+        let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
+        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, &info, wrote);
+        if wrote {
+            self.wrote_symbolic();
+        }
         if self.units[u as usize].wild {
             transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
             self.wild_store();
@@ -515,11 +527,13 @@ impl<'p> Engine<'p> {
                         let mut place = lhs.clone();
                         place.path.extend(leaf.iter().cloned());
                         let lv = transfer::lvals(&mut self.locs, &res, sc, &place);
+                        self.note_writes(&lv);
                         transfer::store_vals(&self.locs, &mut res, &lv, vals);
                     }
                 }
                 None => {
                     let lv = transfer::lvals(&mut self.locs, &res, sc, lhs);
+                    self.note_writes(&lv);
                     transfer::store_vals(&self.locs, &mut res, &lv, vec![(UNINIT, true)]);
                 }
             }
@@ -664,6 +678,13 @@ impl<'p> Hooks for Engine<'p> {
     fn wild_store(&mut self) {
         if let Some(top) = self.stack.last_mut() {
             top.wild = true;
+            top.wrote_symbolic = true;
+        }
+    }
+
+    fn wrote_symbolic(&mut self) {
+        if let Some(top) = self.stack.last_mut() {
+            top.wrote_symbolic = true;
         }
     }
 }
@@ -684,6 +705,7 @@ impl<'p> Engine<'p> {
             min_dep: usize::MAX,
             prov: Vec::new(),
             wild: false,
+            wrote_symbolic: false,
             changed: false,
         });
         self.replay = Some(self.stack.len());

@@ -240,14 +240,27 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
     }
 }
 
-/// Applies an assignment `lhs = rhs`; true when it stored through
-/// `unknown` (the store may have hit locations the function cannot see).
-pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rvalue) -> bool {
+/// What an assignment wrote besides its facts: through `unknown` (the
+/// store may have hit locations the function cannot see), or into a
+/// symbolic location (an invisible of some caller).
+#[derive(Clone, Copy, Default)]
+pub struct Wrote {
+    pub wild: bool,
+    pub symbolic: bool,
+}
+
+/// Applies an assignment `lhs = rhs`.
+pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rvalue) -> Wrote {
     let vals = rvals(locs, st, sc, rhs);
     let l = lvals(locs, st, sc, lhs);
-    let wild = l.iter().any(|x| x.0 == UNKNOWN);
+    let wrote = Wrote {
+        wild: l.iter().any(|x| x.0 == UNKNOWN),
+        symbolic: l
+            .iter()
+            .any(|x| matches!(locs.get(x.0).class, Class::Symbolic)),
+    };
     store_vals(locs, st, &l, vals);
-    wild
+    wrote
 }
 
 /// Stores values, keeping facts out of summaries possible.

@@ -18,6 +18,8 @@ pub(crate) trait Hooks {
     }
     /// The body stored through `unknown`.
     fn wild_store(&mut self) {}
+    /// The body wrote into a symbolic location.
+    fn wrote_symbolic(&mut self) {}
 }
 
 pub(crate) struct Walker<'a> {
@@ -69,8 +71,12 @@ impl<'a> Walker<'a> {
                 }
                 let out = match b {
                     Basic::Assign { lhs, rhs } => {
-                        if transfer::assign(h.locs(), &mut st, self.sc, lhs, rhs) {
+                        let wrote = transfer::assign(h.locs(), &mut st, self.sc, lhs, rhs);
+                        if wrote.wild {
                             h.wild_store();
+                        }
+                        if wrote.symbolic {
+                            h.wrote_symbolic();
                         }
                         Some(st)
                     }
