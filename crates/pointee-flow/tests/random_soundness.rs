@@ -4,7 +4,7 @@
 //! at the probe (and equal its definite target when it has one). Skipped
 //! when gcc is absent.
 
-use pointee_ir::{Basic, Callee, Point, Rvalue, Stmt};
+use pointee_ir::{Basic, Callee, Point, Stmt};
 use std::fmt::Write;
 
 struct Rng(u64);
