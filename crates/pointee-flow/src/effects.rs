@@ -320,9 +320,11 @@ impl<'p> Engine<'p> {
     }
 
     /// A call to a function with no body and no table entry: the result may
-    /// point to `unknown`; everything its pointer arguments reach may point
-    /// to `unknown` afterwards; function pointers it can reach are called
-    /// with unknown arguments.
+    /// point to `unknown`; everything its pointer arguments and the
+    /// non-static globals (escaped: external code can name them) reach may
+    /// point to `unknown` afterwards; function pointers it can reach are
+    /// called with unknown arguments. (`refs.rs` maps every non-static
+    /// global into a function that makes such a call.)
     pub(crate) fn call_unknown(
         &mut self,
         mut st: Facts,
@@ -337,6 +339,7 @@ impl<'p> Engine<'p> {
                 work.push(t);
             }
         }
+        work.extend(self.escaped.iter().copied());
         let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
         for f in st.iter() {
             by_root
@@ -344,7 +347,7 @@ impl<'p> Engine<'p> {
                 .or_default()
                 .push(*f);
         }
-        let mut seen_roots: Vec<LocId> = Vec::new();
+        let mut seen_roots: crate::fxhash::FxHashSet<LocId> = Default::default();
         let mut funcs: Vec<Name> = Vec::new();
         let mut touched: Vec<LocId> = Vec::new();
         while let Some(t) = work.pop() {
@@ -361,10 +364,9 @@ impl<'p> Engine<'p> {
                 touched.push(t);
             }
             let r = self.locs.get(t).root_id;
-            if seen_roots.contains(&r) {
+            if !seen_roots.insert(r) {
                 continue;
             }
-            seen_roots.push(r);
             for f in by_root.get(&r).map(|v| &v[..]).unwrap_or(&[]) {
                 touched.push(f.src);
                 work.push(f.dst);

@@ -7,7 +7,7 @@
 //! interned into dense [`LocId`]s; the table never forgets one.
 
 use crate::fxhash::FxHashMap as HashMap;
-use pointee_ir::{Name, Program, SiteId, Type, VarId};
+use pointee_ir::{pointer_paths, Name, Program, RecordKind, SiteId, Type, VarId};
 
 /// A dense id of an abstract location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -208,6 +208,12 @@ impl Locs {
             summary |= self.get(p).summary;
         }
         let ty = self.type_of(&root, &path, parent);
+        // A union is one location (paths never select its members); when
+        // its members' pointer slots are not all the one slot at offset 0,
+        // it stands for several real slots: a summary.
+        if let Some(Type::Record(r)) = &ty {
+            summary |= self.union_spread(r);
+        }
         self.data.push(LocData {
             root: root.clone(),
             path: path.clone(),
@@ -262,6 +268,56 @@ impl Locs {
             }
         };
         base.filter(|t| !matches!(t, Type::Unknown | Type::Void))
+    }
+
+    /// True for a union whose members hold pointer slots anywhere but at
+    /// offset 0 (a member with two pointer fields, an array of pointers, a
+    /// pointer after a scalar): the one location of the union stands for
+    /// several real slots. Nested unions count with their members.
+    pub fn union_spread(&self, record: &str) -> bool {
+        match self.types.record(record) {
+            Some(r) if r.kind == RecordKind::Union => r
+                .fields
+                .iter()
+                .any(|f| self.slots_off_zero(&f.ty, &mut Vec::new())),
+            _ => false,
+        }
+    }
+
+    /// True when a value of type `ty` holds a pointer slot not at its
+    /// offset 0 (following first fields and first elements only).
+    fn slots_off_zero(&self, ty: &Type, visiting: &mut Vec<Name>) -> bool {
+        match ty {
+            Type::Array(e, len) => {
+                let elem = pointer_paths(e, &self.types).len();
+                (elem > 0 && *len != Some(1)) || self.slots_off_zero(e, visiting)
+            }
+            Type::Record(n) => {
+                if visiting.contains(n) {
+                    return false;
+                }
+                let Some(r) = self.types.record(n) else {
+                    return false;
+                };
+                visiting.push(n.clone());
+                let out = match r.kind {
+                    RecordKind::Union => r
+                        .fields
+                        .iter()
+                        .any(|f| self.slots_off_zero(&f.ty, visiting)),
+                    RecordKind::Struct => r.fields.iter().enumerate().any(|(i, f)| {
+                        if i == 0 {
+                            self.slots_off_zero(&f.ty, visiting)
+                        } else {
+                            !pointer_paths(&f.ty, &self.types).is_empty()
+                        }
+                    }),
+                };
+                visiting.pop();
+                out
+            }
+            _ => false,
+        }
     }
 
     /// True for a location an assignment can write a pointer into.

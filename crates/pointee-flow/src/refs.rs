@@ -5,12 +5,15 @@
 //! calling contexts share one memoized unit.
 //!
 //! Indirect calls, unknown functions and library calls that take callbacks
-//! may call any function whose address is taken.
+//! may call any function whose address is taken. A direct call to an
+//! unknown function (no body, no library entry) may also read and write
+//! every non-static global (external code can name them), so a function
+//! making one names every non-static global, and so do its callers.
 
 use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{self, Effect};
 use crate::loc::{LocId, Locs};
-use pointee_ir::{Base, Basic, Callee, Cond, Place, Program, Rvalue, Stmt};
+use pointee_ir::{Base, Basic, Callee, Cond, GlobalKind, Place, Program, Rvalue, Stmt};
 
 struct Scan<'a> {
     globals: &'a HashMap<pointee_ir::Name, u32>,
@@ -18,6 +21,7 @@ struct Scan<'a> {
     named: Vec<u32>,
     calls: Vec<u32>,
     any_call: bool,
+    unknown_call: bool,
     taken: Vec<u32>,
 }
 
@@ -66,7 +70,11 @@ impl Scan<'_> {
                                 self.calls.push(i);
                             } else if !library::is_alias_check(n) {
                                 match library::effect(n) {
-                                    Some(Effect::Callback { .. }) | None => self.any_call = true,
+                                    Some(Effect::Callback { .. }) => self.any_call = true,
+                                    None => {
+                                        self.any_call = true;
+                                        self.unknown_call = true;
+                                    }
                                     _ => {}
                                 }
                             }
@@ -96,6 +104,26 @@ impl Scan<'_> {
     }
 }
 
+/// The globals external code may name: every global but `static` ones and
+/// static locals (by index in `Program::globals`).
+fn escaped_indices(prog: &Program) -> impl Iterator<Item = u32> + '_ {
+    prog.globals.iter().enumerate().filter_map(|(i, g)| {
+        (!matches!(
+            g.kind,
+            GlobalKind::Variable { is_static: true } | GlobalKind::StaticLocal { .. }
+        ))
+        .then_some(i as u32)
+    })
+}
+
+/// The roots of the non-static globals (what an unknown function may name).
+pub fn escaped_globals(prog: &Program, locs: &mut Locs) -> Vec<LocId> {
+    let idx: Vec<u32> = escaped_indices(prog).collect();
+    idx.into_iter()
+        .map(|i| locs.global(&prog.globals[i as usize].name).unwrap())
+        .collect()
+}
+
 /// The roots of the globals each function may name (sorted), by function
 /// index.
 pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
@@ -113,9 +141,13 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
             named: vec![],
             calls: vec![],
             any_call: false,
+            unknown_call: false,
             taken: vec![],
         };
         s.block(&f.body);
+        if s.unknown_call {
+            s.named.extend(escaped_indices(prog));
+        }
         for g in s.named {
             bits[fi][g as usize / 64] |= 1 << (g % 64);
         }

@@ -150,6 +150,8 @@ pub struct Engine<'p> {
     pub steps: u64,
     /// The globals each function may name (see `refs.rs`).
     pub(crate) refs: Vec<Vec<LocId>>,
+    /// The roots of the non-static globals: unknown code may name them.
+    pub(crate) escaped: Vec<LocId>,
     /// Units created per function, and the merged input past the bound.
     pub(crate) per_func: Vec<usize>,
     pub(crate) overflow: Vec<Option<Arc<Facts>>>,
@@ -172,6 +174,7 @@ impl<'p> Engine<'p> {
     pub fn new(prog: &'p Program, settings: Settings) -> Engine<'p> {
         let mut locs = Locs::new(prog);
         let refs = crate::refs::global_refs(prog, &mut locs);
+        let escaped = crate::refs::escaped_globals(prog, &mut locs);
         Engine {
             prog,
             locs,
@@ -185,6 +188,7 @@ impl<'p> Engine<'p> {
             exit_handlers: Vec::new(),
             steps: 0,
             refs,
+            escaped,
             per_func: vec![0; prog.functions.len()],
             overflow: vec![None; prog.functions.len()],
             last_map: Vec::new(),
