@@ -237,6 +237,7 @@ int main(void) {
     int (*fp)(struct file *) = disk_open;
     if (flag) fp = tty_open;
     $fp$fp(&console);
+    (*$fp2$fp)(&console);
     NOALIAS(&disk, &tty);
     MUSTALIAS(disk.file, tty.$check$file);
     return 0;
@@ -300,6 +301,10 @@ async fn hover_definition_hierarchy_and_diagnostics_on_c() {
         .result("textDocument/implementation", c.pos("ops.c", m["fp"]))
         .await;
     assert_eq!(d.as_array().unwrap().len(), 2, "{d}");
+    let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["fp2"]))
+        .await;
+    assert_eq!(d.as_array().unwrap().len(), 2, "(*fp)(x): {d}");
 
     // Declaration there, and definition elsewhere, reach the declaration.
     let d = c
