@@ -102,6 +102,8 @@ pub struct Locs {
     pub(crate) types: pointee_ir::TypeTable,
     /// Heap sites whose objects start zeroed (`calloc`).
     pub(crate) zeroed: crate::fxhash::FxHashSet<LocId>,
+    /// `field` answers: (object, field name) -> the locations it names.
+    fields: HashMap<(LocId, Name), Vec<LocId>>,
 }
 
 pub const NULL: LocId = LocId(0);
@@ -268,6 +270,157 @@ impl Locs {
             }
         };
         base.filter(|t| !matches!(t, Type::Unknown | Type::Void))
+    }
+
+    /// The locations `(*p).f` names when `p` points to `t` (C allows a
+    /// pointer to a struct's first member to be used as a pointer to the
+    /// struct, and back: they share an address).
+    ///
+    /// - `t`'s type has `f` (or is unknown): `t.f`, as usual.
+    /// - `t` sits at offset 0 of an enclosing struct (its last steps are
+    ///   first members or first elements) that has `f`: that struct's `f`
+    ///   (`&s.h` used as `struct full *`: `s.payload`).
+    /// - `t`'s type is a struct whose first member (first of first, ...) has
+    ///   `f`: that member's `f` (`&s` used as a pointer to its first member).
+    ///
+    /// Where a location's type is missing or does not match its path (heap
+    /// objects are untyped; a symbolic name is typed by the callee pointer
+    /// it hangs off, `1_h.h` has no type when `h` points into a struct),
+    /// the records that have the step's field name stand in for it. One
+    /// answer keeps the dereference's flag; several are possible.
+    pub fn field(&mut self, t: LocId, f: &Name) -> Vec<LocId> {
+        if let Some(v) = self.fields.get(&(t, f.clone())) {
+            return v.clone();
+        }
+        let v = self.resolve_field(t, f);
+        self.fields.insert((t, f.clone()), v.clone());
+        v
+    }
+
+    fn resolve_field(&mut self, t: LocId, f: &Name) -> Vec<LocId> {
+        let step = Step::Field(f.clone());
+        let types = self.types_of(t);
+        let has = |l: &Locs, ty: &Type| match ty {
+            Type::Record(r) => l.types.field_type(r, f).is_some(),
+            _ => false,
+        };
+        // The usual case first.
+        if let Some(ts) = &types {
+            if !ts.is_empty() && ts.iter().all(|ty| has(self, ty)) {
+                return vec![self.child(t, step)];
+            }
+        }
+        let direct = match &types {
+            None => true,
+            Some(ts) => ts.iter().any(|ty| has(self, ty) || !matches!(ty, Type::Record(_))),
+        };
+        let mut out = Vec::new();
+        // Up: t at offset 0 of an enclosing struct that has f.
+        let mut cur = t;
+        for _ in 0..8 {
+            match self.last_step(cur).cloned() {
+                Some(Step::Head) => cur = self.get(cur).parent.unwrap(),
+                Some(Step::Field(x)) => {
+                    let a = self.get(cur).parent.unwrap();
+                    let recs = self.records_for_step(a, &x);
+                    let first: Vec<&pointee_ir::Record> = recs
+                        .iter()
+                        .filter_map(|r| self.types.record(r))
+                        .filter(|r| {
+                            r.kind == RecordKind::Struct
+                                && r.fields.first().is_some_and(|g| g.name == x)
+                        })
+                        .collect();
+                    if first.is_empty() {
+                        break;
+                    }
+                    if first.iter().any(|r| r.fields.iter().any(|g| &g.name == f)) {
+                        out.push(self.child(a, step.clone()));
+                        break;
+                    }
+                    cur = a;
+                }
+                _ => break,
+            }
+        }
+        // Down: t's struct type's first member (first of first, ...) has f.
+        if let Some([Type::Record(r)]) = types.as_deref() {
+            let mut rec = r.clone();
+            let mut loc = t;
+            for _ in 0..8 {
+                let Some(first) = self
+                    .types
+                    .record(&rec)
+                    .filter(|r| r.kind == RecordKind::Struct)
+                    .and_then(|r| r.fields.first())
+                    .cloned()
+                else {
+                    break;
+                };
+                let (ty, steps) = match &first.ty {
+                    Type::Array(e, _) => ((**e).clone(), vec![Step::Field(first.name.clone()), Step::Head]),
+                    ty => (ty.clone(), vec![Step::Field(first.name.clone())]),
+                };
+                let Type::Record(next) = ty else {
+                    break;
+                };
+                loc = self.with_path(loc, &steps);
+                if self.types.field_type(&next, f).is_some() {
+                    out.push(self.child(loc, step.clone()));
+                    break;
+                }
+                rec = next;
+            }
+        }
+        if direct || out.is_empty() {
+            let c = self.child(t, step);
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// The types a location may have: its own, or (untyped, or typed
+    /// inconsistently with its path) those of the fields named like its
+    /// last step; `None` when nothing is known.
+    fn types_of(&self, t: LocId) -> Option<Vec<Type>> {
+        if let Some(ty) = &self.get(t).ty {
+            return Some(vec![ty.clone()]);
+        }
+        match self.last_step(t) {
+            Some(Step::Field(x)) => {
+                let v: Vec<Type> = self
+                    .types
+                    .records
+                    .values()
+                    .filter(|r| r.kind == RecordKind::Struct)
+                    .filter_map(|r| r.fields.iter().find(|g| g.name == *x))
+                    .map(|g| match &g.ty {
+                        Type::Array(e, _) => Type::Array(e.clone(), None),
+                        ty => ty.clone(),
+                    })
+                    .collect();
+                (!v.is_empty()).then_some(v)
+            }
+            _ => None,
+        }
+    }
+
+    /// The records `a` may be, given that it has a member `x`: its own type
+    /// when that has `x`, else every struct with a member `x`.
+    fn records_for_step(&self, a: LocId, x: &Name) -> Vec<Name> {
+        if let Some(Type::Record(r)) = &self.get(a).ty {
+            if self.types.field_type(r, x).is_some() {
+                return vec![r.clone()];
+            }
+        }
+        self.types
+            .records
+            .iter()
+            .filter(|(_, r)| r.kind == RecordKind::Struct && r.fields.iter().any(|g| g.name == *x))
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 
     /// True for a union whose members hold pointer slots anywhere but at

@@ -50,8 +50,11 @@ fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: bool, def: bool, out: &mu
     }
     match sel {
         Sel::Field(f) => {
-            let c = locs.child(loc, Step::Field(f.clone()));
-            push(out, c, def);
+            let cs = locs.field(loc, f);
+            let one = cs.len() == 1;
+            for c in cs {
+                push(out, c, def && one);
+            }
         }
         Sel::Index(i) => {
             let elem = matches!(locs.last_step(loc), Some(Step::Head | Step::Tail));
