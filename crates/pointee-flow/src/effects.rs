@@ -4,11 +4,30 @@
 use crate::facts::{merge_into, Fact, Facts, State};
 use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{CbRet, Effect};
-use crate::loc::{LocId, Root, FREED, NULL, UNKNOWN};
+use crate::loc::{LocId, Root, Step, FREED, NULL, UNKNOWN};
 use crate::solver::{Arg, CallEdge, Engine};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
 use pointee_ir::{Index, Name, Place, Rvalue, SiteId, StmtId, Type};
+
+/// How a location sits in its parent, for memory copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Up {
+    Head,
+    Tail,
+    /// A struct's first member (offset 0).
+    First,
+}
+
+/// Where a part of a copied object lands in the destination: at the
+/// destination itself; after the destination's element at a level of
+/// nested arrays (the tail); or as the whole enclosing struct at a level.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Lands {
+    Start,
+    Later(usize),
+    Whole(usize),
+}
 
 impl<'p> Engine<'p> {
     /// Notes that the current body may have written these locations: a
@@ -44,29 +63,151 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// Copies the pointers stored in the objects `src` points to into the
-    /// objects `dst` points to (weakly).
+    /// One level up from `l`: its parent and how `l` sits in it (an array's
+    /// head or tail, or a struct's first member: offset 0).
+    fn up(&self, l: LocId) -> Option<(LocId, Up)> {
+        let parent = self.locs.get(l).parent?;
+        match self.locs.last_step(l)? {
+            Step::Head => Some((parent, Up::Head)),
+            Step::Tail => Some((parent, Up::Tail)),
+            Step::Field(x) => self
+                .locs
+                .first_member_step(parent, x)
+                .then_some((parent, Up::First)),
+        }
+    }
+
+    /// An array location stands for its first element.
+    fn first_elem(&mut self, mut l: LocId) -> LocId {
+        while self.locs.is_array(l) {
+            l = self.locs.child(l, Step::Head);
+        }
+        l
+    }
+
+    /// What a memory copy or set from `s` onward covers (the size is not
+    /// tracked: as far as the enclosing object goes): `s` itself; from an
+    /// array head also the tail (at every level of nested arrays); from a
+    /// tail, the tail; from a struct's first member, the whole struct (first
+    /// of first, ...). Each part comes with where it lands in a destination.
+    fn copy_regions(&mut self, s: LocId) -> (Vec<(LocId, Lands)>, Vec<Up>) {
+        let s = self.first_elem(s);
+        let mut out = vec![(s, Lands::Start)];
+        let mut kinds = Vec::new();
+        let mut cur = s;
+        // An untyped object (a heap site) is every element at once.
+        if self.locs.get(s).ty.is_none() && self.locs.get(s).parent.is_none() {
+            out.push((s, Lands::Later(1)));
+        }
+        for level in 1..=8 {
+            let Some((p, kind)) = self.up(cur) else {
+                break;
+            };
+            kinds.push(kind);
+            match kind {
+                Up::Head => {
+                    let t = self.locs.child(p, Step::Tail);
+                    out.push((t, Lands::Later(level)));
+                }
+                Up::Tail => out.push((cur, Lands::Later(level))),
+                Up::First => out.push((p, Lands::Whole(level))),
+            }
+            cur = p;
+        }
+        (out, kinds)
+    }
+
+    /// Where a part of a copy lands in the destination object at `d`: the
+    /// destination is climbed like the source was, as far as it goes.
+    fn landing(&mut self, d: LocId, kinds: &[Up], lands: Lands) -> LocId {
+        let d = self.first_elem(d);
+        let need = match lands {
+            Lands::Start => 0,
+            Lands::Later(i) | Lands::Whole(i) => i,
+        };
+        let mut e = vec![d];
+        while e.len() <= need {
+            let Some((p, kind)) = self.up(*e.last().unwrap()) else {
+                break;
+            };
+            let want = kinds.get(e.len() - 1).copied();
+            let ok = match (want, kind) {
+                (Some(Up::First), Up::First) => true,
+                (Some(Up::First), _) | (_, Up::First) => false,
+                _ => true,
+            };
+            if !ok {
+                break;
+            }
+            e.push(p);
+        }
+        let j = e.len() - 1;
+        match lands {
+            Lands::Start => d,
+            Lands::Whole(i) => e[i.min(j)],
+            Lands::Later(i) => {
+                if j >= i && self.locs.last_step(e[i - 1]) == Some(&Step::Head) {
+                    self.locs.child(e[i], Step::Tail)
+                } else {
+                    e[(i - 1).min(j)]
+                }
+            }
+        }
+    }
+
+    /// `base` followed by `rel`, as accesses see it: fields through
+    /// `Locs::field`, element steps on a non-array stay on it.
+    fn place_into(&mut self, base: LocId, rel: &[Step]) -> Vec<LocId> {
+        let mut cur = vec![base];
+        for step in rel {
+            let mut next = Vec::new();
+            for l in cur {
+                match step {
+                    Step::Field(f) => next.extend(self.locs.field(l, f)),
+                    _ if self.locs.is_array(l) => next.push(self.locs.child(l, step.clone())),
+                    _ => next.push(l),
+                }
+            }
+            next.sort();
+            next.dedup();
+            cur = next;
+        }
+        cur
+    }
+
+    /// Copies the pointers stored in the objects `src` points to, from the
+    /// pointed position onward (`copy_regions`), into the objects `dst`
+    /// points to (weakly).
     pub(crate) fn copy_contents(&mut self, st: &mut Facts, dst: &Locset, src: &Locset) {
         let mut adds = Vec::new();
         for &(s, _) in src {
-            if !self.locs.is_memory(s) {
+            if !self.locs.is_memory(s) || s == UNKNOWN {
                 continue;
             }
-            let sd = self.locs.get(s).clone();
-            let facts: Vec<Fact> = st
-                .iter()
-                .filter(|f| {
-                    let fd = self.locs.get(f.src);
-                    fd.root_id == sd.root_id && fd.path.starts_with(&sd.path)
-                })
-                .copied()
-                .collect();
-            for f in facts {
-                let rel = self.locs.get(f.src).path[sd.path.len()..].to_vec();
+            let (regions, kinds) = self.copy_regions(s);
+            for (base, lands) in regions {
+                let bd = self.locs.get(base).clone();
+                let facts: Vec<Fact> = st
+                    .iter()
+                    .filter(|f| {
+                        let fd = self.locs.get(f.src);
+                        fd.root_id == bd.root_id && fd.path.starts_with(&bd.path)
+                    })
+                    .copied()
+                    .collect();
+                if facts.is_empty() {
+                    continue;
+                }
                 for &(d, _) in dst {
-                    if self.locs.is_memory(d) {
-                        let dl = self.locs.with_path(d, &rel);
-                        adds.push((dl, f.dst));
+                    if !self.locs.is_memory(d) {
+                        continue;
+                    }
+                    let at = self.landing(d, &kinds, lands);
+                    for f in &facts {
+                        let rel = self.locs.get(f.src).path[bd.path.len()..].to_vec();
+                        for dl in self.place_into(at, &rel) {
+                            adds.push((dl, f.dst));
+                        }
                     }
                 }
             }
@@ -75,6 +216,22 @@ impl<'p> Engine<'p> {
             st.weaken(l);
             st.add(l, d, false);
         }
+    }
+
+    /// The pointer locations a memory set from `d` onward may overwrite.
+    fn set_targets(&mut self, st: &Facts, d: LocId) -> Vec<LocId> {
+        let (regions, _) = self.copy_regions(d);
+        let mut srcs = Vec::new();
+        for (base, _) in regions {
+            let bd = self.locs.get(base).clone();
+            for f in st.iter() {
+                let fd = self.locs.get(f.src);
+                if fd.root_id == bd.root_id && fd.path.starts_with(&bd.path) {
+                    srcs.push(f.src);
+                }
+            }
+        }
+        srcs
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -156,17 +313,12 @@ impl<'p> Engine<'p> {
                 self.note_writes(&d);
                 let mut srcs = Vec::new();
                 for &(t, _) in &d {
-                    if !self.locs.is_memory(t) {
-                        continue;
-                    }
-                    let td = self.locs.get(t).clone();
-                    for f in st.iter() {
-                        let fd = self.locs.get(f.src);
-                        if fd.root_id == td.root_id && fd.path.starts_with(&td.path) {
-                            srcs.push(f.src);
-                        }
+                    if self.locs.is_memory(t) && t != UNKNOWN {
+                        srcs.extend(self.set_targets(&st, t));
                     }
                 }
+                srcs.sort();
+                srcs.dedup();
                 for s in srcs {
                     st.weaken(s);
                     st.add(s, NULL, false);

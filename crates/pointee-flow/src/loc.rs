@@ -381,6 +381,16 @@ impl Locs {
         out
     }
 
+    /// True when member `x` of the object at `a` may sit at its offset 0
+    /// (the first member of a struct `a` may be).
+    pub fn first_member_step(&self, a: LocId, x: &Name) -> bool {
+        self.records_for_step(a, x).iter().any(|r| {
+            self.types.record(r).is_some_and(|r| {
+                r.kind == RecordKind::Struct && r.fields.first().is_some_and(|g| g.name == *x)
+            })
+        })
+    }
+
     /// The types a location may have: its own, or (untyped, or typed
     /// inconsistently with its path) those of the fields named like its
     /// last step; `None` when nothing is known.
