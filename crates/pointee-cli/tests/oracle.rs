@@ -1,0 +1,381 @@
+//! A runtime oracle for the C analysis' soundness: random small C programs
+//! (`oracle/gen.rs`) are compiled with gcc and run on a few inputs; at each
+//! probe the program prints which of its objects the probed pointer points
+//! to, and every object seen must be in the analysis' hover answer at that
+//! point (`unknown` covers everything; a symbolic name covers what it stands
+//! for in a call chain, `1_p (x)`); a point the runs reach must be reachable;
+//! a lone definite target must be the object seen on every run.
+//!
+//! `ORACLE_SEEDS=a..b` picks other seeds (default `0..200`); failing
+//! programs are written to `$TMPDIR/pointee-oracle-failures/`. Skipped when
+//! gcc is missing. Seeds that fail today are listed in `KNOWN`, each with
+//! the soundness probe (`fixtures/c/soundness/`) that reduces it.
+
+#[path = "oracle/gen.rs"]
+mod gen;
+
+use gen::{Class, Probe, Program};
+use pointee_ide::{Hover, Options, SourceFile, TargetKind, Workspace};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Seeds that fail today and the probe that records the reduced problem.
+const KNOWN: &[(u64, &str)] = &[];
+
+/// One object a probe saw: its name in the analysis' terms, and for a heap
+/// object whether it was its site's most recent allocation at the time.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Seen {
+    name: String,
+    newest: Option<bool>,
+}
+
+impl std::fmt::Display for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.newest {
+            Some(true) => write!(f, "{} (newest)", self.name),
+            _ => write!(f, "{}", self.name),
+        }
+    }
+}
+
+struct Entry {
+    name: String,
+    /// Heap objects: the site and the address of the allocated object.
+    site: Option<(String, u64)>,
+}
+
+/// Runs the program's executable with `input`; probe id -> objects seen.
+fn run(exe: &Path, input: u32, probes: &[Probe]) -> Result<BTreeMap<usize, BTreeSet<Seen>>, String> {
+    let mut child = Command::new(exe)
+        .arg(input.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run: {e}"))?;
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut s).map(|_| s)
+    });
+    let start = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
+            if !st.success() {
+                return Err(format!("input {input}: exit status {st}"));
+            }
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("input {input}: did not terminate"));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let out = reader.join().expect("reader").map_err(|e| e.to_string())?;
+    // (class, address) -> object; heap objects also by site, with the
+    // address of each site's most recent object.
+    let mut objects: HashMap<(Class, u64), Entry> = HashMap::new();
+    let mut newest: HashMap<String, u64> = HashMap::new();
+    let mut seen: BTreeMap<usize, BTreeSet<Seen>> = BTreeMap::new();
+    let addr = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok();
+    for line in out.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            ["O", name, class, a] => {
+                let class = Class::of_tag(class).ok_or("bad class")?;
+                let a = addr(a).ok_or_else(|| format!("bad address {a}"))?;
+                let site = if name.starts_with("heap@") {
+                    let site = name.split('.').next().expect("site").to_string();
+                    if !name.contains('.') {
+                        newest.insert(site.clone(), a);
+                    }
+                    let base = newest.get(&site).copied().unwrap_or(a);
+                    Some((site, base))
+                } else {
+                    None
+                };
+                let name = name.to_string();
+                objects.insert((class, a), Entry { name, site });
+            }
+            ["P", id, a] => {
+                let id: usize = id.parse().map_err(|_| "bad probe id")?;
+                let probe = probes.get(id).ok_or("bad probe id")?;
+                let s = if *a == "(nil)" {
+                    Seen { name: "NULL".into(), newest: None }
+                } else {
+                    let v = addr(a).ok_or_else(|| format!("bad address {a}"))?;
+                    match objects.get(&(probe.class, v)) {
+                        Some(e) => Seen {
+                            name: e.name.clone(),
+                            newest: e.site.as_ref().map(|(site, base)| newest.get(site) == Some(base)),
+                        },
+                        // Not an object of the program: the generator's bug.
+                        None => Seen { name: format!("?{v:x}"), newest: None },
+                    }
+                };
+                seen.entry(id).or_default().insert(s);
+            }
+            _ => {}
+        }
+    }
+    Ok(seen)
+}
+
+/// What the analysis answers at a probe, as names that cover objects.
+struct Answer {
+    hover: Hover,
+    names: BTreeSet<String>,
+    unknown: bool,
+    /// A symbolic target that no call chain resolves.
+    unresolved: bool,
+}
+
+fn answer(ws: &Workspace, file: &str, p: &Probe) -> Result<Answer, String> {
+    let hover = pointee_ide::hover(ws, file, p.line, p.column, &Options::default())
+        .map_err(|e| e.0)?;
+    let mut names = BTreeSet::new();
+    let mut unknown = false;
+    let mut unresolved = false;
+    let all = hover
+        .targets
+        .iter()
+        .chain(hover.contexts.iter().flat_map(|c| c.targets.iter()));
+    for t in all {
+        if t.kind == TargetKind::Unknown {
+            unknown = true;
+        }
+        match t.name.split_once(" (") {
+            Some((_, rest)) if t.kind == TargetKind::Symbolic => {
+                for n in rest.trim_end_matches(')').split(", ") {
+                    names.insert(n.to_string());
+                }
+            }
+            _ if t.kind == TargetKind::Symbolic => unresolved = !hover.contexts.iter().any(|c| {
+                c.targets.iter().any(|x| x.name.starts_with(&format!("{} (", t.name)))
+            }) || unresolved,
+            _ => {}
+        }
+        names.insert(t.name.clone());
+    }
+    Ok(Answer { hover, names, unknown, unresolved })
+}
+
+/// Whether the answer covers an object seen. A site's summary `heap@L`
+/// covers every object of the site (the engine demotes its newest object
+/// into it); `newest heap@L` (recency) only the site's most recent object.
+fn covered(s: &Seen, a: &Answer) -> bool {
+    a.unknown
+        || a.names.contains(&s.name)
+        || s.newest == Some(true) && a.names.contains(&format!("newest {}", s.name))
+}
+
+#[derive(Default)]
+struct Tally {
+    programs: usize,
+    probes: usize,
+    observations: usize,
+    definite: usize,
+    unverifiable: usize,
+    unreached: usize,
+}
+
+/// Generates, compiles, runs and checks one program; violations as text.
+fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
+    let program: Program = gen::generate(seed);
+    let file = format!("oracle_{seed}.c");
+    let src = dir.join(&file);
+    std::fs::write(&src, &program.text).expect("write program");
+    let exe = dir.join(format!("oracle_{seed}"));
+    let built = Command::new("gcc")
+        .args(["-w", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .expect("gcc runs");
+    if !built.status.success() {
+        return vec![format!(
+            "seed {seed}: gcc rejects the program: {}",
+            String::from_utf8_lossy(&built.stderr)
+        )];
+    }
+    let mut seen: BTreeMap<usize, BTreeSet<Seen>> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for &input in &program.inputs {
+        match run(&exe, input, &program.probes) {
+            Ok(s) => {
+                for (id, objs) in s {
+                    seen.entry(id).or_default().extend(objs);
+                }
+            }
+            Err(e) => problems.push(format!("seed {seed}: {e}")),
+        }
+    }
+    let _ = std::fs::remove_file(&exe);
+    tally.programs += 1;
+    let ws = Workspace::new(vec![SourceFile::new(file.clone(), program.text.clone())]);
+    let mut answers = BTreeMap::new();
+    for (id, p) in program.probes.iter().enumerate() {
+        if !seen.contains_key(&id) {
+            tally.unreached += 1;
+            continue;
+        }
+        match answer(&ws, &file, p) {
+            Ok(a) if a.hover.expr.replace(' ', "") != p.expr.replace(' ', "") => problems.push(format!(
+                "seed {seed}: probe {id} at {}:{} hovers `{}`, not `{}`",
+                p.line, p.column, a.hover.expr, p.expr
+            )),
+            Ok(a) => {
+                answers.insert(id, a);
+            }
+            Err(e) => problems.push(format!("seed {seed}: probe {id}: hover fails: {e}")),
+        }
+    }
+    let mut bad = Vec::new();
+    for (id, a) in &answers {
+        let p = &program.probes[*id];
+        let objs = &seen[id];
+        tally.probes += 1;
+        tally.observations += objs.len();
+        let shown = |a: &Answer| {
+            a.hover
+                .targets
+                .iter()
+                .map(|t| format!("{}{}", t.name, if t.definite { " D" } else { " P" }))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let seen_txt = objs.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+        if let Some(s) = objs.iter().find(|s| s.name.starts_with('?')) {
+            problems.push(format!("seed {seed}: probe {id} `{}` saw an address outside the program's objects ({s})", p.expr));
+            continue;
+        }
+        if !a.hover.reachable {
+            bad.push(format!(
+                "line {} `{}` in {}: reached at run time (saw {{{seen_txt}}}) but the analysis says unreachable",
+                p.line, p.expr, p.function
+            ));
+            continue;
+        }
+        let missed: Vec<String> = objs
+            .iter()
+            .filter(|s| !covered(s, a))
+            .map(|s| s.to_string())
+            .collect();
+        let lone_definite = a.hover.targets.len() == 1
+            && a.hover.targets[0].definite
+            && a.hover.targets[0].kind != TargetKind::Symbolic;
+        if lone_definite {
+            tally.definite += 1;
+        }
+        if missed.is_empty() {
+            continue;
+        }
+        if a.unresolved {
+            tally.unverifiable += 1;
+            continue;
+        }
+        bad.push(format!(
+            "line {} col {} `{}` in {}: saw {{{seen_txt}}}, analysis {{{}}}{}; missed {{{}}}",
+            p.line,
+            p.column,
+            p.expr,
+            p.function,
+            shown(a),
+            if lone_definite { " (a lone definite target)" } else { "" },
+            missed.join(", ")
+        ));
+    }
+    if !bad.is_empty() {
+        let keep = std::env::temp_dir().join("pointee-oracle-failures");
+        let _ = std::fs::create_dir_all(&keep);
+        let kept = keep.join(&file);
+        let _ = std::fs::write(&kept, &program.text);
+        problems.push(format!(
+            "seed {seed} ({}, inputs {:?}):\n  {}",
+            kept.display(),
+            program.inputs,
+            bad.join("\n  ")
+        ));
+    }
+    let _ = std::fs::remove_file(&src);
+    problems
+}
+
+fn seeds() -> std::ops::Range<u64> {
+    match std::env::var("ORACLE_SEEDS") {
+        Ok(s) => {
+            let (a, b) = s.split_once("..").expect("ORACLE_SEEDS=a..b");
+            a.parse().expect("seed")..b.parse().expect("seed")
+        }
+        Err(_) => 0..200,
+    }
+}
+
+#[test]
+fn generated_programs_are_analysed_soundly() {
+    if Command::new("gcc").arg("--version").output().is_err() {
+        eprintln!("gcc not installed; skipping the runtime oracle");
+        return;
+    }
+    let started = Instant::now();
+    let dir: PathBuf = std::env::temp_dir().join(format!("pointee-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let seeds: Vec<u64> = seeds().collect();
+    let workers = 2;
+    let results: Vec<(Tally, Vec<(u64, Vec<String>)>)> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let seeds = &seeds;
+                let dir = &dir;
+                sc.spawn(move || {
+                    let mut tally = Tally::default();
+                    let mut failures = Vec::new();
+                    for &seed in seeds.iter().skip(w).step_by(workers) {
+                        let t = Instant::now();
+                        let p = check_seed(seed, dir, &mut tally);
+                        if std::env::var_os("ORACLE_VERBOSE").is_some() {
+                            eprintln!("seed {seed}: {:.1} s, {} problems", t.elapsed().as_secs_f64(), p.len());
+                        }
+                        if !p.is_empty() {
+                            failures.push((seed, p));
+                        }
+                    }
+                    (tally, failures)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("worker")).collect()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut total = Tally::default();
+    let mut unexpected = Vec::new();
+    for (t, failures) in results {
+        total.programs += t.programs;
+        total.probes += t.probes;
+        total.observations += t.observations;
+        total.definite += t.definite;
+        total.unverifiable += t.unverifiable;
+        total.unreached += t.unreached;
+        for (seed, p) in failures {
+            match KNOWN.iter().find(|k| k.0 == seed) {
+                Some((_, probe)) => eprintln!("seed {seed}: known, reduced in {probe}:\n{}", p.join("\n")),
+                None => unexpected.extend(p),
+            }
+        }
+    }
+    eprintln!(
+        "oracle: {} programs, {} probes reached ({} observations, {} with a lone definite target, {} unverifiable: unresolved symbolic names), {} probes never reached; {:.1} s",
+        total.programs,
+        total.probes,
+        total.observations,
+        total.definite,
+        total.unverifiable,
+        total.unreached,
+        started.elapsed().as_secs_f64()
+    );
+    assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
+}

@@ -1,0 +1,594 @@
+//! The generator: small random C programs that gcc compiles, that terminate
+//! and whose every path is defined behaviour, with probes that print which
+//! object each probed pointer points to.
+//!
+//! Every object whose address is ever taken lives as long as the program
+//! (globals, `main`'s locals, heap objects that are never freed), so the
+//! runtime can name any pointer value from a table of addresses printed by
+//! the program itself (`O name class address`). Callees' locals never have
+//! their address taken. Every dereference is guarded by `if (p)`, every
+//! pointer is initialised, loops run `in[k]` (at most 3) times, and every
+//! call in a generated function is guarded by a global depth counter, so
+//! recursion (direct, or through function pointers) is bounded.
+//!
+//! Constructs the soundness probes already record as known problems are
+//! never generated: unions, `memcpy` of arrays, casts between struct and
+//! first-member pointers, unknown (declared-only) functions.
+
+/// splitmix64: tiny, deterministic, good enough to pick shapes.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
+    }
+}
+
+/// What a pointer points to; also the class of an object in the address
+/// table: `int` objects, `int *` objects, `struct S` objects, functions.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Class {
+    Int,
+    IntPtr,
+    S,
+    Fn,
+}
+
+impl Class {
+    pub fn of_tag(t: &str) -> Option<Class> {
+        Some(match t {
+            "int" => Class::Int,
+            "ip" => Class::IntPtr,
+            "S" => Class::S,
+            "fn" => Class::Fn,
+            _ => return None,
+        })
+    }
+}
+
+/// A probe: the program prints `P id address` where `expr` (of a pointer
+/// type pointing to `class`) is read, on `line`, its last character at
+/// `column` (1-based), inside `function`.
+#[derive(Clone, Debug)]
+pub struct Probe {
+    pub line: u32,
+    pub column: u32,
+    pub expr: String,
+    pub class: Class,
+    pub function: String,
+}
+
+
+pub struct Program {
+    pub text: String,
+    pub probes: Vec<Probe>,
+    /// Inputs to run the program with (`argv[1]`).
+    pub inputs: Vec<u32>,
+}
+
+const FIELDS: [(&str, Class); 5] = [
+    ("f", Class::Int),
+    ("h", Class::Int),
+    ("g", Class::IntPtr),
+    ("n", Class::S),
+    ("op", Class::Fn),
+];
+
+fn fields_of(c: Class) -> Vec<&'static str> {
+    FIELDS.iter().filter(|f| f.1 == c).map(|f| f.0).collect()
+}
+
+struct Gen {
+    rng: Rng,
+    lines: Vec<String>,
+    probes: Vec<Probe>,
+    nfuncs: usize,
+    /// The current function: `None` is `main`.
+    func: Option<usize>,
+    loop_depth: usize,
+    counter: usize,
+    /// Statements left in the current body (keeps programs small).
+    budget: usize,
+}
+
+impl Gen {
+    fn emit(&mut self, indent: usize, s: impl AsRef<str>) {
+        self.lines.push(format!("{}{}", "    ".repeat(indent), s.as_ref()));
+    }
+
+    fn in_main(&self) -> bool {
+        self.func.is_none()
+    }
+
+    fn fname(&self) -> String {
+        match self.func {
+            None => "main".into(),
+            Some(k) => format!("f{k}"),
+        }
+    }
+
+    /// Pointer variables of class `c` in scope (assignable, plain names).
+    fn vars(&self, c: Class) -> Vec<String> {
+        let mut v: Vec<String> = match c {
+            Class::Int => vec!["g_p0".into(), "g_p1".into()],
+            Class::IntPtr => vec!["g_q0".into()],
+            Class::S => vec!["g_sp0".into()],
+            Class::Fn => vec!["g_fp0".into()],
+        };
+        match (self.func, c) {
+            (None, Class::Int) => v.extend(["m_p0".into(), "m_p1".into()]),
+            (None, Class::IntPtr) => v.extend(["m_q0".into(), "m_q1".into()]),
+            (None, Class::S) => v.push("m_sp0".into()),
+            (None, Class::Fn) => v.push("m_fp0".into()),
+            (Some(_), Class::Int) => v.extend(["a".into(), "l_p0".into()]),
+            (Some(_), Class::IntPtr) => v.extend(["b".into(), "l_q0".into()]),
+            (Some(_), Class::S) => v.extend(["s".into(), "l_s0".into()]),
+            (Some(_), Class::Fn) => v.push("l_fp0".into()),
+        }
+        v
+    }
+
+    /// Expressions for the address of an object of class `c` in scope.
+    fn addrs(&mut self, c: Class) -> Vec<String> {
+        let mut v: Vec<String> = match c {
+            Class::Int => vec!["&g_i0".into(), "&g_i1".into(), "&g_i2".into()],
+            Class::IntPtr => vec![
+                "&g_p0".into(),
+                "&g_p1".into(),
+                "&g_a[0]".into(),
+                "&g_a[1]".into(),
+                "&g_a[2]".into(),
+                "&g_s0.f".into(),
+                "&g_s0.h".into(),
+            ],
+            Class::S => vec!["&g_s0".into(), "&g_s1".into()],
+            Class::Fn => (0..self.nfuncs).map(|k| format!("f{k}")).collect(),
+        };
+        if self.in_main() {
+            match c {
+                Class::Int => v.extend(["&m_i0".into(), "&m_i1".into()]),
+                Class::IntPtr => v.extend([
+                    "&m_p0".into(),
+                    "&m_a[0]".into(),
+                    "&m_a[1]".into(),
+                    "&m_s0.f".into(),
+                    "&m_h0->h".into(),
+                    "m_c0".into(),
+                ]),
+                Class::S => v.extend(["&m_s0".into(), "m_h0".into()]),
+                Class::Fn => {}
+            }
+        }
+        v
+    }
+
+    /// An rvalue of pointer class `c` that needs no guard.
+    fn rvalue(&mut self, c: Class) -> String {
+        match self.rng.below(10) {
+            0..=3 => {
+                let v = self.addrs(c);
+                self.rng.pick(&v).clone()
+            }
+            4 => "NULL".into(),
+            5 if c == Class::Int => {
+                let k = self.index(3);
+                format!("g_a[{k}]")
+            }
+            6 if c == Class::Fn => {
+                let k = self.index(3);
+                format!("g_tab[{k}]")
+            }
+            7 => {
+                let s = self.struct_var();
+                let fs = fields_of(c);
+                let f = self.rng.pick(&fs);
+                format!("{s}.{f}")
+            }
+            _ => {
+                let v = self.vars(c);
+                self.rng.pick(&v).clone()
+            }
+        }
+    }
+
+    fn struct_var(&mut self) -> String {
+        if self.in_main() {
+            self.rng.pick(&["g_s0", "g_s1", "m_s0"]).to_string()
+        } else {
+            self.rng.pick(&["g_s0", "g_s1"]).to_string()
+        }
+    }
+
+    /// An index into an array of `n` elements: constant or from the input.
+    fn index(&mut self, n: usize) -> String {
+        if self.rng.chance(50) {
+            self.rng.below(n).to_string()
+        } else {
+            format!("in[{}] % {n}", self.rng.below(8))
+        }
+    }
+
+    fn class(&mut self) -> Class {
+        *self
+            .rng
+            .pick(&[Class::Int, Class::Int, Class::Int, Class::IntPtr, Class::IntPtr, Class::S, Class::Fn])
+    }
+
+    /// `printf` of `expr` (a pointer to `c`) on its own line.
+    fn probe(&mut self, indent: usize, expr: &str, c: Class) {
+        let id = self.probes.len();
+        let text = format!("printf(\"P {id} %p\\n\", (void *)({expr}));");
+        // The last character of `expr` (the innermost expression there is
+        // `expr` itself), or its `*` (at its last character `q` is innermost).
+        let column = if expr.starts_with('*') {
+            (indent * 4 + text.len() - 3 - expr.len() + 1) as u32
+        } else {
+            (indent * 4 + text.len() - 3) as u32
+        };
+        self.emit(indent, text);
+        self.probes.push(Probe {
+            line: self.lines.len() as u32,
+            column,
+            expr: expr.to_string(),
+            class: c,
+            function: self.fname(),
+        });
+    }
+
+    fn maybe_probe(&mut self, indent: usize, expr: &str, c: Class) {
+        if self.rng.chance(60) {
+            self.probe(indent, expr, c);
+        }
+        if self.rng.chance(15) {
+            let c2 = self.class();
+            let v = self.vars(c2);
+            let x = self.rng.pick(&v).clone();
+            self.probe(indent, &x, c2);
+        }
+    }
+
+    /// A call expression of the generated signature, or None (no callee).
+    fn call(&mut self, indent: usize, lhs: Option<&str>) {
+        let a = self.rvalue(Class::Int);
+        let b = self.rvalue(Class::IntPtr);
+        let s = self.rvalue(Class::S);
+        let args = format!("({a}, {b}, {s})");
+        let assign = lhs.map(|l| format!("{l} = ")).unwrap_or_default();
+        let guard = !self.in_main();
+        let i = if guard {
+            self.emit(indent, "if (dep < 3) {");
+            self.emit(indent + 1, "dep++;");
+            indent + 1
+        } else {
+            indent
+        };
+        // Generated functions call only later functions directly, and the
+        // last one itself (a bounded recursion): a call graph with one
+        // cycle keeps the analysis cheap in debug builds. Indirect calls
+        // (function pointers in variables, tables and structs) are in main.
+        let direct = match self.func {
+            None => 0..self.nfuncs,
+            Some(k) if k + 1 == self.nfuncs => k..self.nfuncs,
+            Some(k) => k + 1..self.nfuncs,
+        };
+        let choice = if self.in_main() { self.rng.below(6) } else { 0 };
+        match choice {
+            0..=2 => {
+                let k = direct.start + self.rng.below(direct.len());
+                self.emit(i, format!("{assign}f{k}{args};"));
+            }
+            3 => {
+                let v = self.vars(Class::Fn);
+                let fp = self.rng.pick(&v).clone();
+                self.emit(i, format!("if ({fp}) {assign}{fp}{args};"));
+            }
+            4 => {
+                let k = self.index(3);
+                self.emit(i, format!("if (g_tab[{k}]) {assign}g_tab[{k}]{args};"));
+            }
+            _ => {
+                let v = self.vars(Class::S);
+                let sp = self.rng.pick(&v).clone();
+                self.emit(i, format!("if ({sp} && {sp}->op) {assign}{sp}->op{args};"));
+            }
+        }
+        if guard {
+            self.emit(indent + 1, "dep--;");
+            self.emit(indent, "}");
+        }
+        if let Some(l) = lhs {
+            self.maybe_probe(indent, l, Class::Int);
+        }
+    }
+
+    fn stmt(&mut self, indent: usize) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        let c = self.class();
+        let vars = self.vars(c);
+        let v = self.rng.pick(&vars).clone();
+        match self.rng.below(20) {
+            0..=4 => {
+                let r = self.rvalue(c);
+                self.emit(indent, format!("{v} = {r};"));
+                self.maybe_probe(indent, &v, c);
+            }
+            5 => {
+                // *q = p
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                let r = self.rvalue(Class::Int);
+                self.emit(indent, format!("if ({q}) *{q} = {r};"));
+                if self.rng.chance(50) {
+                    self.emit(indent, format!("if ({q}) {{"));
+                    self.probe(indent + 1, &format!("*{q}"), Class::Int);
+                    self.emit(indent, "}");
+                }
+            }
+            6 => {
+                // p = *q
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                self.emit(indent, format!("if ({q}) {p} = *{q};"));
+                self.maybe_probe(indent, &p, Class::Int);
+            }
+            7 => {
+                // s.f = p / sp->f = p
+                let fs = fields_of(c);
+                let f = self.rng.pick(&fs).to_string();
+                let r = self.rvalue(c);
+                if self.rng.chance(50) {
+                    let s = self.struct_var();
+                    self.emit(indent, format!("{s}.{f} = {r};"));
+                    self.maybe_probe(indent, &format!("{s}.{f}"), c);
+                } else {
+                    let ss = self.vars(Class::S);
+                    let sp = self.rng.pick(&ss).clone();
+                    self.emit(indent, format!("if ({sp}) {{"));
+                    self.emit(indent + 1, format!("{sp}->{f} = {r};"));
+                    self.maybe_probe(indent + 1, &format!("{sp}->{f}"), c);
+                    self.emit(indent, "}");
+                }
+            }
+            8 => {
+                // p = sp->f
+                let fs = fields_of(c);
+                let f = self.rng.pick(&fs).to_string();
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                self.emit(indent, format!("if ({sp}) {v} = {sp}->{f};"));
+                self.maybe_probe(indent, &v, c);
+            }
+            9 => {
+                // arrays of pointers
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                if self.in_main() && self.rng.chance(40) {
+                    let k = self.index(2);
+                    if self.rng.chance(50) {
+                        self.emit(indent, format!("m_a[{k}] = {p};"));
+                    } else {
+                        self.emit(indent, format!("{p} = m_a[{k}];"));
+                        self.maybe_probe(indent, &p, Class::Int);
+                    }
+                } else {
+                    let k = self.index(3);
+                    if self.rng.chance(50) {
+                        self.emit(indent, format!("g_a[{k}] = {p};"));
+                    } else {
+                        self.emit(indent, format!("{p} = g_a[{k}];"));
+                        self.maybe_probe(indent, &p, Class::Int);
+                    }
+                }
+            }
+            10 => {
+                let k = self.index(3);
+                let f = self.rvalue(Class::Fn);
+                self.emit(indent, format!("g_tab[{k}] = {f};"));
+            }
+            11 | 12 => {
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                self.call(indent, Some(&p));
+            }
+            13 | 14 => {
+                let cond = if self.rng.chance(70) {
+                    format!("in[{}]", self.rng.below(8))
+                } else {
+                    v.clone()
+                };
+                self.emit(indent, format!("if ({cond}) {{"));
+                self.block(indent + 1, 3);
+                if self.rng.chance(60) {
+                    self.emit(indent, "} else {");
+                    self.block(indent + 1, 3);
+                }
+                self.emit(indent, "}");
+            }
+            15 if self.loop_depth < 2 => {
+                let c = self.counter;
+                self.counter += 1;
+                self.loop_depth += 1;
+                let k = self.rng.below(8);
+                self.emit(indent, format!("for (int c{c} = 0; c{c} < in[{k}]; c{c}++) {{"));
+                self.block(indent + 1, 3);
+                self.emit(indent, "}");
+                self.loop_depth -= 1;
+            }
+            16 if self.func == Some(self.nfuncs - 1) => {
+                // the heap, allocated in a callee (one site, many objects)
+                self.emit(indent, "{");
+                self.emit(indent + 1, "struct S *n = malloc(sizeof(struct S));");
+                let line = self.lines.len();
+                self.emit(indent + 1, "if (n) {");
+                self.emit(indent + 2, "n->f = a; n->h = NULL; n->g = b; n->n = s; n->op = NULL;");
+                self.emit(indent + 2, format!("printf(\"O heap@{line} S %p\\n\", (void *)n);"));
+                self.emit(indent + 2, format!("printf(\"O heap@{line}.f ip %p\\n\", (void *)&n->f);"));
+                self.emit(indent + 2, format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"));
+                self.emit(indent + 2, "l_s0 = n;");
+                self.probe(indent + 2, "l_s0", Class::S);
+                self.emit(indent + 1, "}");
+                self.emit(indent, "}");
+            }
+            _ => {
+                // a field of a struct variable, read
+                let s = self.struct_var();
+                let fs = fields_of(c);
+                let f = self.rng.pick(&fs).to_string();
+                self.emit(indent, format!("{v} = {s}.{f};"));
+                self.maybe_probe(indent, &v, c);
+            }
+        }
+    }
+
+    fn block(&mut self, indent: usize, n: usize) {
+        let n = 1 + self.rng.below(n);
+        for _ in 0..n {
+            self.stmt(indent);
+        }
+    }
+
+    fn function(&mut self, k: usize) {
+        self.func = Some(k);
+        self.budget = 6 + self.rng.below(8);
+        self.emit(0, format!("int *f{k}(int *a, int **b, struct S *s) {{"));
+        self.emit(1, "int *l_p0 = a;");
+        self.emit(1, "int **l_q0 = b;");
+        self.emit(1, "struct S *l_s0 = s;");
+        self.emit(1, "fn_t l_fp0 = NULL;");
+        while self.budget > 0 {
+            self.stmt(1);
+        }
+        let ps = self.vars(Class::Int);
+        let r = self.rng.pick(&ps).clone();
+        self.probe(1, &r, Class::Int);
+        self.emit(1, format!("return {r};"));
+        self.emit(0, "}");
+    }
+
+    fn main(&mut self) {
+        self.func = None;
+        self.budget = 14 + self.rng.below(14);
+        self.emit(0, "int main(int argc, char **argv) {");
+        self.emit(1, "int seed = argc > 1 ? atoi(argv[1]) : 0;");
+        self.emit(1, "for (int i = 0; i < 8; i++) in[i] = (seed >> (2 * i)) & 3;");
+        self.emit(1, "int m_i0 = 0, m_i1 = 1;");
+        self.emit(1, "int *m_p0 = NULL, *m_p1 = &g_i0;");
+        self.emit(1, "int **m_q0 = NULL, **m_q1 = &g_p0;");
+        self.emit(1, "int *m_a[2] = { NULL, &m_i0 };");
+        self.emit(1, "struct S m_s0 = { NULL, &g_i1, NULL, NULL, NULL };");
+        self.emit(1, "struct S *m_sp0 = &g_s0;");
+        self.emit(1, "fn_t m_fp0 = f0;");
+        self.emit(1, "struct S *m_h0 = malloc(sizeof(struct S));");
+        let h = self.lines.len();
+        self.emit(1, "if (!m_h0) return 0;");
+        self.emit(1, "m_h0->f = &m_i1; m_h0->h = NULL; m_h0->g = &g_p1; m_h0->n = &m_s0; m_h0->op = f0;");
+        self.emit(1, "int **m_c0 = malloc(sizeof(int *));");
+        let c = self.lines.len();
+        self.emit(1, "if (!m_c0) return 0;");
+        self.emit(1, "*m_c0 = &g_i2;");
+        let mut objs: Vec<(String, &str, String)> = Vec::new();
+        for x in ["g_i0", "g_i1", "g_i2", "m_i0", "m_i1"] {
+            objs.push((x.into(), "int", format!("&{x}")));
+        }
+        for x in ["g_p0", "g_p1", "m_p0", "m_p1"] {
+            objs.push((x.into(), "ip", format!("&{x}")));
+        }
+        objs.push(("g_a[0]".into(), "ip", "&g_a[0]".into()));
+        objs.push(("g_a[+]".into(), "ip", "&g_a[1]".into()));
+        objs.push(("g_a[+]".into(), "ip", "&g_a[2]".into()));
+        objs.push(("m_a[0]".into(), "ip", "&m_a[0]".into()));
+        objs.push(("m_a[+]".into(), "ip", "&m_a[1]".into()));
+        for s in ["g_s0", "g_s1", "m_s0"] {
+            objs.push((s.into(), "S", format!("&{s}")));
+            objs.push((format!("{s}.f"), "ip", format!("&{s}.f")));
+            objs.push((format!("{s}.h"), "ip", format!("&{s}.h")));
+        }
+        objs.push((format!("heap@{h}"), "S", "m_h0".into()));
+        objs.push((format!("heap@{h}.f"), "ip", "&m_h0->f".into()));
+        objs.push((format!("heap@{h}.h"), "ip", "&m_h0->h".into()));
+        objs.push((format!("heap@{c}"), "ip", "m_c0".into()));
+        for k in 0..self.nfuncs {
+            objs.push((format!("f{k}"), "fn", format!("f{k}")));
+        }
+        for (name, class, e) in objs {
+            self.emit(1, format!("printf(\"O {name} {class} %p\\n\", (void *)({e}));"));
+        }
+        while self.budget > 0 {
+            self.stmt(1);
+        }
+        for c in [Class::Int, Class::IntPtr, Class::S, Class::Fn] {
+            let v = self.vars(c);
+            let x = self.rng.pick(&v).clone();
+            self.probe(1, &x, c);
+        }
+        self.emit(1, "return 0;");
+        self.emit(0, "}");
+    }
+}
+
+pub fn generate(seed: u64) -> Program {
+    let mut rng = Rng::new(seed);
+    let nfuncs = 2 + rng.below(3);
+    let inputs = (0..4).map(|_| rng.below(1 << 16) as u32).collect();
+    let mut g = Gen {
+        rng,
+        lines: Vec::new(),
+        probes: Vec::new(),
+        nfuncs,
+        func: None,
+        loop_depth: 0,
+        counter: 0,
+        budget: 0,
+    };
+    g.emit(0, "#include <stdio.h>");
+    g.emit(0, "#include <stdlib.h>");
+    g.emit(0, "struct S;");
+    g.emit(0, "typedef int *(*fn_t)(int *, int **, struct S *);");
+    g.emit(0, "struct S { int *f; int *h; int **g; struct S *n; fn_t op; };");
+    for k in 0..nfuncs {
+        g.emit(0, format!("int *f{k}(int *a, int **b, struct S *s);"));
+    }
+    g.emit(0, "int in[8];");
+    g.emit(0, "int dep;");
+    g.emit(0, "int g_i0, g_i1, g_i2;");
+    g.emit(0, "int *g_p0, *g_p1 = &g_i1;");
+    g.emit(0, "int **g_q0;");
+    g.emit(0, "int *g_a[3] = { &g_i0 };");
+    g.emit(0, "struct S g_s0, g_s1 = { &g_i2, NULL, &g_p0, &g_s0, f0 };");
+    g.emit(0, "struct S *g_sp0 = &g_s1;");
+    g.emit(0, "fn_t g_fp0;");
+    let tab: Vec<String> = (0..3).map(|i| format!("f{}", i % nfuncs)).collect();
+    g.emit(0, format!("fn_t g_tab[3] = {{ {} }};", tab.join(", ")));
+    for k in 0..nfuncs {
+        g.function(k);
+    }
+    g.main();
+    let mut text = g.lines.join("\n");
+    text.push('\n');
+    Program {
+        text,
+        probes: g.probes,
+        inputs,
+    }
+}
