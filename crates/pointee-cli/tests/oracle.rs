@@ -11,11 +11,13 @@
 //! gcc is missing. Seeds that fail today are listed in `KNOWN`, each with
 //! the soundness probe (`fixtures/c/soundness/`) that reduces it.
 
+#[path = "oracle/engine.rs"]
+mod engine;
 #[path = "oracle/gen.rs"]
 mod gen;
 
 use gen::{Class, Probe, Program};
-use pointee_ide::{Hover, Options, SourceFile, TargetKind, Workspace};
+use engine::Answer;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -125,45 +127,6 @@ fn run(exe: &Path, input: u32, probes: &[Probe]) -> Result<BTreeMap<usize, BTree
     Ok(seen)
 }
 
-/// What the analysis answers at a probe, as names that cover objects.
-struct Answer {
-    hover: Hover,
-    names: BTreeSet<String>,
-    unknown: bool,
-    /// A symbolic target that no call chain resolves.
-    unresolved: bool,
-}
-
-fn answer(ws: &Workspace, file: &str, p: &Probe) -> Result<Answer, String> {
-    let hover = pointee_ide::hover(ws, file, p.line, p.column, &Options::default())
-        .map_err(|e| e.0)?;
-    let mut names = BTreeSet::new();
-    let mut unknown = false;
-    let mut unresolved = false;
-    let all = hover
-        .targets
-        .iter()
-        .chain(hover.contexts.iter().flat_map(|c| c.targets.iter()));
-    for t in all {
-        if t.kind == TargetKind::Unknown {
-            unknown = true;
-        }
-        match t.name.split_once(" (") {
-            Some((_, rest)) if t.kind == TargetKind::Symbolic => {
-                for n in rest.trim_end_matches(')').split(", ") {
-                    names.insert(n.to_string());
-                }
-            }
-            _ if t.kind == TargetKind::Symbolic => unresolved = !hover.contexts.iter().any(|c| {
-                c.targets.iter().any(|x| x.name.starts_with(&format!("{} (", t.name)))
-            }) || unresolved,
-            _ => {}
-        }
-        names.insert(t.name.clone());
-    }
-    Ok(Answer { hover, names, unknown, unresolved })
-}
-
 /// Whether the answer covers an object seen. A site's summary `heap@L`
 /// covers every object of the site (the engine demotes its newest object
 /// into it); `newest heap@L` (recency) only the site's most recent object.
@@ -216,23 +179,30 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
     }
     let _ = std::fs::remove_file(&exe);
     tally.programs += 1;
-    let ws = Workspace::new(vec![SourceFile::new(file.clone(), program.text.clone())]);
+    let reached: Vec<usize> = (0..program.probes.len())
+        .filter(|id| seen.contains_key(id))
+        .collect();
+    tally.unreached += program.probes.len() - reached.len();
+    let positions: Vec<(u32, u32)> = reached
+        .iter()
+        .map(|&id| (program.probes[id].line, program.probes[id].column))
+        .collect();
     let mut answers = BTreeMap::new();
-    for (id, p) in program.probes.iter().enumerate() {
-        if !seen.contains_key(&id) {
-            tally.unreached += 1;
-            continue;
-        }
-        match answer(&ws, &file, p) {
-            Ok(a) if a.hover.expr.replace(' ', "") != p.expr.replace(' ', "") => problems.push(format!(
-                "seed {seed}: probe {id} at {}:{} hovers `{}`, not `{}`",
-                p.line, p.column, a.hover.expr, p.expr
-            )),
-            Ok(a) => {
-                answers.insert(id, a);
+    match engine::answers(&file, &program.text, &positions) {
+        Ok(v) => {
+            for (&id, a) in reached.iter().zip(v) {
+                let p = &program.probes[id];
+                if a.expr.replace(' ', "") != p.expr.replace(' ', "") {
+                    problems.push(format!(
+                        "seed {seed}: probe {id} at {}:{} selects `{}`, not `{}`",
+                        p.line, p.column, a.expr, p.expr
+                    ));
+                } else {
+                    answers.insert(id, a);
+                }
             }
-            Err(e) => problems.push(format!("seed {seed}: probe {id}: hover fails: {e}")),
         }
+        Err(e) => problems.push(format!("seed {seed}: no answer: {e}")),
     }
     let mut bad = Vec::new();
     for (id, a) in &answers {
@@ -240,20 +210,12 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
         let objs = &seen[id];
         tally.probes += 1;
         tally.observations += objs.len();
-        let shown = |a: &Answer| {
-            a.hover
-                .targets
-                .iter()
-                .map(|t| format!("{}{}", t.name, if t.definite { " D" } else { " P" }))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let seen_txt = objs.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
         if let Some(s) = objs.iter().find(|s| s.name.starts_with('?')) {
             problems.push(format!("seed {seed}: probe {id} `{}` saw an address outside the program's objects ({s})", p.expr));
             continue;
         }
-        if !a.hover.reachable {
+        if !a.reachable {
             bad.push(format!(
                 "line {} `{}` in {}: reached at run time (saw {{{seen_txt}}}) but the analysis says unreachable",
                 p.line, p.expr, p.function
@@ -265,9 +227,7 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
             .filter(|s| !covered(s, a))
             .map(|s| s.to_string())
             .collect();
-        let lone_definite = a.hover.targets.len() == 1
-            && a.hover.targets[0].definite
-            && a.hover.targets[0].kind != TargetKind::Symbolic;
+        let lone_definite = a.lone_definite();
         if lone_definite {
             tally.definite += 1;
         }
@@ -284,7 +244,7 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
             p.column,
             p.expr,
             p.function,
-            shown(a),
+            a.shown(),
             if lone_definite { " (a lone definite target)" } else { "" },
             missed.join(", ")
         ));
