@@ -73,8 +73,36 @@ fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: bool, def: bool, out: &mu
                 }
             } else {
                 push(out, loc, def);
+                other_slot(locs, loc, *i, out);
             }
         }
+    }
+}
+
+/// An index past 0 on one newest heap object (`h[1]` after
+/// `h = malloc(..)`; heap objects are untyped, one location for all their
+/// elements) reaches another of its slots than `*h`: a store there must
+/// not kill what `*h` holds. The site's summary joins (possibly), so the
+/// store is weak; the newest object is demoted into it later anyway.
+fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
+    if i == Index::Zero {
+        return;
+    }
+    let d = locs.get(loc);
+    let Root::Fresh(o, s) = locs.get(d.root_id).root.clone() else {
+        return;
+    };
+    let path = d.path.clone();
+    let fresh = d.root_id;
+    let summary = locs.root(Root::Heap(o, s));
+    if locs.zeroed.contains(&fresh) {
+        locs.zeroed.insert(summary);
+    }
+    let l = locs.with_path(summary, &path);
+    push(out, l, false);
+    // Either slot: neither is definite.
+    for e in out.iter_mut().filter(|e| e.0 == loc) {
+        e.1 = false;
     }
 }
 
@@ -93,7 +121,10 @@ pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset)
             push(out, loc, false);
             push(out, t, false);
         }
-        _ => push(out, loc, def),
+        _ => {
+            push(out, loc, def);
+            other_slot(locs, loc, i, out);
+        }
     }
 }
 
