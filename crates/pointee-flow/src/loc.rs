@@ -312,7 +312,9 @@ impl Locs {
         }
         let direct = match &types {
             None => true,
-            Some(ts) => ts.iter().any(|ty| has(self, ty) || !matches!(ty, Type::Record(_))),
+            Some(ts) => ts
+                .iter()
+                .any(|ty| has(self, ty) || !matches!(ty, Type::Record(_))),
         };
         let mut out = Vec::new();
         // Up: t at offset 0 of an enclosing struct that has f.
@@ -358,7 +360,10 @@ impl Locs {
                     break;
                 };
                 let (ty, steps) = match &first.ty {
-                    Type::Array(e, _) => ((**e).clone(), vec![Step::Field(first.name.clone()), Step::Head]),
+                    Type::Array(e, _) => (
+                        (**e).clone(),
+                        vec![Step::Field(first.name.clone()), Step::Head],
+                    ),
                     ty => (ty.clone(), vec![Step::Field(first.name.clone())]),
                 };
                 let Type::Record(next) = ty else {
