@@ -15,7 +15,9 @@ use pointee_cspta::{Analysis, Variant};
 use std::time::Instant;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn peak_rss_mb() -> f64 {
@@ -41,7 +43,12 @@ fn main() {
             let t0 = Instant::now();
             let jp = pointee_java::lower(&[("Main.java", &text)]);
             let lower_s = t0.elapsed().as_secs_f64();
-            let roots: Vec<&str> = jp.initializers.iter().chain(&jp.mains).map(|s| &**s).collect();
+            let roots: Vec<&str> = jp
+                .initializers
+                .iter()
+                .chain(&jp.mains)
+                .map(|s| &**s)
+                .collect();
             let t1 = Instant::now();
             let a = Analysis::run(&jp.program, &roots, Variant::parse(&v).unwrap());
             let secs = t1.elapsed().as_secs_f64();
@@ -65,12 +72,25 @@ fn main() {
             let exe = std::env::current_exe().unwrap();
             for v in Variant::ALL {
                 let out = std::process::Command::new(&exe)
-                    .args(["--modules", &modules.to_string(), "--depth", &depth.to_string(), "--variant", v])
+                    .args([
+                        "--modules",
+                        &modules.to_string(),
+                        "--depth",
+                        &depth.to_string(),
+                        "--variant",
+                        v,
+                    ])
                     .output()
                     .expect("run the benchmark child");
                 print!("{}", String::from_utf8_lossy(&out.stdout));
                 if !out.status.success() {
-                    println!("| {v} | failed: {} |", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""));
+                    println!(
+                        "| {v} | failed: {} |",
+                        String::from_utf8_lossy(&out.stderr)
+                            .lines()
+                            .last()
+                            .unwrap_or("")
+                    );
                 }
             }
         }

@@ -83,8 +83,18 @@ pub fn alias_checks(a: &Analysis, p: &Program) -> Vec<AliasResult> {
         let mut calls = Vec::new();
         collect(&f.body, &mut calls);
         for (stmt, b) in calls {
-            let Basic::Call { site, callee: Callee::Direct(name), args, .. } = b else { continue };
-            let Some(kind) = check_kind(name) else { continue };
+            let Basic::Call {
+                site,
+                callee: Callee::Direct(name),
+                args,
+                ..
+            } = b
+            else {
+                continue;
+            };
+            let Some(kind) = check_kind(name) else {
+                continue;
+            };
             if args.len() != 2 {
                 continue;
             }
@@ -105,7 +115,9 @@ pub fn alias_checks(a: &Analysis, p: &Program) -> Vec<AliasResult> {
                 AliasVerdict::Unreachable
             } else {
                 let may = match (x, y) {
-                    (Some(x), Some(y)) => ctxs.iter().any(|&mc| a.var_pts(mc, x).intersects(a.var_pts(mc, y))),
+                    (Some(x), Some(y)) => ctxs
+                        .iter()
+                        .any(|&mc| a.var_pts(mc, x).intersects(a.var_pts(mc, y))),
                     _ => false,
                 };
                 if may {
@@ -114,7 +126,14 @@ pub fn alias_checks(a: &Analysis, p: &Program) -> Vec<AliasResult> {
                     AliasVerdict::No
                 }
             };
-            out.push(AliasResult { method: fi as u32, site: site.0, stmt, kind, verdict, contexts: ctxs.len() });
+            out.push(AliasResult {
+                method: fi as u32,
+                site: site.0,
+                stmt,
+                kind,
+                verdict,
+                contexts: ctxs.len(),
+            });
         }
     }
     out
@@ -124,7 +143,11 @@ fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
     for s in block {
         match s {
             Stmt::Basic(id, b) => out.push((id.0, b)),
-            Stmt::If { then_branch, else_branch, .. } => {
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 collect(then_branch, out);
                 collect(else_branch, out);
             }

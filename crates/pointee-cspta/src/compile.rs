@@ -177,7 +177,12 @@ impl Facts {
     }
 
     fn method(&mut self, func: &pointee_ir::Function, mi: u32, class: u32) -> MethodFacts {
-        let mut m = MethodFacts { nvars: func.vars.len() as u32, class, ret: func.ret_var.map(|v| v.0), ..Default::default() };
+        let mut m = MethodFacts {
+            nvars: func.vars.len() as u32,
+            class,
+            ret: func.ret_var.map(|v| v.0),
+            ..Default::default()
+        };
         let mut params = func.params.iter().map(|v| v.0);
         if !func.is_static {
             m.this = params.next();
@@ -221,14 +226,21 @@ impl Facts {
                             if let Some(y) = var(p) {
                                 m.copies.push((y, x));
                                 if let Rvalue::Cast(_, t) = rhs {
-                                    m.casts.push(CastStmt { from: y, to: x, target: t.to_string(), stmt: sid });
+                                    m.casts.push(CastStmt {
+                                        from: y,
+                                        to: x,
+                                        target: t.to_string(),
+                                        stmt: sid,
+                                    });
                                 }
                             } else if let (Base::Var(y), true) = (&p.base, p.deref) {
                                 if let Some(f) = self.field_of(p) {
                                     m.uses[y.0 as usize].push(BaseUse::Load(m.loads.len() as u32));
                                     m.loads.push((x, y.0, f));
                                 }
-                            } else if let (Base::Global(g), false, true) = (&p.base, p.deref, p.path.is_empty()) {
+                            } else if let (Base::Global(g), false, true) =
+                                (&p.base, p.deref, p.path.is_empty())
+                            {
                                 let s = intern(&mut self.statics, &mut self.static_index, g);
                                 m.sloads.push((x, s));
                             }
@@ -253,34 +265,58 @@ impl Facts {
                     _ => {}
                 }
             }
-            Basic::Call { site, lhs, callee, args } => {
+            Basic::Call {
+                site,
+                lhs,
+                callee,
+                args,
+            } => {
                 let lhs = lhs.as_ref().and_then(var);
-                let argv: Vec<Option<u32>> =
-                    args.iter().map(|a| if let Rvalue::Use(p) = a { var(p) } else { None }).collect();
+                let argv: Vec<Option<u32>> = args
+                    .iter()
+                    .map(|a| if let Rvalue::Use(p) = a { var(p) } else { None })
+                    .collect();
                 let (kind, rest) = match callee {
                     Callee::Direct(f) => {
-                        let Some(&t) = self.method_index.get(&**f) else { return };
+                        let Some(&t) = self.method_index.get(&**f) else {
+                            return;
+                        };
                         let is_static = self.method_is_static(t, f);
                         if is_static {
                             (CallKind::Static(t), argv)
                         } else {
-                            let Some(Some(r)) = argv.first().copied() else { return };
+                            let Some(Some(r)) = argv.first().copied() else {
+                                return;
+                            };
                             (CallKind::Special(t, r), argv[1..].to_vec())
                         }
                     }
-                    Callee::Virtual { receiver, signature } => {
+                    Callee::Virtual {
+                        receiver,
+                        signature,
+                    } => {
                         let Some(r) = var(receiver) else { return };
                         let s = intern(&mut self.sigs, &mut self.sig_index, signature);
-                        (CallKind::Virtual(r, s), argv.get(1..).map(<[_]>::to_vec).unwrap_or_default())
+                        (
+                            CallKind::Virtual(r, s),
+                            argv.get(1..).map(<[_]>::to_vec).unwrap_or_default(),
+                        )
                     }
                     Callee::Indirect(_) => return,
                 };
                 let idx = m.calls.len() as u32;
                 match kind {
-                    CallKind::Special(_, r) | CallKind::Virtual(r, _) => m.uses[r as usize].push(BaseUse::Call(idx)),
+                    CallKind::Special(_, r) | CallKind::Virtual(r, _) => {
+                        m.uses[r as usize].push(BaseUse::Call(idx))
+                    }
                     CallKind::Static(_) => {}
                 }
-                m.calls.push(CallStmt { site: site.0, lhs, kind, args: rest });
+                m.calls.push(CallStmt {
+                    site: site.0,
+                    lhs,
+                    kind,
+                    args: rest,
+                });
             }
             Basic::Use(_) => {}
         }
@@ -291,7 +327,13 @@ impl Facts {
     }
 
     fn alloc(&mut self, method: u32, site: u32, class: &str, in_type: u32, is_string: bool) -> u32 {
-        self.allocs.push(Alloc { method, site, class: class.to_string(), in_type, is_string });
+        self.allocs.push(Alloc {
+            method,
+            site,
+            class: class.to_string(),
+            in_type,
+            is_string,
+        });
         self.allocs.len() as u32 - 1
     }
 
@@ -319,7 +361,8 @@ impl Facts {
             }
         }
         // A default method of an interface.
-        self.class_id(class).and_then(|ci| self.default_method(ci, sig))
+        self.class_id(class)
+            .and_then(|ci| self.default_method(ci, sig))
     }
 
     fn default_method(&self, c: u32, sig: u32) -> Option<u32> {
@@ -347,7 +390,9 @@ impl Facts {
             (Some(_), None) | (None, Some(_)) => return false,
             _ => {}
         }
-        let (Some(a), Some(b)) = (self.class_index.get(obj), self.class_index.get(target)) else { return false };
+        let (Some(a), Some(b)) = (self.class_index.get(obj), self.class_index.get(target)) else {
+            return false;
+        };
         let mut todo = vec![*a];
         let mut seen = vec![false; self.classes.len()];
         while let Some(x) = todo.pop() {
@@ -367,7 +412,11 @@ fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
     for s in block {
         match s {
             Stmt::Basic(id, b) => out.push((id.0, b)),
-            Stmt::If { then_branch, else_branch, .. } => {
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 collect(then_branch, out);
                 collect(else_branch, out);
             }

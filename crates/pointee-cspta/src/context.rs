@@ -30,7 +30,10 @@ pub struct Contexts {
 
 impl Default for Contexts {
     fn default() -> Self {
-        let mut c = Contexts { list: Vec::new(), index: HashMap::new() };
+        let mut c = Contexts {
+            list: Vec::new(),
+            index: HashMap::new(),
+        };
         c.intern(&[]);
         c
     }
@@ -97,7 +100,13 @@ pub trait Selector {
     /// The callee context of a call: from the caller's context, the call site
     /// and, for an instance (virtual, super or constructor) call, the receiver
     /// object with its heap context.
-    fn callee_context(&self, ctxs: &mut Contexts, caller: CtxId, site: Elem, recv: Option<Receiver>) -> CtxId;
+    fn callee_context(
+        &self,
+        ctxs: &mut Contexts,
+        caller: CtxId,
+        site: Elem,
+        recv: Option<Receiver>,
+    ) -> CtxId;
     /// The heap context of an object allocated in a method analysed under
     /// `method_ctx`.
     fn heap_context(&self, ctxs: &mut Contexts, method_ctx: CtxId) -> CtxId;
@@ -119,13 +128,20 @@ pub struct Variant {
 }
 
 impl Variant {
-    pub const ALL: [&'static str; 10] = ["ci", "1-call", "2-call", "3-call", "1-obj", "2-obj", "3-obj", "1-type", "2-type", "3-type"];
+    pub const ALL: [&'static str; 10] = [
+        "ci", "1-call", "2-call", "3-call", "1-obj", "2-obj", "3-obj", "1-type", "2-type", "3-type",
+    ];
 
     pub fn parse(s: &str) -> Result<Variant, String> {
         if s == "ci" || s == "insensitive" {
-            return Ok(Variant { kind: Kind::Insensitive, k: 0 });
+            return Ok(Variant {
+                kind: Kind::Insensitive,
+                k: 0,
+            });
         }
-        let err = || format!("unknown context variant `{s}` (expected ci, or k-call, k-obj, k-type with k = 1..3)");
+        let err = || {
+            format!("unknown context variant `{s}` (expected ci, or k-call, k-obj, k-type with k = 1..3)")
+        };
         let (k, kind) = s.split_once('-').ok_or_else(err)?;
         let k: usize = k.parse().map_err(|_| err())?;
         if !(1..=3).contains(&k) {
@@ -152,12 +168,21 @@ impl Variant {
 
 impl Default for Variant {
     fn default() -> Self {
-        Variant { kind: Kind::Object, k: 2 }
+        Variant {
+            kind: Kind::Object,
+            k: 2,
+        }
     }
 }
 
 impl Selector for Variant {
-    fn callee_context(&self, ctxs: &mut Contexts, caller: CtxId, site: Elem, recv: Option<Receiver>) -> CtxId {
+    fn callee_context(
+        &self,
+        ctxs: &mut Contexts,
+        caller: CtxId,
+        site: Elem,
+        recv: Option<Receiver>,
+    ) -> CtxId {
         match (self.kind, recv) {
             (Kind::Insensitive, _) => EMPTY,
             (Kind::CallSite, _) => ctxs.append(caller, site, self.k),

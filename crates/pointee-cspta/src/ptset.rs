@@ -23,7 +23,10 @@ impl PtSet {
     }
 
     pub fn len(&self) -> usize {
-        self.words.iter().map(|(_, w)| w.count_ones() as usize).sum()
+        self.words
+            .iter()
+            .map(|(_, w)| w.count_ones() as usize)
+            .sum()
     }
 
     pub fn contains(&self, x: u32) -> bool {
@@ -56,7 +59,11 @@ impl PtSet {
             while j < other.words.len() && other.words[j].0 < b {
                 j += 1;
             }
-            let w = if j < other.words.len() && other.words[j].0 == b { w & !other.words[j].1 } else { w };
+            let w = if j < other.words.len() && other.words[j].0 == b {
+                w & !other.words[j].1
+            } else {
+                w
+            };
             if w != 0 {
                 out.push((b, w));
             }

@@ -54,7 +54,10 @@ impl Stats {
             ("reachable methods".into(), self.reachable_methods),
             ("method contexts".into(), self.method_contexts),
             ("call-graph edges".into(), self.call_edges),
-            ("context-sensitive call-graph edges".into(), self.cs_call_edges),
+            (
+                "context-sensitive call-graph edges".into(),
+                self.cs_call_edges,
+            ),
             ("polymorphic call sites".into(), self.polymorphic_call_sites),
             ("casts that may fail".into(), self.may_fail_casts),
             ("reachable casts".into(), self.reachable_casts),
@@ -71,9 +74,17 @@ impl Analysis {
     }
 
     /// Same with any selector (`variant` only names it).
-    pub fn run_with(program: &Program, roots: &[&str], variant: Variant, sel: &dyn Selector) -> Analysis {
+    pub fn run_with(
+        program: &Program,
+        roots: &[&str],
+        variant: Variant,
+        sel: &dyn Selector,
+    ) -> Analysis {
         let facts = Facts::new(program);
-        let root_ids: Vec<u32> = roots.iter().filter_map(|r| facts.method_index.get(*r).copied()).collect();
+        let root_ids: Vec<u32> = roots
+            .iter()
+            .filter_map(|r| facts.method_index.get(*r).copied())
+            .collect();
         let mut s = Solver::new(&facts, sel);
         s.solve(&root_ids);
         let heap_bytes = s.heap_bytes();
@@ -81,20 +92,47 @@ impl Analysis {
         for (i, r) in s.reached.iter().enumerate() {
             by_method[r.method as usize].push(i as u32);
         }
-        let base = (0..s.reached.len() as u32).map(|mc| s.var_node(mc, 0)).collect();
+        let base = (0..s.reached.len() as u32)
+            .map(|mc| s.var_node(mc, 0))
+            .collect();
         let fields = s.field_nodes.iter().map(|(&k, &v)| (k, v)).collect();
-        let Solver { ctxs, objs, reached, pt, static_nodes, cg, .. } = s;
+        let Solver {
+            ctxs,
+            objs,
+            reached,
+            pt,
+            static_nodes,
+            cg,
+            ..
+        } = s;
         let mut callees: FxHashMap<(u32, u32), Vec<u32>> = Default::default();
         for e in &cg {
             let caller = reached[e.caller as usize].method;
             let site = facts.methods[caller as usize].calls[e.call as usize].site;
-            callees.entry((caller, site)).or_default().push(reached[e.callee as usize].method);
+            callees
+                .entry((caller, site))
+                .or_default()
+                .push(reached[e.callee as usize].method);
         }
         for v in callees.values_mut() {
             v.sort_unstable();
             v.dedup();
         }
-        Analysis { facts, variant, ctxs, objs, reached, base, pt, fields, static_nodes, cg, by_method, callees, heap_bytes }
+        Analysis {
+            facts,
+            variant,
+            ctxs,
+            objs,
+            reached,
+            base,
+            pt,
+            fields,
+            static_nodes,
+            cg,
+            by_method,
+            callees,
+            heap_bytes,
+        }
     }
 
     pub fn method(&self, name: &str) -> Option<u32> {
@@ -119,7 +157,13 @@ impl Analysis {
     pub fn all_fields(&self) -> impl Iterator<Item = (u32, &str, &PtSet)> {
         self.fields
             .iter()
-            .map(|(&(o, f), &n)| (o, self.facts.fields[f as usize].as_str(), &self.pt[n as usize]))
+            .map(|(&(o, f), &n)| {
+                (
+                    o,
+                    self.facts.fields[f as usize].as_str(),
+                    &self.pt[n as usize],
+                )
+            })
             .filter(|(_, _, s)| !s.is_empty())
     }
 
@@ -130,7 +174,10 @@ impl Analysis {
 
     /// The methods a call (method, site) may reach, in any context; sorted.
     pub fn callees(&self, method: u32, site: u32) -> Vec<u32> {
-        self.callees.get(&(method, site)).cloned().unwrap_or_default()
+        self.callees
+            .get(&(method, site))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Casts of reached methods: (method, cast, may fail).
@@ -161,7 +208,9 @@ impl Analysis {
             let caller = self.reached[e.caller as usize].method;
             let callee = self.reached[e.callee as usize].method;
             ci_edges.insert((caller, e.call, callee));
-            if let CallKind::Virtual(..) = self.facts.methods[caller as usize].calls[e.call as usize].kind {
+            if let CallKind::Virtual(..) =
+                self.facts.methods[caller as usize].calls[e.call as usize].kind
+            {
                 targets.entry((caller, e.call)).or_default().insert(callee);
             }
         }
@@ -181,7 +230,12 @@ impl Analysis {
 
     /// A context in the canonical text form of `facts_text`.
     pub fn ctx_key(&self, ctx: CtxId) -> String {
-        let parts: Vec<String> = self.ctxs.get(ctx).iter().map(|e| self.elem_key(*e)).collect();
+        let parts: Vec<String> = self
+            .ctxs
+            .get(ctx)
+            .iter()
+            .map(|e| self.elem_key(*e))
+            .collect();
         format!("[{}]", parts.join(","))
     }
 
@@ -190,7 +244,10 @@ impl Analysis {
             Elem::Call(m, s) => format!("call:{}#{s}", self.facts.method_names[m as usize]),
             Elem::Alloc(a) => {
                 let a = &self.facts.allocs[a as usize];
-                format!("obj:{}#{}", self.facts.method_names[a.method as usize], a.site)
+                format!(
+                    "obj:{}#{}",
+                    self.facts.method_names[a.method as usize], a.site
+                )
             }
             Elem::Type(t) => format!("type:{}", self.facts.classes[t as usize]),
         }
@@ -199,7 +256,12 @@ impl Analysis {
     pub fn obj_key(&self, o: u32) -> String {
         let (h, a) = self.objs[o as usize];
         let a = &self.facts.allocs[a as usize];
-        format!("{}{}#{}", self.ctx_key(h), self.facts.method_names[a.method as usize], a.site)
+        format!(
+            "{}{}#{}",
+            self.ctx_key(h),
+            self.facts.method_names[a.method as usize],
+            a.site
+        )
     }
 
     /// The whole solution as sorted lines, independent of internal ids: what
@@ -214,13 +276,21 @@ impl Analysis {
             let m = &self.facts.method_names[r.method as usize];
             for v in 0..self.facts.methods[r.method as usize].nvars {
                 for o in self.var_pts(mc as u32, v).iter() {
-                    out.insert(format!("pt {m} {} v{v} -> {}", self.ctx_key(r.ctx), self.obj_key(o)));
+                    out.insert(format!(
+                        "pt {m} {} v{v} -> {}",
+                        self.ctx_key(r.ctx),
+                        self.obj_key(o)
+                    ));
                 }
             }
         }
         for (o, f, s) in self.all_fields() {
             for t in s.iter() {
-                out.insert(format!("fpt {}.{f} -> {}", self.obj_key(o), self.obj_key(t)));
+                out.insert(format!(
+                    "fpt {}.{f} -> {}",
+                    self.obj_key(o),
+                    self.obj_key(t)
+                ));
             }
         }
         for (i, name) in self.facts.statics.iter().enumerate() {
@@ -229,7 +299,10 @@ impl Analysis {
             }
         }
         for e in &self.cg {
-            let (a, b) = (self.reached[e.caller as usize], self.reached[e.callee as usize]);
+            let (a, b) = (
+                self.reached[e.caller as usize],
+                self.reached[e.callee as usize],
+            );
             let site = self.facts.methods[a.method as usize].calls[e.call as usize].site;
             out.insert(format!(
                 "cg {} {} #{site} -> {} {}",

@@ -84,7 +84,9 @@ impl<'f> Solver<'f> {
             cg: Vec::new(),
             cg_index: Default::default(),
         };
-        s.static_nodes = (0..facts.statics.len()).map(|_| s.new_node(NOT_VAR)).collect();
+        s.static_nodes = (0..facts.statics.len())
+            .map(|_| s.new_node(NOT_VAR))
+            .collect();
         s
     }
 
@@ -150,7 +152,9 @@ impl<'f> Solver<'f> {
             self.add_reachable(r, EMPTY);
         }
         while let Some(n) = self.wl.pop_front() {
-            let Some(pts) = self.pending[n as usize].take() else { continue };
+            let Some(pts) = self.pending[n as usize].take() else {
+                continue;
+            };
             let delta = pts.minus(&self.pt[n as usize]);
             if delta.is_empty() {
                 continue;
@@ -212,7 +216,11 @@ impl<'f> Solver<'f> {
         if !m.news.is_empty() {
             let hctx = self.sel.heap_context(&mut self.ctxs, ctx);
             for &(x, a) in &m.news {
-                let hc = if self.facts.allocs[a as usize].is_string { EMPTY } else { hctx };
+                let hc = if self.facts.allocs[a as usize].is_string {
+                    EMPTY
+                } else {
+                    hctx
+                };
                 let o = self.obj(hc, a);
                 self.add_wl(self.var_node(mc, x), &PtSet::singleton(o));
             }
@@ -249,8 +257,14 @@ impl<'f> Solver<'f> {
             CallKind::Static(_) => None,
         };
         let Some(target) = target else { return };
-        let recv = Receiver { heap_ctx: hctx, alloc, in_type: a.in_type };
-        let ct = self.sel.callee_context(&mut self.ctxs, ctx, Elem::Call(method, c.site), Some(recv));
+        let recv = Receiver {
+            heap_ctx: hctx,
+            alloc,
+            in_type: a.in_type,
+        };
+        let ct =
+            self.sel
+                .callee_context(&mut self.ctxs, ctx, Elem::Call(method, c.site), Some(recv));
         let callee = self.add_reachable(target, ct);
         if let Some(this) = facts.methods[target as usize].this {
             self.add_wl(self.var_node(callee, this), &PtSet::singleton(o));
@@ -265,7 +279,11 @@ impl<'f> Solver<'f> {
         if !self.cg_index.insert((mc, call, callee)) {
             return;
         }
-        self.cg.push(CallEdge { caller: mc, call, callee });
+        self.cg.push(CallEdge {
+            caller: mc,
+            call,
+            callee,
+        });
         let facts = self.facts;
         let caller_m = &facts.methods[self.reached[mc as usize].method as usize];
         let c = &caller_m.calls[call as usize];
@@ -284,6 +302,9 @@ impl<'f> Solver<'f> {
     pub fn heap_bytes(&self) -> usize {
         let sets: usize = self.pt.iter().map(PtSet::heap_bytes).sum();
         let succ: usize = self.succ.iter().map(|s| s.capacity() * 4).sum();
-        sets + succ + self.pt.len() * (24 + 24 + 4 + 32) + self.edges.len() * 16 + self.field_nodes.len() * 24
+        sets + succ
+            + self.pt.len() * (24 + 24 + 4 + 32)
+            + self.edges.len() * 16
+            + self.field_nodes.len() * 24
     }
 }

@@ -3,8 +3,8 @@
 
 use crate::Language;
 use crate::{
-    AliasCheck, Callee, CheckReport, ContextTargets, Dump, DumpFunction, DumpLine, DumpNote, Hover,
-    InputError, Location, Options, SourceFile, Target, TargetKind, Verdict, Workspace,
+    AliasCheck, Callee, CheckReport, ContextTargets, Dump, Hover, InputError, Location, Options,
+    SourceFile, Target, TargetKind, Verdict, Workspace,
 };
 use pointee_flow::{Alias, Analysis, LocId, Root, Settings};
 use pointee_ir::{Basic, Callee as IrCallee, Function, Point, Program, SourceMap, Stmt, StmtId};
@@ -234,19 +234,6 @@ impl Namer<'_> {
     }
 }
 
-fn position<'w>(
-    ws: &'w Workspace,
-    file: &str,
-    line: u32,
-    column: u32,
-) -> Result<(&'w SourceFile, u32), InputError> {
-    let f = ws
-        .file(file)
-        .ok_or_else(|| InputError(format!("{file}: not one of the given files")))?;
-    let off = f.offset(line, column)?;
-    Ok((f, off))
-}
-
 pub(crate) fn hover(
     ws: &Workspace,
     file: &str,
@@ -254,23 +241,14 @@ pub(crate) fn hover(
     column: u32,
     opts: &Options,
 ) -> Result<Hover, InputError> {
-    let (sf, off) = position(ws, file, line, column)?;
+    let (sf, off) = ws.position(file, line, column)?;
     let lowered = lower(ws)?;
     let source = lowered
         .sources
         .iter()
         .find(|s| &*s.file == file)
         .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))?;
-    // The innermost pointer expression touching the cursor.
-    let mut best: Option<(&pointee_ir::FunctionSource, &pointee_ir::ExprInfo)> = None;
-    for fs in &source.functions {
-        for e in &fs.exprs {
-            if e.range.touches(off) && best.is_none_or(|(_, b)| e.range.len() < b.range.len()) {
-                best = Some((fs, e));
-            }
-        }
-    }
-    let Some((fs, e)) = best else {
+    let Some((fs, e)) = source.expr_at(off) else {
         return Err(InputError(format!(
             "{file}:{line}:{column}: no pointer expression here"
         )));
@@ -317,22 +295,14 @@ pub(crate) fn callees(
     column: u32,
     opts: &Options,
 ) -> Result<Vec<Callee>, InputError> {
-    let (_, off) = position(ws, file, line, column)?;
+    let (_, off) = ws.position(file, line, column)?;
     let lowered = lower(ws)?;
     let source = lowered
         .sources
         .iter()
         .find(|s| &*s.file == file)
         .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))?;
-    let mut best: Option<(&pointee_ir::FunctionSource, &pointee_ir::CallInfo)> = None;
-    for fs in &source.functions {
-        for c in &fs.calls {
-            if c.range.touches(off) && best.is_none_or(|(_, b)| c.range.len() < b.range.len()) {
-                best = Some((fs, c));
-            }
-        }
-    }
-    let Some((fs, call)) = best else {
+    let Some((fs, call)) = source.call_at(off) else {
         return Err(InputError(format!("{file}:{line}:{column}: no call here")));
     };
     let a = pointee_flow::analyze(&lowered.program, settings(opts));
@@ -428,62 +398,23 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let lowered = lower(ws)?;
     let program = &lowered.program;
     let mut a = (!opts.no_facts).then(|| pointee_flow::analyze(program, settings(opts)));
-    let mut dump = Dump::default();
-    dump.globals = lowered
-        .program
+    let mut units = std::collections::HashMap::new();
+    let mut dump = Dump::of_program(ws, program, &lowered.sources, opts, |name, s| {
+        match a.as_mut() {
+            Some(a) => {
+                if !units.contains_key(name) {
+                    units.insert(name.to_string(), a.units_of(name));
+                }
+                facts_after(a, &units[name], s)
+            }
+            None => Vec::new(),
+        }
+    });
+    dump.globals = program
         .globals
         .iter()
         .map(|g| g.to_display_string())
         .collect();
-    for source in &lowered.sources {
-        let Some(file) = ws.file(&source.file) else {
-            continue;
-        };
-        for fs in &source.functions {
-            let Some(func) = lowered.program.function(&fs.name) else {
-                continue;
-            };
-            let units = a.as_ref().map(|a| a.units_of(&fs.name)).unwrap_or_default();
-            let lines = func
-                .body_lines()
-                .into_iter()
-                .map(|l| {
-                    let facts = match (l.stmt, a.as_mut()) {
-                        (Some(s), Some(a)) => facts_after(a, &units, s),
-                        _ => Vec::new(),
-                    };
-                    DumpLine {
-                        line: l
-                            .stmt
-                            .and_then(|s| fs.stmts.get(s.0 as usize))
-                            .map(|r| file.location(r.start).line),
-                        depth: l.depth,
-                        text: l.text,
-                        facts,
-                    }
-                })
-                .collect();
-            dump.functions.push(DumpFunction {
-                name: func.name.to_string(),
-                at: file.location(fs.name_range.start),
-                header: func.header_to_string(),
-                locals: func.locals_to_string(),
-                lines,
-            });
-        }
-        if opts.verbose {
-            for n in &source.notes {
-                dump.notes.push(DumpNote {
-                    at: file.location(n.range.start),
-                    kind: n.kind.as_str().to_string(),
-                    message: n.message.clone(),
-                });
-            }
-        }
-    }
-    dump.functions
-        .sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
-    dump.notes.sort();
     if let Some(a) = &a {
         let graph: Vec<String> = a.render_graph().lines().map(str::to_string).collect();
         dump.sections.push(("invocation graph".into(), graph));

@@ -1,7 +1,8 @@
 //! The `dump` answer: every function's IR, line by line, with the source line
 //! each statement came from and the facts after it.
 
-use crate::Location;
+use crate::{Location, Options, SourceFile, Workspace};
+use pointee_ir::{Program, SourceMap, StmtId};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dump {
@@ -40,4 +41,68 @@ pub struct DumpNote {
     pub at: Location,
     pub kind: String,
     pub message: String,
+}
+
+impl Dump {
+    /// Every function of the program with its IR lines and source lines,
+    /// sorted by position; `facts` gives the lines to show after a
+    /// statement of a function (none without an analysis). Notes when
+    /// `verbose`.
+    pub(crate) fn of_program(
+        ws: &Workspace,
+        program: &Program,
+        sources: &[SourceMap],
+        opts: &Options,
+        mut facts: impl FnMut(&str, StmtId) -> Vec<String>,
+    ) -> Dump {
+        let mut dump = Dump::default();
+        for source in sources {
+            let Some(file) = ws.file(&source.file) else {
+                continue;
+            };
+            for fs in &source.functions {
+                let Some(func) = program.function(&fs.name) else {
+                    continue;
+                };
+                let lines = func
+                    .body_lines()
+                    .into_iter()
+                    .map(|l| DumpLine {
+                        line: l
+                            .stmt
+                            .and_then(|s| fs.stmts.get(s.0 as usize))
+                            .map(|r| file.location(r.start).line),
+                        depth: l.depth,
+                        facts: l.stmt.map(|s| facts(&fs.name, s)).unwrap_or_default(),
+                        text: l.text,
+                    })
+                    .collect();
+                dump.functions.push(DumpFunction {
+                    name: func.name.to_string(),
+                    at: file.location(fs.name_range.start),
+                    header: func.header_to_string(),
+                    locals: func.locals_to_string(),
+                    lines,
+                });
+            }
+            if opts.verbose {
+                dump.notes.extend(notes_of(source, file));
+            }
+        }
+        dump.functions
+            .sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
+        dump.notes.sort();
+        dump
+    }
+}
+
+fn notes_of<'a>(
+    source: &'a SourceMap,
+    file: &'a SourceFile,
+) -> impl Iterator<Item = DumpNote> + 'a {
+    source.notes.iter().map(move |n| DumpNote {
+        at: file.location(n.range.start),
+        kind: n.kind.as_str().to_string(),
+        message: n.message.clone(),
+    })
 }

@@ -7,11 +7,13 @@
 //! elements: objects as above, call sites as `call at 12`, types by name.
 
 use crate::{
-    AliasCheck, Callee, CheckReport, ContextTargets, Diagnostic, Dump, DumpFunction, DumpLine, DumpNote, Hover,
-    InputError, Language, Options, Severity, SourceFile, Target, TargetKind, Verdict, Workspace,
+    AliasCheck, Callee, CheckReport, ContextTargets, Diagnostic, Dump, Hover, InputError, Language,
+    Options, Severity, SourceFile, Target, TargetKind, Verdict, Workspace,
 };
-use pointee_cspta::{alias_checks, AliasVerdict, Analysis, CtxId, Elem, PtSet, Variant, ARRAY_FIELD};
-use pointee_ir::{Base, FunctionSource, Place, Range, Sel, SiteKind};
+use pointee_cspta::{
+    alias_checks, AliasVerdict, Analysis, CtxId, Elem, PtSet, Variant, ARRAY_FIELD,
+};
+use pointee_ir::{Base, FunctionSource, Place, Sel, SiteKind};
 use pointee_java::JavaProgram;
 use std::collections::BTreeSet;
 
@@ -30,7 +32,10 @@ pub(crate) fn variant(opts: &Options) -> Result<Variant, InputError> {
 }
 
 pub(crate) fn lower(ws: &Workspace) -> JavaProgram {
-    let files: Vec<(&str, &str)> = ws.files_of(Language::Java).map(|f| (f.name.as_str(), f.text.as_str())).collect();
+    let files: Vec<(&str, &str)> = ws
+        .files_of(Language::Java)
+        .map(|f| (f.name.as_str(), f.text.as_str()))
+        .collect();
     pointee_java::lower(&files)
 }
 
@@ -44,7 +49,9 @@ pub(crate) fn roots(jp: &JavaProgram, entry: Option<&str>) -> Result<Vec<String>
                 .mains
                 .iter()
                 .map(|m| &**m)
-                .filter(|m| *m == e || m.split('.').next() == Some(e) || m.starts_with(&format!("{e}(")))
+                .filter(|m| {
+                    *m == e || m.split('.').next() == Some(e) || m.starts_with(&format!("{e}("))
+                })
                 .collect();
             if hit.is_empty() {
                 return Err(InputError(format!("no `main(String[])` in `{e}`")));
@@ -52,7 +59,12 @@ pub(crate) fn roots(jp: &JavaProgram, entry: Option<&str>) -> Result<Vec<String>
             hit
         }
     };
-    Ok(jp.initializers.iter().map(|s| s.to_string()).chain(mains.into_iter().map(str::to_string)).collect())
+    Ok(jp
+        .initializers
+        .iter()
+        .map(|s| s.to_string())
+        .chain(mains.into_iter().map(str::to_string))
+        .collect())
 }
 
 impl<'w> Session<'w> {
@@ -77,8 +89,12 @@ impl<'w> Session<'w> {
 
     fn site_label(&self, method: u32, site: u32, class: &str) -> (String, Option<crate::Location>) {
         let mname = &self.a.facts.method_names[method as usize];
-        let Some((file, fs)) = self.source_of(mname) else { return (format!("{class} in {mname}"), None) };
-        let Some(info) = fs.sites.get(site as usize) else { return (format!("{class} in {mname}"), None) };
+        let Some((file, fs)) = self.source_of(mname) else {
+            return (format!("{class} in {mname}"), None);
+        };
+        let Some(info) = fs.sites.get(site as usize) else {
+            return (format!("{class} in {mname}"), None);
+        };
         let loc = file.location(info.range.start);
         let label = match info.kind {
             SiteKind::String => {
@@ -110,7 +126,12 @@ impl<'w> Session<'w> {
     }
 
     fn ctx_labels(&self, c: CtxId) -> Vec<String> {
-        self.a.ctxs.get(c).iter().map(|e| self.elem_label(*e)).collect()
+        self.a
+            .ctxs
+            .get(c)
+            .iter()
+            .map(|e| self.elem_label(*e))
+            .collect()
     }
 
     fn target(&self, o: u32) -> Target {
@@ -165,27 +186,26 @@ fn sort_targets(v: &mut [Target]) {
     v.sort_by(|a, b| (&a.decl, &a.name, &a.heap_context).cmp(&(&b.decl, &b.name, &b.heap_context)));
 }
 
-fn position<'w>(ws: &'w Workspace, file: &str, line: u32, column: u32) -> Result<(&'w SourceFile, u32), InputError> {
-    let f = ws.file(file).ok_or_else(|| InputError(format!("{file}: not part of the program")))?;
-    Ok((f, f.offset(line, column)?))
-}
-
-pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Hover, InputError> {
-    let (sf, off) = position(ws, file, line, column)?;
+pub(crate) fn hover(
+    ws: &Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+    opts: &Options,
+) -> Result<Hover, InputError> {
+    let (sf, off) = ws.position(file, line, column)?;
     let s = Session::new(ws, opts)?;
-    let sm = s.jp.sources.iter().find(|m| &*m.file == file).expect("every Java file has a source map");
+    let sm =
+        s.jp.sources
+            .iter()
+            .find(|m| &*m.file == file)
+            .expect("every Java file has a source map");
     // The innermost reference-typed expression at the cursor, in every
     // function that holds it (field initialisers are in every constructor).
-    let mut best: Option<Range> = None;
-    for fs in &sm.functions {
-        for e in &fs.exprs {
-            if e.range.touches(off) && best.map_or(true, |b| e.range.len() < b.len()) {
-                best = Some(e.range);
-            }
-        }
-    }
-    let Some(range) = best else {
-        return Err(InputError(format!("{file}:{line}:{column}: no reference-typed expression here")));
+    let Some(range) = sm.expr_at(off).map(|(_, e)| e.range) else {
+        return Err(InputError(format!(
+            "{file}:{line}:{column}: no reference-typed expression here"
+        )));
     };
     let mut merged = PtSet::new();
     let mut contexts = Vec::new();
@@ -193,20 +213,27 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
     let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
     for fs in &sm.functions {
         for e in fs.exprs.iter().filter(|e| e.range == range) {
-            if let (Base::Global(_), false, true) = (&e.place.base, e.place.deref, e.place.path.is_empty()) {
+            if let (Base::Global(_), false, true) =
+                (&e.place.base, e.place.deref, e.place.path.is_empty())
+            {
                 let set = s.place_pts(0, &e.place);
                 merged.union_with(&set);
                 reachable = true;
                 continue;
             }
-            let Some(m) = s.a.method(&fs.name) else { continue };
+            let Some(m) = s.a.method(&fs.name) else {
+                continue;
+            };
             for &mc in s.a.contexts_of(m) {
                 reachable = true;
                 let set = s.place_pts(mc, &e.place);
                 merged.union_with(&set);
                 let chain = s.ctx_labels(s.a.reached[mc as usize].ctx);
                 if seen.insert((fs.name.to_string(), chain.clone())) {
-                    contexts.push(ContextTargets { chain, targets: s.targets(&set) });
+                    contexts.push(ContextTargets {
+                        chain,
+                        targets: s.targets(&set),
+                    });
                 }
             }
         }
@@ -223,32 +250,39 @@ pub(crate) fn hover(ws: &Workspace, file: &str, line: u32, column: u32, opts: &O
     })
 }
 
-pub(crate) fn callees(ws: &Workspace, file: &str, line: u32, column: u32, opts: &Options) -> Result<Vec<Callee>, InputError> {
-    let (_, off) = position(ws, file, line, column)?;
+pub(crate) fn callees(
+    ws: &Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+    opts: &Options,
+) -> Result<Vec<Callee>, InputError> {
+    let (_, off) = ws.position(file, line, column)?;
     let s = Session::new(ws, opts)?;
-    let sm = s.jp.sources.iter().find(|m| &*m.file == file).expect("every Java file has a source map");
-    let mut best: Option<(Range, &str, u32)> = None;
-    for fs in &sm.functions {
-        for c in &fs.calls {
-            if c.range.touches(off) && best.map_or(true, |b| c.range.len() < b.0.len()) {
-                best = Some((c.range, &fs.name, c.site.0));
-            }
-        }
-    }
-    let Some((_, method, site)) = best else {
-        return Err(InputError(format!("{file}:{line}:{column}: no call of a program method here")));
+    let sm =
+        s.jp.sources
+            .iter()
+            .find(|m| &*m.file == file)
+            .expect("every Java file has a source map");
+    let Some((method, site)) = sm.call_at(off).map(|(fs, c)| (&*fs.name, c.site.0)) else {
+        return Err(InputError(format!(
+            "{file}:{line}:{column}: no call of a program method here"
+        )));
     };
-    let Some(m) = s.a.method(method) else { return Ok(Vec::new()) };
-    let mut out: Vec<Callee> = s
-        .a
-        .callees(m, site)
-        .into_iter()
-        .map(|t| {
-            let name = s.a.facts.method_names[t as usize].clone();
-            let decl = s.source_of(&name).map(|(f, fs)| f.location(fs.name_range.start));
-            Callee { name, decl }
-        })
-        .collect();
+    let Some(m) = s.a.method(method) else {
+        return Ok(Vec::new());
+    };
+    let mut out: Vec<Callee> =
+        s.a.callees(m, site)
+            .into_iter()
+            .map(|t| {
+                let name = s.a.facts.method_names[t as usize].clone();
+                let decl = s
+                    .source_of(&name)
+                    .map(|(f, fs)| f.location(fs.name_range.start));
+                Callee { name, decl }
+            })
+            .collect();
     out.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
     Ok(out)
 }
@@ -258,21 +292,30 @@ pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, Input
     let mut report = CheckReport::default();
     for c in alias_checks(&s.a, &s.jp.program) {
         let name = &s.jp.program.functions[c.method as usize].name;
-        let Some((file, fs)) = s.source_of(name) else { continue };
+        let Some((file, fs)) = s.source_of(name) else {
+            continue;
+        };
         let at = file.location(fs.stmts[c.stmt as usize].start);
         let verdict = match c.verdict {
             AliasVerdict::No => Verdict::No,
             AliasVerdict::May => Verdict::May,
             AliasVerdict::Unreachable => Verdict::Unreachable,
         };
-        report.alias_checks.push(AliasCheck { at, check: c.kind.name().to_string(), verdict, ok: c.ok() });
+        report.alias_checks.push(AliasCheck {
+            at,
+            check: c.kind.name().to_string(),
+            verdict,
+            ok: c.ok(),
+        });
     }
     for (m, cast, fails) in s.a.casts() {
         if !fails {
             continue;
         }
         let name = &s.a.facts.method_names[m as usize];
-        let Some((file, fs)) = s.source_of(name) else { continue };
+        let Some((file, fs)) = s.source_of(name) else {
+            continue;
+        };
         report.diagnostics.push(Diagnostic {
             span: file.span(fs.stmts[cast.stmt as usize]),
             severity: Severity::Warning,
@@ -288,40 +331,13 @@ pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, Input
 
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let s = Session::new(ws, opts)?;
-    let mut dump = Dump::default();
-    for sm in &s.jp.sources {
-        let Some(file) = ws.file(&sm.file) else { continue };
-        for fs in &sm.functions {
-            let Some(func) = s.jp.program.function(&fs.name) else { continue };
-            let lines = func
-                .body_lines()
-                .into_iter()
-                .map(|l| DumpLine {
-                    line: l.stmt.and_then(|st| fs.stmts.get(st.0 as usize)).map(|r| file.location(r.start).line),
-                    depth: l.depth,
-                    text: l.text,
-                    facts: Vec::new(),
-                })
-                .collect();
-            dump.functions.push(DumpFunction {
-                name: func.name.to_string(),
-                at: file.location(fs.name_range.start),
-                header: func.header_to_string(),
-                locals: func.locals_to_string(),
-                lines,
-            });
-        }
-        if opts.verbose {
-            for n in &sm.notes {
-                dump.notes.push(DumpNote { at: file.location(n.range.start), kind: n.kind.as_str().to_string(), message: n.message.clone() });
-            }
-        }
-    }
-    dump.functions.sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
-    dump.notes.sort();
+    let mut dump = Dump::of_program(ws, &s.jp.program, &s.jp.sources, opts, |_, _| Vec::new());
     let show = |set: &PtSet| -> String {
         let t = s.targets(set);
-        let parts: Vec<String> = t.iter().map(|t| format!("{} {}", t.name, t.heap_context.as_deref().unwrap_or("[]"))).collect();
+        let parts: Vec<String> = t
+            .iter()
+            .map(|t| format!("{} {}", t.name, t.heap_context.as_deref().unwrap_or("[]")))
+            .collect();
         format!("{{{}}}", parts.join(", "))
     };
     let ctx = |c: CtxId| format!("[{}]", s.ctx_labels(c).join(", "));
@@ -331,45 +347,77 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
         for (vi, v) in func.vars.iter().enumerate() {
             let set = s.a.var_pts(mc as u32, vi as u32);
             if !set.is_empty() {
-                pts.push(format!("{} {}: {} -> {}", func.name, ctx(r.ctx), v.name, show(set)));
+                pts.push(format!(
+                    "{} {}: {} -> {}",
+                    func.name,
+                    ctx(r.ctx),
+                    v.name,
+                    show(set)
+                ));
             }
         }
     }
     pts.sort();
-    let mut fields: Vec<String> = s
-        .a
-        .all_fields()
-        .map(|(o, f, set)| {
-            let t = s.target(o);
-            format!("{} {}.{f} -> {}", t.name, t.heap_context.unwrap_or_default(), show(set))
-        })
-        .collect();
+    let mut fields: Vec<String> =
+        s.a.all_fields()
+            .map(|(o, f, set)| {
+                let t = s.target(o);
+                format!(
+                    "{} {}.{f} -> {}",
+                    t.name,
+                    t.heap_context.unwrap_or_default(),
+                    show(set)
+                )
+            })
+            .collect();
     fields.sort();
-    let mut statics: Vec<String> = s
-        .a
-        .facts
-        .statics
-        .iter()
-        .filter_map(|g| s.a.static_pts(g).filter(|p| !p.is_empty()).map(|p| format!("{g} -> {}", show(p))))
-        .collect();
+    let mut statics: Vec<String> =
+        s.a.facts
+            .statics
+            .iter()
+            .filter_map(|g| {
+                s.a.static_pts(g)
+                    .filter(|p| !p.is_empty())
+                    .map(|p| format!("{g} -> {}", show(p)))
+            })
+            .collect();
     statics.sort();
-    let mut cg: Vec<(String, String, u32, String)> = s
-        .a
-        .cg
-        .iter()
-        .map(|e| {
-            let (a, b) = (s.a.reached[e.caller as usize], s.a.reached[e.callee as usize]);
-            let call = &s.a.facts.methods[a.method as usize].calls[e.call as usize];
-            let (site, loc) = s.site_label(a.method, call.site, "");
-            let caller = format!("{} {}", s.a.facts.method_names[a.method as usize], ctx(a.ctx));
-            let callee = format!("{} {}", s.a.facts.method_names[b.method as usize], ctx(b.ctx));
-            (caller, site, loc.map_or(0, |l| l.line), callee)
-        })
-        .collect();
+    let mut cg: Vec<(String, String, u32, String)> =
+        s.a.cg
+            .iter()
+            .map(|e| {
+                let (a, b) = (
+                    s.a.reached[e.caller as usize],
+                    s.a.reached[e.callee as usize],
+                );
+                let call = &s.a.facts.methods[a.method as usize].calls[e.call as usize];
+                let (site, loc) = s.site_label(a.method, call.site, "");
+                let caller = format!(
+                    "{} {}",
+                    s.a.facts.method_names[a.method as usize],
+                    ctx(a.ctx)
+                );
+                let callee = format!(
+                    "{} {}",
+                    s.a.facts.method_names[b.method as usize],
+                    ctx(b.ctx)
+                );
+                (caller, site, loc.map_or(0, |l| l.line), callee)
+            })
+            .collect();
     cg.sort_by(|x, y| (&x.0, x.2, &x.3).cmp(&(&y.0, y.2, &y.3)));
-    let cg: Vec<String> = cg.into_iter().map(|(a, site, _, b)| format!("{a} {site} -> {b}")).collect();
-    let figures = s.a.stats().named().into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    dump.sections.push((format!("points-to sets ({})", s.a.variant.name()), pts));
+    let cg: Vec<String> = cg
+        .into_iter()
+        .map(|(a, site, _, b)| format!("{a} {site} -> {b}"))
+        .collect();
+    let figures =
+        s.a.stats()
+            .named()
+            .into_iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+    dump.sections
+        .push((format!("points-to sets ({})", s.a.variant.name()), pts));
     dump.sections.push(("field points-to sets".into(), fields));
     dump.sections.push(("static fields".into(), statics));
     dump.sections.push(("call graph".into(), cg));
@@ -412,10 +460,17 @@ class B {}
         let w = ws(PROG);
         let h = hover(&w, "Main.java", 9, 11, &Options::default()).unwrap();
         assert_eq!(h.expr, "x");
-        let names: Vec<String> = h.targets.iter().map(|t| format!("{} {}", t.name, t.heap_context.clone().unwrap())).collect();
+        let names: Vec<String> = h
+            .targets
+            .iter()
+            .map(|t| format!("{} {}", t.name, t.heap_context.clone().unwrap()))
+            .collect();
         assert_eq!(names, vec!["new B() at 5 []"]);
         assert!(h.reachable);
-        let ci = Options { cs: Some("ci".into()), ..Default::default() };
+        let ci = Options {
+            cs: Some("ci".into()),
+            ..Default::default()
+        };
         let h = hover(&w, "Main.java", 9, 11, &ci).unwrap();
         let names: Vec<&str> = h.targets.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, vec!["new B() at 5", "new B() at 6"]);
@@ -449,7 +504,13 @@ class B {}
         assert_eq!(h.expr, "f");
         let names: Vec<&str> = h.targets.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, vec!["new B() at 5", "new B() at 6"]);
-        assert_eq!(h.contexts.iter().map(|c| c.chain.clone()).collect::<Vec<_>>(), vec![vec!["new A() at 3"], vec!["new A() at 4"]]);
+        assert_eq!(
+            h.contexts
+                .iter()
+                .map(|c| c.chain.clone())
+                .collect::<Vec<_>>(),
+            vec![vec!["new A() at 3"], vec!["new A() at 4"]]
+        );
     }
 
     #[test]
@@ -468,7 +529,11 @@ class B {}
     }
 
     fn section(d: &Dump, name: &str) -> Vec<String> {
-        d.sections.iter().find(|s| s.0.starts_with(name)).map(|s| s.1.clone()).unwrap_or_default()
+        d.sections
+            .iter()
+            .find(|s| s.0.starts_with(name))
+            .map(|s| s.1.clone())
+            .unwrap_or_default()
     }
 
     /// Seed 001, "C.I. vs. C.S. (1-call-site)": the program of the slide, line
@@ -499,8 +564,18 @@ class Two implements Number { public int get() { return 2; } }
 ";
         let w = Workspace::new(vec![SourceFile::new("C.java", src)]);
         let cg = |cs: &str| -> Vec<String> {
-            let d = dump(&w, &Options { cs: Some(cs.into()), ..Default::default() }).unwrap();
-            section(&d, "call graph").into_iter().filter(|l| !l.contains("<init>")).collect()
+            let d = dump(
+                &w,
+                &Options {
+                    cs: Some(cs.into()),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            section(&d, "call graph")
+                .into_iter()
+                .filter(|l| !l.contains("<init>"))
+                .collect()
         };
         assert_eq!(
             cg("1-call"),
@@ -543,27 +618,53 @@ class Y {
 ";
         let w = Workspace::new(vec![SourceFile::new("X.java", src)]);
         let contexts = |cs: &str| -> Vec<String> {
-            let d = dump(&w, &Options { cs: Some(cs.into()), ..Default::default() }).unwrap();
+            let d = dump(
+                &w,
+                &Options {
+                    cs: Some(cs.into()),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             section(&d, "call graph")
                 .into_iter()
                 .filter_map(|l| l.split_once("-> Y.foo() ").map(|(_, c)| c.to_string()))
                 .collect()
         };
-        assert_eq!(contexts("1-obj"), vec!["[new Y() at 3]", "[new Y() at 5]", "[new Y() at 7]"]);
+        assert_eq!(
+            contexts("1-obj"),
+            vec!["[new Y() at 3]", "[new Y() at 5]", "[new Y() at 7]"]
+        );
         assert_eq!(contexts("1-type"), vec!["[X]", "[X]", "[X]"]);
-        let d = dump(&w, &Options { cs: Some("1-type".into()), ..Default::default() }).unwrap();
+        let d = dump(
+            &w,
+            &Options {
+                cs: Some("1-type".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let figures = section(&d, "figures");
-        assert!(figures.contains(&"method contexts: 5".to_string()), "{figures:?}");
+        assert!(
+            figures.contains(&"method contexts: 5".to_string()),
+            "{figures:?}"
+        );
     }
 
     #[test]
     fn every_fixture_checks_and_dumps() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
-        let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for p in entries {
             let files: Vec<std::path::PathBuf> = if p.is_dir() {
-                let mut v: Vec<_> = std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()).collect();
+                let mut v: Vec<_> = std::fs::read_dir(&p)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .collect();
                 v.sort();
                 v
             } else {
@@ -576,11 +677,27 @@ class Y {
                 .collect();
             let w = Workspace::new(sources);
             for cs in ["ci", "2-obj", "1-type"] {
-                let opts = Options { cs: Some(cs.into()), verbose: true, ..Default::default() };
+                let opts = Options {
+                    cs: Some(cs.into()),
+                    verbose: true,
+                    ..Default::default()
+                };
                 let r = check(&w, &opts).unwrap();
-                assert!(r.stats.iter().any(|(k, v)| k == "reachable methods" && *v > 0), "{}", p.display());
+                assert!(
+                    r.stats
+                        .iter()
+                        .any(|(k, v)| k == "reachable methods" && *v > 0),
+                    "{}",
+                    p.display()
+                );
                 let d = dump(&w, &opts).unwrap();
-                assert!(d.sections.iter().any(|s| s.0 == "call graph" && !s.1.is_empty()), "{}", p.display());
+                assert!(
+                    d.sections
+                        .iter()
+                        .any(|s| s.0 == "call graph" && !s.1.is_empty()),
+                    "{}",
+                    p.display()
+                );
             }
         }
     }
@@ -589,30 +706,71 @@ class Y {
     fn callees_and_check() {
         let w = ws(PROG);
         let c = callees(&w, "Main.java", 7, 12, &Options::default()).unwrap();
-        assert_eq!(c.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["A.set(B)"]);
+        assert_eq!(
+            c.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            vec!["A.set(B)"]
+        );
         assert_eq!(c[0].decl.as_ref().unwrap().line, 16);
         let r = check(&w, &Options::default()).unwrap();
         assert_eq!(r.alias_checks.len(), 1);
         assert_eq!(r.alias_checks[0].verdict, Verdict::No);
         assert!(r.all_ok());
-        let r = check(&w, &Options { cs: Some("ci".into()), ..Default::default() }).unwrap();
+        let r = check(
+            &w,
+            &Options {
+                cs: Some("ci".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(r.alias_checks[0].verdict, Verdict::May);
         assert!(!r.all_ok());
-        assert!(r.stats.iter().any(|(k, v)| k == "reachable methods" && *v == 7), "{:?}", r.stats);
+        assert!(
+            r.stats
+                .iter()
+                .any(|(k, v)| k == "reachable methods" && *v == 7),
+            "{:?}",
+            r.stats
+        );
     }
 
     #[test]
     fn bad_variant_and_entry_are_input_errors() {
         let w = ws(PROG);
-        assert!(check(&w, &Options { cs: Some("5-obj".into()), ..Default::default() }).is_err());
-        assert!(check(&w, &Options { entry: Some("Nope".into()), ..Default::default() }).is_err());
-        assert!(check(&w, &Options { entry: Some("Main".into()), ..Default::default() }).is_ok());
+        assert!(check(
+            &w,
+            &Options {
+                cs: Some("5-obj".into()),
+                ..Default::default()
+            }
+        )
+        .is_err());
+        assert!(check(
+            &w,
+            &Options {
+                entry: Some("Nope".into()),
+                ..Default::default()
+            }
+        )
+        .is_err());
+        assert!(check(
+            &w,
+            &Options {
+                entry: Some("Main".into()),
+                ..Default::default()
+            }
+        )
+        .is_ok());
     }
 
     #[test]
     fn dump_has_facts_and_call_graph() {
         let d = dump(&ws(PROG), &Options::default()).unwrap();
         let cg = &d.sections.iter().find(|s| s.0 == "call graph").unwrap().1;
-        assert!(cg.iter().any(|l| l.starts_with("A.set(B) [new A() at 3] call at 16 -> A.doSet(B) [new A() at 3]")), "{cg:#?}");
+        assert!(
+            cg.iter().any(|l| l
+                .starts_with("A.set(B) [new A() at 3] call at 16 -> A.doSet(B) [new A() at 3]")),
+            "{cg:#?}"
+        );
     }
 }

@@ -108,6 +108,19 @@ impl Workspace {
         self.files.iter().find(|f| f.name == name)
     }
 
+    /// The file and byte offset of a 1-based (line, column), or a clear error.
+    pub fn position(
+        &self,
+        file: &str,
+        line: u32,
+        column: u32,
+    ) -> Result<(&SourceFile, u32), InputError> {
+        let f = self
+            .file(file)
+            .ok_or_else(|| InputError(format!("{file}: not one of the program's files")))?;
+        Ok((f, f.offset(line, column)?))
+    }
+
     pub fn files_of(&self, lang: Language) -> impl Iterator<Item = &SourceFile> {
         self.files
             .iter()

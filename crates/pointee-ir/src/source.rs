@@ -88,12 +88,41 @@ impl SourceMap {
         }
     }
 
+    /// The innermost pointer expression whose range touches `offset` (the
+    /// one a cursor there means), with its function.
+    pub fn expr_at(&self, offset: u32) -> Option<(&FunctionSource, &ExprInfo)> {
+        innermost(
+            self.functions
+                .iter()
+                .flat_map(|fs| fs.exprs.iter().map(move |e| (fs, e, e.range))),
+            offset,
+        )
+    }
+
+    /// The innermost call whose range touches `offset`, with its function.
+    pub fn call_at(&self, offset: u32) -> Option<(&FunctionSource, &CallInfo)> {
+        innermost(
+            self.functions
+                .iter()
+                .flat_map(|fs| fs.calls.iter().map(move |c| (fs, c, c.range))),
+            offset,
+        )
+    }
+
     pub fn function(&self, name: &str) -> Option<&FunctionSource> {
         self.functions.iter().find(|f| &*f.name == name)
     }
     pub fn global(&self, name: &str) -> Option<&GlobalSource> {
         self.globals.iter().find(|g| &*g.name == name)
     }
+}
+
+/// The item with the shortest range that touches `offset`.
+fn innermost<F, T>(items: impl Iterator<Item = (F, T, Range)>, offset: u32) -> Option<(F, T)> {
+    items
+        .filter(|(_, _, r)| r.touches(offset))
+        .min_by_key(|(_, _, r)| r.len())
+        .map(|(f, t, _)| (f, t))
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
