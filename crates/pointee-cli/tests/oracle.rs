@@ -144,6 +144,7 @@ struct Tally {
     definite: usize,
     unverifiable: usize,
     unreached: usize,
+    unknown: usize,
 }
 
 /// Generates, compiles, runs and checks one program; violations as text.
@@ -228,6 +229,10 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
             .map(|s| s.to_string())
             .collect();
         let lone_definite = a.lone_definite();
+        tally.unknown += a.unknown as usize;
+        if std::env::var_os("ORACLE_SHOW").is_some() {
+            eprintln!("seed {seed} line {} `{}`: saw {{{seen_txt}}}, analysis {{{}}}", p.line, p.expr, a.shown());
+        }
         if lone_definite {
             tally.definite += 1;
         }
@@ -320,6 +325,7 @@ fn generated_programs_are_analysed_soundly() {
         total.definite += t.definite;
         total.unverifiable += t.unverifiable;
         total.unreached += t.unreached;
+        total.unknown += t.unknown;
         for (seed, p) in failures {
             match KNOWN.iter().find(|k| k.0 == seed) {
                 Some((_, probe)) => eprintln!("seed {seed}: known, reduced in {probe}:\n{}", p.join("\n")),
@@ -328,12 +334,13 @@ fn generated_programs_are_analysed_soundly() {
         }
     }
     eprintln!(
-        "oracle: {} programs, {} probes reached ({} observations, {} with a lone definite target, {} unverifiable: unresolved symbolic names), {} probes never reached; {:.1} s",
+        "oracle: {} programs, {} probes reached ({} observations, {} with a lone definite target, {} unverifiable: unresolved symbolic names, {} answered `unknown`), {} probes never reached; {:.1} s",
         total.programs,
         total.probes,
         total.observations,
         total.definite,
         total.unverifiable,
+        total.unknown,
         total.unreached,
         started.elapsed().as_secs_f64()
     );

@@ -6,8 +6,10 @@
 //! (`newest heap@LINE` for a site's most recent object), symbolic names as
 //! the objects they stand for along each call chain.
 //!
-//! `ORACLE_HOVER=1` asks `pointee_ide::hover` instead (the user's path,
-//! about 25 times slower).
+//! Only contexts reached from `main` count (the runs start there); hover
+//! also merges in extra-entry contexts, whose `unknown` inputs cover
+//! everything. `ORACLE_HOVER=1` asks `pointee_ide::hover` instead (the
+//! user's path, about 25 times slower, and that looser check).
 
 use pointee_flow::{Analysis, LocId, Root, Settings};
 use pointee_ide::{Options, SourceFile, TargetKind, Workspace};
@@ -95,7 +97,15 @@ pub fn answers(file: &str, text: &str, positions: &[(u32, u32)]) -> Result<Vec<A
             return Err(format!("{line}:{column}: no pointer expression here"));
         };
         let rv = pointee_ir::Rvalue::Use(e.place.clone());
-        let per = a.values_at(&fs.name, e.point, &rv);
+        // Runs start at `main`: only contexts reached from it must cover
+        // what they see. A function's extra-entry context (unknown inputs,
+        // `unknown` everywhere) would cover anything; a point reached at
+        // run time only through extra entries is a missed call edge.
+        let per: Vec<_> = a
+            .values_at(&fs.name, e.point, &rv)
+            .into_iter()
+            .filter(|c| !a.extra_only(c.unit))
+            .collect();
         let merged = Analysis::merge_values(&per);
         let mut names = BTreeSet::new();
         let mut unknown = false;

@@ -137,7 +137,7 @@ impl Gen {
             (None, Class::S) => v.push("m_sp0".into()),
             (None, Class::Fn) => v.push("m_fp0".into()),
             (Some(_), Class::Int) => v.extend(["a".into(), "l_p0".into()]),
-            (Some(_), Class::IntPtr) => v.extend(["b".into(), "l_q0".into()]),
+            (Some(_), Class::IntPtr) => v.extend(["b".into(), "b2".into(), "l_q0".into()]),
             (Some(_), Class::S) => v.extend(["s".into(), "l_s0".into()]),
             (Some(_), Class::Fn) => v.push("l_fp0".into()),
         }
@@ -267,8 +267,9 @@ impl Gen {
     fn call(&mut self, indent: usize, lhs: Option<&str>) {
         let a = self.rvalue(Class::Int);
         let b = self.rvalue(Class::IntPtr);
+        let b2 = self.rvalue(Class::IntPtr);
         let s = self.rvalue(Class::S);
-        let args = format!("({a}, {b}, {s})");
+        let args = format!("({a}, {b}, {b2}, {s})");
         let assign = lhs.map(|l| format!("{l} = ")).unwrap_or_default();
         let guard = !self.in_main();
         let i = if guard {
@@ -287,7 +288,7 @@ impl Gen {
             Some(k) if k + 1 == self.nfuncs => k..self.nfuncs,
             Some(k) => k + 1..self.nfuncs,
         };
-        let choice = if self.in_main() { self.rng.below(6) } else { 0 };
+        let choice = if self.in_main() || self.rng.chance(5) { self.rng.below(6) } else { 0 };
         match choice {
             0..=2 => {
                 let k = direct.start + self.rng.below(direct.len());
@@ -325,7 +326,7 @@ impl Gen {
         let c = self.class();
         let vars = self.vars(c);
         let v = self.rng.pick(&vars).clone();
-        match self.rng.below(20) {
+        match self.rng.below(32) {
             0..=4 => {
                 let r = self.rvalue(c);
                 self.emit(indent, format!("{v} = {r};"));
@@ -450,6 +451,138 @@ impl Gen {
                 self.emit(indent + 1, "}");
                 self.emit(indent, "}");
             }
+            20 => {
+                // struct copies
+                let a = self.struct_var();
+                let b = self.struct_var();
+                if a != b {
+                    self.emit(indent, format!("{a} = {b};"));
+                    self.maybe_probe(indent, &format!("{a}.f"), Class::Int);
+                } else {
+                    let ss = self.vars(Class::S);
+                    let sp = self.rng.pick(&ss).clone();
+                    self.emit(indent, format!("if ({sp}) {a} = *{sp};"));
+                    self.maybe_probe(indent, &format!("{a}.n"), Class::S);
+                }
+            }
+            21 => {
+                // two levels: sp->n->f, *sp->g
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                if self.rng.chance(50) {
+                    let fs = fields_of(c);
+                    let f = self.rng.pick(&fs).to_string();
+                    self.emit(indent, format!("if ({sp} && {sp}->n) {v} = {sp}->n->{f};"));
+                    self.maybe_probe(indent, &v, c);
+                } else {
+                    let r = self.rvalue(Class::Int);
+                    self.emit(indent, format!("if ({sp} && {sp}->g) *{sp}->g = {r};"));
+                    self.emit(indent, format!("if ({sp} && {sp}->g) {{"));
+                    self.probe(indent + 1, &format!("*{sp}->g"), Class::Int);
+                    self.emit(indent, "}");
+                }
+            }
+            22 if self.loop_depth < 2 => {
+                // walk an array of pointers with pointer arithmetic
+                let (arr, n) = if self.in_main() && self.rng.chance(40) {
+                    ("m_a", 2)
+                } else {
+                    ("g_a", 3)
+                };
+                let c = self.counter;
+                self.counter += 1;
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                self.emit(indent, format!("for (int **e{c} = &{arr}[0]; e{c} < &{arr}[{n}]; e{c}++) {{"));
+                self.probe(indent + 1, &format!("e{c}"), Class::IntPtr);
+                let j = self.rng.below(8);
+                self.emit(indent + 1, format!("if (*e{c} && in[{}]) {p} = *e{c};", j));
+                if self.rng.chance(50) {
+                    let r = self.rvalue(Class::Int);
+                    let j = self.rng.below(8);
+                    self.emit(indent + 1, format!("if (in[{}]) *e{c} = {r};", j));
+                }
+                self.emit(indent, "}");
+                self.maybe_probe(indent, &p, Class::Int);
+            }
+            23 => {
+                // switch with a fall-through
+                let j = self.rng.below(8);
+                self.emit(indent, format!("switch (in[{}]) {{", j));
+                self.emit(indent, "case 0:");
+                self.block(indent + 1, 2);
+                self.emit(indent, "case 1:");
+                self.block(indent + 1, 2);
+                self.emit(indent + 1, "break;");
+                self.emit(indent, "default:");
+                self.block(indent + 1, 2);
+                self.emit(indent, "}");
+            }
+            24 if self.loop_depth < 2 => {
+                // while with break and continue
+                let c = self.counter;
+                self.counter += 1;
+                self.loop_depth += 1;
+                self.emit(indent, format!("for (int w{c} = 0; ; w{c}++) {{"));
+                let j = self.rng.below(8);
+                self.emit(indent + 1, format!("if (w{c} >= in[{}]) break;", j));
+                self.block(indent + 1, 2);
+                let j = self.rng.below(8);
+                self.emit(indent + 1, format!("if (in[{}]) continue;", j));
+                self.block(indent + 1, 2);
+                self.emit(indent, "}");
+                self.loop_depth -= 1;
+            }
+            25 => {
+                // null tests
+                let r = self.rvalue(c);
+                if self.rng.chance(50) {
+                    self.emit(indent, format!("if (!{v}) {v} = {r};"));
+                } else {
+                    self.emit(indent, format!("if ({v} == NULL) {{"));
+                    self.maybe_probe(indent + 1, &v, c);
+                    self.emit(indent + 1, format!("{v} = {r};"));
+                    self.emit(indent, "} else {");
+                    self.maybe_probe(indent + 1, &v, c);
+                    self.emit(indent, "}");
+                }
+                self.maybe_probe(indent, &v, c);
+            }
+            26 => {
+                // a conditional expression; a chained assignment
+                let r1 = self.rvalue(c);
+                let r2 = self.rvalue(c);
+                if self.rng.chance(50) {
+                    let j = self.rng.below(8);
+                    self.emit(indent, format!("{v} = in[{}] ? {r1} : {r2};", j));
+                    self.maybe_probe(indent, &v, c);
+                } else {
+                    let w = self.rng.pick(&vars).clone();
+                    self.emit(indent, format!("{v} = {w} = {r1};"));
+                    self.maybe_probe(indent, &v, c);
+                    self.maybe_probe(indent, &w, c);
+                }
+            }
+            27 => {
+                // the address of a field through a pointer
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                let f = self.rng.pick(&["f", "h"]).to_string();
+                self.emit(indent, format!("if ({sp}) {q} = &{sp}->{f};"));
+                self.maybe_probe(indent, &q, Class::IntPtr);
+            }
+            28 => {
+                // a forward goto
+                let k = self.counter;
+                self.counter += 1;
+                let j = self.rng.below(8);
+                self.emit(indent, format!("if (in[{}]) goto skip{k};", j));
+                self.block(indent, 2);
+                self.emit(indent, format!("skip{k}: ;"));
+                self.maybe_probe(indent, &v, c);
+            }
             _ => {
                 // a field of a struct variable, read
                 let s = self.struct_var();
@@ -471,7 +604,7 @@ impl Gen {
     fn function(&mut self, k: usize) {
         self.func = Some(k);
         self.budget = 6 + self.rng.below(8);
-        self.emit(0, format!("int *f{k}(int *a, int **b, struct S *s) {{"));
+        self.emit(0, format!("int *f{k}(int *a, int **b, int **b2, struct S *s) {{"));
         self.emit(1, "int *l_p0 = a;");
         self.emit(1, "int **l_q0 = b;");
         self.emit(1, "struct S *l_s0 = s;");
@@ -550,7 +683,7 @@ impl Gen {
 pub fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed);
     let nfuncs = 2 + rng.below(3);
-    let inputs = (0..4).map(|_| rng.below(1 << 16) as u32).collect();
+    let inputs = (0..6).map(|_| rng.below(1 << 16) as u32).collect();
     let mut g = Gen {
         rng,
         lines: Vec::new(),
@@ -564,10 +697,10 @@ pub fn generate(seed: u64) -> Program {
     g.emit(0, "#include <stdio.h>");
     g.emit(0, "#include <stdlib.h>");
     g.emit(0, "struct S;");
-    g.emit(0, "typedef int *(*fn_t)(int *, int **, struct S *);");
+    g.emit(0, "typedef int *(*fn_t)(int *, int **, int **, struct S *);");
     g.emit(0, "struct S { int *f; int *h; int **g; struct S *n; fn_t op; };");
     for k in 0..nfuncs {
-        g.emit(0, format!("int *f{k}(int *a, int **b, struct S *s);"));
+        g.emit(0, format!("int *f{k}(int *a, int **b, int **b2, struct S *s);"));
     }
     g.emit(0, "int in[8];");
     g.emit(0, "int dep;");
@@ -592,3 +725,4 @@ pub fn generate(seed: u64) -> Program {
         inputs,
     }
 }
+
