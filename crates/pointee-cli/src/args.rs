@@ -18,6 +18,8 @@ options:
   --cs VARIANT         Java context sensitivity: ci, 1-call..3-call,
                        1-obj..3-obj, 1-type..3-type (default 2-obj)
   --entry NAME         Java entry class when several have main
+  --context-bound N    C: at most N calling contexts per function, then
+                       contexts merge (hover says so); default 256
 Lines and columns are 1-based; a column counts characters.
 Exit codes: 0 ok, 1 an alias check is not ok, 2 bad input.
 ";
@@ -51,6 +53,7 @@ pub struct Invocation {
     pub format: Format,
     pub verbose: bool,
     pub no_facts: bool,
+    pub context_bound: Option<u32>,
     pub cs: Option<String>,
     pub entry: Option<String>,
 }
@@ -64,6 +67,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut format = Format::Text;
     let mut verbose = false;
     let mut no_facts = false;
+    let mut context_bound = None;
     let mut each = false;
     let mut cs = None;
     let mut entry = None;
@@ -91,6 +95,15 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             }
             "--verbose" | "-v" => verbose = true,
             "--no-facts" => no_facts = true,
+            "--context-bound" => {
+                let v = value("--context-bound")?;
+                context_bound =
+                    Some(v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        InputError(format!(
+                            "--context-bound takes a positive whole number, not `{v}`"
+                        ))
+                    })?);
+            }
             "--each" => each = true,
             "--cs" => cs = Some(value("--cs")?),
             "--entry" => entry = Some(value("--entry")?),
@@ -144,6 +157,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
         format,
         verbose,
         no_facts,
+        context_bound,
         cs,
         entry,
     })

@@ -43,6 +43,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         entry: inv.entry.clone(),
         verbose: inv.verbose,
         no_facts: inv.no_facts,
+        c_context_bound: inv.context_bound,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),
@@ -109,14 +110,14 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
 }
 
 fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {
-    match inv.format {
-        Format::Text => print!("{text}"),
+    use std::io::Write;
+    let out = match inv.format {
+        Format::Text => text,
         Format::Json => {
             let v = json();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&v).expect("JSON values always serialise")
-            );
+            serde_json::to_string_pretty(&v).expect("JSON values always serialise") + "\n"
         }
-    }
+    };
+    // A reader that stops early (`| head`) is not an error of ours.
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
 }

@@ -64,6 +64,10 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         "unknown option",
     );
     assert_bad_input(&pointee(&["dump", "README.md"]), "not a C or Java source");
+    assert_bad_input(
+        &pointee(&["hover", "examples/ops.c:38:12", "--context-bound", "0"]),
+        "positive whole number",
+    );
     let empty = std::env::temp_dir().join(format!("pointee-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).expect("temp dir");
     assert_bad_input(
@@ -214,4 +218,36 @@ fn dump_json_lists_functions_with_statements() {
     assert!(v["globals"].as_array().expect("globals").iter().any(|g| g
         .as_str()
         .is_some_and(|g| g.starts_with("disk_ops: struct ops = {"))));
+}
+
+#[test]
+fn the_context_bound_merges_contexts_and_says_so() {
+    let free = json(&pointee(&[
+        "hover",
+        "examples/ops.c:38:12",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(free["merged"], false);
+    let bounded = json(&pointee(&[
+        "hover",
+        "examples/ops.c:38:12",
+        "--format",
+        "json",
+        "--context-bound",
+        "1",
+    ]));
+    assert_eq!(bounded["merged"], true);
+    // Merging loses precision, never targets.
+    let names = |v: &Value| -> Vec<String> {
+        v["targets"]
+            .as_array()
+            .expect("targets")
+            .iter()
+            .map(|t| t["name"].as_str().expect("name").to_string())
+            .collect()
+    };
+    for n in names(&free) {
+        assert!(names(&bounded).contains(&n), "{n} lost by merging");
+    }
 }

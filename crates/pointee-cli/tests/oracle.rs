@@ -16,8 +16,8 @@ mod engine;
 #[path = "oracle/gen.rs"]
 mod gen;
 
-use gen::{Class, Probe, Program};
 use engine::Answer;
+use gen::{Class, Probe, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -50,7 +50,11 @@ struct Entry {
 }
 
 /// Runs the program's executable with `input`; probe id -> objects seen.
-fn run(exe: &Path, input: u32, probes: &[Probe]) -> Result<BTreeMap<usize, BTreeSet<Seen>>, String> {
+fn run(
+    exe: &Path,
+    input: u32,
+    probes: &[Probe],
+) -> Result<BTreeMap<usize, BTreeSet<Seen>>, String> {
     let mut child = Command::new(exe)
         .arg(input.to_string())
         .stdout(Stdio::piped())
@@ -107,16 +111,25 @@ fn run(exe: &Path, input: u32, probes: &[Probe]) -> Result<BTreeMap<usize, BTree
                 let id: usize = id.parse().map_err(|_| "bad probe id")?;
                 let probe = probes.get(id).ok_or("bad probe id")?;
                 let s = if *a == "(nil)" {
-                    Seen { name: "NULL".into(), newest: None }
+                    Seen {
+                        name: "NULL".into(),
+                        newest: None,
+                    }
                 } else {
                     let v = addr(a).ok_or_else(|| format!("bad address {a}"))?;
                     match objects.get(&(probe.class, v)) {
                         Some(e) => Seen {
                             name: e.name.clone(),
-                            newest: e.site.as_ref().map(|(site, base)| newest.get(site) == Some(base)),
+                            newest: e
+                                .site
+                                .as_ref()
+                                .map(|(site, base)| newest.get(site) == Some(base)),
                         },
                         // Not an object of the program: the generator's bug.
-                        None => Seen { name: format!("?{v:x}"), newest: None },
+                        None => Seen {
+                            name: format!("?{v:x}"),
+                            newest: None,
+                        },
                     }
                 };
                 seen.entry(id).or_default().insert(s);
@@ -211,9 +224,16 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
         let objs = &seen[id];
         tally.probes += 1;
         tally.observations += objs.len();
-        let seen_txt = objs.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+        let seen_txt = objs
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         if let Some(s) = objs.iter().find(|s| s.name.starts_with('?')) {
-            problems.push(format!("seed {seed}: probe {id} `{}` saw an address outside the program's objects ({s})", p.expr));
+            problems.push(format!(
+                "seed {seed}: probe {id} `{}` saw an address outside the program's objects ({s})",
+                p.expr
+            ));
             continue;
         }
         if !a.reachable {
@@ -231,7 +251,12 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
         let lone_definite = a.lone_definite();
         tally.unknown += a.unknown as usize;
         if std::env::var_os("ORACLE_SHOW").is_some() {
-            eprintln!("seed {seed} line {} `{}`: saw {{{seen_txt}}}, analysis {{{}}}", p.line, p.expr, a.shown());
+            eprintln!(
+                "seed {seed} line {} `{}`: saw {{{seen_txt}}}, analysis {{{}}}",
+                p.line,
+                p.expr,
+                a.shown()
+            );
         }
         if lone_definite {
             tally.definite += 1;
@@ -250,7 +275,11 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
             p.expr,
             p.function,
             a.shown(),
-            if lone_definite { " (a lone definite target)" } else { "" },
+            if lone_definite {
+                " (a lone definite target)"
+            } else {
+                ""
+            },
             missed.join(", ")
         ));
     }
@@ -265,6 +294,11 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
             program.inputs,
             bad.join("\n  ")
         ));
+    }
+    if std::env::var_os("ORACLE_KEEP").is_some() {
+        let keep = std::env::temp_dir().join("pointee-oracle-kept");
+        let _ = std::fs::create_dir_all(&keep);
+        let _ = std::fs::write(keep.join(&file), &program.text);
     }
     let _ = std::fs::remove_file(&src);
     problems
@@ -303,7 +337,11 @@ fn generated_programs_are_analysed_soundly() {
                         let t = Instant::now();
                         let p = check_seed(seed, dir, &mut tally);
                         if std::env::var_os("ORACLE_VERBOSE").is_some() {
-                            eprintln!("seed {seed}: {:.1} s, {} problems", t.elapsed().as_secs_f64(), p.len());
+                            eprintln!(
+                                "seed {seed}: {:.1} s, {} problems",
+                                t.elapsed().as_secs_f64(),
+                                p.len()
+                            );
                         }
                         if !p.is_empty() {
                             failures.push((seed, p));
@@ -313,7 +351,10 @@ fn generated_programs_are_analysed_soundly() {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("worker")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
     });
     let _ = std::fs::remove_dir_all(&dir);
     let mut total = Tally::default();
@@ -328,7 +369,9 @@ fn generated_programs_are_analysed_soundly() {
         total.unknown += t.unknown;
         for (seed, p) in failures {
             match KNOWN.iter().find(|k| k.0 == seed) {
-                Some((_, probe)) => eprintln!("seed {seed}: known, reduced in {probe}:\n{}", p.join("\n")),
+                Some((_, probe)) => {
+                    eprintln!("seed {seed}: known, reduced in {probe}:\n{}", p.join("\n"))
+                }
                 None => unexpected.extend(p),
             }
         }

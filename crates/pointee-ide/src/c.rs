@@ -19,8 +19,12 @@ pub(crate) fn lower(ws: &Workspace) -> Result<pointee_c::CProgram, InputError> {
     pointee_c::lower(&files).map_err(|e| InputError(e.0))
 }
 
-fn settings(_opts: &Options) -> Settings {
-    Settings::default()
+fn settings(opts: &Options) -> Settings {
+    let mut s = Settings::default();
+    if let Some(bound) = opts.c_context_bound {
+        s.max_contexts_per_function = bound.max(1) as usize;
+    }
+    s
 }
 
 /// Every basic statement of a body by id.

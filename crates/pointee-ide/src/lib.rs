@@ -27,6 +27,9 @@ pub struct Options {
     pub verbose: bool,
     /// `dump` shows the IR only, without analysis facts.
     pub no_facts: bool,
+    /// C: at most this many calling contexts per function before contexts
+    /// merge (reported as `merged` in hover); `None` is the engine's default.
+    pub c_context_bound: Option<u32>,
 }
 
 /// The language of the whole workspace: all files must share one.

@@ -92,6 +92,7 @@ impl Settings {
         pointee_ide::Options {
             cs: self.java_cs.clone(),
             entry: self.java_entry.clone(),
+            c_context_bound: self.c_context_bound,
             ..Default::default()
         }
     }

@@ -74,7 +74,6 @@ pub struct Probe {
     pub function: String,
 }
 
-
 pub struct Program {
     pub text: String,
     pub probes: Vec<Probe>,
@@ -109,7 +108,8 @@ struct Gen {
 
 impl Gen {
     fn emit(&mut self, indent: usize, s: impl AsRef<str>) {
-        self.lines.push(format!("{}{}", "    ".repeat(indent), s.as_ref()));
+        self.lines
+            .push(format!("{}{}", "    ".repeat(indent), s.as_ref()));
     }
 
     fn in_main(&self) -> bool {
@@ -225,9 +225,15 @@ impl Gen {
     }
 
     fn class(&mut self) -> Class {
-        *self
-            .rng
-            .pick(&[Class::Int, Class::Int, Class::Int, Class::IntPtr, Class::IntPtr, Class::S, Class::Fn])
+        *self.rng.pick(&[
+            Class::Int,
+            Class::Int,
+            Class::Int,
+            Class::IntPtr,
+            Class::IntPtr,
+            Class::S,
+            Class::Fn,
+        ])
     }
 
     /// `printf` of `expr` (a pointer to `c`) on its own line.
@@ -288,7 +294,11 @@ impl Gen {
             Some(k) if k + 1 == self.nfuncs => k..self.nfuncs,
             Some(k) => k + 1..self.nfuncs,
         };
-        let choice = if self.in_main() || self.rng.chance(5) { self.rng.below(6) } else { 0 };
+        let choice = if self.in_main() || self.rng.chance(5) {
+            self.rng.below(6)
+        } else {
+            0
+        };
         match choice {
             0..=2 => {
                 let k = direct.start + self.rng.below(direct.len());
@@ -431,7 +441,10 @@ impl Gen {
                 self.counter += 1;
                 self.loop_depth += 1;
                 let k = self.rng.below(8);
-                self.emit(indent, format!("for (int c{c} = 0; c{c} < in[{k}]; c{c}++) {{"));
+                self.emit(
+                    indent,
+                    format!("for (int c{c} = 0; c{c} < in[{k}]; c{c}++) {{"),
+                );
                 self.block(indent + 1, 3);
                 self.emit(indent, "}");
                 self.loop_depth -= 1;
@@ -442,10 +455,22 @@ impl Gen {
                 self.emit(indent + 1, "struct S *n = malloc(sizeof(struct S));");
                 let line = self.lines.len();
                 self.emit(indent + 1, "if (n) {");
-                self.emit(indent + 2, "n->f = a; n->h = NULL; n->g = b; n->n = s; n->op = NULL;");
-                self.emit(indent + 2, format!("printf(\"O heap@{line} S %p\\n\", (void *)n);"));
-                self.emit(indent + 2, format!("printf(\"O heap@{line}.f ip %p\\n\", (void *)&n->f);"));
-                self.emit(indent + 2, format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"));
+                self.emit(
+                    indent + 2,
+                    "n->f = a; n->h = NULL; n->g = b; n->n = s; n->op = NULL;",
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line} S %p\\n\", (void *)n);"),
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line}.f ip %p\\n\", (void *)&n->f);"),
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"),
+                );
                 self.emit(indent + 2, "l_s0 = n;");
                 self.probe(indent + 2, "l_s0", Class::S);
                 self.emit(indent + 1, "}");
@@ -493,7 +518,10 @@ impl Gen {
                 self.counter += 1;
                 let ps = self.vars(Class::Int);
                 let p = self.rng.pick(&ps).clone();
-                self.emit(indent, format!("for (int **e{c} = &{arr}[0]; e{c} < &{arr}[{n}]; e{c}++) {{"));
+                self.emit(
+                    indent,
+                    format!("for (int **e{c} = &{arr}[0]; e{c} < &{arr}[{n}]; e{c}++) {{"),
+                );
                 self.probe(indent + 1, &format!("e{c}"), Class::IntPtr);
                 let j = self.rng.below(8);
                 self.emit(indent + 1, format!("if (*e{c} && in[{}]) {p} = *e{c};", j));
@@ -604,7 +632,10 @@ impl Gen {
     fn function(&mut self, k: usize) {
         self.func = Some(k);
         self.budget = 6 + self.rng.below(8);
-        self.emit(0, format!("int *f{k}(int *a, int **b, int **b2, struct S *s) {{"));
+        self.emit(
+            0,
+            format!("int *f{k}(int *a, int **b, int **b2, struct S *s) {{"),
+        );
         self.emit(1, "int *l_p0 = a;");
         self.emit(1, "int **l_q0 = b;");
         self.emit(1, "struct S *l_s0 = s;");
@@ -624,7 +655,10 @@ impl Gen {
         self.budget = 14 + self.rng.below(14);
         self.emit(0, "int main(int argc, char **argv) {");
         self.emit(1, "int seed = argc > 1 ? atoi(argv[1]) : 0;");
-        self.emit(1, "for (int i = 0; i < 8; i++) in[i] = (seed >> (2 * i)) & 3;");
+        self.emit(
+            1,
+            "for (int i = 0; i < 8; i++) in[i] = (seed >> (2 * i)) & 3;",
+        );
         self.emit(1, "int m_i0 = 0, m_i1 = 1;");
         self.emit(1, "int *m_p0 = NULL, *m_p1 = &g_i0;");
         self.emit(1, "int **m_q0 = NULL, **m_q1 = &g_p0;");
@@ -635,7 +669,10 @@ impl Gen {
         self.emit(1, "struct S *m_h0 = malloc(sizeof(struct S));");
         let h = self.lines.len();
         self.emit(1, "if (!m_h0) return 0;");
-        self.emit(1, "m_h0->f = &m_i1; m_h0->h = NULL; m_h0->g = &g_p1; m_h0->n = &m_s0; m_h0->op = f0;");
+        self.emit(
+            1,
+            "m_h0->f = &m_i1; m_h0->h = NULL; m_h0->g = &g_p1; m_h0->n = &m_s0; m_h0->op = f0;",
+        );
         self.emit(1, "int **m_c0 = malloc(sizeof(int *));");
         let c = self.lines.len();
         self.emit(1, "if (!m_c0) return 0;");
@@ -665,7 +702,10 @@ impl Gen {
             objs.push((format!("f{k}"), "fn", format!("f{k}")));
         }
         for (name, class, e) in objs {
-            self.emit(1, format!("printf(\"O {name} {class} %p\\n\", (void *)({e}));"));
+            self.emit(
+                1,
+                format!("printf(\"O {name} {class} %p\\n\", (void *)({e}));"),
+            );
         }
         while self.budget > 0 {
             self.stmt(1);
@@ -697,10 +737,19 @@ pub fn generate(seed: u64) -> Program {
     g.emit(0, "#include <stdio.h>");
     g.emit(0, "#include <stdlib.h>");
     g.emit(0, "struct S;");
-    g.emit(0, "typedef int *(*fn_t)(int *, int **, int **, struct S *);");
-    g.emit(0, "struct S { int *f; int *h; int **g; struct S *n; fn_t op; };");
+    g.emit(
+        0,
+        "typedef int *(*fn_t)(int *, int **, int **, struct S *);",
+    );
+    g.emit(
+        0,
+        "struct S { int *f; int *h; int **g; struct S *n; fn_t op; };",
+    );
     for k in 0..nfuncs {
-        g.emit(0, format!("int *f{k}(int *a, int **b, int **b2, struct S *s);"));
+        g.emit(
+            0,
+            format!("int *f{k}(int *a, int **b, int **b2, struct S *s);"),
+        );
     }
     g.emit(0, "int in[8];");
     g.emit(0, "int dep;");
@@ -708,7 +757,10 @@ pub fn generate(seed: u64) -> Program {
     g.emit(0, "int *g_p0, *g_p1 = &g_i1;");
     g.emit(0, "int **g_q0;");
     g.emit(0, "int *g_a[3] = { &g_i0 };");
-    g.emit(0, "struct S g_s0, g_s1 = { &g_i2, NULL, &g_p0, &g_s0, f0 };");
+    g.emit(
+        0,
+        "struct S g_s0, g_s1 = { &g_i2, NULL, &g_p0, &g_s0, f0 };",
+    );
     g.emit(0, "struct S *g_sp0 = &g_s1;");
     g.emit(0, "fn_t g_fp0;");
     let tab: Vec<String> = (0..3).map(|i| format!("f{}", i % nfuncs)).collect();
@@ -725,4 +777,3 @@ pub fn generate(seed: u64) -> Program {
         inputs,
     }
 }
-
