@@ -91,12 +91,13 @@ fn run(
     for line in out.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         match w.as_slice() {
-            ["O", name, class, a] => {
+            ["O", name, class, a, rest @ ..] => {
                 let class = Class::of_tag(class).ok_or("bad class")?;
                 let a = addr(a).ok_or_else(|| format!("bad address {a}"))?;
                 let site = if name.starts_with("heap@") {
                     let site = name.split('.').next().expect("site").to_string();
-                    if !name.contains('.') {
+                    // `same`: another slot of the site's newest object.
+                    if !name.contains('.') && rest != ["same"] {
                         newest.insert(site.clone(), a);
                     }
                     let base = newest.get(&site).copied().unwrap_or(a);

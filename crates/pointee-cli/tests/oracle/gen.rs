@@ -136,7 +136,7 @@ impl Gen {
             (None, Class::IntPtr) => v.extend(["m_q0".into(), "m_q1".into()]),
             (None, Class::S) => v.push("m_sp0".into()),
             (None, Class::Fn) => v.push("m_fp0".into()),
-            (Some(_), Class::Int) => v.extend(["a".into(), "l_p0".into()]),
+            (Some(_), Class::Int) => v.extend(["a".into(), "l_p0".into(), "l_st0".into()]),
             (Some(_), Class::IntPtr) => v.extend(["b".into(), "b2".into(), "l_q0".into()]),
             (Some(_), Class::S) => v.extend(["s".into(), "l_s0".into()]),
             (Some(_), Class::Fn) => v.push("l_fp0".into()),
@@ -611,6 +611,60 @@ impl Gen {
                 self.emit(indent, format!("skip{k}: ;"));
                 self.maybe_probe(indent, &v, c);
             }
+            29 => {
+                // a struct on the heap, anywhere (in loops: many objects)
+                self.emit(indent, "{");
+                self.emit(indent + 1, "struct S *n = malloc(sizeof(struct S));");
+                let line = self.lines.len();
+                self.emit(indent + 1, "if (n) {");
+                let r = self.rvalue(Class::Int);
+                let ss = self.vars(Class::S);
+                let link = self.rng.pick(&ss).clone();
+                self.emit(indent + 2, format!("n->f = {r}; n->h = NULL; n->g = NULL; n->n = {link}; n->op = NULL;"));
+                self.emit(indent + 2, format!("printf(\"O heap@{line} S %p\\n\", (void *)n);"));
+                self.emit(indent + 2, format!("printf(\"O heap@{line}.f ip %p\\n\", (void *)&n->f);"));
+                self.emit(indent + 2, format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"));
+                if self.rng.chance(50) {
+                    let qs = self.vars(Class::IntPtr);
+                    let q = self.rng.pick(&qs).clone();
+                    self.emit(indent + 2, format!("n->g = {q};"));
+                    self.emit(indent + 2, "if (n->g) *n->g = n->f;");
+                }
+                let sp = self.rng.pick(&ss).clone();
+                self.emit(indent + 2, format!("{sp} = n;"));
+                self.maybe_probe(indent + 2, &format!("{sp}->f"), Class::Int);
+                self.maybe_probe(indent + 2, &sp, Class::S);
+                self.emit(indent + 1, "}");
+                self.emit(indent, "}");
+            }
+            30 => {
+                // an array of pointers on the heap (one location per site)
+                self.emit(indent, "{");
+                self.emit(indent + 1, "int **n = malloc(3 * sizeof(int *));");
+                let line = self.lines.len();
+                self.emit(indent + 1, "if (n) {");
+                let r0 = self.rvalue(Class::Int);
+                let r1 = self.rvalue(Class::Int);
+                self.emit(indent + 2, format!("n[0] = {r0}; n[1] = {r1}; n[2] = NULL;"));
+                self.emit(indent + 2, format!("printf(\"O heap@{line} ip %p\\n\", (void *)&n[0]);"));
+                for i in 1..3 {
+                    self.emit(indent + 2, format!("printf(\"O heap@{line} ip %p same\\n\", (void *)&n[{i}]);"));
+                }
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                let k = self.index(3);
+                self.emit(indent + 2, format!("{p} = n[{k}];"));
+                self.maybe_probe(indent + 2, &p, Class::Int);
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                let k = self.index(3);
+                self.emit(indent + 2, format!("{q} = &n[{k}];"));
+                self.maybe_probe(indent + 2, &q, Class::IntPtr);
+                self.emit(indent + 2, format!("if ({q}) {p} = *{q};"));
+                self.maybe_probe(indent + 2, &p, Class::Int);
+                self.emit(indent + 1, "}");
+                self.emit(indent, "}");
+            }
             _ => {
                 // a field of a struct variable, read
                 let s = self.struct_var();
@@ -636,6 +690,7 @@ impl Gen {
             0,
             format!("int *f{k}(int *a, int **b, int **b2, struct S *s) {{"),
         );
+        self.emit(1, "static int *l_st0;");
         self.emit(1, "int *l_p0 = a;");
         self.emit(1, "int **l_q0 = b;");
         self.emit(1, "struct S *l_s0 = s;");
