@@ -6,7 +6,11 @@
 //! for in a call chain, `1_p (x)`); a point the runs reach must be reachable;
 //! a lone definite target must be the object seen on every run.
 //!
-//! `ORACLE_SEEDS=a..b` picks other seeds (default `0..200`); failing
+//! `ORACLE_SEEDS=a..b` picks other seeds (default `0..200`);
+//! `ORACLE_CYCLES=1` also generates mutual recursion (slow in debug);
+//! `ORACLE_SHOW=1` prints every probe's observations and answer;
+//! `ORACLE_VERBOSE=1` the time per program; `ORACLE_KEEP=1` keeps the
+//! programs in `$TMPDIR/pointee-oracle-kept/`; failing
 //! programs are written to `$TMPDIR/pointee-oracle-failures/`. Skipped when
 //! gcc is missing. Seeds that fail today are listed in `KNOWN`, each with
 //! the soundness probe (`fixtures/c/soundness/`) that reduces it.
@@ -163,7 +167,7 @@ struct Tally {
 
 /// Generates, compiles, runs and checks one program; violations as text.
 fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
-    let program: Program = gen::generate(seed);
+    let program: Program = gen::generate(seed, std::env::var_os("ORACLE_CYCLES").is_some());
     let file = format!("oracle_{seed}.c");
     let src = dir.join(&file);
     std::fs::write(&src, &program.text).expect("write program");

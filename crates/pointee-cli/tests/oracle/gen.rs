@@ -98,6 +98,8 @@ struct Gen {
     lines: Vec<String>,
     probes: Vec<Probe>,
     nfuncs: usize,
+    /// Allow back edges in the direct call graph (mutual recursion).
+    cycles: bool,
     /// The current function: `None` is `main`.
     func: Option<usize>,
     loop_depth: usize,
@@ -285,12 +287,15 @@ impl Gen {
         } else {
             indent
         };
-        // Generated functions call only later functions directly, and the
-        // last one itself (a bounded recursion): a call graph with one
-        // cycle keeps the analysis cheap in debug builds. Indirect calls
+        // Generated functions call mostly later functions directly, and the
+        // last one itself (a bounded recursion), with a few back edges
+        // (mutual recursion) when `cycles` is on (`ORACLE_CYCLES=1`; the
+        // analysis of such cycles is much slower in debug builds). Indirect calls
         // (function pointers in variables, tables and structs) are in main.
         let direct = match self.func {
             None => 0..self.nfuncs,
+            // Now and then a back edge: mutual recursion.
+            Some(_) if self.cycles && self.rng.chance(8) => 0..self.nfuncs,
             Some(k) if k + 1 == self.nfuncs => k..self.nfuncs,
             Some(k) => k + 1..self.nfuncs,
         };
@@ -775,7 +780,7 @@ impl Gen {
     }
 }
 
-pub fn generate(seed: u64) -> Program {
+pub fn generate(seed: u64, cycles: bool) -> Program {
     let mut rng = Rng::new(seed);
     let nfuncs = 2 + rng.below(3);
     let inputs = (0..6).map(|_| rng.below(1 << 16) as u32).collect();
@@ -784,6 +789,7 @@ pub fn generate(seed: u64) -> Program {
         lines: Vec::new(),
         probes: Vec::new(),
         nfuncs,
+        cycles,
         func: None,
         loop_depth: 0,
         counter: 0,
