@@ -11,9 +11,11 @@
 //! call in a generated function is guarded by a global depth counter, so
 //! recursion (direct, or through function pointers) is bounded.
 //!
-//! Constructs the soundness probes already record as known problems are
-//! never generated: unions, `memcpy` of arrays, casts between struct and
-//! first-member pointers, unknown (declared-only) functions.
+//! Constructs the soundness probes record as known problems are not
+//! generated: unions, `memcpy` of arrays, casts between struct and
+//! first-member pointers, unknown (declared-only) functions; backward
+//! walks over arrays and negative indices (`negative_index.c`) only with
+//! `ORACLE_BACKWARD=1`.
 
 /// splitmix64: tiny, deterministic, good enough to pick shapes.
 pub struct Rng(u64);
@@ -100,6 +102,8 @@ struct Gen {
     nfuncs: usize,
     /// Allow back edges in the direct call graph (mutual recursion).
     cycles: bool,
+    /// Generate backward walks over arrays and negative indices.
+    backward: bool,
     /// The current function: `None` is `main`.
     func: Option<usize>,
     loop_depth: usize,
@@ -670,6 +674,27 @@ impl Gen {
                 self.emit(indent + 1, "}");
                 self.emit(indent, "}");
             }
+            31 if self.backward && self.loop_depth < 2 => {
+                // a walk back from the end of an array, a negative index:
+                // known to be unsound today (fixtures/c/soundness/
+                // negative_index.c), so only with ORACLE_BACKWARD=1
+                let c = self.counter;
+                self.counter += 1;
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                if self.rng.chance(50) {
+                    let j = self.rng.below(8);
+                    self.emit(indent, format!("for (int **e{c} = &g_a[3]; e{c} > &g_a[0]; ) {{"));
+                    self.emit(indent + 1, format!("e{c}--;"));
+                    self.probe(indent + 1, &format!("e{c}"), Class::IntPtr);
+                    self.emit(indent + 1, format!("if (*e{c} && in[{j}]) {p} = *e{c};"));
+                    self.emit(indent, "}");
+                } else {
+                    let k = 1 + self.rng.below(2);
+                    self.emit(indent, format!("{{ int **e{c} = &g_a[2]; {p} = e{c}[-{k}]; }}"));
+                }
+                self.maybe_probe(indent, &p, Class::Int);
+            }
             _ => {
                 // a field of a struct variable, read
                 let s = self.struct_var();
@@ -780,16 +805,17 @@ impl Gen {
     }
 }
 
-pub fn generate(seed: u64, cycles: bool) -> Program {
+pub fn generate(seed: u64, cycles: bool, backward: bool) -> Program {
     let mut rng = Rng::new(seed);
     let nfuncs = 2 + rng.below(3);
-    let inputs = (0..6).map(|_| rng.below(1 << 16) as u32).collect();
+    let inputs = (0..8).map(|_| rng.below(1 << 16) as u32).collect();
     let mut g = Gen {
         rng,
         lines: Vec::new(),
         probes: Vec::new(),
         nfuncs,
         cycles,
+        backward,
         func: None,
         loop_depth: 0,
         counter: 0,
