@@ -254,7 +254,7 @@ impl<'s> Lowerer<'s> {
 
     /// The value held in a plain variable or global (no dereference, no
     /// path), introducing a temporary when needed.
-    pub(crate) fn into_base(&mut self, v: &Val, at: Range) -> Base {
+    pub(crate) fn base_holding(&mut self, v: &Val, at: Range) -> Base {
         if let ValKind::Place(p, _) = &v.kind {
             if !p.deref && p.path.is_empty() && !matches!(v.ty, Type::Array(..)) {
                 return p.base.clone();
@@ -282,7 +282,7 @@ impl<'s> Lowerer<'s> {
             ValKind::Place(p, c) => (p.clone(), *c),
             _ => (
                 Place {
-                    base: self.into_base(v, at),
+                    base: self.base_holding(v, at),
                     deref: false,
                     path: Vec::new(),
                 },
@@ -426,7 +426,7 @@ impl<'s> Lowerer<'s> {
             return v;
         }
         let pointee = v.ty.pointee().cloned().unwrap_or(Type::Unknown);
-        let base = self.into_base(&v, range(arg));
+        let base = self.base_holding(&v, range(arg));
         Val::place(Place::deref(base), pointee)
     }
 
@@ -441,7 +441,7 @@ impl<'s> Lowerer<'s> {
                 Type::Array(elem, _) => (**elem).clone(),
                 t => t.pointee().cloned().unwrap_or(Type::Unknown),
             };
-            let base = self.into_base(&v, range(arg));
+            let base = self.base_holding(&v, range(arg));
             (Place::deref(base), false, pointee)
         } else {
             let (p, c) = self.place_of(&v, range(arg));
@@ -507,7 +507,7 @@ impl<'s> Lowerer<'s> {
         }
         let pointee = av.ty.pointee().cloned().unwrap_or(Type::Unknown);
         let base = if idx == Index::Zero {
-            self.into_base(&av, range(a))
+            self.base_holding(&av, range(a))
         } else {
             let (p, _) = self.place_of(&av, range(a));
             let t = self.new_temp(av.ty.clone(), range(n));
@@ -563,7 +563,7 @@ impl<'s> Lowerer<'s> {
                     ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
                     ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
                     ValKind::Rv(_) => {
-                        let base = self.into_base(&v, range(fnode));
+                        let base = self.base_holding(&v, range(fnode));
                         (
                             Callee::Indirect(Place {
                                 base,

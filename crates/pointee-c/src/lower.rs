@@ -671,14 +671,12 @@ impl<'s> Lowerer<'s> {
                         .field("type")
                         .map(|t| self.spec_type(t))
                         .unwrap_or(Type::Scalar);
-                    match p.field("declarator") {
-                        Some(d) => {
-                            let (name, ty) = self.declarator(d, base);
-                            if let Some(n) = name {
-                                out.push((n, Some(ty)));
-                            }
+                    // No declarator: `void` or an unnamed parameter.
+                    if let Some(d) = p.field("declarator") {
+                        let (name, ty) = self.declarator(d, base);
+                        if let Some(n) = name {
+                            out.push((n, Some(ty)));
                         }
-                        None => {} // `void` or an unnamed parameter
                     }
                 }
                 _ => {}
