@@ -471,27 +471,10 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// A call to a function with no body and no table entry: the result may
-    /// point to `unknown`; everything its pointer arguments and the
-    /// non-static globals (escaped: external code can name them) reach may
-    /// point to `unknown` afterwards; function pointers it can reach are
-    /// called with unknown arguments. (`refs.rs` maps every non-static
-    /// global into a function that makes such a call.)
-    pub(crate) fn call_unknown(
-        &mut self,
-        mut st: Facts,
-        sc: Scope<'p>,
-        stmt: StmtId,
-        lhs: Option<&Place>,
-        args: &[Arg],
-    ) -> State {
-        let mut work: Vec<LocId> = Vec::new();
-        for i in 0..args.len() {
-            for (t, _) in self.arg_vals(&st, sc, args, i) {
-                work.push(t);
-            }
-        }
-        work.extend(self.escaped.iter().copied());
+    /// What unknown code can do with the locations `roots` point into:
+    /// every pointer location reachable from them may point to `unknown`
+    /// afterwards (weakly). Returns the functions reachable from them.
+    pub(crate) fn clobber_reachable(&mut self, st: &mut Facts, mut work: Vec<LocId>) -> Vec<Name> {
         let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
         for f in st.iter() {
             by_root
@@ -535,6 +518,43 @@ impl<'p> Engine<'p> {
             st.weaken(l);
             st.add(l, UNKNOWN, false);
         }
+        funcs
+    }
+
+    /// After a call to a unit that called unknown code: the non-static
+    /// globals the callee could not see (`hidden`) and what they reach may
+    /// have changed too.
+    pub(crate) fn escape(&mut self, st: &mut Facts, hidden: Vec<LocId>) {
+        self.escaped_call();
+        if !hidden.is_empty() {
+            self.clobber_reachable(st, hidden);
+        }
+    }
+
+    /// A call to a function with no body and no table entry: the result may
+    /// point to `unknown`; everything its pointer arguments and the
+    /// non-static globals (escaped: external code can name them) reach may
+    /// point to `unknown` afterwards; function pointers it can reach are
+    /// called with unknown arguments. The globals the calling function does
+    /// not name are not in its state: the unit is marked `escaped`, and its
+    /// callers apply the same to them after the call (`Engine::escape`).
+    pub(crate) fn call_unknown(
+        &mut self,
+        mut st: Facts,
+        sc: Scope<'p>,
+        stmt: StmtId,
+        lhs: Option<&Place>,
+        args: &[Arg],
+    ) -> State {
+        let mut work: Vec<LocId> = Vec::new();
+        for i in 0..args.len() {
+            for (t, _) in self.arg_vals(&st, sc, args, i) {
+                work.push(t);
+            }
+        }
+        work.extend(self.escaped.iter().copied());
+        self.escaped_call();
+        let funcs = self.clobber_reachable(&mut st, work);
         let mut out = Some(st.clone());
         for name in funcs {
             if let Some(&fi) = self.locs.func_index.get(&name) {

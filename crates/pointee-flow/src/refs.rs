@@ -5,10 +5,10 @@
 //! calling contexts share one memoized unit.
 //!
 //! Indirect calls, unknown functions and library calls that take callbacks
-//! may call any function whose address is taken. A direct call to an
-//! unknown function (no body, no library entry) may also read and write
-//! every non-static global (external code can name them), so a function
-//! making one names every non-static global, and so do its callers.
+//! may call any function whose address is taken. (Unknown code may also
+//! name every non-static global; a unit that called it is marked
+//! `escaped` and its callers apply that to the globals it could not see:
+//! see `effects.rs`.)
 
 use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{self, Effect};
@@ -125,10 +125,10 @@ pub fn escaped_globals(prog: &Program, locs: &mut Locs) -> Vec<LocId> {
 }
 
 /// The roots of the globals each function may name (sorted), by function
-/// index.
-pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
+/// index, and whether it may (transitively) call unknown code.
+pub fn global_refs(prog: &Program, locs: &mut Locs) -> (Vec<Vec<LocId>>, Vec<bool>) {
     let n = prog.functions.len();
-    let words = prog.globals.len().div_ceil(64).max(1);
+    let words = (prog.globals.len() + 1).div_ceil(64);
     let mut bits = vec![vec![0u64; words]; n];
     let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n);
     let mut any_call = vec![false; n];
@@ -146,7 +146,8 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
         };
         s.block(&f.body);
         if s.unknown_call {
-            s.named.extend(escaped_indices(prog));
+            // One bit past the globals: may call unknown code.
+            s.named.push(prog.globals.len() as u32);
         }
         for g in s.named {
             bits[fi][g as usize / 64] |= 1 << (g % 64);
@@ -209,6 +210,11 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
     }
     bits.pop();
     let mut out = Vec::with_capacity(n);
+    let u = prog.globals.len();
+    let unknown: Vec<bool> = bits
+        .iter()
+        .map(|b| b[u / 64] & (1 << (u % 64)) != 0)
+        .collect();
     for b in bits {
         let mut v = Vec::new();
         for (w, word) in b.iter().enumerate() {
@@ -217,11 +223,14 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> Vec<Vec<LocId>> {
                 let bit = word.trailing_zeros() as usize;
                 word &= word - 1;
                 let gi = w * 64 + bit;
+                if gi == prog.globals.len() {
+                    continue;
+                }
                 v.push(locs.global(&prog.globals[gi].name).unwrap());
             }
         }
         v.sort();
         out.push(v);
     }
-    out
+    (out, unknown)
 }

@@ -93,6 +93,10 @@ pub struct Unit {
     /// The body (or a callee) may have written into a symbolic location:
     /// a caller's invisibles behind a summary name must be updated weakly.
     pub wrote_symbolic: bool,
+    /// The body (or a callee) called unknown code, which may have changed
+    /// what any non-static global reaches: callers apply that to the
+    /// globals the unit could not see.
+    pub escaped: bool,
     /// Calls made by the body: (statement, callee name) -> edge.
     pub calls: BTreeMap<(StmtId, Name), CallEdge>,
     approx: Vec<(u32, Arc<Facts>, UnitId)>,
@@ -112,6 +116,7 @@ pub(crate) struct Frame {
     prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
     wild: bool,
     wrote_symbolic: bool,
+    escaped: bool,
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
     changed: bool,
@@ -150,6 +155,8 @@ pub struct Engine<'p> {
     pub steps: u64,
     /// The globals each function may name (see `refs.rs`).
     pub(crate) refs: Vec<Vec<LocId>>,
+    /// Per function: it (or a callee) may call unknown code.
+    pub(crate) calls_unknown: Vec<bool>,
     /// The roots of the non-static globals: unknown code may name them.
     pub(crate) escaped: Vec<LocId>,
     /// Units created per function, and the merged input past the bound.
@@ -173,7 +180,7 @@ pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
 impl<'p> Engine<'p> {
     pub fn new(prog: &'p Program, settings: Settings) -> Engine<'p> {
         let mut locs = Locs::new(prog);
-        let refs = crate::refs::global_refs(prog, &mut locs);
+        let (refs, calls_unknown) = crate::refs::global_refs(prog, &mut locs);
         let escaped = crate::refs::escaped_globals(prog, &mut locs);
         Engine {
             prog,
@@ -188,6 +195,7 @@ impl<'p> Engine<'p> {
             exit_handlers: Vec::new(),
             steps: 0,
             refs,
+            calls_unknown,
             escaped,
             per_func: vec![0; prog.functions.len()],
             overflow: vec![None; prog.functions.len()],
@@ -287,6 +295,7 @@ impl<'p> Engine<'p> {
             merged,
             wild: false,
             wrote_symbolic: false,
+            escaped: false,
             func: f,
             key: key.1.clone(),
             input: key.1.clone(),
@@ -312,6 +321,7 @@ impl<'p> Engine<'p> {
             prov: Vec::new(),
             wild: false,
             wrote_symbolic: false,
+            escaped: false,
             changed: false,
         });
         let depth = self.stack.len() - 1;
@@ -376,6 +386,7 @@ impl<'p> Engine<'p> {
         let fr = self.stack.pop().unwrap();
         let unit = &mut self.units[u as usize];
         unit.wild |= fr.wild;
+        unit.escaped |= fr.escaped;
         unit.wrote_symbolic |= fr.wrote_symbolic;
         unit.input = fr.input.clone();
         unit.output = result.clone();
@@ -518,6 +529,19 @@ impl<'p> Engine<'p> {
         if self.units[u as usize].wild {
             transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
             self.wild_store();
+        }
+        if self.units[u as usize].escaped || approx && self.calls_unknown[fi as usize] {
+            // Unknown code below may have changed what the non-static
+            // globals the callee could not see reach.
+            let refs = std::mem::take(&mut self.refs[fi as usize]);
+            let hidden: Vec<LocId> = self
+                .escaped
+                .iter()
+                .copied()
+                .filter(|g| refs.binary_search(g).is_err())
+                .collect();
+            self.refs[fi as usize] = refs;
+            self.escape(&mut res, hidden);
         }
         if let Some(lhs) = lhs {
             let callee = self.func(fi);
@@ -694,6 +718,15 @@ impl<'p> Hooks for Engine<'p> {
 }
 
 impl<'p> Engine<'p> {
+    /// The body called unknown code.
+    pub(crate) fn escaped_call(&mut self) {
+        if let Some(top) = self.stack.last_mut() {
+            top.escaped = true;
+        }
+    }
+}
+
+impl<'p> Engine<'p> {
     /// Re-runs a unit's body from its stored input and returns the state at
     /// every point reached (the facts inside a body are never stored).
     pub fn replay_unit(&mut self, u: UnitId) -> HashMap<Point, Facts> {
@@ -710,6 +743,7 @@ impl<'p> Engine<'p> {
             prov: Vec::new(),
             wild: false,
             wrote_symbolic: false,
+            escaped: false,
             changed: false,
         });
         self.replay = Some(self.stack.len());
