@@ -32,6 +32,11 @@ use std::time::{Duration, Instant};
 /// Seeds that fail today and the probe that records the reduced problem.
 const KNOWN: &[(u64, &str)] = &[];
 
+/// Seeds whose analysis takes minutes in a debug build (a performance
+/// problem, not a soundness one): skipped unless ORACLE_SEEDS names a range
+/// explicitly. Seed 28: 286 lines, `pointee check` takes ~90 s (debug).
+const SLOW: &[u64] = &[28];
+
 /// One object a probe saw: its name in the analysis' terms, and for a heap
 /// object whether it was its site's most recent allocation at the time.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -165,6 +170,9 @@ struct Tally {
     unverifiable: usize,
     unreached: usize,
     unknown: usize,
+    gcc: Duration,
+    runs: Duration,
+    analysis: Duration,
 }
 
 /// Generates, compiles, runs and checks one program; violations as text.
@@ -178,12 +186,14 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
     let src = dir.join(&file);
     std::fs::write(&src, &program.text).expect("write program");
     let exe = dir.join(format!("oracle_{seed}"));
+    let t = Instant::now();
     let built = Command::new("gcc")
         .args(["-w", "-O0", "-o"])
         .arg(&exe)
         .arg(&src)
         .output()
         .expect("gcc runs");
+    tally.gcc += t.elapsed();
     if !built.status.success() {
         return vec![format!(
             "seed {seed}: gcc rejects the program: {}",
@@ -192,6 +202,7 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
     }
     let mut seen: BTreeMap<usize, BTreeSet<Seen>> = BTreeMap::new();
     let mut problems = Vec::new();
+    let t = Instant::now();
     for &input in &program.inputs {
         match run(&exe, input, &program.probes) {
             Ok(s) => {
@@ -202,6 +213,7 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
             Err(e) => problems.push(format!("seed {seed}: {e}")),
         }
     }
+    tally.runs += t.elapsed();
     let _ = std::fs::remove_file(&exe);
     tally.programs += 1;
     let reached: Vec<usize> = (0..program.probes.len())
@@ -213,7 +225,10 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
         .map(|&id| (program.probes[id].line, program.probes[id].column))
         .collect();
     let mut answers = BTreeMap::new();
-    match engine::answers(&file, &program.text, &positions) {
+    let t = Instant::now();
+    let answered = engine::answers(&file, &program.text, &positions);
+    tally.analysis += t.elapsed();
+    match answered {
         Ok(v) => {
             for (&id, a) in reached.iter().zip(v) {
                 let p = &program.probes[id];
@@ -334,7 +349,8 @@ fn generated_programs_are_analysed_soundly() {
     let started = Instant::now();
     let dir: PathBuf = std::env::temp_dir().join(format!("pointee-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let seeds: Vec<u64> = seeds().collect();
+    let explicit = std::env::var_os("ORACLE_SEEDS").is_some();
+    let seeds: Vec<u64> = seeds().filter(|s| explicit || !SLOW.contains(s)).collect();
     let workers = 2;
     let results: Vec<(Tally, Vec<(u64, Vec<String>)>)> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..workers)
@@ -378,6 +394,9 @@ fn generated_programs_are_analysed_soundly() {
         total.unverifiable += t.unverifiable;
         total.unreached += t.unreached;
         total.unknown += t.unknown;
+        total.gcc += t.gcc;
+        total.runs += t.runs;
+        total.analysis += t.analysis;
         for (seed, p) in failures {
             match KNOWN.iter().find(|k| k.0 == seed) {
                 Some((_, probe)) => {
@@ -388,7 +407,7 @@ fn generated_programs_are_analysed_soundly() {
         }
     }
     eprintln!(
-        "oracle: {} programs, {} probes reached ({} observations, {} with a lone definite target, {} unverifiable: unresolved symbolic names, {} answered `unknown`), {} probes never reached; {:.1} s",
+        "oracle: {} programs, {} probes reached ({} observations, {} with a lone definite target, {} unverifiable: unresolved symbolic names, {} answered `unknown`), {} probes never reached; {:.1} s (summed over workers: gcc {:.1} s, runs {:.1} s, analysis {:.1} s)",
         total.programs,
         total.probes,
         total.observations,
@@ -396,7 +415,10 @@ fn generated_programs_are_analysed_soundly() {
         total.unverifiable,
         total.unknown,
         total.unreached,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        total.gcc.as_secs_f64(),
+        total.runs.as_secs_f64(),
+        total.analysis.as_secs_f64()
     );
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }

@@ -196,6 +196,11 @@ impl Gen {
                 let k = self.index(3);
                 format!("g_a[{k}]")
             }
+            6 if c == Class::IntPtr => {
+                // pointer arithmetic (forward only: see `backward`)
+                let k = self.index(3);
+                format!("g_a + ({k})")
+            }
             6 if c == Class::Fn => {
                 let k = self.index(3);
                 format!("g_tab[{k}]")
