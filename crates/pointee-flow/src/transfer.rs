@@ -107,7 +107,9 @@ fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
 }
 
 /// Pointer arithmetic on a target (`Rvalue::Offset`): from an array head by a
-/// positive index to the tail, from the tail to the tail, otherwise stays.
+/// positive index to the tail, by any index to either; from the tail by a
+/// positive index to the tail, by any index (a negative one) to either;
+/// otherwise stays.
 pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset) {
     match (locs.last_step(loc).cloned(), i) {
         (Some(Step::Head), Index::Positive) => {
@@ -120,6 +122,14 @@ pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset)
             let t = locs.child(p, Step::Tail);
             push(out, loc, false);
             push(out, t, false);
+        }
+        // Any index (negative ones are lowered as `Any`: `q[-2]`, `e--`)
+        // from the tail may reach the head.
+        (Some(Step::Tail), Index::Any) => {
+            let p = locs.get(loc).parent.unwrap();
+            let h = locs.child(p, Step::Head);
+            push(out, h, false);
+            push(out, loc, false);
         }
         _ => {
             push(out, loc, def);
