@@ -111,7 +111,9 @@ impl<'a> Hierarchy<'a> {
 
     /// Direct supertypes: the superclass (Object when none) and interfaces.
     pub fn supers(&self, name: &str) -> Vec<String> {
-        let Some(c) = self.get(name) else { return Vec::new() };
+        let Some(c) = self.get(name) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         if let Some(s) = &c.superclass {
             out.push(s.clone());
@@ -146,7 +148,9 @@ impl<'a> Hierarchy<'a> {
             return a.clone();
         }
         let a: std::rc::Rc<[String]> = self.compute_ancestors(name).into();
-        self.ancestors.borrow_mut().insert(name.to_string(), a.clone());
+        self.ancestors
+            .borrow_mut()
+            .insert(name.to_string(), a.clone());
         a
     }
 
@@ -160,7 +164,8 @@ impl<'a> Hierarchy<'a> {
             }
             chain.push(c.clone());
             cur = self.get(&c).and_then(|d| d.superclass.clone()).or_else(|| {
-                (c != "Object" && self.get(&c).is_some_and(|d| !d.is_interface)).then(|| "Object".to_string())
+                (c != "Object" && self.get(&c).is_some_and(|d| !d.is_interface))
+                    .then(|| "Object".to_string())
             });
         }
         let mut todo = chain.clone();
@@ -186,12 +191,20 @@ impl<'a> Hierarchy<'a> {
 
     /// Methods named `name` with `arity` parameters visible in `class`, the
     /// most derived declaration of each signature first.
-    pub fn methods_named(&self, class: &str, name: &str, arity: usize) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
+    pub fn methods_named(
+        &self,
+        class: &str,
+        name: &str,
+        arity: usize,
+    ) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
         let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
         for c in self.ancestors(class).iter() {
             let Some(d) = self.get(c) else { continue };
             for m in &d.methods {
-                if m.name == name && m.params.len() == arity && !out.iter().any(|(_, o)| o.signature == m.signature) {
+                if m.name == name
+                    && m.params.len() == arity
+                    && !out.iter().any(|(_, o)| o.signature == m.signature)
+                {
                     out.push((d, m));
                 }
             }
@@ -200,12 +213,21 @@ impl<'a> Hierarchy<'a> {
     }
 
     /// Varargs methods named `name` that `arity` arguments can call.
-    pub fn varargs_named(&self, class: &str, name: &str, arity: usize) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
+    pub fn varargs_named(
+        &self,
+        class: &str,
+        name: &str,
+        arity: usize,
+    ) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
         let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
         for c in self.ancestors(class).iter() {
             let Some(d) = self.get(c) else { continue };
             for m in &d.methods {
-                if m.name == name && m.is_varargs && m.params.len() <= arity + 1 && !out.iter().any(|(_, o)| o.signature == m.signature) {
+                if m.name == name
+                    && m.is_varargs
+                    && m.params.len() <= arity + 1
+                    && !out.iter().any(|(_, o)| o.signature == m.signature)
+                {
                     out.push((d, m));
                 }
             }
@@ -245,7 +267,9 @@ fn type_params(node: Node, src: &str) -> Vec<String> {
         for p in tp.named_children(&mut c) {
             if p.kind() == "type_parameter" {
                 let mut c2 = p.walk();
-                let id = p.named_children(&mut c2).find(|n| n.kind() == "type_identifier" || n.kind() == "identifier");
+                let id = p
+                    .named_children(&mut c2)
+                    .find(|n| n.kind() == "type_identifier" || n.kind() == "identifier");
                 if let Some(id) = id {
                     out.push(text(id, src).to_string());
                 }
@@ -291,7 +315,11 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
     let mut object = mk("Object", None);
     // The methods of Object that programs override: calls to them dispatch
     // to the overrides; Object itself has no body for them.
-    for (name, params, ret) in [("toString", vec![], JType::Class("String".into())), ("equals", vec![JType::object()], JType::Prim), ("hashCode", vec![], JType::Prim)] {
+    for (name, params, ret) in [
+        ("toString", vec![], JType::Class("String".into())),
+        ("equals", vec![JType::object()], JType::Prim),
+        ("hashCode", vec![], JType::Prim),
+    ] {
         let sig: Vec<String> = params.iter().map(JType::name).collect();
         let signature = format!("{name}({})", sig.join(","));
         object.methods.push(MethodDecl {
@@ -316,25 +344,44 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
 pub type Skipped<'a> = Vec<(usize, Node<'a>, String)>;
 
 /// Collects the class declarations of one file (nested ones too).
-pub fn collect<'a>(root: Node<'a>, src: &str, file: usize, out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+pub fn collect<'a>(
+    root: Node<'a>,
+    src: &str,
+    file: usize,
+    out: &mut Vec<ClassDecl<'a>>,
+    skipped: &mut Skipped<'a>,
+) {
     let mut c = root.walk();
     for ch in root.named_children(&mut c) {
         collect_decl(ch, src, file, &[], out, skipped);
     }
 }
 
-fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+fn collect_decl<'a>(
+    node: Node<'a>,
+    src: &str,
+    file: usize,
+    outer_tv: &[String],
+    out: &mut Vec<ClassDecl<'a>>,
+    skipped: &mut Skipped<'a>,
+) {
     match node.kind() {
         "class_declaration" | "interface_declaration" => {}
         "enum_declaration" | "record_declaration" => {}
         "annotation_type_declaration" => {
-            skipped.push((file, node, format!("{} is not modelled", node.kind().replace('_', " "))));
+            skipped.push((
+                file,
+                node,
+                format!("{} is not modelled", node.kind().replace('_', " ")),
+            ));
             return;
         }
         _ => return,
     }
     let is_interface = node.kind() == "interface_declaration";
-    let Some(name_node) = node.child_by_field_name("name") else { return };
+    let Some(name_node) = node.child_by_field_name("name") else {
+        return;
+    };
     let name = text(name_node, src).to_string();
     let mut tv: Vec<String> = outer_tv.to_vec();
     tv.extend(type_params(node, src));
@@ -345,10 +392,14 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
     });
     let interfaces = if is_interface {
         let mut c = node.walk();
-        let ext = node.named_children(&mut c).find(|n| n.kind() == "extends_interfaces");
+        let ext = node
+            .named_children(&mut c)
+            .find(|n| n.kind() == "extends_interfaces");
         ext.map(|e| type_list(e, src, &tv)).unwrap_or_default()
     } else {
-        node.child_by_field_name("interfaces").map(|i| type_list(i, src, &tv)).unwrap_or_default()
+        node.child_by_field_name("interfaces")
+            .map(|i| type_list(i, src, &tv))
+            .unwrap_or_default()
     };
     let mut decl = ClassDecl {
         name: name.clone(),
@@ -363,7 +414,9 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         body: if node.kind() == "enum_declaration" {
             node.child_by_field_name("body").and_then(|b| {
                 let mut c = b.walk();
-                let decls = b.named_children(&mut c).find(|k| k.kind() == "enum_body_declarations");
+                let decls = b
+                    .named_children(&mut c)
+                    .find(|k| k.kind() == "enum_body_declarations");
                 decls
             })
         } else {
@@ -381,10 +434,18 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
         decl.is_enum = true;
         for k in enum_constants(node) {
             if let Some(n) = k.child_by_field_name("name") {
-                decl.fields.push(FieldDecl { name: text(n, src).to_string(), ty: JType::Class(name.clone()), is_static: true });
+                decl.fields.push(FieldDecl {
+                    name: text(n, src).to_string(),
+                    ty: JType::Class(name.clone()),
+                    is_static: true,
+                });
             }
         }
-        decl.fields.push(FieldDecl { name: "$VALUES".into(), ty: JType::Array(Box::new(JType::Class(name.clone()))), is_static: true });
+        decl.fields.push(FieldDecl {
+            name: "$VALUES".into(),
+            ty: JType::Array(Box::new(JType::Class(name.clone()))),
+            is_static: true,
+        });
     }
     if node.kind() == "record_declaration" {
         record_members(&mut decl, node, src, &tv);
@@ -396,12 +457,24 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
     for n in nested {
         let before = out.len();
         collect_decl(n, src, file, &tv, out, skipped);
-        if n.kind() == "class_declaration" && !outer_is_interface && !has_modifier(n, src, "static") && out.len() > before {
+        if n.kind() == "class_declaration"
+            && !outer_is_interface
+            && !has_modifier(n, src, "static")
+            && out.len() > before
+        {
             out[before].inner_of = Some(name.clone());
         }
     }
     for (i, a) in anon.into_iter().enumerate() {
-        collect_anonymous(a, &format!("{name}${}", i + 1), src, file, &tv, out, skipped);
+        collect_anonymous(
+            a,
+            &format!("{name}${}", i + 1),
+            src,
+            file,
+            &tv,
+            out,
+            skipped,
+        );
     }
     collect_locals(local_body, &name, src, file, &tv, out, skipped);
 }
@@ -409,7 +482,15 @@ fn collect_decl<'a>(node: Node<'a>, src: &str, file: usize, outer_tv: &[String],
 /// Local classes (declared in a method body): classes of the program under
 /// their simple names, holding the enclosing instance (when there is one) in
 /// `this$0` and the locals they mention in `cap$x`, like anonymous classes.
-fn collect_locals<'a>(body: Option<Node<'a>>, outer: &str, src: &str, file: usize, tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
+fn collect_locals<'a>(
+    body: Option<Node<'a>>,
+    outer: &str,
+    src: &str,
+    file: usize,
+    tv: &[String],
+    out: &mut Vec<ClassDecl<'a>>,
+    skipped: &mut Skipped<'a>,
+) {
     for l in anonymous_and_local(body).1 {
         let before = out.len();
         collect_decl(l, src, file, tv, out, skipped);
@@ -431,15 +512,28 @@ fn anonymous_in(body: Option<Node>) -> Vec<Node> {
 fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
     let mut out = Vec::new();
     let mut locals = Vec::new();
-    let Some(body) = body else { return (out, locals) };
+    let Some(body) = body else {
+        return (out, locals);
+    };
     let mut todo = vec![body];
     while let Some(n) = todo.pop() {
         let mut c = n.walk();
         let kids: Vec<Node> = n.named_children(&mut c).collect();
         for k in kids.into_iter().rev() {
             match k.kind() {
-                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" if n != body => locals.push(k),
-                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" | "class_body" => {}
+                "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                    if n != body =>
+                {
+                    locals.push(k)
+                }
+                "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "class_body" => {}
                 "object_creation_expression" => {
                     let mut c2 = k.walk();
                     if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
@@ -456,10 +550,23 @@ fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
     (out, locals)
 }
 
-fn collect_anonymous<'a>(node: Node<'a>, name: &str, src: &str, file: usize, tv: &[String], out: &mut Vec<ClassDecl<'a>>, skipped: &mut Skipped<'a>) {
-    let base = node.child_by_field_name("type").map(|t| read_type(t, src, tv).name()).unwrap_or_else(|| "Object".into());
+fn collect_anonymous<'a>(
+    node: Node<'a>,
+    name: &str,
+    src: &str,
+    file: usize,
+    tv: &[String],
+    out: &mut Vec<ClassDecl<'a>>,
+    skipped: &mut Skipped<'a>,
+) {
+    let base = node
+        .child_by_field_name("type")
+        .map(|t| read_type(t, src, tv).name())
+        .unwrap_or_else(|| "Object".into());
     let mut c = node.walk();
-    let body = node.named_children(&mut c).find(|x| x.kind() == "class_body");
+    let body = node
+        .named_children(&mut c)
+        .find(|x| x.kind() == "class_body");
     let mut decl = ClassDecl {
         name: name.to_string(),
         superclass: None,
@@ -499,12 +606,19 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
             match m.kind() {
                 "field_declaration" | "constant_declaration" => {
                     let is_static = is_interface || has_modifier(m, src, "static");
-                    let Some(tn) = m.child_by_field_name("type") else { continue };
+                    let Some(tn) = m.child_by_field_name("type") else {
+                        continue;
+                    };
                     let base = read_type(tn, src, &tv);
                     let mut c2 = m.walk();
                     for d in m.children_by_field_name("declarator", &mut c2) {
-                        let Some(n) = d.child_by_field_name("name") else { continue };
-                        let dims = d.child_by_field_name("dimensions").map(|x| crate::types::count_dims(x, src)).unwrap_or(0);
+                        let Some(n) = d.child_by_field_name("name") else {
+                            continue;
+                        };
+                        let dims = d
+                            .child_by_field_name("dimensions")
+                            .map(|x| crate::types::count_dims(x, src))
+                            .unwrap_or(0);
                         decl.fields.push(FieldDecl {
                             name: text(n, src).to_string(),
                             ty: crate::types::wrap_array(base.clone(), dims),
@@ -515,11 +629,16 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
                 "method_declaration" | "constructor_declaration" => {
                     // A second method of one signature (a compile error) is
                     // ignored: function names stay unique.
-                    if let Some(md) = method_decl(m, src, &name, &tv).filter(|md| !decl.methods.iter().any(|x| x.signature == md.signature)) {
+                    if let Some(md) = method_decl(m, src, &name, &tv)
+                        .filter(|md| !decl.methods.iter().any(|x| x.signature == md.signature))
+                    {
                         decl.methods.push(md);
                     }
                 }
-                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => nested.push(m),
+                "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration" => nested.push(m),
                 _ => {}
             }
         }
@@ -542,9 +661,18 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
     }
 }
 
-fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> Option<MethodDecl<'a>> {
+fn method_decl<'a>(
+    m: Node<'a>,
+    src: &str,
+    class: &str,
+    class_tv: &[String],
+) -> Option<MethodDecl<'a>> {
     let is_ctor = m.kind() == "constructor_declaration";
-    let name = if is_ctor { "<init>".to_string() } else { text(m.child_by_field_name("name")?, src).to_string() };
+    let name = if is_ctor {
+        "<init>".to_string()
+    } else {
+        text(m.child_by_field_name("name")?, src).to_string()
+    };
     let mut tv = class_tv.to_vec();
     tv.extend(type_params(m, src));
     let mut params = Vec::new();
@@ -553,20 +681,29 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
             let (tn, nn) = match p.kind() {
-                "formal_parameter" => (p.child_by_field_name("type"), p.child_by_field_name("name")),
+                "formal_parameter" => {
+                    (p.child_by_field_name("type"), p.child_by_field_name("name"))
+                }
                 "spread_parameter" => {
                     let mut c2 = p.walk();
                     let t = p.named_children(&mut c2).find(|n| n.kind() != "modifiers");
                     let mut c3 = p.walk();
-                    let d = p.named_children(&mut c3).find(|n| n.kind() == "variable_declarator");
+                    let d = p
+                        .named_children(&mut c3)
+                        .find(|n| n.kind() == "variable_declarator");
                     (t, d.and_then(|d| d.child_by_field_name("name")))
                 }
                 _ => continue,
             };
-            let (Some(tn), Some(nn)) = (tn, nn) else { continue };
+            let (Some(tn), Some(nn)) = (tn, nn) else {
+                continue;
+            };
             let mut ty = read_type(tn, src, &tv);
             let mut sn = sig_name(tn, src, &ty);
-            let dims = p.child_by_field_name("dimensions").map(|x| crate::types::count_dims(x, src)).unwrap_or(0)
+            let dims = p
+                .child_by_field_name("dimensions")
+                .map(|x| crate::types::count_dims(x, src))
+                .unwrap_or(0)
                 + usize::from(p.kind() == "spread_parameter");
             if dims > 0 {
                 ty = crate::types::wrap_array(ty, dims);
@@ -576,10 +713,16 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
             params.push((text(nn, src).to_string(), ty));
         }
     }
-    let ret = m.child_by_field_name("type").map(|t| read_type(t, src, &tv)).unwrap_or(JType::Prim);
+    let ret = m
+        .child_by_field_name("type")
+        .map(|t| read_type(t, src, &tv))
+        .unwrap_or(JType::Prim);
     let is_varargs = m.child_by_field_name("parameters").is_some_and(|ps| {
         let mut c = ps.walk();
-        let last = ps.named_children(&mut c).filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter")).last();
+        let last = ps
+            .named_children(&mut c)
+            .filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter"))
+            .last();
         last.is_some_and(|p| p.kind() == "spread_parameter")
     });
     let signature = format!("{name}({})", sig.join(","));
@@ -602,9 +745,14 @@ fn method_decl<'a>(m: Node<'a>, src: &str, class: &str, class_tv: &[String]) -> 
 
 /// The `enum_constant` nodes of an enum declaration.
 pub fn enum_constants(node: Node) -> Vec<Node> {
-    let Some(b) = node.child_by_field_name("body") else { return Vec::new() };
+    let Some(b) = node.child_by_field_name("body") else {
+        return Vec::new();
+    };
     let mut c = b.walk();
-    let out = b.named_children(&mut c).filter(|k| k.kind() == "enum_constant").collect();
+    let out = b
+        .named_children(&mut c)
+        .filter(|k| k.kind() == "enum_constant")
+        .collect();
     out
 }
 
@@ -616,14 +764,21 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
     if let Some(ps) = node.child_by_field_name("parameters") {
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
-            let (Some(t), Some(n)) = (p.child_by_field_name("type"), p.child_by_field_name("name")) else { continue };
+            let (Some(t), Some(n)) = (p.child_by_field_name("type"), p.child_by_field_name("name"))
+            else {
+                continue;
+            };
             let ty = read_type(t, src, tv);
             comps.push((text(n, src).to_string(), ty.clone(), sig_name(t, src, &ty)));
         }
     }
     let name = decl.name.clone();
     for (f, ty, _) in &comps {
-        decl.fields.push(FieldDecl { name: f.clone(), ty: ty.clone(), is_static: false });
+        decl.fields.push(FieldDecl {
+            name: f.clone(),
+            ty: ty.clone(),
+            is_static: false,
+        });
         let signature = format!("{f}()");
         if !decl.methods.iter().any(|m| m.signature == signature) {
             decl.methods.push(MethodDecl {
@@ -633,7 +788,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
                 is_static: false,
                 is_ctor: false,
                 is_private: false,
-            is_varargs: false,
+                is_varargs: false,
                 function: format!("{name}.{signature}"),
                 signature,
                 node: None,
@@ -642,7 +797,14 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             });
         }
     }
-    let signature = format!("<init>({})", comps.iter().map(|c| c.2.as_str()).collect::<Vec<_>>().join(","));
+    let signature = format!(
+        "<init>({})",
+        comps
+            .iter()
+            .map(|c| c.2.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     // The made-up `<init>()` of a class without constructors is not a record's.
     decl.methods.retain(|m| !(m.is_ctor && m.node.is_none()));
     if decl.methods.iter().any(|m| m.signature == signature) {
@@ -650,17 +812,22 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
     }
     let compact = decl.body.and_then(|b| {
         let mut c = b.walk();
-        let found = b.named_children(&mut c).find(|k| k.kind() == "compact_constructor_declaration");
+        let found = b
+            .named_children(&mut c)
+            .find(|k| k.kind() == "compact_constructor_declaration");
         found
     });
     decl.methods.push(MethodDecl {
         name: "<init>".into(),
-        params: comps.iter().map(|(n, t, _)| (n.clone(), t.clone())).collect(),
+        params: comps
+            .iter()
+            .map(|(n, t, _)| (n.clone(), t.clone()))
+            .collect(),
         ret: JType::Prim,
         is_static: false,
         is_ctor: true,
         is_private: false,
-            is_varargs: false,
+        is_varargs: false,
         function: format!("{name}.{signature}"),
         signature,
         node: compact,

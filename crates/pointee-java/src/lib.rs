@@ -17,7 +17,9 @@ mod types;
 
 use decl::{text, Hierarchy};
 use lower::{range, Fb, Method};
-use pointee_ir::{Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, Range, SourceMap};
+use pointee_ir::{
+    Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, Range, SourceMap,
+};
 use tree_sitter::{Node, Parser, Tree};
 
 /// The lowered program, one source map per input file (same order), and the
@@ -35,7 +37,8 @@ pub struct JavaProgram {
 /// A parser for the Java grammar.
 pub fn parser() -> Parser {
     let mut p = Parser::new();
-    p.set_language(&tree_sitter_java::LANGUAGE.into()).expect("tree-sitter-java is compatible with tree-sitter");
+    p.set_language(&tree_sitter_java::LANGUAGE.into())
+        .expect("tree-sitter-java is compatible with tree-sitter");
     p
 }
 
@@ -43,10 +46,18 @@ pub fn parser() -> Parser {
 /// what cannot be lowered is noted in the file's source map.
 pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
     let mut p = parser();
-    let trees: Vec<Tree> = files.iter().map(|(_, t)| p.parse(t, None).expect("parse without cancellation")).collect();
+    let trees: Vec<Tree> = files
+        .iter()
+        .map(|(_, t)| p.parse(t, None).expect("parse without cancellation"))
+        .collect();
     let srcs: Vec<&str> = files.iter().map(|(_, t)| *t).collect();
-    let mut sources: Vec<SourceMap> =
-        files.iter().map(|(n, _)| SourceMap { file: (*n).into(), ..Default::default() }).collect();
+    let mut sources: Vec<SourceMap> = files
+        .iter()
+        .map(|(n, _)| SourceMap {
+            file: (*n).into(),
+            ..Default::default()
+        })
+        .collect();
 
     // Pass 1: the class table.
     let mut decls = decl::builtins();
@@ -56,7 +67,11 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
         syntax_notes(t.root_node(), &mut sources[i].notes);
     }
     for (file, node, msg) in skipped {
-        sources[file].notes.push(Note { range: range(node), kind: NoteKind::Unsupported, message: msg });
+        sources[file].notes.push(Note {
+            range: range(node),
+            kind: NoteKind::Unsupported,
+            message: msg,
+        });
     }
     let mut h = Hierarchy::default();
     for d in decls {
@@ -87,7 +102,11 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
         .classes
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| c.anonymous_base.clone().map(|b| (i, b.clone(), h.get(&b).is_some_and(|d| d.is_interface))))
+        .filter_map(|(i, c)| {
+            c.anonymous_base
+                .clone()
+                .map(|b| (i, b.clone(), h.get(&b).is_some_and(|d| d.is_interface)))
+        })
         .collect();
     for (i, base, is_interface) in bases {
         if is_interface {
@@ -110,7 +129,11 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
 }
 
 /// The classes and methods of the lambdas made in one body.
-fn add_lambdas(out: &mut JavaProgram, source: &mut SourceMap, lambdas: Vec<(Class, pointee_ir::Function, pointee_ir::FunctionSource)>) {
+fn add_lambdas(
+    out: &mut JavaProgram,
+    source: &mut SourceMap,
+    lambdas: Vec<(Class, pointee_ir::Function, pointee_ir::FunctionSource)>,
+) {
     for (class, f, fs) in lambdas {
         out.program.classes.push(class);
         out.program.functions.push(f);
@@ -137,16 +160,33 @@ fn thrown_global(out: &mut JavaProgram, used: bool) {
 /// `toString()`, `equals(Object)`, `hashCode()`; the library heap is each
 /// argument, and each result goes back into it.
 fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
-    use pointee_ir::{Basic, Callee, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Type, Var, VarId, VarKind};
+    use pointee_ir::{
+        Basic, Callee, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt,
+        StmtId, Type, Var, VarId, VarKind,
+    };
     if out.program.global(lower::LIBRARY).is_none() || sources.is_empty() {
         return;
     }
-    let known: std::collections::HashSet<&str> = out.program.classes.iter().map(|c| &*c.name).collect();
-    let mut sigs: std::collections::BTreeSet<String> = ["toString()", "equals(Object)", "hashCode()"].iter().map(|s| s.to_string()).collect();
+    let known: std::collections::HashSet<&str> =
+        out.program.classes.iter().map(|c| &*c.name).collect();
+    let mut sigs: std::collections::BTreeSet<String> =
+        ["toString()", "equals(Object)", "hashCode()"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     for c in &out.program.classes {
-        let library_super = c.superclass.iter().chain(&c.interfaces).any(|s| !known.contains(&**s));
+        let library_super = c
+            .superclass
+            .iter()
+            .chain(&c.interfaces)
+            .any(|s| !known.contains(&**s));
         if library_super {
-            sigs.extend(c.methods.iter().filter(|m| !m.is_static && !m.signature.starts_with('<')).map(|m| m.signature.to_string()));
+            sigs.extend(
+                c.methods
+                    .iter()
+                    .filter(|m| !m.is_static && !m.signature.starts_with('<'))
+                    .map(|m| m.signature.to_string()),
+            );
         }
     }
     let name: Name = "Library.<callbacks>()".into();
@@ -157,8 +197,18 @@ fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
         variadic: false,
         is_static: true,
         vars: vec![
-            Var { name: "lib".into(), ty: Type::Class("Object".into()), kind: VarKind::Temp, restrict: false },
-            Var { name: "r".into(), ty: Type::Class("Object".into()), kind: VarKind::Temp, restrict: false },
+            Var {
+                name: "lib".into(),
+                ty: Type::Class("Object".into()),
+                kind: VarKind::Temp,
+                restrict: false,
+            },
+            Var {
+                name: "r".into(),
+                ty: Type::Class("Object".into()),
+                kind: VarKind::Temp,
+                restrict: false,
+            },
         ],
         ret_var: None,
         body: Vec::new(),
@@ -166,7 +216,11 @@ fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
         stmt_count: 0,
         site_count: 0,
     };
-    let mut fs = FunctionSource { name: name.clone(), vars: vec![Range::default(); 2], ..Default::default() };
+    let mut fs = FunctionSource {
+        name: name.clone(),
+        vars: vec![Range::default(); 2],
+        ..Default::default()
+    };
     let (lib, r) = (Place::var(VarId(0)), Place::var(VarId(1)));
     let heap = Place::global(lower::LIBRARY.into());
     let stmt = |f: &mut Function, fs: &mut FunctionSource, b: Basic| {
@@ -174,19 +228,62 @@ fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
         f.stmt_count += 1;
         fs.stmts.push(Range::default());
     };
-    stmt(&mut f, &mut fs, Basic::Assign { lhs: lib.clone(), rhs: Rvalue::Use(heap.clone()) });
+    stmt(
+        &mut f,
+        &mut fs,
+        Basic::Assign {
+            lhs: lib.clone(),
+            rhs: Rvalue::Use(heap.clone()),
+        },
+    );
     for sig in sigs {
-        let arity = sig.split_once('(').map_or(0, |(_, a)| a.trim_end_matches(')').split(',').filter(|x| !x.is_empty()).count());
+        let arity = sig.split_once('(').map_or(0, |(_, a)| {
+            a.trim_end_matches(')')
+                .split(',')
+                .filter(|x| !x.is_empty())
+                .count()
+        });
         let site = SiteId(f.site_count);
         f.site_count += 1;
-        fs.sites.push(SiteInfo { range: Range::default(), kind: SiteKind::Call });
+        fs.sites.push(SiteInfo {
+            range: Range::default(),
+            kind: SiteKind::Call,
+        });
         let args = vec![Rvalue::Use(lib.clone()); arity + 1];
-        let callee = Callee::Virtual { receiver: lib.clone(), signature: sig.as_str().into() };
-        stmt(&mut f, &mut fs, Basic::Call { site, lhs: Some(r.clone()), callee, args });
+        let callee = Callee::Virtual {
+            receiver: lib.clone(),
+            signature: sig.as_str().into(),
+        };
+        stmt(
+            &mut f,
+            &mut fs,
+            Basic::Call {
+                site,
+                lhs: Some(r.clone()),
+                callee,
+                args,
+            },
+        );
     }
-    stmt(&mut f, &mut fs, Basic::Assign { lhs: heap, rhs: Rvalue::Use(r) });
-    if let Some(c) = out.program.classes.iter_mut().find(|c| &*c.name == "Object") {
-        c.methods.push(pointee_ir::Method { signature: "<callbacks>()".into(), function: Some(name.clone()), is_static: true });
+    stmt(
+        &mut f,
+        &mut fs,
+        Basic::Assign {
+            lhs: heap,
+            rhs: Rvalue::Use(r),
+        },
+    );
+    if let Some(c) = out
+        .program
+        .classes
+        .iter_mut()
+        .find(|c| &*c.name == "Object")
+    {
+        c.methods.push(pointee_ir::Method {
+            signature: "<callbacks>()".into(),
+            function: Some(name.clone()),
+            is_static: true,
+        });
     }
     out.initializers.push(name);
     out.program.functions.push(f);
@@ -209,8 +306,15 @@ fn library_global(out: &mut JavaProgram, used: bool) {
 /// entry: it makes one object per distinct literal text of the file and
 /// stores it in the global `String."text"` that every use of the literal
 /// reads (Java interns literals, so equal texts are one object).
-fn literal_pools(out: &mut JavaProgram, sources: &mut [SourceMap], strings: Vec<Vec<(String, Range)>>) {
-    use pointee_ir::{Basic, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Type, Var, VarId, VarKind};
+fn literal_pools(
+    out: &mut JavaProgram,
+    sources: &mut [SourceMap],
+    strings: Vec<Vec<(String, Range)>>,
+) {
+    use pointee_ir::{
+        Basic, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId,
+        Type, Var, VarId, VarKind,
+    };
     let mut literal_globals = std::collections::HashSet::new();
     for (file, lits) in strings.into_iter().enumerate() {
         if lits.is_empty() {
@@ -230,30 +334,67 @@ fn literal_pools(out: &mut JavaProgram, sources: &mut [SourceMap], strings: Vec<
             stmt_count: 0,
             site_count: 0,
         };
-        let mut fs = FunctionSource { name: name.clone(), ..Default::default() };
+        let mut fs = FunctionSource {
+            name: name.clone(),
+            ..Default::default()
+        };
         let mut seen = std::collections::HashSet::new();
         for (text, r) in &lits {
             if !seen.insert(text.as_str()) {
                 continue;
             }
             let k = f.vars.len() as u32;
-            f.vars.push(Var { name: format!("s{k}").into(), ty: Type::Class("String".into()), kind: VarKind::Temp, restrict: false });
+            f.vars.push(Var {
+                name: format!("s{k}").into(),
+                ty: Type::Class("String".into()),
+                kind: VarKind::Temp,
+                restrict: false,
+            });
             fs.vars.push(*r);
-            fs.sites.push(SiteInfo { range: *r, kind: SiteKind::String });
+            fs.sites.push(SiteInfo {
+                range: *r,
+                kind: SiteKind::String,
+            });
             let g: Name = lower::literal_global(text).into();
             let v = Place::var(VarId(k));
-            f.body.push(Stmt::Basic(StmtId(2 * k), Basic::Assign { lhs: v.clone(), rhs: Rvalue::String(SiteId(k)) }));
-            f.body.push(Stmt::Basic(StmtId(2 * k + 1), Basic::Assign { lhs: Place::global(g.clone()), rhs: Rvalue::Use(v) }));
+            f.body.push(Stmt::Basic(
+                StmtId(2 * k),
+                Basic::Assign {
+                    lhs: v.clone(),
+                    rhs: Rvalue::String(SiteId(k)),
+                },
+            ));
+            f.body.push(Stmt::Basic(
+                StmtId(2 * k + 1),
+                Basic::Assign {
+                    lhs: Place::global(g.clone()),
+                    rhs: Rvalue::Use(v),
+                },
+            ));
             fs.stmts.push(*r);
             fs.stmts.push(*r);
             if literal_globals.insert(g.clone()) {
-                out.program.globals.push(Global { name: g.clone(), ty: Type::Class("String".into()), kind: GlobalKind::StaticField, init: Vec::new() });
-                sources[file].globals.push(GlobalSource { name: g, name_range: *r, sites: Vec::new() });
+                out.program.globals.push(Global {
+                    name: g.clone(),
+                    ty: Type::Class("String".into()),
+                    kind: GlobalKind::StaticField,
+                    init: Vec::new(),
+                });
+                sources[file].globals.push(GlobalSource {
+                    name: g,
+                    name_range: *r,
+                    sites: Vec::new(),
+                });
             }
         }
         f.site_count = f.vars.len() as u32;
         f.stmt_count = 2 * f.site_count;
-        if let Some(c) = out.program.classes.iter_mut().find(|c| &*c.name == "String") {
+        if let Some(c) = out
+            .program
+            .classes
+            .iter_mut()
+            .find(|c| &*c.name == "String")
+        {
             c.methods.push(pointee_ir::Method {
                 signature: format!("<literals {}>()", sources[file].file).into(),
                 function: Some(name.clone()),
@@ -271,7 +412,11 @@ fn syntax_notes(node: Node, notes: &mut Vec<Note>) {
         return;
     }
     if node.is_error() || node.is_missing() {
-        notes.push(Note { range: range(node), kind: NoteKind::Syntax, message: "syntax error".into() });
+        notes.push(Note {
+            range: range(node),
+            kind: NoteKind::Syntax,
+            message: "syntax error".into(),
+        });
         return;
     }
     let mut c = node.walk();
@@ -299,7 +444,14 @@ fn lower_class(
         interfaces: c.interfaces.iter().map(|i| i.as_str().into()).collect(),
         is_interface: c.is_interface,
         is_abstract: c.is_abstract,
-        fields: c.fields.iter().map(|f| Field { name: f.name.as_str().into(), ty: f.ty.ir() }).collect(),
+        fields: c
+            .fields
+            .iter()
+            .map(|f| Field {
+                name: f.name.as_str().into(),
+                ty: f.ty.ir(),
+            })
+            .collect(),
         methods: Vec::new(),
     };
     let Some(cnode) = c.node else {
@@ -322,26 +474,53 @@ fn lower_class(
         }
         let mut w = m.walk();
         for d in m.children_by_field_name("declarator", &mut w) {
-            let Some(n) = d.child_by_field_name("name") else { continue };
-            let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else { continue };
+            let Some(n) = d.child_by_field_name("name") else {
+                continue;
+            };
+            let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else {
+                continue;
+            };
             if f.is_static {
                 let name: Name = format!("{}.{}", c.name, f.name).into();
                 if out.program.globals.iter().any(|g| g.name == name) {
                     continue;
                 }
-                out.program.globals.push(Global { name: name.clone(), ty: f.ty.ir(), kind: GlobalKind::StaticField, init: Vec::new() });
-                sources[file].globals.push(GlobalSource { name, name_range: range(n), sites: Vec::new() });
+                out.program.globals.push(Global {
+                    name: name.clone(),
+                    ty: f.ty.ir(),
+                    kind: GlobalKind::StaticField,
+                    init: Vec::new(),
+                });
+                sources[file].globals.push(GlobalSource {
+                    name,
+                    name_range: range(n),
+                    sites: Vec::new(),
+                });
             }
         }
     }
     if c.is_enum {
         let consts = decl::enum_constants(cnode);
-        let names = consts.iter().filter_map(|k| k.child_by_field_name("name")).map(|n| (text(n, src).to_string(), range(n)));
+        let names = consts
+            .iter()
+            .filter_map(|k| k.child_by_field_name("name"))
+            .map(|n| (text(n, src).to_string(), range(n)));
         for (f, r) in names.chain(std::iter::once(("$VALUES".to_string(), range(cnode)))) {
-            let Some(fd) = c.fields.iter().find(|x| x.name == f) else { continue };
+            let Some(fd) = c.fields.iter().find(|x| x.name == f) else {
+                continue;
+            };
             let name: Name = format!("{}.{}", c.name, f).into();
-            out.program.globals.push(Global { name: name.clone(), ty: fd.ty.ir(), kind: GlobalKind::StaticField, init: Vec::new() });
-            sources[file].globals.push(GlobalSource { name, name_range: r, sites: Vec::new() });
+            out.program.globals.push(Global {
+                name: name.clone(),
+                ty: fd.ty.ir(),
+                kind: GlobalKind::StaticField,
+                init: Vec::new(),
+            });
+            sources[file].globals.push(GlobalSource {
+                name,
+                name_range: r,
+                sites: Vec::new(),
+            });
         }
     }
     for m in &c.methods {
@@ -363,12 +542,17 @@ fn lower_class(
         let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         if let Some(node) = m.node {
             fb.fs.range = range(node);
-            fb.fs.name_range = node.child_by_field_name("name").map(range).unwrap_or(range(node));
+            fb.fs.name_range = node
+                .child_by_field_name("name")
+                .map(range)
+                .unwrap_or(range(node));
             if let Some(ps) = node.child_by_field_name("parameters") {
                 let mut w = ps.walk();
                 let mut i = 0;
                 for p in ps.named_children(&mut w) {
-                    if !matches!(p.kind(), "formal_parameter" | "spread_parameter") || i >= m.params.len() {
+                    if !matches!(p.kind(), "formal_parameter" | "spread_parameter")
+                        || i >= m.params.len()
+                    {
                         continue;
                     }
                     let nr = p.child_by_field_name("name").map(range).unwrap_or(range(p));
@@ -378,12 +562,18 @@ fn lower_class(
             }
         } else {
             fb.fs.range = range(cnode);
-            fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+            fb.fs.name_range = cnode
+                .child_by_field_name("name")
+                .map(range)
+                .unwrap_or(range(cnode));
         }
         if let Some(decl::Synth::RecordCtor) = m.synth {
             // The record's components are the canonical constructor's
             // parameters (a compact constructor does not list them).
-            let at = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+            let at = cnode
+                .child_by_field_name("name")
+                .map(range)
+                .unwrap_or(range(cnode));
             for (n, t) in &m.params {
                 fb.add_param(n, t.clone(), at);
             }
@@ -428,18 +618,28 @@ fn lower_class(
                     && (c.is_interface || decl::has_modifier(**m, src, "static"))
                     && {
                         let mut w = m.walk();
-                        let has_value = m.children_by_field_name("declarator", &mut w).any(|d| d.child_by_field_name("value").is_some());
+                        let has_value = m
+                            .children_by_field_name("declarator", &mut w)
+                            .any(|d| d.child_by_field_name("value").is_some());
                         has_value
                     })
         })
         .collect();
     if !statics.is_empty() || c.is_enum {
         let fname = format!("{}.<clinit>()", c.name);
-        let meth = Method { class: &c.name, function: &fname, is_static: true, type_vars: &c.type_vars };
+        let meth = Method {
+            class: &c.name,
+            function: &fname,
+            is_static: true,
+            type_vars: &c.type_vars,
+        };
         let mut notes = std::mem::take(&mut sources[file].notes);
         let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         fb.fs.range = range(cnode);
-        fb.fs.name_range = cnode.child_by_field_name("name").map(range).unwrap_or(range(cnode));
+        fb.fs.name_range = cnode
+            .child_by_field_name("name")
+            .map(range)
+            .unwrap_or(range(cnode));
         if c.is_enum {
             fb.enum_constants(&c.name, cnode);
         }
@@ -453,7 +653,11 @@ fn lower_class(
         let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
         add_lambdas(out, &mut sources[file], lambdas);
         sources[file].notes = notes;
-        class.methods.push(pointee_ir::Method { signature: "<clinit>()".into(), function: Some(fname.as_str().into()), is_static: true });
+        class.methods.push(pointee_ir::Method {
+            signature: "<clinit>()".into(),
+            function: Some(fname.as_str().into()),
+            is_static: true,
+        });
         out.initializers.push(f.name.clone());
         out.program.functions.push(f);
         sources[file].functions.push(fs);
@@ -462,7 +666,13 @@ fn lower_class(
 }
 
 /// A field declaration's initializers or an initializer block.
-fn init_member<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, m: Node<'a>, src: &str, is_static: bool) {
+fn init_member<'a>(
+    fb: &mut Fb<'a, '_>,
+    c: &decl::ClassDecl<'a>,
+    m: Node<'a>,
+    src: &str,
+    is_static: bool,
+) {
     if m.kind() == "static_initializer" || m.kind() == "block" {
         let mut w = m.walk();
         let kids: Vec<Node<'a>> = m.named_children(&mut w).collect();
@@ -474,8 +684,15 @@ fn init_member<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, m: Node<'a>, sr
     let mut w = m.walk();
     let decls: Vec<Node<'a>> = m.children_by_field_name("declarator", &mut w).collect();
     for d in decls {
-        let (Some(n), Some(v)) = (d.child_by_field_name("name"), d.child_by_field_name("value")) else { continue };
-        let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else { continue };
+        let (Some(n), Some(v)) = (
+            d.child_by_field_name("name"),
+            d.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else {
+            continue;
+        };
         fb.field_init(&c.name, &f.name, &f.ty, is_static, v);
     }
 }
@@ -483,7 +700,13 @@ fn init_member<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, m: Node<'a>, sr
 /// A constructor: an explicit `this(...)`/`super(...)` or the implicit
 /// `super()`, then (unless it delegates to `this(...)`) the instance field
 /// initialisers and initializer blocks, then the body.
-fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Node<'a>>, members: &[Node<'a>], src: &str) {
+fn lower_ctor<'a>(
+    fb: &mut Fb<'a, '_>,
+    c: &decl::ClassDecl<'a>,
+    node: Option<Node<'a>>,
+    members: &[Node<'a>],
+    src: &str,
+) {
     let body = node.and_then(|n| n.child_by_field_name("body"));
     let stmts: Vec<Node<'a>> = match body {
         Some(b) => {
@@ -492,7 +715,10 @@ fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Nod
         }
         None => Vec::new(),
     };
-    let explicit = stmts.first().filter(|s| s.kind() == "explicit_constructor_invocation").copied();
+    let explicit = stmts
+        .first()
+        .filter(|s| s.kind() == "explicit_constructor_invocation")
+        .copied();
     let delegates = explicit
         .and_then(|e| e.child_by_field_name("constructor"))
         .is_some_and(|k| k.kind() == "this");
@@ -504,13 +730,19 @@ fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Nod
         None => {
             if let Some(sup) = &c.superclass {
                 let at = node.or(c.node).expect("a declared class");
-                fb.call_ctor(at, at.child_by_field_name("name").unwrap_or(at), sup, Vec::new());
+                fb.call_ctor(
+                    at,
+                    at.child_by_field_name("name").unwrap_or(at),
+                    sup,
+                    Vec::new(),
+                );
             }
         }
     }
     if !delegates {
         for m in members {
-            let inst_field = matches!(m.kind(), "field_declaration") && !decl::has_modifier(*m, src, "static");
+            let inst_field =
+                matches!(m.kind(), "field_declaration") && !decl::has_modifier(*m, src, "static");
             if inst_field || m.kind() == "block" {
                 init_member(fb, c, *m, src, false);
             }
@@ -524,7 +756,10 @@ fn lower_ctor<'a>(fb: &mut Fb<'a, '_>, c: &decl::ClassDecl<'a>, node: Option<Nod
             continue;
         }
         let mut w = m.walk();
-        let names: Vec<Node<'a>> = m.children_by_field_name("declarator", &mut w).filter_map(|d| d.child_by_field_name("name")).collect();
+        let names: Vec<Node<'a>> = m
+            .children_by_field_name("declarator", &mut w)
+            .filter_map(|d| d.child_by_field_name("name"))
+            .collect();
         for n in names {
             if let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) {
                 fb.record_field_decl(&c.name, &f.name, &f.ty, f.is_static, range(n));
@@ -538,7 +773,9 @@ mod tests {
     #[test]
     fn set_language_succeeds() {
         let mut p = super::parser();
-        let t = p.parse("class A { void m() { A a = new A(); } }", None).unwrap();
+        let t = p
+            .parse("class A { void m() { A a = new A(); } }", None)
+            .unwrap();
         assert!(!t.root_node().has_error());
     }
 }

@@ -4,8 +4,9 @@
 use crate::decl::{text, ClassDecl, Hierarchy, MethodDecl};
 use crate::types::{assignable, read_type, wrap_array, JType};
 use pointee_ir::{
-    Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note, NoteKind,
-    Place, Point, Range, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Var, VarId, VarKind,
+    Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note,
+    NoteKind, Place, Point, Range, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Var, VarId,
+    VarKind,
 };
 use tree_sitter::Node;
 
@@ -30,10 +31,16 @@ pub enum EvK {
 
 impl Ev {
     fn rv(rv: Rvalue, ty: JType) -> Ev {
-        Ev { kind: EvK::Rv(rv), ty }
+        Ev {
+            kind: EvK::Rv(rv),
+            ty,
+        }
     }
     fn place(p: Place, ty: JType) -> Ev {
-        Ev { kind: EvK::Place(p), ty }
+        Ev {
+            kind: EvK::Place(p),
+            ty,
+        }
     }
     fn scalar() -> Ev {
         Ev::rv(Rvalue::Scalar, JType::Prim)
@@ -98,7 +105,13 @@ pub const THROWN: &str = "Throwable.<thrown>";
 pub const LIBRARY: &str = "Library.<heap>";
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub fn new(h: &'h Hierarchy<'a>, src: &'h str, file: usize, notes: &'h mut Vec<Note>, m: &Method) -> Fb<'a, 'h> {
+    pub fn new(
+        h: &'h Hierarchy<'a>,
+        src: &'h str,
+        file: usize,
+        notes: &'h mut Vec<Note>,
+        m: &Method,
+    ) -> Fb<'a, 'h> {
         let mut fb = Fb {
             h,
             src,
@@ -115,7 +128,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             temps: 0,
             this: None,
             ret_var: None,
-            fs: FunctionSource { name: m.function.into(), ..Default::default() },
+            fs: FunctionSource {
+                name: m.function.into(),
+                ..Default::default()
+            },
             strings: Vec::new(),
             uses_thrown: false,
             uses_library: false,
@@ -125,7 +141,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             ret_ty: JType::Prim,
         };
         if !m.is_static {
-            fb.this = Some(fb.add_var("this", JType::Class(m.class.to_string()), VarKind::Param, Range::default()));
+            fb.this = Some(fb.add_var(
+                "this",
+                JType::Class(m.class.to_string()),
+                VarKind::Param,
+                Range::default(),
+            ));
         }
         fb
     }
@@ -138,7 +159,14 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Hover on a field's declaration: in every constructor, the field of
     /// `this` (an instance field) or the static field itself.
-    pub fn record_field_decl(&mut self, class: &str, name: &str, ty: &JType, is_static: bool, at: Range) {
+    pub fn record_field_decl(
+        &mut self,
+        class: &str,
+        name: &str,
+        ty: &JType,
+        is_static: bool,
+        at: Range,
+    ) {
         let place = if is_static {
             Place::global(format!("{class}.{name}").into())
         } else {
@@ -164,16 +192,30 @@ impl<'a, 'h> Fb<'a, 'h> {
         for (f, ty) in fields {
             if let (true, Some(v)) = (ty.is_ref(), self.lookup(f)) {
                 let lhs = Place::deref(Base::Var(t)).field(f.as_str().into());
-                self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(v)) }, at);
+                self.emit(
+                    Basic::Assign {
+                        lhs,
+                        rhs: Rvalue::Use(Place::var(v)),
+                    },
+                    at,
+                );
             }
         }
     }
 
     /// A record's accessor: returns its field.
     pub fn accessor(&mut self, f: &str) {
-        let (Some(t), Some(r)) = (self.this, self.ret_var) else { return };
+        let (Some(t), Some(r)) = (self.this, self.ret_var) else {
+            return;
+        };
         let at = self.fs.range;
-        self.emit(Basic::Assign { lhs: Place::var(r), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field(f.into())) }, at);
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(r),
+                rhs: Rvalue::Use(Place::deref(Base::Var(t)).field(f.into())),
+            },
+            at,
+        );
         self.push_stmt(Stmt::Return);
     }
 
@@ -181,17 +223,48 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// strings: `args = new String[]; t = new String(); args[?] = t`, made at
     /// the parameter's declaration.
     pub fn model_main_args(&mut self, at: Range) {
-        let Some(&(_, args)) = self.scopes[0].first() else { return };
+        let Some(&(_, args)) = self.scopes[0].first() else {
+            return;
+        };
         let s1 = self.site(at, SiteKind::New);
-        self.emit(Basic::Assign { lhs: Place::var(args), rhs: Rvalue::New(s1, "String[]".into()) }, at);
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(args),
+                rhs: Rvalue::New(s1, "String[]".into()),
+            },
+            at,
+        );
         let t = self.temp(JType::Class("String".into()), at);
         let s2 = self.site(at, SiteKind::New);
-        self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::New(s2, "String".into()) }, at);
-        self.emit(Basic::Assign { lhs: Place::deref(Base::Var(args)).index(Index::Any), rhs: Rvalue::Use(Place::var(t)) }, at);
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(t),
+                rhs: Rvalue::New(s2, "String".into()),
+            },
+            at,
+        );
+        self.emit(
+            Basic::Assign {
+                lhs: Place::deref(Base::Var(args)).index(Index::Any),
+                rhs: Rvalue::Use(Place::var(t)),
+            },
+            at,
+        );
     }
 
-    pub fn finish(mut self, name: &str, is_static: bool, ret: &JType) -> (Function, FunctionSource) {
-        let params = self.vars.iter().enumerate().filter(|(_, v)| v.kind == VarKind::Param).map(|(i, _)| VarId(i as u32)).collect();
+    pub fn finish(
+        mut self,
+        name: &str,
+        is_static: bool,
+        ret: &JType,
+    ) -> (Function, FunctionSource) {
+        let params = self
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.kind == VarKind::Param)
+            .map(|(i, _)| VarId(i as u32))
+            .collect();
         let body = self.blocks.pop().unwrap_or_default();
         let f = Function {
             name: name.into(),
@@ -213,7 +286,12 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     fn add_var(&mut self, name: &str, ty: JType, kind: VarKind, range: Range) -> VarId {
         let id = VarId(self.vars.len() as u32);
-        self.vars.push(Var { name: name.into(), ty: ty.ir(), kind, restrict: false });
+        self.vars.push(Var {
+            name: name.into(),
+            ty: ty.ir(),
+            kind,
+            restrict: false,
+        });
         self.var_ty.push(ty);
         self.fs.vars.push(range);
         id
@@ -232,7 +310,12 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     fn lookup(&self, name: &str) -> Option<VarId> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, v)| *v)
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
     }
 
     fn site(&mut self, range: Range, kind: SiteKind) -> SiteId {
@@ -263,7 +346,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub fn note(&mut self, node: Node, msg: impl Into<String>) {
-        self.notes.push(Note { range: range(node), kind: NoteKind::Unsupported, message: msg.into() });
+        self.notes.push(Note {
+            range: range(node),
+            kind: NoteKind::Unsupported,
+            message: msg.into(),
+        });
     }
 
     fn point(&self) -> Point {
@@ -281,7 +368,12 @@ impl<'a, 'h> Fb<'a, 'h> {
     fn record_range(&mut self, at: Range, place: &Place, ty: &JType) {
         if ty.is_ref() && *ty != JType::Null {
             let point = self.point();
-            self.fs.exprs.push(ExprInfo { range: at, place: place.clone(), point, ty: ty.ir() });
+            self.fs.exprs.push(ExprInfo {
+                range: at,
+                place: place.clone(),
+                point,
+                ty: ty.ir(),
+            });
         }
     }
 
@@ -293,7 +385,12 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// plain variable; `None` when the value holds no object.
     fn to_var(&mut self, ev: Ev, node: Node, dest: Option<VarId>) -> Option<VarId> {
         match &ev.kind {
-            EvK::Place(p) if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) && dest.is_none() => {
+            EvK::Place(p)
+                if !p.deref
+                    && p.path.is_empty()
+                    && matches!(p.base, Base::Var(_))
+                    && dest.is_none() =>
+            {
                 let Base::Var(v) = p.base else { unreachable!() };
                 Some(v)
             }
@@ -307,7 +404,13 @@ impl<'a, 'h> Fb<'a, 'h> {
                     EvK::Place(p) => Rvalue::Use(p),
                     EvK::Rv(r) => r,
                 };
-                self.emit(Basic::Assign { lhs: Place::var(v), rhs }, range(node));
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::var(v),
+                        rhs,
+                    },
+                    range(node),
+                );
                 Some(v)
             }
         }
@@ -318,7 +421,13 @@ impl<'a, 'h> Fb<'a, 'h> {
         for v in vals {
             if let Rvalue::Use(p) = v {
                 if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) {
-                    self.emit(Basic::Assign { lhs: Place::global(LIBRARY.into()), rhs: Rvalue::Use(p) }, at);
+                    self.emit(
+                        Basic::Assign {
+                            lhs: Place::global(LIBRARY.into()),
+                            rhs: Rvalue::Use(p),
+                        },
+                        at,
+                    );
                     self.uses_library = true;
                 }
             }
@@ -328,7 +437,13 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// A value coming back from library code: anything in the library heap.
     fn read_library(&mut self, at: Range, dest: Option<VarId>) -> Ev {
         let t = dest.unwrap_or_else(|| self.temp(JType::Unknown, at));
-        self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::Use(Place::global(LIBRARY.into())) }, at);
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(t),
+                rhs: Rvalue::Use(Place::global(LIBRARY.into())),
+            },
+            at,
+        );
         self.uses_library = true;
         Ev::var(t, JType::Unknown)
     }
@@ -353,4 +468,3 @@ pub fn literal_global(text: &str) -> String {
 pub fn range(node: Node) -> Range {
     Range::new(node.start_byte(), node.end_byte())
 }
-

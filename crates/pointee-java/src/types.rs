@@ -90,13 +90,21 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
                 .child_by_field_name("element")
                 .map(|e| read_type(e, src, type_vars))
                 .unwrap_or(JType::Unknown);
-            let dims = node.child_by_field_name("dimensions").map(|d| count_dims(d, src)).unwrap_or(1);
+            let dims = node
+                .child_by_field_name("dimensions")
+                .map(|d| count_dims(d, src))
+                .unwrap_or(1);
             wrap_array(elem, dims)
         }
         "annotated_type" => {
             let mut c = node.walk();
-            let inner = node.named_children(&mut c).filter(|n| !n.kind().contains("annotation")).last();
-            inner.map(|i| read_type(i, src, type_vars)).unwrap_or(JType::Unknown)
+            let inner = node
+                .named_children(&mut c)
+                .filter(|n| !n.kind().contains("annotation"))
+                .last();
+            inner
+                .map(|i| read_type(i, src, type_vars))
+                .unwrap_or(JType::Unknown)
         }
         _ => JType::Unknown,
     }
@@ -106,11 +114,19 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
 /// erased name.
 pub fn sig_name(node: Node, src: &str, ty: &JType) -> String {
     match node.kind() {
-        "integral_type" | "floating_point_type" | "boolean_type" => src[node.byte_range()].to_string(),
+        "integral_type" | "floating_point_type" | "boolean_type" => {
+            src[node.byte_range()].to_string()
+        }
         "array_type" => {
             if let (JType::Array(_), Some(elem)) = (ty, node.child_by_field_name("element")) {
-                if matches!(elem.kind(), "integral_type" | "floating_point_type" | "boolean_type") {
-                    let dims = node.child_by_field_name("dimensions").map(|d| count_dims(d, src)).unwrap_or(1);
+                if matches!(
+                    elem.kind(),
+                    "integral_type" | "floating_point_type" | "boolean_type"
+                ) {
+                    let dims = node
+                        .child_by_field_name("dimensions")
+                        .map(|d| count_dims(d, src))
+                        .unwrap_or(1);
                     return format!("{}{}", &src[elem.byte_range()], "[]".repeat(dims));
                 }
             }

@@ -27,7 +27,11 @@ fn basics<'a>(b: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
     for s in b {
         match s {
             Stmt::Basic(id, b) => out.push((id.0, b)),
-            Stmt::If { then_branch, else_branch, .. } => {
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 basics(then_branch, out);
                 basics(else_branch, out);
             }
@@ -42,14 +46,23 @@ fn basics<'a>(b: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
 /// and the source map has an entry per variable, statement and site.
 fn check_invariants(jp: &pointee_java::JavaProgram) {
     for f in &jp.program.functions {
-        let fs = jp.sources.iter().find_map(|s| s.function(&f.name)).unwrap_or_else(|| panic!("no source for {}", f.name));
+        let fs = jp
+            .sources
+            .iter()
+            .find_map(|s| s.function(&f.name))
+            .unwrap_or_else(|| panic!("no source for {}", f.name));
         assert_eq!(fs.vars.len(), f.vars.len(), "{}", f.name);
         assert_eq!(fs.stmts.len(), f.stmt_count as usize, "{}", f.name);
         assert_eq!(fs.sites.len(), f.site_count as usize, "{}", f.name);
         let mut bs = Vec::new();
         basics(&f.body, &mut bs);
         let ids: Vec<u32> = bs.iter().map(|b| b.0).collect();
-        assert_eq!(ids, (0..f.stmt_count).collect::<Vec<_>>(), "{}: statement ids in pre-order", f.name);
+        assert_eq!(
+            ids,
+            (0..f.stmt_count).collect::<Vec<_>>(),
+            "{}: statement ids in pre-order",
+            f.name
+        );
         let ok_place = |p: &Place| match &p.base {
             Base::Var(v) => (v.0 as usize) < f.vars.len() && p.path.len() <= 1,
             Base::Global(g) => jp.program.global(g).is_some() && !p.deref,
@@ -60,17 +73,34 @@ fn check_invariants(jp: &pointee_java::JavaProgram) {
                     assert!(ok_place(lhs), "{}: {}", f.name, f.basic_to_string(b));
                     if let Rvalue::Use(p) | Rvalue::Cast(p, _) = rhs {
                         assert!(ok_place(p));
-                        assert!(!(lhs.deref && p.deref) && !(lhs.deref && matches!(p.base, Base::Global(_))), "{}: {}", f.name, f.basic_to_string(b));
+                        assert!(
+                            !(lhs.deref && p.deref)
+                                && !(lhs.deref && matches!(p.base, Base::Global(_))),
+                            "{}: {}",
+                            f.name,
+                            f.basic_to_string(b)
+                        );
                     }
                 }
-                Basic::Call { site, callee, args, lhs } => {
+                Basic::Call {
+                    site,
+                    callee,
+                    args,
+                    lhs,
+                } => {
                     assert!(site.0 < f.site_count);
                     if let Callee::Direct(n) = callee {
-                        assert!(jp.program.function(n).is_some(), "{}: call to missing {n}", f.name);
+                        assert!(
+                            jp.program.function(n).is_some(),
+                            "{}: call to missing {n}",
+                            f.name
+                        );
                     }
                     for a in args {
                         if let Rvalue::Use(p) = a {
-                            assert!(!p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)));
+                            assert!(
+                                !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_))
+                            );
                         }
                     }
                     if let Some(l) = lhs {
@@ -93,7 +123,11 @@ fn every_fixture_lowers_with_invariants() {
     for p in fixtures() {
         let jp = lower_path(&p);
         check_invariants(&jp);
-        assert!(!jp.mains.is_empty() || p.to_string_lossy().contains("MultiFile"), "{}: a main", p.display());
+        assert!(
+            !jp.mains.is_empty() || p.to_string_lossy().contains("MultiFile"),
+            "{}: a main",
+            p.display()
+        );
     }
 }
 
@@ -103,7 +137,17 @@ fn every_prefix_of_some_fixtures_lowers() {
     let all = std::env::var("PREFIX_ALL").is_ok();
     for p in fixtures().into_iter().filter(|p| {
         let n = p.file_name().unwrap().to_string_lossy();
-        all || ["Constructors", "NotModelled", "SwitchCases", "GenericsErased", "ArrayInitializers", "Lambdas", "Enums"].iter().any(|f| n.starts_with(f))
+        all || [
+            "Constructors",
+            "NotModelled",
+            "SwitchCases",
+            "GenericsErased",
+            "ArrayInitializers",
+            "Lambdas",
+            "Enums",
+        ]
+        .iter()
+        .any(|f| n.starts_with(f))
     }) {
         let text = std::fs::read_to_string(&p).unwrap();
         let mut cut = 0;
@@ -151,7 +195,11 @@ class B {}
 fn constructs_outside_the_subset_are_notes() {
     let src = "class M { public static void main(String[] a) { Strange r = () -> {}; Object o = new Object() {}; try { throw new RuntimeException(); } catch (RuntimeException e) {} java.util.List<Object> l = new java.util.ArrayList<>(); l.add(r); } }";
     let jp = pointee_java::lower(&[("M.java", src)]);
-    let msgs: Vec<&str> = jp.sources[0].notes.iter().map(|n| n.message.as_str()).collect();
+    let msgs: Vec<&str> = jp.sources[0]
+        .notes
+        .iter()
+        .map(|n| n.message.as_str())
+        .collect();
     for want in ["a lambda", "library class `ArrayList`", "call to `l.add`"] {
         assert!(msgs.iter().any(|m| m.contains(want)), "{want} in {msgs:?}");
     }
@@ -173,16 +221,31 @@ fn overloads_resolve_by_arity_and_declared_types() {
     let mut bs = Vec::new();
     basics(&f.body, &mut bs);
     for (_, b) in bs {
-        if let Basic::Call { callee: Callee::Direct(n), .. } = b {
+        if let Basic::Call {
+            callee: Callee::Direct(n),
+            ..
+        } = b
+        {
             calls.push(n.to_string());
         }
     }
-    assert_eq!(calls, vec!["M.<init>()", "M.f(M)", "M.f(Object)", "M.f(M,Object)", "M.f(int)", "M.f(M)"]);
+    assert_eq!(
+        calls,
+        vec![
+            "M.<init>()",
+            "M.f(M)",
+            "M.f(Object)",
+            "M.f(M,Object)",
+            "M.f(int)",
+            "M.f(M)"
+        ]
+    );
 }
 
 #[test]
 fn function_names_are_unique_even_in_wrong_programs() {
-    let src = "class A { void f() { Object a = new A(); } void f() { Object b = null; Object c = b; } }
+    let src =
+        "class A { void f() { Object a = new A(); } void f() { Object b = null; Object c = b; } }
 class A { void g() {} }
 class B { Object x() { return null; } Object x() { return this; } }";
     let jp = pointee_java::lower(&[("A.java", src)]);

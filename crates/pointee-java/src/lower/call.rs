@@ -13,10 +13,18 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Arguments, except lambdas (an `Unknown` placeholder): their target
     /// types are known only once the callee is chosen.
-    pub(super) fn args_deferring(&mut self, node: Option<Node<'a>>) -> (Vec<(Rvalue, JType)>, Vec<(usize, Node<'a>)>) {
-        let Some(al) = node else { return (Vec::new(), Vec::new()) };
+    pub(super) fn args_deferring(
+        &mut self,
+        node: Option<Node<'a>>,
+    ) -> (Vec<(Rvalue, JType)>, Vec<(usize, Node<'a>)>) {
+        let Some(al) = node else {
+            return (Vec::new(), Vec::new());
+        };
         let mut c = al.walk();
-        let kids: Vec<Node<'a>> = al.named_children(&mut c).filter(|n| !n.kind().ends_with("comment")).collect();
+        let kids: Vec<Node<'a>> = al
+            .named_children(&mut c)
+            .filter(|n| !n.kind().ends_with("comment"))
+            .collect();
         let mut lambdas = Vec::new();
         let mut out = Vec::new();
         for (i, a) in kids.into_iter().enumerate() {
@@ -33,7 +41,12 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// Lowers the deferred lambda arguments against the chosen parameters.
-    pub(super) fn lambda_args(&mut self, args: &mut [(Rvalue, JType)], lambdas: Vec<(usize, Node<'a>)>, params: Option<&[(String, JType)]>) {
+    pub(super) fn lambda_args(
+        &mut self,
+        args: &mut [(Rvalue, JType)],
+        lambdas: Vec<(usize, Node<'a>)>,
+        params: Option<&[(String, JType)]>,
+    ) {
         for (i, node) in lambdas {
             self.expected = params.and_then(|p| p.get(i)).map(|p| p.1.clone());
             let ev = self.expr(node, None);
@@ -44,29 +57,68 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Picks the most specific applicable method (by arity and declared
     /// parameter types).
-    pub(super) fn resolve<'c>(&self, cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>, args: &[(Rvalue, JType)]) -> Option<&'c MethodDecl<'a>> {
+    pub(super) fn resolve<'c>(
+        &self,
+        cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>,
+        args: &[(Rvalue, JType)],
+    ) -> Option<&'c MethodDecl<'a>> {
         for strict in [true, false] {
             let app: Vec<&MethodDecl> = cands
                 .iter()
                 .map(|(_, m)| *m)
-                .filter(|m| m.params.iter().zip(args).all(|((_, p), (_, a))| assignable(self.h, a, p, strict)))
+                .filter(|m| {
+                    m.params
+                        .iter()
+                        .zip(args)
+                        .all(|((_, p), (_, a))| assignable(self.h, a, p, strict))
+                })
                 .collect();
             if app.is_empty() {
                 continue;
             }
             let best = app.iter().find(|m| {
-                app.iter().all(|o| m.params.iter().zip(&o.params).all(|((_, a), (_, b))| assignable(self.h, a, b, true)))
+                app.iter().all(|o| {
+                    m.params
+                        .iter()
+                        .zip(&o.params)
+                        .all(|((_, a), (_, b))| assignable(self.h, a, b, true))
+                })
             });
             return Some(best.copied().unwrap_or(app[0]));
         }
         cands.first().map(|(_, m)| *m)
     }
 
-    pub(super) fn emit_call(&mut self, node: Node<'a>, name_node: Node, callee: Callee, args: Vec<Rvalue>, ret: &JType, dest: Option<VarId>) -> Ev {
+    pub(super) fn emit_call(
+        &mut self,
+        node: Node<'a>,
+        name_node: Node,
+        callee: Callee,
+        args: Vec<Rvalue>,
+        ret: &JType,
+        dest: Option<VarId>,
+    ) -> Ev {
         let site = self.site(range(node), SiteKind::Call);
-        let lhs = if ret.is_ref() { Some(dest.unwrap_or_else(|| self.temp(ret.clone(), range(node)))) } else { None };
-        let stmt = self.emit(Basic::Call { site, lhs: lhs.map(Place::var), callee, args }, range(node));
-        self.fs.calls.push(CallInfo { range: range(node), callee_range: range(name_node), site, stmt });
+        let lhs = if ret.is_ref() {
+            Some(dest.unwrap_or_else(|| self.temp(ret.clone(), range(node))))
+        } else {
+            None
+        };
+        let stmt = self.emit(
+            Basic::Call {
+                site,
+                lhs: lhs.map(Place::var),
+                callee,
+                args,
+            },
+            range(node),
+        );
+        self.fs.calls.push(CallInfo {
+            range: range(node),
+            callee_range: range(name_node),
+            site,
+            stmt,
+        });
         match lhs {
             Some(v) => Ev::var(v, ret.clone()),
             None => Ev::scalar(),
@@ -74,7 +126,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn call(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let Some(name_node) = node.child_by_field_name("name") else { return Ev::unknown() };
+        let Some(name_node) = node.child_by_field_name("name") else {
+            return Ev::unknown();
+        };
         let name = text(name_node, self.src).to_string();
         let obj = node.child_by_field_name("object");
         // The receiver: (class whose methods are searched, receiver variable
@@ -85,7 +139,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                 None => (self.class.clone(), self.this, false),
             },
             Some(o) if o.kind() == "super" => {
-                let sup = self.h.get(&self.class).and_then(|c| c.superclass.clone()).unwrap_or_else(|| "Object".into());
+                let sup = self
+                    .h
+                    .get(&self.class)
+                    .and_then(|c| c.superclass.clone())
+                    .unwrap_or_else(|| "Object".into());
                 (sup, self.this, true)
             }
             Some(o) => match self.class_ref(o) {
@@ -108,15 +166,22 @@ impl<'a, 'h> Fb<'a, 'h> {
         // A varargs method: extra arguments (or one that is not an array)
         // are packed into a new array.
         let spread = |m: &MethodDecl, args: &[(Rvalue, JType)]| {
-            m.is_varargs && (m.params.len() != args.len() || !matches!(args.last().map(|a| &a.1), Some(JType::Array(_) | JType::Null | JType::Unknown)))
+            m.is_varargs
+                && (m.params.len() != args.len()
+                    || !matches!(
+                        args.last().map(|a| &a.1),
+                        Some(JType::Array(_) | JType::Null | JType::Unknown)
+                    ))
         };
         let mut pack = chosen.is_some_and(|m| spread(m, &args));
         if chosen.is_none() {
             let va = h.varargs_named(&class, &name, args.len());
-            chosen = va
-                .iter()
-                .map(|(_, m)| *m)
-                .find(|m| m.params[..m.params.len() - 1].iter().zip(&args).all(|((_, p), (_, a))| assignable(self.h, a, p, false)));
+            chosen = va.iter().map(|(_, m)| *m).find(|m| {
+                m.params[..m.params.len() - 1]
+                    .iter()
+                    .zip(&args)
+                    .all(|((_, p), (_, a))| assignable(self.h, a, p, false))
+            });
             pack = chosen.is_some();
         }
         self.lambda_args(&mut args, lambdas, chosen.map(|m| m.params.as_slice()));
@@ -124,16 +189,27 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.pack_varargs(node, &mut args, m);
         }
         let Some(m) = chosen else {
-            if name == "values" && args.is_empty() && self.h.get(&class).is_some_and(|d| d.is_enum) {
+            if name == "values" && args.is_empty() && self.h.get(&class).is_some_and(|d| d.is_enum)
+            {
                 let ty = JType::Array(Box::new(JType::Class(class.clone())));
                 return Ev::place(Place::global(format!("{class}.$VALUES").into()), ty);
             }
             self.note(node, format!("call to `{}` is not modelled (no such method in the program): its arguments go to the library heap, its result comes from it", text(node, self.src).split('(').next().unwrap_or("")));
-            let vals: Vec<Rvalue> = recv.map(|r| Rvalue::Use(Place::var(r))).into_iter().chain(args.into_iter().map(|a| a.0)).collect();
+            let vals: Vec<Rvalue> = recv
+                .map(|r| Rvalue::Use(Place::var(r)))
+                .into_iter()
+                .chain(args.into_iter().map(|a| a.0))
+                .collect();
             self.give_to_library(vals, range(node));
             return self.read_library(range(node), dest);
         };
-        let (is_static, function, signature, ret, has_body) = (m.is_static, m.function.clone(), m.signature.clone(), m.ret.clone(), m.has_body);
+        let (is_static, function, signature, ret, has_body) = (
+            m.is_static,
+            m.function.clone(),
+            m.signature.clone(),
+            m.ret.clone(),
+            m.has_body,
+        );
         // A private method is not overridden: call it like `super.m()`.
         let is_super = is_super || (m.is_private && has_body);
         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
@@ -142,7 +218,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             return Ev::unknown();
         }
         if is_static {
-            return self.emit_call(node, name_node, Callee::Direct(function.into()), argv, &ret, dest);
+            return self.emit_call(
+                node,
+                name_node,
+                Callee::Direct(function.into()),
+                argv,
+                &ret,
+                dest,
+            );
         }
         let Some(r) = recv else {
             if obj.is_some() && self.class_ref(obj.unwrap()).is_none() {
@@ -164,13 +247,32 @@ impl<'a, 'h> Fb<'a, 'h> {
                 self.note(node, "super call to an abstract method");
                 return Ev::unknown();
             }
-            return self.emit_call(node, name_node, Callee::Direct(function.into()), argv, &ret, dest);
+            return self.emit_call(
+                node,
+                name_node,
+                Callee::Direct(function.into()),
+                argv,
+                &ret,
+                dest,
+            );
         }
-        let callee = Callee::Virtual { receiver: Place::var(r), signature: signature.into() };
+        let callee = Callee::Virtual {
+            receiver: Place::var(r),
+            signature: signature.into(),
+        };
         let ev = self.emit_call(node, name_node, callee, argv, &ret, dest);
         if of_object && ret.is_ref() {
-            if let EvK::Place(Place { base: Base::Var(v), .. }) = &ev.kind {
-                self.emit(Basic::Assign { lhs: Place::var(*v), rhs: Rvalue::Use(Place::var(r)) }, range(node));
+            if let EvK::Place(Place {
+                base: Base::Var(v), ..
+            }) = &ev.kind
+            {
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::var(*v),
+                        rhs: Rvalue::Use(Place::var(r)),
+                    },
+                    range(node),
+                );
             }
         }
         ev
@@ -178,7 +280,9 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `this(...)` or `super(...)` as the first statement of a constructor.
     pub(super) fn ctor_call(&mut self, node: Node<'a>) {
-        let Some(kw) = node.child_by_field_name("constructor") else { return };
+        let Some(kw) = node.child_by_field_name("constructor") else {
+            return;
+        };
         let class = if kw.kind() == "this" {
             self.class.clone()
         } else {
@@ -195,15 +299,29 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// Calls a constructor of `class` on `this`.
-    pub fn call_ctor(&mut self, node: Node<'a>, name_node: Node, class: &str, args: Vec<(Rvalue, JType)>) {
+    pub fn call_ctor(
+        &mut self,
+        node: Node<'a>,
+        name_node: Node,
+        class: &str,
+        args: Vec<(Rvalue, JType)>,
+    ) {
         let Some(this) = self.this else { return };
         let cands: Vec<_> = match self.h.get(class) {
-            Some(d) => d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect(),
+            Some(d) => d
+                .methods
+                .iter()
+                .filter(|m| m.is_ctor && m.params.len() == args.len())
+                .map(|m| (d, m))
+                .collect(),
             None => return,
         };
         let Some(m) = self.resolve(cands, &args) else {
             if self.h.get(class).is_some_and(|d| d.node.is_some()) {
-                self.note(node, format!("no constructor of `{class}` takes {} arguments", args.len()));
+                self.note(
+                    node,
+                    format!("no constructor of `{class}` takes {} arguments", args.len()),
+                );
             }
             return;
         };
@@ -213,12 +331,27 @@ impl<'a, 'h> Fb<'a, 'h> {
         let f = m.function.clone();
         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
         argv.insert(0, Rvalue::Use(Place::var(this)));
-        self.emit_call(node, name_node, Callee::Direct(f.into()), argv, &JType::Prim, None);
+        self.emit_call(
+            node,
+            name_node,
+            Callee::Direct(f.into()),
+            argv,
+            &JType::Prim,
+            None,
+        );
     }
 
     pub(super) fn new_object(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let ty = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
-        if let Some(anon) = self.h.anonymous.get(&(self.file, node.start_byte())).cloned() {
+        let ty = node
+            .child_by_field_name("type")
+            .map(|t| self.ty(t))
+            .unwrap_or(JType::Unknown);
+        if let Some(anon) = self
+            .h
+            .anonymous
+            .get(&(self.file, node.start_byte()))
+            .cloned()
+        {
             return self.new_anonymous(node, &anon, ty, dest);
         }
         let cname = ty.name();
@@ -228,32 +361,60 @@ impl<'a, 'h> Fb<'a, 'h> {
             Some(d) => d,
             None => self.temp(ty.clone(), range(node)),
         };
-        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, cname.clone().into()) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(x),
+                rhs: Rvalue::New(site, cname.clone().into()),
+            },
+            range(node),
+        );
         let tn = node.child_by_field_name("type").unwrap_or(node);
         if let Some(outer) = self.h.get(&cname).and_then(|d| d.inner_of.clone()) {
             self.store_outer(node, x, &outer);
         }
-        if let Some(body) = self.h.get(&cname).filter(|d| d.is_local).and_then(|d| d.body) {
+        if let Some(body) = self
+            .h
+            .get(&cname)
+            .filter(|d| d.is_local)
+            .and_then(|d| d.body)
+        {
             self.capture(node, x, Some(body), &cname);
         }
         match self.h.get(&cname) {
             Some(d) if d.node.is_some() => {
-                let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+                let cands: Vec<_> = d
+                    .methods
+                    .iter()
+                    .filter(|m| m.is_ctor && m.params.len() == args.len())
+                    .map(|m| (d, m))
+                    .collect();
                 match self.resolve(cands, &args) {
                     Some(m) if !m.has_body => {}
                     Some(m) => {
                         let f = m.function.clone();
                         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
                         argv.insert(0, Rvalue::Use(Place::var(x)));
-                        self.emit_call(node, tn, Callee::Direct(f.into()), argv, &JType::Prim, None);
+                        self.emit_call(
+                            node,
+                            tn,
+                            Callee::Direct(f.into()),
+                            argv,
+                            &JType::Prim,
+                            None,
+                        );
                     }
-                    None => self.note(node, format!("no constructor of `{cname}` takes {} arguments", args.len())),
+                    None => self.note(
+                        node,
+                        format!("no constructor of `{cname}` takes {} arguments", args.len()),
+                    ),
                 }
             }
             Some(_) => {}
             None => {
                 self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
-                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x))).chain(args.into_iter().map(|a| a.0)).collect();
+                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x)))
+                    .chain(args.into_iter().map(|a| a.0))
+                    .collect();
                 self.give_to_library(vals, range(node));
             }
         }
@@ -263,41 +424,90 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// `new T(args) { body }`: an object of the anonymous class, T's
     /// constructor run on it with the arguments, then the anonymous class's
     /// own `<init>()` (its field initialisers).
-    pub(super) fn new_anonymous(&mut self, node: Node<'a>, anon: &str, ty: JType, dest: Option<VarId>) -> Ev {
+    pub(super) fn new_anonymous(
+        &mut self,
+        node: Node<'a>,
+        anon: &str,
+        ty: JType,
+        dest: Option<VarId>,
+    ) -> Ev {
         let args = self.args(node.child_by_field_name("arguments"));
         let site = self.site(range(node), SiteKind::New);
         let x = match dest {
             Some(d) => d,
             None => self.temp(ty.clone(), range(node)),
         };
-        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, anon.into()) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(x),
+                rhs: Rvalue::New(site, anon.into()),
+            },
+            range(node),
+        );
         let mut c = node.walk();
-        let body = node.named_children(&mut c).find(|k| k.kind() == "class_body");
+        let body = node
+            .named_children(&mut c)
+            .find(|k| k.kind() == "class_body");
         self.capture(node, x, body, anon);
         if let Some(t) = self.this {
             let lhs = Place::deref(Base::Var(x)).field("this$0".into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(t)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(Place::var(t)),
+                },
+                range(node),
+            );
         }
-        self.h.outers.borrow_mut().insert(anon.to_string(), self.class.clone());
+        self.h
+            .outers
+            .borrow_mut()
+            .insert(anon.to_string(), self.class.clone());
         let tn = node.child_by_field_name("type").unwrap_or(node);
         let base = ty.name();
-        if self.h.get(&base).is_some_and(|d| d.node.is_some() && !d.is_interface) {
+        if self
+            .h
+            .get(&base)
+            .is_some_and(|d| d.node.is_some() && !d.is_interface)
+        {
             let h = self.h;
             let d = h.get(&base).unwrap();
-            let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+            let cands: Vec<_> = d
+                .methods
+                .iter()
+                .filter(|m| m.is_ctor && m.params.len() == args.len())
+                .map(|m| (d, m))
+                .collect();
             if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
                 let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
                 argv.insert(0, Rvalue::Use(Place::var(x)));
-                self.emit_call(node, tn, Callee::Direct(m.function.as_str().into()), argv, &JType::Prim, None);
+                self.emit_call(
+                    node,
+                    tn,
+                    Callee::Direct(m.function.as_str().into()),
+                    argv,
+                    &JType::Prim,
+                    None,
+                );
             }
         }
         let init = format!("{anon}.<init>()");
-        self.emit_call(node, tn, Callee::Direct(init.into()), vec![Rvalue::Use(Place::var(x))], &JType::Prim, None);
+        self.emit_call(
+            node,
+            tn,
+            Callee::Direct(init.into()),
+            vec![Rvalue::Use(Place::var(x))],
+            &JType::Prim,
+            None,
+        );
         Ev::var(x, ty)
     }
 
     pub(super) fn new_array(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let elem = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+        let elem = node
+            .child_by_field_name("type")
+            .map(|t| self.ty(t))
+            .unwrap_or(JType::Unknown);
         let mut dim_exprs = 0;
         let mut dims = 0;
         let mut c = node.walk();
@@ -324,7 +534,13 @@ impl<'a, 'h> Fb<'a, 'h> {
         for _ in 1..dim_exprs {
             let JType::Array(inner) = t else { break };
             let y = self.alloc_array(node, &inner, None);
-            self.emit(Basic::Assign { lhs: Place::deref(Base::Var(outer)).index(Index::Any), rhs: Rvalue::Use(Place::var(y)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::deref(Base::Var(outer)).index(Index::Any),
+                    rhs: Rvalue::Use(Place::var(y)),
+                },
+                range(node),
+            );
             outer = y;
             t = *inner;
         }
@@ -337,7 +553,13 @@ impl<'a, 'h> Fb<'a, 'h> {
             Some(d) => d,
             None => self.temp(ty.clone(), range(node)),
         };
-        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, ty.name().into()) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(x),
+                rhs: Rvalue::New(site, ty.name().into()),
+            },
+            range(node),
+        );
         x
     }
 
@@ -350,12 +572,22 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = node.walk();
         let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
         for k in kids {
-            let ev = if k.kind() == "array_initializer" { self.array_init(k, &elem, None) } else { self.expr(k, None) };
+            let ev = if k.kind() == "array_initializer" {
+                self.array_init(k, &elem, None)
+            } else {
+                self.expr(k, None)
+            };
             if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
                 continue;
             }
             if let Some(v) = self.to_var(ev, k, None) {
-                self.emit(Basic::Assign { lhs: Place::deref(Base::Var(x)).index(Index::Any), rhs: Rvalue::Use(Place::var(v)) }, range(k));
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::deref(Base::Var(x)).index(Index::Any),
+                        rhs: Rvalue::Use(Place::var(v)),
+                    },
+                    range(k),
+                );
             }
         }
         Ev::var(x, ty.clone())
@@ -363,9 +595,20 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `this.f = value` for an instance field initializer, or `C.f = value`
     /// for a static one.
-    pub fn field_init(&mut self, class: &str, fname: &str, ty: &JType, is_static: bool, value: Node<'a>) {
+    pub fn field_init(
+        &mut self,
+        class: &str,
+        fname: &str,
+        ty: &JType,
+        is_static: bool,
+        value: Node<'a>,
+    ) {
         self.expected = Some(ty.clone());
-        let ev = if value.kind() == "array_initializer" { self.array_init(value, ty, None) } else { self.expr(value, None) };
+        let ev = if value.kind() == "array_initializer" {
+            self.array_init(value, ty, None)
+        } else {
+            self.expr(value, None)
+        };
         if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Scalar | Rvalue::Unknown)) {
             return;
         }
@@ -385,12 +628,22 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// take goes to the enclosing instance: (its class, a variable holding it).
     fn outer_of_anonymous(&mut self, name: &str, node: Node<'a>) -> Option<(String, VarId)> {
         let outer = self.h.outers.borrow().get(&self.class).cloned()?;
-        if self.h.ancestors(&self.class).iter().any(|c| self.h.get(c).is_some_and(|d| d.methods.iter().any(|m| m.name == name))) {
+        if self.h.ancestors(&self.class).iter().any(|c| {
+            self.h
+                .get(c)
+                .is_some_and(|d| d.methods.iter().any(|m| m.name == name))
+        }) {
             return None;
         }
         let this = self.this?;
         let o = self.temp(JType::Class(outer.clone()), range(node));
-        self.emit(Basic::Assign { lhs: Place::var(o), rhs: Rvalue::Use(Place::deref(Base::Var(this)).field("this$0".into())) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(o),
+                rhs: Rvalue::Use(Place::deref(Base::Var(this)).field("this$0".into())),
+            },
+            range(node),
+        );
         Some((outer, o))
     }
 
@@ -400,8 +653,15 @@ impl<'a, 'h> Fb<'a, 'h> {
     fn store_outer(&mut self, node: Node<'a>, x: VarId, outer: &str) {
         let mut c = node.walk();
         let explicit = node.named_children(&mut c).find(|k| {
-            !matches!(k.kind(), "type_identifier" | "generic_type" | "scoped_type_identifier" | "argument_list" | "class_body" | "type_arguments")
-                && !k.kind().contains("annotation")
+            !matches!(
+                k.kind(),
+                "type_identifier"
+                    | "generic_type"
+                    | "scoped_type_identifier"
+                    | "argument_list"
+                    | "class_body"
+                    | "type_arguments"
+            ) && !k.kind().contains("annotation")
         });
         let o = match explicit {
             Some(e) => {
@@ -410,9 +670,22 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             None => match self.this {
                 Some(t) if self.h.is_subclass(&self.class, outer) => Some(t),
-                Some(t) if self.h.outers.borrow().get(&self.class).is_some_and(|o| self.h.is_subclass(o, outer)) => {
+                Some(t)
+                    if self
+                        .h
+                        .outers
+                        .borrow()
+                        .get(&self.class)
+                        .is_some_and(|o| self.h.is_subclass(o, outer)) =>
+                {
                     let v = self.temp(JType::Class(outer.to_string()), range(node));
-                    self.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())) }, range(node));
+                    self.emit(
+                        Basic::Assign {
+                            lhs: Place::var(v),
+                            rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())),
+                        },
+                        range(node),
+                    );
                     Some(v)
                 }
                 _ => None,
@@ -420,7 +693,13 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         if let Some(o) = o {
             let lhs = Place::deref(Base::Var(x)).field("this$0".into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(o)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(Place::var(o)),
+                },
+                range(node),
+            );
         }
     }
 
@@ -431,28 +710,69 @@ impl<'a, 'h> Fb<'a, 'h> {
         let ty = JType::Class(class.to_string());
         let arr_ty = JType::Array(Box::new(ty.clone()));
         let arr = self.alloc_array(decl, &arr_ty, None);
-        self.emit(Basic::Assign { lhs: Place::global(format!("{class}.$VALUES").into()), rhs: Rvalue::Use(Place::var(arr)) }, range(decl));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::global(format!("{class}.$VALUES").into()),
+                rhs: Rvalue::Use(Place::var(arr)),
+            },
+            range(decl),
+        );
         for k in crate::decl::enum_constants(decl) {
-            let Some(n) = k.child_by_field_name("name") else { continue };
+            let Some(n) = k.child_by_field_name("name") else {
+                continue;
+            };
             if k.child_by_field_name("body").is_some() {
-                self.note(k, "an enum constant's class body is not modelled (it is a plain constant)");
+                self.note(
+                    k,
+                    "an enum constant's class body is not modelled (it is a plain constant)",
+                );
             }
             let args = self.args(k.child_by_field_name("arguments"));
             let site = self.site(range(k), SiteKind::New);
             let x = self.temp(ty.clone(), range(k));
-            self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, class.into()) }, range(k));
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(x),
+                    rhs: Rvalue::New(site, class.into()),
+                },
+                range(k),
+            );
             let h = self.h;
             if let Some(d) = h.get(class) {
-                let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == args.len()).map(|m| (d, m)).collect();
+                let cands: Vec<_> = d
+                    .methods
+                    .iter()
+                    .filter(|m| m.is_ctor && m.params.len() == args.len())
+                    .map(|m| (d, m))
+                    .collect();
                 if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
                     let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
                     argv.insert(0, Rvalue::Use(Place::var(x)));
-                    self.emit_call(k, n, Callee::Direct(m.function.as_str().into()), argv, &JType::Prim, None);
+                    self.emit_call(
+                        k,
+                        n,
+                        Callee::Direct(m.function.as_str().into()),
+                        argv,
+                        &JType::Prim,
+                        None,
+                    );
                 }
             }
             let g = Place::global(format!("{class}.{}", text(n, self.src)).into());
-            self.emit(Basic::Assign { lhs: g.clone(), rhs: Rvalue::Use(Place::var(x)) }, range(k));
-            self.emit(Basic::Assign { lhs: Place::deref(Base::Var(arr)).index(Index::Any), rhs: Rvalue::Use(Place::var(x)) }, range(k));
+            self.emit(
+                Basic::Assign {
+                    lhs: g.clone(),
+                    rhs: Rvalue::Use(Place::var(x)),
+                },
+                range(k),
+            );
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::deref(Base::Var(arr)).index(Index::Any),
+                    rhs: Rvalue::Use(Place::var(x)),
+                },
+                range(k),
+            );
             self.record_range(range(n), &g, &ty);
         }
     }
@@ -479,7 +799,13 @@ impl<'a, 'h> Fb<'a, 'h> {
         captured.sort_by(|a, b| a.0.cmp(&b.0));
         for (n, v, _) in &captured {
             let lhs = Place::deref(Base::Var(x)).field(format!("cap${n}").into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*v)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(Place::var(*v)),
+                },
+                range(node),
+            );
         }
         let mut caps = self.h.captures.borrow_mut();
         let entry = caps.entry(class.to_string()).or_default();
@@ -492,13 +818,24 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `f(a, b, c)` of `f(A a, T... xs)`: `t = new T[]; t[?] = b; t[?] = c`,
     /// then `f(a, t)`.
-    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<(Rvalue, JType)>, m: &MethodDecl<'a>) {
+    fn pack_varargs(
+        &mut self,
+        node: Node<'a>,
+        args: &mut Vec<(Rvalue, JType)>,
+        m: &MethodDecl<'a>,
+    ) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
         let t = self.alloc_array(node, &arr_ty, None);
         for (a, _) in args.drain(fixed.min(args.len())..) {
             if let Rvalue::Use(p) = a {
-                self.emit(Basic::Assign { lhs: Place::deref(Base::Var(t)).index(Index::Any), rhs: Rvalue::Use(p) }, range(node));
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::deref(Base::Var(t)).index(Index::Any),
+                        rhs: Rvalue::Use(p),
+                    },
+                    range(node),
+                );
             }
         }
         args.push((Rvalue::Use(Place::var(t)), arr_ty));

@@ -48,13 +48,25 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // by the global `String."text"`.
                 let t = text(node, self.src).to_string();
                 self.strings.push((t.clone(), range(node)));
-                Ev::place(Place::global(literal_global(&t).into()), JType::Class("String".into()))
+                Ev::place(
+                    Place::global(literal_global(&t).into()),
+                    JType::Class("String".into()),
+                )
             }
-            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal"
-            | "decimal_floating_point_literal" | "hex_floating_point_literal" | "true" | "false" | "character_literal" => Ev::scalar(),
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal"
+            | "decimal_floating_point_literal"
+            | "hex_floating_point_literal"
+            | "true"
+            | "false"
+            | "character_literal" => Ev::scalar(),
             "field_access" => self.field_access(node),
             "array_access" => {
-                let arr = node.child_by_field_name("array").map(|a| self.expr(a, None));
+                let arr = node
+                    .child_by_field_name("array")
+                    .map(|a| self.expr(a, None));
                 if let Some(i) = node.child_by_field_name("index") {
                     self.expr(i, None);
                 }
@@ -71,9 +83,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             "method_invocation" => self.call(node, dest),
             "object_creation_expression" => self.new_object(node, dest),
             "array_creation_expression" => self.new_array(node, dest),
-            "array_initializer" => self.array_init(node, &JType::Array(Box::new(JType::Unknown)), dest),
+            "array_initializer" => {
+                self.array_init(node, &JType::Array(Box::new(JType::Unknown)), dest)
+            }
             "cast_expression" => {
-                let ty = node.child_by_field_name("type").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+                let ty = node
+                    .child_by_field_name("type")
+                    .map(|t| self.ty(t))
+                    .unwrap_or(JType::Unknown);
                 let v = match node.child_by_field_name("value") {
                     Some(v) => self.expr(v, None),
                     None => return Ev::unknown(),
@@ -88,13 +105,24 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "instanceof_expression" => {
-                let left = node.child_by_field_name("left").map(|l| (self.expr(l, None), l));
+                let left = node
+                    .child_by_field_name("left")
+                    .map(|l| (self.expr(l, None), l));
                 if let (Some((ev, l)), Some(name)) = (left, node.child_by_field_name("name")) {
-                    let ty = node.child_by_field_name("right").map(|t| self.ty(t)).unwrap_or(JType::Unknown);
+                    let ty = node
+                        .child_by_field_name("right")
+                        .map(|t| self.ty(t))
+                        .unwrap_or(JType::Unknown);
                     let x = self.declare(text(name, self.src), ty.clone(), range(name));
                     // A pattern binding is a cast that cannot fail.
                     if let Some(y) = self.to_var(ev, l, None) {
-                        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(Place::var(y)) }, range(node));
+                        self.emit(
+                            Basic::Assign {
+                                lhs: Place::var(x),
+                                rhs: Rvalue::Use(Place::var(y)),
+                            },
+                            range(node),
+                        );
                     }
                     self.record(name, &Place::var(x), &ty);
                 } else if node.child_by_field_name("pattern").is_some() {
@@ -107,11 +135,19 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // `"a" + "b"` is a constant: the interned literal "ab".
                 if let Some(t) = constant_string(node, self.src) {
                     self.strings.push((t.clone(), range(node)));
-                    return Ev::place(Place::global(literal_global(&t).into()), JType::Class("String".into()));
+                    return Ev::place(
+                        Place::global(literal_global(&t).into()),
+                        JType::Class("String".into()),
+                    );
                 }
                 let l = node.child_by_field_name("left").map(|l| self.expr(l, None));
-                let r = node.child_by_field_name("right").map(|r| self.expr(r, None));
-                let op = node.child_by_field_name("operator").map(|o| text(o, self.src)).unwrap_or("");
+                let r = node
+                    .child_by_field_name("right")
+                    .map(|r| self.expr(r, None));
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, self.src))
+                    .unwrap_or("");
                 let is_str = |e: &Option<Ev>| matches!(e, Some(Ev { ty: JType::Class(c), .. }) if c == "String");
                 if op == "+" && (is_str(&l) || is_str(&r)) {
                     // A concatenation makes a new string: one object per site.
@@ -132,7 +168,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 if let Some(c) = node.child_by_field_name("condition") {
                     self.expr(c, None);
                 }
-                let (Some(a), Some(b)) = (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")) else {
+                let (Some(a), Some(b)) = (
+                    node.child_by_field_name("consequence"),
+                    node.child_by_field_name("alternative"),
+                ) else {
                     return Ev::unknown();
                 };
                 // Types: take the first reference-typed arm.
@@ -146,7 +185,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                             if ty == JType::Prim || ty == JType::Null {
                                 ty = ev.ty.clone();
                             }
-                            let t = *target.get_or_insert_with(|| s.temp(JType::Unknown, range(node)));
+                            let t =
+                                *target.get_or_insert_with(|| s.temp(JType::Unknown, range(node)));
                             s.assign_var(t, ev, arm);
                         }
                     });
@@ -154,7 +194,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
                 let else_branch = arms.pop().unwrap();
                 let then_branch = arms.pop().unwrap();
-                self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch, else_branch });
+                self.push_stmt(Stmt::If {
+                    cond: Cond::Opaque,
+                    then_branch,
+                    else_branch,
+                });
                 match target {
                     Some(t) if ty.is_ref() => {
                         if dest.is_none() {
@@ -167,7 +211,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "method_reference" => {
-                self.note(node, "method references are not modelled (they point to nothing)");
+                self.note(
+                    node,
+                    "method references are not modelled (they point to nothing)",
+                );
                 Ev::unknown()
             }
             "switch_expression" => {
@@ -207,34 +254,55 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some((decl, f)) = self.h.field(&self.class, n) {
             let ty = f.ty.clone();
             if f.is_static {
-                return Ev::place(Place::global(format!("{}.{}", decl.name, f.name).into()), ty);
+                return Ev::place(
+                    Place::global(format!("{}.{}", decl.name, f.name).into()),
+                    ty,
+                );
             }
             return match self.this {
                 Some(t) => Ev::place(Place::deref(Base::Var(t)).field(n.into()), ty),
                 None => Ev::unknown(),
             };
         }
-        let captured = self.h.captures.borrow().get(&self.class).and_then(|c| c.iter().find(|(x, _)| x == n).map(|(_, t)| t.clone()));
+        let captured = self
+            .h
+            .captures
+            .borrow()
+            .get(&self.class)
+            .and_then(|c| c.iter().find(|(x, _)| x == n).map(|(_, t)| t.clone()));
         if let (Some(ty), Some(t)) = (captured, self.this) {
-            return Ev::place(Place::deref(Base::Var(t)).field(format!("cap${n}").into()), ty);
+            return Ev::place(
+                Place::deref(Base::Var(t)).field(format!("cap${n}").into()),
+                ty,
+            );
         }
         // A field of the enclosing instance of an anonymous class.
         let outer = self.h.outers.borrow().get(&self.class).cloned();
         if let (Some(outer), Some(t)) = (outer, self.this) {
             if let Some((decl, f)) = self.h.field(&outer, n) {
-                let (dname, fname, ty, is_static) = (decl.name.clone(), f.name.clone(), f.ty.clone(), f.is_static);
+                let (dname, fname, ty, is_static) =
+                    (decl.name.clone(), f.name.clone(), f.ty.clone(), f.is_static);
                 if is_static {
                     return Ev::place(Place::global(format!("{dname}.{fname}").into()), ty);
                 }
                 let o = self.temp(JType::Class(outer), range(node));
-                self.emit(Basic::Assign { lhs: Place::var(o), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())) }, range(node));
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::var(o),
+                        rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())),
+                    },
+                    range(node),
+                );
                 return Ev::place(Place::deref(Base::Var(o)).field(fname.into()), ty);
             }
         }
         if self.h.is_known(n) {
             return Ev::unknown(); // a class name used as a value: callers check first
         }
-        self.note(node, format!("`{n}` is not modelled (not a local, field or class of the program)"));
+        self.note(
+            node,
+            format!("`{n}` is not modelled (not a local, field or class of the program)"),
+        );
         Ev::unknown()
     }
 
@@ -251,7 +319,13 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// Field access on a value; `None` object means `this`.
-    pub(super) fn field_of(&mut self, obj: Ev, obj_node: Node<'a>, fname: &str, node: Node<'a>) -> Ev {
+    pub(super) fn field_of(
+        &mut self,
+        obj: Ev,
+        obj_node: Node<'a>,
+        fname: &str,
+        node: Node<'a>,
+    ) -> Ev {
         if fname == "length" && matches!(obj.ty, JType::Array(_)) {
             return Ev::scalar();
         }
@@ -260,7 +334,13 @@ impl<'a, 'h> Fb<'a, 'h> {
             _ => String::new(),
         };
         let Some((decl, f)) = self.h.field(&class, fname) else {
-            self.note(node, format!("field `{fname}` of `{}` is not modelled: it reads the library heap", obj.ty.name()));
+            self.note(
+                node,
+                format!(
+                    "field `{fname}` of `{}` is not modelled: it reads the library heap",
+                    obj.ty.name()
+                ),
+            );
             return self.read_library(range(node), None);
         };
         let (decl_name, is_static, ty) = (decl.name.clone(), f.is_static, f.ty.clone());
@@ -274,7 +354,10 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn field_access(&mut self, node: Node<'a>) -> Ev {
-        let (Some(obj), Some(field)) = (node.child_by_field_name("object"), node.child_by_field_name("field")) else {
+        let (Some(obj), Some(field)) = (
+            node.child_by_field_name("object"),
+            node.child_by_field_name("field"),
+        ) else {
             return Ev::unknown();
         };
         let fname = text(field, self.src).to_string();
@@ -290,7 +373,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 return self.qualified_this(&c, node);
             }
             return match self.h.field(&c, &fname) {
-                Some((d, f)) if f.is_static => Ev::place(Place::global(format!("{}.{}", d.name, f.name).into()), f.ty.clone()),
+                Some((d, f)) if f.is_static => Ev::place(
+                    Place::global(format!("{}.{}", d.name, f.name).into()),
+                    f.ty.clone(),
+                ),
                 _ => {
                     self.note(node, format!("`{c}.{fname}` is not modelled"));
                     Ev::unknown()
@@ -299,17 +385,29 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
         let o = self.expr(obj, None);
         if matches!(o.kind, EvK::Rv(Rvalue::Unknown)) {
-            self.note(node, format!("`{}` is not modelled: it reads the library heap", text(node, self.src)));
+            self.note(
+                node,
+                format!(
+                    "`{}` is not modelled: it reads the library heap",
+                    text(node, self.src)
+                ),
+            );
             return self.read_library(range(node), None);
         }
         self.field_of(o, obj, &fname, node)
     }
 
     pub(super) fn assignment(&mut self, node: Node<'a>) -> Ev {
-        let (Some(l), Some(r)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+        let (Some(l), Some(r)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
             return Ev::unknown();
         };
-        let op = node.child_by_field_name("operator").map(|o| text(o, self.src)).unwrap_or("=");
+        let op = node
+            .child_by_field_name("operator")
+            .map(|o| text(o, self.src))
+            .unwrap_or("=");
         let lhs = self.expr(l, None);
         let local = match &lhs.kind {
             EvK::Place(p) if !p.deref && p.path.is_empty() => match p.base {
@@ -330,7 +428,9 @@ impl<'a, 'h> Fb<'a, 'h> {
                 return Ev::scalar();
             }
         };
-        let EvK::Place(lp) = lhs.kind.clone() else { return rhs };
+        let EvK::Place(lp) = lhs.kind.clone() else {
+            return rhs;
+        };
         if !lhs.ty.is_ref() && !rhs.ty.is_ref() {
             return Ev::scalar();
         }
@@ -341,18 +441,30 @@ impl<'a, 'h> Fb<'a, 'h> {
         // A store (field, array element or static field): the value must be
         // a variable or constant.
         let value = match rhs.kind {
-            EvK::Place(ref p) if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) => Rvalue::Use(p.clone()),
+            EvK::Place(ref p)
+                if !p.deref && p.path.is_empty() && matches!(p.base, Base::Var(_)) =>
+            {
+                Rvalue::Use(p.clone())
+            }
             EvK::Rv(Rvalue::Null) => Rvalue::Null,
             EvK::Rv(Rvalue::Scalar | Rvalue::Unknown) => return lhs,
             _ => self.operand(rhs, r),
         };
-        self.emit(Basic::Assign { lhs: lp, rhs: value }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: lp,
+                rhs: value,
+            },
+            range(node),
+        );
         lhs
     }
 
     /// `C.this`: this, or the enclosing instance held in `this$0`.
     fn qualified_this(&mut self, c: &str, node: Node<'a>) -> Ev {
-        let Some(t) = self.this else { return Ev::unknown() };
+        let Some(t) = self.this else {
+            return Ev::unknown();
+        };
         if self.h.is_subclass(&self.class, c) {
             return Ev::var(t, JType::Class(self.class.clone()));
         }
@@ -360,11 +472,20 @@ impl<'a, 'h> Fb<'a, 'h> {
         match outer {
             Some(o) if self.h.is_subclass(&o, c) => {
                 let v = self.temp(JType::Class(o.clone()), range(node));
-                self.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())) }, range(node));
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::var(v),
+                        rhs: Rvalue::Use(Place::deref(Base::Var(t)).field("this$0".into())),
+                    },
+                    range(node),
+                );
                 Ev::var(v, JType::Class(o))
             }
             _ => {
-                self.note(node, format!("`{c}.this` more than one level out is not modelled"));
+                self.note(
+                    node,
+                    format!("`{c}.this` more than one level out is not modelled"),
+                );
                 Ev::unknown()
             }
         }
@@ -376,7 +497,8 @@ fn constant_string(node: Node, src: &str) -> Option<String> {
     match node.kind() {
         "string_literal" => {
             let t = text(node, src);
-            (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\"")).then(|| t.to_string())
+            (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\""))
+                .then(|| t.to_string())
         }
         "parenthesized_expression" => constant_string(node.named_child(0)?, src),
         "binary_expression" => {

@@ -8,8 +8,13 @@
 use super::*;
 
 /// The one abstract method of a functional interface: (signature, params, ret).
-pub(super) fn single_abstract<'a>(h: &Hierarchy<'a>, iface: &str) -> Option<(String, Vec<JType>, JType)> {
-    let Some(decl) = h.get(iface) else { return library_functional(iface) };
+pub(super) fn single_abstract<'a>(
+    h: &Hierarchy<'a>,
+    iface: &str,
+) -> Option<(String, Vec<JType>, JType)> {
+    let Some(decl) = h.get(iface) else {
+        return library_functional(iface);
+    };
     if !decl.is_interface {
         return None;
     }
@@ -28,9 +33,16 @@ pub(super) fn single_abstract<'a>(h: &Hierarchy<'a>, iface: &str) -> Option<(Str
             }
         }
     }
-    let left: Vec<&&MethodDecl> = abstract_.iter().filter(|m| !with_body.contains(&m.signature.as_str())).collect();
+    let left: Vec<&&MethodDecl> = abstract_
+        .iter()
+        .filter(|m| !with_body.contains(&m.signature.as_str()))
+        .collect();
     match left.as_slice() {
-        [m] => Some((m.signature.clone(), m.params.iter().map(|p| p.1.clone()).collect(), m.ret.clone())),
+        [m] => Some((
+            m.signature.clone(),
+            m.params.iter().map(|p| p.1.clone()).collect(),
+            m.ret.clone(),
+        )),
         _ => None,
     }
 }
@@ -58,7 +70,9 @@ fn library_functional(iface: &str) -> Option<(String, Vec<JType>, JType)> {
 
 /// The names of a lambda's parameters.
 fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
-    let Some(p) = node.child_by_field_name("parameters") else { return Vec::new() };
+    let Some(p) = node.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
     if p.kind() == "identifier" {
         return vec![(text(p, src), range(p))];
     }
@@ -67,14 +81,21 @@ fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
     kids.into_iter()
         .filter_map(|k| match k.kind() {
             "identifier" => Some((text(k, src), range(k))),
-            "formal_parameter" => k.child_by_field_name("name").map(|n| (text(n, src), range(n))),
+            "formal_parameter" => k
+                .child_by_field_name("name")
+                .map(|n| (text(n, src), range(n))),
             _ => None,
         })
         .collect()
 }
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn lambda(&mut self, node: Node<'a>, dest: Option<VarId>, target: Option<JType>) -> Ev {
+    pub(super) fn lambda(
+        &mut self,
+        node: Node<'a>,
+        dest: Option<VarId>,
+        target: Option<JType>,
+    ) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -85,7 +106,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         };
         let names = param_names(node, self.src);
         if names.len() != param_tys.len() {
-            self.note(node, "a lambda with the wrong number of parameters is not modelled");
+            self.note(
+                node,
+                "a lambda with the wrong number of parameters is not modelled",
+            );
             return Ev::unknown();
         }
         let lname = self.h.synthetic_name(&self.class, "lambda");
@@ -94,7 +118,13 @@ impl<'a, 'h> Fb<'a, 'h> {
         // The lambda object, with what it captures.
         let site = self.site(range(node), SiteKind::New);
         let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
-        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, lname.as_str().into()) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(x),
+                rhs: Rvalue::New(site, lname.as_str().into()),
+            },
+            range(node),
+        );
         // Captured: the enclosing locals whose names the body mentions.
         let mut mentioned = std::collections::HashSet::new();
         let mut todo: Vec<Node> = node.child_by_field_name("body").into_iter().collect();
@@ -115,16 +145,33 @@ impl<'a, 'h> Fb<'a, 'h> {
         captured.sort_by(|a, b| a.0.cmp(&b.0));
         for (n, v, _) in &captured {
             let lhs = Place::deref(Base::Var(x)).field(format!("cap${n}").into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*v)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(Place::var(*v)),
+                },
+                range(node),
+            );
         }
         let outer = self.this.map(|t| (t, self.class.clone()));
         if let Some((t, _)) = &outer {
             let lhs = Place::deref(Base::Var(x)).field("this$0".into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*t)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(Place::var(*t)),
+                },
+                range(node),
+            );
         }
         // The body, as the one method of the lambda's class.
         let type_vars = self.type_vars.clone();
-        let meth = Method { class: &lname, function: &fname, is_static: false, type_vars: &type_vars };
+        let meth = Method {
+            class: &lname,
+            function: &fname,
+            is_static: false,
+            type_vars: &type_vars,
+        };
         let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
@@ -139,13 +186,25 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             let v = fb.declare(n, t.clone(), range(node));
             let p = Place::deref(Base::Var(lam)).field(format!("cap${n}").into());
-            fb.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(p) }, range(node));
+            fb.emit(
+                Basic::Assign {
+                    lhs: Place::var(v),
+                    rhs: Rvalue::Use(p),
+                },
+                range(node),
+            );
         }
         match &outer {
             Some((_, class)) => {
                 let o = fb.temp(JType::Class(class.clone()), range(node));
                 let p = Place::deref(Base::Var(lam)).field("this$0".into());
-                fb.emit(Basic::Assign { lhs: Place::var(o), rhs: Rvalue::Use(p) }, range(node));
+                fb.emit(
+                    Basic::Assign {
+                        lhs: Place::var(o),
+                        rhs: Rvalue::Use(p),
+                    },
+                    range(node),
+                );
                 fb.this = Some(o);
                 fb.class = class.clone();
             }
@@ -181,7 +240,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_interface: false,
             is_abstract: false,
             fields: Vec::new(),
-            methods: vec![pointee_ir::Method { signature: sig.as_str().into(), function: Some(fname.as_str().into()), is_static: false }],
+            methods: vec![pointee_ir::Method {
+                signature: sig.as_str().into(),
+                function: Some(fname.as_str().into()),
+                is_static: false,
+            }],
         };
         self.lambdas.push((class, f, fs));
         Ev::var(x, ty)

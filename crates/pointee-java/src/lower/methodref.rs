@@ -8,7 +8,12 @@ use super::lambda::single_abstract;
 use super::*;
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn method_ref(&mut self, node: Node<'a>, dest: Option<VarId>, target: Option<JType>) -> Ev {
+    pub(super) fn method_ref(
+        &mut self,
+        node: Node<'a>,
+        dest: Option<VarId>,
+        target: Option<JType>,
+    ) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -17,12 +22,21 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.note(node, "a method reference whose target is not a functional interface of the program is not modelled (it points to nothing)");
             return Ev::unknown();
         };
-        let Some(q) = node.named_child(0) else { return Ev::unknown() };
-        let member = text(node, self.src).rsplit("::").next().unwrap_or("").trim().to_string();
+        let Some(q) = node.named_child(0) else {
+            return Ev::unknown();
+        };
+        let member = text(node, self.src)
+            .rsplit("::")
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
         // The qualifier: a class, or a value (the bound receiver).
         let class = match q.kind() {
             "identifier" => self.class_ref(q),
-            "type_identifier" | "generic_type" | "scoped_type_identifier" | "array_type" => Some(self.ty(q).name()),
+            "type_identifier" | "generic_type" | "scoped_type_identifier" | "array_type" => {
+                Some(self.ty(q).name())
+            }
             "super" => {
                 self.note(node, "`super::m` is not modelled");
                 return Ev::unknown();
@@ -42,13 +56,30 @@ impl<'a, 'h> Fb<'a, 'h> {
         let ty = JType::Class(iface.clone());
         let site = self.site(range(node), SiteKind::New);
         let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
-        self.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::New(site, lname.as_str().into()) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(x),
+                rhs: Rvalue::New(site, lname.as_str().into()),
+            },
+            range(node),
+        );
         if let Some((r, _)) = &receiver {
             let lhs = Place::deref(Base::Var(x)).field("recv$".into());
-            self.emit(Basic::Assign { lhs, rhs: Rvalue::Use(Place::var(*r)) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(Place::var(*r)),
+                },
+                range(node),
+            );
         }
         let type_vars = self.type_vars.clone();
-        let meth = Method { class: &lname, function: &fname, is_static: false, type_vars: &type_vars };
+        let meth = Method {
+            class: &lname,
+            function: &fname,
+            is_static: false,
+            type_vars: &type_vars,
+        };
         let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
@@ -57,8 +88,14 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
         fb.set_ret(&ret);
         let this = fb.this.expect("an instance method");
-        let params: Vec<(Rvalue, JType)> =
-            (0..param_tys.len()).map(|i| (Rvalue::Use(Place::var(VarId(i as u32 + 1))), param_tys[i].clone())).collect();
+        let params: Vec<(Rvalue, JType)> = (0..param_tys.len())
+            .map(|i| {
+                (
+                    Rvalue::Use(Place::var(VarId(i as u32 + 1))),
+                    param_tys[i].clone(),
+                )
+            })
+            .collect();
         let dest_ret = fb.ret_var;
         match (&class, &receiver) {
             (Some(c), _) if member == "new" => fb.ref_new(node, c, params, dest_ret),
@@ -66,7 +103,13 @@ impl<'a, 'h> Fb<'a, 'h> {
             (None, Some((_, rty))) => {
                 let r = fb.temp(rty.clone(), range(node));
                 let p = Place::deref(Base::Var(this)).field("recv$".into());
-                fb.emit(Basic::Assign { lhs: Place::var(r), rhs: Rvalue::Use(p) }, range(node));
+                fb.emit(
+                    Basic::Assign {
+                        lhs: Place::var(r),
+                        rhs: Rvalue::Use(p),
+                    },
+                    range(node),
+                );
                 let rc = match rty {
                     JType::Class(c) => c.clone(),
                     _ => "Object".to_string(),
@@ -90,30 +133,60 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_interface: false,
             is_abstract: false,
             fields: Vec::new(),
-            methods: vec![pointee_ir::Method { signature: sig.as_str().into(), function: Some(fname.as_str().into()), is_static: false }],
+            methods: vec![pointee_ir::Method {
+                signature: sig.as_str().into(),
+                function: Some(fname.as_str().into()),
+                is_static: false,
+            }],
         };
         self.lambdas.push((class, f, fs));
         Ev::var(x, ty)
     }
 
     /// `C::new`: a new C with the parameters as constructor arguments.
-    fn ref_new(&mut self, node: Node<'a>, c: &str, params: Vec<(Rvalue, JType)>, ret: Option<VarId>) {
+    fn ref_new(
+        &mut self,
+        node: Node<'a>,
+        c: &str,
+        params: Vec<(Rvalue, JType)>,
+        ret: Option<VarId>,
+    ) {
         let site = self.site(range(node), SiteKind::New);
         let t = ret.unwrap_or_else(|| self.temp(JType::Class(c.to_string()), range(node)));
-        self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::New(site, c.into()) }, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(t),
+                rhs: Rvalue::New(site, c.into()),
+            },
+            range(node),
+        );
         let h = self.h;
         match h.get(c) {
             Some(d) if d.node.is_some() => {
-                let cands: Vec<_> = d.methods.iter().filter(|m| m.is_ctor && m.params.len() == params.len()).map(|m| (d, m)).collect();
+                let cands: Vec<_> = d
+                    .methods
+                    .iter()
+                    .filter(|m| m.is_ctor && m.params.len() == params.len())
+                    .map(|m| (d, m))
+                    .collect();
                 if let Some(m) = self.resolve(cands, &params).filter(|m| m.has_body) {
                     let mut argv: Vec<Rvalue> = params.into_iter().map(|p| p.0).collect();
                     argv.insert(0, Rvalue::Use(Place::var(t)));
-                    self.emit_call(node, node, Callee::Direct(m.function.as_str().into()), argv, &JType::Prim, None);
+                    self.emit_call(
+                        node,
+                        node,
+                        Callee::Direct(m.function.as_str().into()),
+                        argv,
+                        &JType::Prim,
+                        None,
+                    );
                 }
             }
             Some(_) => {}
             None => {
-                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t))).chain(params.into_iter().map(|p| p.0)).collect();
+                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t)))
+                    .chain(params.into_iter().map(|p| p.0))
+                    .collect();
                 self.give_to_library(vals, range(node));
             }
         }
@@ -121,30 +194,63 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `C::m` (static with all parameters, or instance on the first) or
     /// `recv::m` (instance on the bound receiver).
-    fn ref_call(&mut self, node: Node<'a>, c: &str, m: &str, recv: Option<VarId>, params: Vec<(Rvalue, JType)>, ret: Option<VarId>) {
+    fn ref_call(
+        &mut self,
+        node: Node<'a>,
+        c: &str,
+        m: &str,
+        recv: Option<VarId>,
+        params: Vec<(Rvalue, JType)>,
+        ret: Option<VarId>,
+    ) {
         let h = self.h;
         let (recv, args) = match recv {
             Some(r) => (Some(r), params),
             None => {
-                let statics: Vec<_> = h.methods_named(c, m, params.len()).into_iter().filter(|(_, d)| d.is_static).collect();
+                let statics: Vec<_> = h
+                    .methods_named(c, m, params.len())
+                    .into_iter()
+                    .filter(|(_, d)| d.is_static)
+                    .collect();
                 if let Some(d) = self.resolve(statics, &params).filter(|d| d.has_body) {
                     let argv: Vec<Rvalue> = params.into_iter().map(|p| p.0).collect();
                     let rty = d.ret.clone();
-                    let ev = self.emit_call(node, node, Callee::Direct(d.function.as_str().into()), argv, &rty, None);
+                    let ev = self.emit_call(
+                        node,
+                        node,
+                        Callee::Direct(d.function.as_str().into()),
+                        argv,
+                        &rty,
+                        None,
+                    );
                     self.ref_result(ev, ret, node);
                     return;
                 }
                 match params.first() {
-                    Some((Rvalue::Use(Place { base: Base::Var(v), .. }), _)) => (Some(*v), params[1..].to_vec()),
+                    Some((
+                        Rvalue::Use(Place {
+                            base: Base::Var(v), ..
+                        }),
+                        _,
+                    )) => (Some(*v), params[1..].to_vec()),
                     _ => (None, params),
                 }
             }
         };
         let Some(r) = recv else { return };
-        let cands: Vec<_> = h.methods_named(c, m, args.len()).into_iter().filter(|(_, d)| !d.is_static).collect();
+        let cands: Vec<_> = h
+            .methods_named(c, m, args.len())
+            .into_iter()
+            .filter(|(_, d)| !d.is_static)
+            .collect();
         let Some(d) = self.resolve(cands, &args) else {
-            self.note(node, format!("`{c}::{m}` is not a method of the program: it goes to the library heap"));
-            let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r))).chain(args.into_iter().map(|p| p.0)).collect();
+            self.note(
+                node,
+                format!("`{c}::{m}` is not a method of the program: it goes to the library heap"),
+            );
+            let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r)))
+                .chain(args.into_iter().map(|p| p.0))
+                .collect();
             self.give_to_library(vals, range(node));
             if let Some(t) = ret {
                 self.read_library(range(node), Some(t));
@@ -154,14 +260,27 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut argv: Vec<Rvalue> = args.into_iter().map(|p| p.0).collect();
         argv.insert(0, Rvalue::Use(Place::var(r)));
         let rty = d.ret.clone();
-        let callee = if d.is_private { Callee::Direct(d.function.as_str().into()) } else { Callee::Virtual { receiver: Place::var(r), signature: d.signature.as_str().into() } };
+        let callee = if d.is_private {
+            Callee::Direct(d.function.as_str().into())
+        } else {
+            Callee::Virtual {
+                receiver: Place::var(r),
+                signature: d.signature.as_str().into(),
+            }
+        };
         let ev = self.emit_call(node, node, callee, argv, &rty, None);
         self.ref_result(ev, ret, node);
     }
 
     fn ref_result(&mut self, ev: Ev, ret: Option<VarId>, node: Node<'a>) {
         if let (Some(t), EvK::Place(p)) = (ret, ev.kind) {
-            self.emit(Basic::Assign { lhs: Place::var(t), rhs: Rvalue::Use(p) }, range(node));
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(t),
+                    rhs: Rvalue::Use(p),
+                },
+                range(node),
+            );
         }
     }
 }

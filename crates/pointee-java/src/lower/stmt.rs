@@ -37,7 +37,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                     Some(e) => self.sub_block(|s| s.stmt(e)),
                     None => Vec::new(),
                 };
-                self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch, else_branch });
+                self.push_stmt(Stmt::If {
+                    cond: Cond::Opaque,
+                    then_branch,
+                    else_branch,
+                });
             }
             "while_statement" => {
                 let body = self.sub_block(|s| {
@@ -66,7 +70,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             "for_statement" => {
                 let b = self.sub_block(|s| {
                     let mut c = node.walk();
-                    let inits: Vec<Node<'a>> = node.children_by_field_name("init", &mut c).collect();
+                    let inits: Vec<Node<'a>> =
+                        node.children_by_field_name("init", &mut c).collect();
                     for i in inits {
                         if i.kind() == "local_variable_declaration" {
                             s.local_decl(i);
@@ -83,7 +88,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                             s.stmt(b);
                         }
                         let mut c = node.walk();
-                        let ups: Vec<Node<'a>> = node.children_by_field_name("update", &mut c).collect();
+                        let ups: Vec<Node<'a>> =
+                            node.children_by_field_name("update", &mut c).collect();
                         for u in ups {
                             s.expr(u, None);
                         }
@@ -113,7 +119,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             "continue_statement" => self.push_stmt(Stmt::Continue),
             "labeled_statement" => {
                 let mut c = node.walk();
-                let inner: Vec<Node<'a>> = node.named_children(&mut c).filter(|n| n.kind() != "identifier").collect();
+                let inner: Vec<Node<'a>> = node
+                    .named_children(&mut c)
+                    .filter(|n| n.kind() != "identifier")
+                    .collect();
                 for i in inner {
                     self.stmt(i);
                 }
@@ -124,7 +133,13 @@ impl<'a, 'h> Fb<'a, 'h> {
                 if let Some(e) = node.named_child(0) {
                     let ev = self.expr(e, None);
                     if let Some(v) = self.to_var(ev, e, None) {
-                        self.emit(Basic::Assign { lhs: Place::global(THROWN.into()), rhs: Rvalue::Use(Place::var(v)) }, range(node));
+                        self.emit(
+                            Basic::Assign {
+                                lhs: Place::global(THROWN.into()),
+                                rhs: Rvalue::Use(Place::var(v)),
+                            },
+                            range(node),
+                        );
                         self.uses_thrown = true;
                     }
                 }
@@ -150,14 +165,23 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "assert_statement" | "empty_statement" | "line_comment" | "block_comment" | ";" => {}
             "explicit_constructor_invocation" => self.ctor_call(node),
-            "class_declaration" | "local_class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => {
+            "class_declaration"
+            | "local_class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => {
                 // Local classes are classes of the program (collected with
                 // the class table); a second one of the same name is not.
                 let known = node.child_by_field_name("name").is_some_and(|n| {
-                    self.h.get(text(n, self.src)).is_some_and(|d| d.node.map(|x| x.id()) == Some(node.id()))
+                    self.h
+                        .get(text(n, self.src))
+                        .is_some_and(|d| d.node.map(|x| x.id()) == Some(node.id()))
                 });
                 if !known {
-                    self.note(node, "a local class whose name another class has is not modelled");
+                    self.note(
+                        node,
+                        "a local class whose name another class has is not modelled",
+                    );
                 }
             }
             "ERROR" => self.note(node, "syntax error"),
@@ -166,25 +190,44 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn exit_test(&mut self) {
-        self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch: Vec::new(), else_branch: vec![Stmt::Break] });
+        self.push_stmt(Stmt::If {
+            cond: Cond::Opaque,
+            then_branch: Vec::new(),
+            else_branch: vec![Stmt::Break],
+        });
     }
 
     pub(super) fn local_decl(&mut self, node: Node<'a>) {
-        let Some(tn) = node.child_by_field_name("type") else { return };
+        let Some(tn) = node.child_by_field_name("type") else {
+            return;
+        };
         let base = self.ty(tn);
         let mut c = node.walk();
         let decls: Vec<Node<'a>> = node.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
-            let Some(name) = d.child_by_field_name("name") else { continue };
-            let dims = d.child_by_field_name("dimensions").map(|x| crate::types::count_dims(x, self.src)).unwrap_or(0);
-            let ty = if tn.kind() == "type_identifier" && text(tn, self.src) == "var" { JType::Unknown } else { wrap_array(base.clone(), dims) };
+            let Some(name) = d.child_by_field_name("name") else {
+                continue;
+            };
+            let dims = d
+                .child_by_field_name("dimensions")
+                .map(|x| crate::types::count_dims(x, self.src))
+                .unwrap_or(0);
+            let ty = if tn.kind() == "type_identifier" && text(tn, self.src) == "var" {
+                JType::Unknown
+            } else {
+                wrap_array(base.clone(), dims)
+            };
             let value = d.child_by_field_name("value");
             // Declared after the initializer is lowered is wrong for Java
             // scoping only in self-referential initializers; declare first.
             let v = self.declare(text(name, self.src), ty.clone(), range(name));
             if let Some(val) = value {
                 self.expected = Some(ty.clone());
-                let ev = if val.kind() == "array_initializer" { self.array_init(val, &ty, Some(v)) } else { self.expr(val, Some(v)) };
+                let ev = if val.kind() == "array_initializer" {
+                    self.array_init(val, &ty, Some(v))
+                } else {
+                    self.expr(val, Some(v))
+                };
                 if ty == JType::Unknown {
                     self.var_ty[v.0 as usize] = ev.ty.clone();
                     self.vars[v.0 as usize].ty = ev.ty.ir();
@@ -246,8 +289,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// The value of the innermost switch expression.
     pub(super) fn yield_value(&mut self, e: Node<'a>) {
         let ev = self.expr(e, None);
-        let Some((t, ty, _)) = self.yields.last().cloned() else { return };
-        if ev.ty.is_ref() && ev.ty != JType::Null && !ev.ty.is_ref_unknown() && ty == JType::Unknown {
+        let Some((t, ty, _)) = self.yields.last().cloned() else {
+            return;
+        };
+        if ev.ty.is_ref() && ev.ty != JType::Null && !ev.ty.is_ref_unknown() && ty == JType::Unknown
+        {
             self.yields.last_mut().unwrap().1 = ev.ty.clone();
         }
         self.assign_var(t, ev, e);
@@ -260,7 +306,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some(c) = node.child_by_field_name("condition") {
             self.expr(c, None);
         }
-        let Some(body) = node.child_by_field_name("body") else { return };
+        let Some(body) = node.child_by_field_name("body") else {
+            return;
+        };
         let mut arms = Vec::new();
         let mut has_default = false;
         let mut c = body.walk();
@@ -301,9 +349,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let mut c2 = k.walk();
                     let rs: Vec<Node<'a>> = k.named_children(&mut c2).collect();
                     for r in rs {
-                        if let (Some(t), Some(n), Some(v)) =
-                            (r.child_by_field_name("type"), r.child_by_field_name("name"), r.child_by_field_name("value"))
-                        {
+                        if let (Some(t), Some(n), Some(v)) = (
+                            r.child_by_field_name("type"),
+                            r.child_by_field_name("name"),
+                            r.child_by_field_name("value"),
+                        ) {
                             let ty = self.ty(t);
                             let var = self.declare(text(n, self.src), ty, range(n));
                             let ev = self.expr(v, Some(var));
@@ -327,7 +377,13 @@ impl<'a, 'h> Fb<'a, 'h> {
                                         .map(|t| s.ty(t))
                                         .unwrap_or(JType::Unknown);
                                     let v = s.declare(text(n, s.src), ty.clone(), range(n));
-                                    s.emit(Basic::Assign { lhs: Place::var(v), rhs: Rvalue::Use(Place::global(THROWN.into())) }, range(n));
+                                    s.emit(
+                                        Basic::Assign {
+                                            lhs: Place::var(v),
+                                            rhs: Rvalue::Use(Place::global(THROWN.into())),
+                                        },
+                                        range(n),
+                                    );
                                     s.uses_thrown = true;
                                     s.record(n, &Place::var(v), &ty);
                                 }
@@ -336,7 +392,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                             }
                         }
                     });
-                    self.push_stmt(Stmt::If { cond: Cond::Opaque, then_branch: b, else_branch: Vec::new() });
+                    self.push_stmt(Stmt::If {
+                        cond: Cond::Opaque,
+                        then_branch: b,
+                        else_branch: Vec::new(),
+                    });
                 }
                 "finally_clause" => {
                     let mut c3 = k.walk();
