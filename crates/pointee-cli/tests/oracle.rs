@@ -20,10 +20,10 @@
 #[path = "oracle/engine.rs"]
 mod engine;
 #[path = "oracle/gen.rs"]
-mod gen;
+mod generator;
 
 use engine::Answer;
-use gen::{Class, Probe, Program};
+use generator::{Class, Probe, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -177,7 +177,7 @@ struct Tally {
 
 /// Generates, compiles, runs and checks one program; violations as text.
 fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
-    let program: Program = gen::generate(
+    let program: Program = generator::generate(
         seed,
         std::env::var_os("ORACLE_CYCLES").is_some(),
         std::env::var_os("ORACLE_BACKWARD").is_some(),

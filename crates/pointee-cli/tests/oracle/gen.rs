@@ -634,10 +634,22 @@ impl Gen {
                 let r = self.rvalue(Class::Int);
                 let ss = self.vars(Class::S);
                 let link = self.rng.pick(&ss).clone();
-                self.emit(indent + 2, format!("n->f = {r}; n->h = NULL; n->g = NULL; n->n = {link}; n->op = NULL;"));
-                self.emit(indent + 2, format!("printf(\"O heap@{line} S %p\\n\", (void *)n);"));
-                self.emit(indent + 2, format!("printf(\"O heap@{line}.f ip %p\\n\", (void *)&n->f);"));
-                self.emit(indent + 2, format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"));
+                self.emit(
+                    indent + 2,
+                    format!("n->f = {r}; n->h = NULL; n->g = NULL; n->n = {link}; n->op = NULL;"),
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line} S %p\\n\", (void *)n);"),
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line}.f ip %p\\n\", (void *)&n->f);"),
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"),
+                );
                 if self.rng.chance(50) {
                     let qs = self.vars(Class::IntPtr);
                     let q = self.rng.pick(&qs).clone();
@@ -659,10 +671,19 @@ impl Gen {
                 self.emit(indent + 1, "if (n) {");
                 let r0 = self.rvalue(Class::Int);
                 let r1 = self.rvalue(Class::Int);
-                self.emit(indent + 2, format!("n[0] = {r0}; n[1] = {r1}; n[2] = NULL;"));
-                self.emit(indent + 2, format!("printf(\"O heap@{line} ip %p\\n\", (void *)&n[0]);"));
+                self.emit(
+                    indent + 2,
+                    format!("n[0] = {r0}; n[1] = {r1}; n[2] = NULL;"),
+                );
+                self.emit(
+                    indent + 2,
+                    format!("printf(\"O heap@{line} ip %p\\n\", (void *)&n[0]);"),
+                );
                 for i in 1..3 {
-                    self.emit(indent + 2, format!("printf(\"O heap@{line} ip %p same\\n\", (void *)&n[{i}]);"));
+                    self.emit(
+                        indent + 2,
+                        format!("printf(\"O heap@{line} ip %p same\\n\", (void *)&n[{i}]);"),
+                    );
                 }
                 let ps = self.vars(Class::Int);
                 let p = self.rng.pick(&ps).clone();
@@ -689,14 +710,20 @@ impl Gen {
                 let p = self.rng.pick(&ps).clone();
                 if self.rng.chance(50) {
                     let j = self.rng.below(8);
-                    self.emit(indent, format!("for (int **e{c} = &g_a[3]; e{c} > &g_a[0]; ) {{"));
+                    self.emit(
+                        indent,
+                        format!("for (int **e{c} = &g_a[3]; e{c} > &g_a[0]; ) {{"),
+                    );
                     self.emit(indent + 1, format!("e{c}--;"));
                     self.probe(indent + 1, &format!("e{c}"), Class::IntPtr);
                     self.emit(indent + 1, format!("if (*e{c} && in[{j}]) {p} = *e{c};"));
                     self.emit(indent, "}");
                 } else {
                     let k = 1 + self.rng.below(2);
-                    self.emit(indent, format!("{{ int **e{c} = &g_a[2]; {p} = e{c}[-{k}]; }}"));
+                    self.emit(
+                        indent,
+                        format!("{{ int **e{c} = &g_a[2]; {p} = e{c}[-{k}]; }}"),
+                    );
                 }
                 self.maybe_probe(indent, &p, Class::Int);
             }
