@@ -13,9 +13,7 @@
 //!
 //! Constructs the soundness probes record as known problems are not
 //! generated: unions, `memcpy` of arrays, casts between struct and
-//! first-member pointers, unknown (declared-only) functions; backward
-//! walks over arrays and negative indices (`negative_index.c`) only with
-//! `ORACLE_BACKWARD=1`.
+//! first-member pointers, unknown (declared-only) functions.
 
 /// splitmix64: tiny, deterministic, good enough to pick shapes.
 pub struct Rng(u64);
@@ -701,9 +699,8 @@ impl Gen {
                 self.emit(indent, "}");
             }
             31 if self.backward && self.loop_depth < 2 => {
-                // a walk back from the end of an array, a negative index:
-                // known to be unsound today (fixtures/c/soundness/
-                // negative_index.c), so only with ORACLE_BACKWARD=1
+                // a walk back from the end of an array, a negative index
+                // (fixtures/c/soundness/negative_index.c was found so)
                 let c = self.counter;
                 self.counter += 1;
                 let ps = self.vars(Class::Int);
