@@ -832,11 +832,18 @@ impl<'s> Lowerer<'s> {
             then_branch,
             else_branch,
         });
+        // The value of `?:` is an rvalue: functions and arrays decay to
+        // pointers (`c ? f1 : f2` holds a function pointer).
+        let decay = |t: &Type| match t {
+            Type::Function(f) => Type::Pointer(Box::new(Type::Function(f.clone()))),
+            Type::Array(elem, _) => Type::Pointer(elem.clone()),
+            t => t.clone(),
+        };
         let ty = types
             .iter()
+            .map(decay)
             .find(|t| matches!(t, Type::Pointer(_) | Type::Record(_)))
-            .or(types.first())
-            .cloned()
+            .or_else(|| types.first().map(decay))
             .unwrap_or(Type::Unknown);
         self.f.vars[t.0 as usize].ty = ty.clone();
         Val::place(Place::var(t), ty)
