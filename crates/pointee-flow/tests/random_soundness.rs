@@ -296,10 +296,3 @@ fn random_programs_are_soundly_analysed() {
         failures.join("\n")
     );
 }
-
-#[test]
-#[ignore]
-fn print_program() {
-    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
-    println!("{}", program(seed));
-}
