@@ -10,7 +10,7 @@
 mod alias;
 mod compile;
 mod context;
-mod fxhash;
+use pointee_ir::fxhash;
 mod ptset;
 mod result;
 mod solver;

@@ -15,7 +15,7 @@
 mod effects;
 mod entry;
 mod facts;
-mod fxhash;
+use pointee_ir::fxhash;
 mod library;
 mod loc;
 mod map;

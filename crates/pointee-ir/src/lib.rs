@@ -15,6 +15,7 @@
 //! This crate must never parse, do I/O, or know about LSP, JSON or any analysis.
 
 mod display;
+pub mod fxhash;
 mod source;
 mod text;
 mod types;

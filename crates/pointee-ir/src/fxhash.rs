@@ -1,5 +1,6 @@
-//! A small, fast, deterministic hasher (the Fx hash of rustc) for integer
-//! keys in the solver's hot paths.
+//! A small, fast, deterministic hasher (rustc's Fx hash) for the analyses'
+//! interning and memo tables, shared so it is written once (the keys are ids
+//! and short names, never attacker-controlled).
 
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -18,25 +19,36 @@ impl FxHasher {
 }
 
 impl Hasher for FxHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(b));
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().unwrap()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(buf));
         }
     }
+    #[inline]
     fn write_u8(&mut self, i: u8) {
-        self.add(i as u64)
+        self.add(i as u64);
     }
+    #[inline]
     fn write_u32(&mut self, i: u32) {
-        self.add(i as u64)
+        self.add(i as u64);
     }
+    #[inline]
     fn write_u64(&mut self, i: u64) {
-        self.add(i)
+        self.add(i);
     }
+    #[inline]
     fn write_usize(&mut self, i: usize) {
-        self.add(i as u64)
+        self.add(i as u64);
     }
+    #[inline]
     fn finish(&self) -> u64 {
         self.hash
     }
