@@ -1121,26 +1121,28 @@ pub fn c_highlights(
             continue;
         }
         let must = i == cur || (my_single.is_some() && single(v) == my_single);
-        let alias = match (must, e.point) {
-            (false, _) => Alias::May,
-            (true, Point::After(_)) => Alias::MustWrite,
-            (true, Point::Before(_)) => Alias::MustRead,
-        };
-        match out.iter_mut().find(|h| h.range == e.range) {
-            // The same expression read and written: keep the stronger kind.
-            Some(h) => {
-                if alias == Alias::MustWrite {
-                    h.alias = alias;
-                }
-            }
-            None => out.push(Highlight {
-                range: e.range,
-                alias,
-            }),
-        }
+        push_highlight(&mut out, e.range, must, e.point);
     }
     out.sort_by_key(|h| h.range.start);
     out
+}
+
+/// Adds a highlight: a must-alias is Read or Write by its program point, a
+/// may-alias is Text; the same expression read and written keeps Write.
+fn push_highlight(out: &mut Vec<Highlight>, range: Range, must: bool, point: Point) {
+    let alias = match (must, point) {
+        (false, _) => Alias::May,
+        (true, Point::After(_)) => Alias::MustWrite,
+        (true, Point::Before(_)) => Alias::MustRead,
+    };
+    match out.iter_mut().find(|h| h.range == range) {
+        Some(h) => {
+            if alias == Alias::MustWrite {
+                h.alias = alias;
+            }
+        }
+        None => out.push(Highlight { range, alias }),
+    }
 }
 
 /// Java: the pointer expressions of the method at `off` that may hold an
@@ -1158,12 +1160,7 @@ pub fn java_highlights(
     let Some(sm) = jp.0.sources.iter().find(|s| &*s.file == path) else {
         return Vec::new();
     };
-    let Some((fs, cur)) = innermost(
-        sm.functions
-            .iter()
-            .flat_map(|fs| fs.exprs.iter().map(move |e| (fs, e, e.range))),
-        off,
-    ) else {
+    let Some((fs, cur)) = sm.expr_at(off) else {
         return Vec::new();
     };
     let mine = session.objects(&fs.name, &cur.place).unwrap_or_default();
@@ -1176,22 +1173,7 @@ pub fn java_highlights(
                 continue;
             }
         }
-        let alias = match (must, e.point) {
-            (false, _) => Alias::May,
-            (true, Point::After(_)) => Alias::MustWrite,
-            (true, Point::Before(_)) => Alias::MustRead,
-        };
-        match out.iter_mut().find(|h| h.range == e.range) {
-            Some(h) => {
-                if alias == Alias::MustWrite {
-                    h.alias = alias;
-                }
-            }
-            None => out.push(Highlight {
-                range: e.range,
-                alias,
-            }),
-        }
+        push_highlight(&mut out, e.range, must, e.point);
     }
     out.sort_by_key(|h| h.range.start);
     out
