@@ -52,3 +52,43 @@ pub fn analyze(program: &pointee_ir::Program, settings: Settings) -> Analysis<'_
     });
     Analysis::new(engine)
 }
+
+self_cell::self_cell!(
+    /// An analysis that owns its program, so it can be kept between requests
+    /// and moved between threads (an [`Analysis`] borrows its program).
+    pub struct OwnedAnalysis {
+        owner: std::sync::Arc<pointee_ir::Program>,
+        #[covariant]
+        dependent: Analysis,
+    }
+);
+
+impl OwnedAnalysis {
+    /// Analyses `program` and keeps it.
+    pub fn run(program: std::sync::Arc<pointee_ir::Program>, settings: Settings) -> OwnedAnalysis {
+        OwnedAnalysis::new(program, |p| analyze(p, settings))
+    }
+
+    /// The program analysed.
+    pub fn program(&self) -> &std::sync::Arc<pointee_ir::Program> {
+        self.borrow_owner()
+    }
+
+    /// Runs `f` on the analysis (queries replay bodies, so they need it
+    /// mutably).
+    pub fn with<T>(&mut self, f: impl FnOnce(&mut Analysis<'_>) -> T) -> T {
+        self.with_dependent_mut(|_, a| f(a))
+    }
+}
+
+impl std::fmt::Debug for OwnedAnalysis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnedAnalysis").finish_non_exhaustive()
+    }
+}
+
+// Kept between requests and moved to worker threads.
+const _: () = {
+    const fn sendable<T: Send + Sync>() {}
+    sendable::<OwnedAnalysis>();
+};
