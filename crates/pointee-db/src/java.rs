@@ -1,0 +1,123 @@
+//! Java queries: lowering (all Java files together) and the analysis.
+
+use crate::{CallEdge, Config, Db, Lang, Project};
+use pointee_ir::{Basic, Block, Callee, Name, Program, Stmt, StmtId};
+use std::sync::Arc;
+
+/// The Java files lowered together (the class table spans files).
+#[derive(Clone, Debug, Default)]
+pub struct JavaLowered(pub pointee_java::JavaProgram);
+
+impl PartialEq for JavaLowered {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        a.program == b.program
+            && a.sources == b.sources
+            && a.mains == b.mains
+            && a.initializers == b.initializers
+    }
+}
+impl Eq for JavaLowered {}
+
+/// The position-free part of the Java program: what the analysis sees.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JavaIr {
+    pub program: Program,
+    pub mains: Vec<Name>,
+    pub initializers: Vec<Name>,
+}
+
+/// The Java IR without source maps, backdated after edits the IR does not
+/// see (comments, whitespace, moved members).
+#[salsa::tracked(returns(ref))]
+pub fn java_ir(db: &dyn Db, project: Project) -> Arc<JavaIr> {
+    let jp = &java_program(db, project).0;
+    Arc::new(JavaIr {
+        program: jp.program.clone(),
+        mains: jp.mains.clone(),
+        initializers: jp.initializers.clone(),
+    })
+}
+
+/// Call edges of the Java program under the configured context sensitivity
+/// (virtual calls resolved by the analysis; `indirect` marks them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JavaAnalysis {
+    pub edges: Vec<CallEdge>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>, String> {
+    let ir = java_ir(db, project);
+    let config = project.config(db);
+    let variant = match &config.java_cs {
+        Some(s) => pointee_cspta::Variant::parse(s)?,
+        None => pointee_cspta::Variant::default(),
+    };
+    let roots = java_roots(ir, config);
+    let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
+    let a = pointee_cspta::Analysis::run(&ir.program, &roots, variant);
+    let mut out = JavaAnalysis::default();
+    for f in &ir.program.functions {
+        let Some(m) = a.method(&f.name) else { continue };
+        walk_calls_with_site(&f.body, &mut |stmt, site, callee| {
+            for t in a.callees(m, site.0) {
+                out.edges.push(CallEdge {
+                    caller: f.name.clone(),
+                    stmt,
+                    callee: a.facts.method_names[t as usize].as_str().into(),
+                    indirect: matches!(callee, Callee::Virtual { .. }),
+                });
+            }
+        });
+    }
+    out.edges.sort();
+    out.edges.dedup();
+    Ok(Arc::new(out))
+}
+
+/// The roots as pointee-ide chooses them: static initialisers, then every
+/// `main` (or those of the configured entry).
+pub fn java_roots(ir: &JavaIr, config: &Config) -> Vec<Name> {
+    let mains = ir.mains.iter().filter(|m| match &config.java_entry {
+        None => true,
+        Some(e) => {
+            &***m == e || m.split('.').next() == Some(e.as_str()) || m.starts_with(&format!("{e}("))
+        }
+    });
+    ir.initializers.iter().chain(mains).cloned().collect()
+}
+
+fn walk_calls_with_site<'a>(
+    b: &'a Block,
+    f: &mut impl FnMut(StmtId, pointee_ir::SiteId, &'a Callee),
+) {
+    for s in b {
+        match s {
+            Stmt::Basic(id, Basic::Call { site, callee, .. }) => f(*id, *site, callee),
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                walk_calls_with_site(then_branch, f);
+                walk_calls_with_site(else_branch, f);
+            }
+            Stmt::Loop { body } => walk_calls_with_site(body, f),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| walk_calls_with_site(a, f)),
+            _ => {}
+        }
+    }
+}
+
+/// Every Java file of the project lowered as one program.
+#[salsa::tracked(returns(ref))]
+pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
+    let files: Vec<(&str, &str)> = project
+        .files(db)
+        .iter()
+        .filter(|f| Lang::of_path(f.path(db)) == Some(Lang::Java))
+        .map(|f| (f.path(db).as_str(), &**f.text(db)))
+        .collect();
+    Arc::new(JavaLowered(pointee_java::lower(&files)))
+}
