@@ -2,8 +2,9 @@
 
 use crate::lowering::{c_program, walk_calls};
 use crate::{Config, Db, Project};
+use pointee_flow::OwnedAnalysis;
 use pointee_ir::{Callee, Name, Point, StmtId};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The C engine's settings for a configuration.
 pub fn c_settings(config: &Config) -> pointee_flow::Settings {
@@ -52,15 +53,70 @@ pub struct CAnalysis {
     pub stats: Vec<(String, u64)>,
 }
 
-/// Runs the C engine over the linked program. This is the seam for caching
-/// per (function, input): today the engine solves the whole program (its
-/// recursive cycles inside this one query); it re-executes only when the
-/// linked program changed, never after an edit the IR does not see.
+/// One run of the C engine, kept so that requests query it without
+/// analysing again (the engine replays bodies for queries, so it is behind a
+/// lock). Equal only to itself: salsa sees a new run as a change, and the
+/// position-free `c_analysis` after it is what gets backdated.
+#[derive(Clone)]
+pub struct CEngine {
+    analysis: Arc<Mutex<OwnedAnalysis>>,
+    settings: pointee_flow::Settings,
+}
+
+impl CEngine {
+    /// The analysis, locked (a query that panicked leaves it usable: queries
+    /// only fill caches).
+    pub fn lock(&self) -> MutexGuard<'_, OwnedAnalysis> {
+        self.analysis.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn settings(&self) -> &pointee_flow::Settings {
+        &self.settings
+    }
+}
+
+impl PartialEq for CEngine {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.analysis, &other.analysis)
+    }
+}
+impl Eq for CEngine {}
+
+impl std::fmt::Debug for CEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CEngine").finish_non_exhaustive()
+    }
+}
+
+/// Runs the C engine over the linked program. Re-executes only when the
+/// linked program (or the configuration) changed, never after an edit the IR
+/// does not see. Recursive cycles are solved inside the engine, i.e. inside
+/// this one query (salsa cannot see call chains).
+#[salsa::tracked(returns(ref))]
+pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
+    let program = c_program(db, project).clone()?;
+    let settings = c_settings(project.config(db));
+    let analysis = OwnedAnalysis::run(program, settings.clone());
+    let engine = CEngine {
+        analysis: Arc::new(Mutex::new(analysis)),
+        settings,
+    };
+    *db.last_c_engine().lock().unwrap_or_else(|e| e.into_inner()) = Some(engine.clone());
+    Ok(engine)
+}
+
+/// The position-free results of the C engine's run.
 #[salsa::tracked(returns(ref))]
 pub fn c_analysis(db: &dyn Db, project: Project) -> Result<Arc<CAnalysis>, String> {
-    let program = c_program(db, project).clone()?;
-    let config = project.config(db);
-    let mut a = pointee_flow::analyze(&program, c_settings(config));
+    let engine = c_engine(db, project).clone()?;
+    let mut owned = engine.lock();
+    owned.with_dependent_mut(|program, a| c_results(program, a))
+}
+
+fn c_results(
+    program: &pointee_ir::Program,
+    a: &mut pointee_flow::Analysis,
+) -> Result<Arc<CAnalysis>, String> {
     let mut out = CAnalysis::default();
     for f in &program.functions {
         walk_calls(&f.body, &mut |stmt, callee, args| {

@@ -148,7 +148,10 @@ pub struct FunctionKey<'db> {
 }
 
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The C engine's last run, which the next run reuses (see `c_engine`).
+    fn last_c_engine(&self) -> &std::sync::Mutex<Option<CEngine>>;
+}
 
 /// The database. Cheap to clone: clones share the storage, and a clone can
 /// answer queries on another thread while the original waits to write.
@@ -156,18 +159,26 @@ pub trait Db: salsa::Database {}
 #[derive(Clone)]
 pub struct Database {
     storage: salsa::Storage<Self>,
+    /// Shared by clones: whichever clone runs the engine leaves its result
+    /// for the next run.
+    last_c_engine: Arc<std::sync::Mutex<Option<CEngine>>>,
 }
 
 #[salsa::db]
 impl salsa::Database for Database {}
 
 #[salsa::db]
-impl Db for Database {}
+impl Db for Database {
+    fn last_c_engine(&self) -> &std::sync::Mutex<Option<CEngine>> {
+        &self.last_c_engine
+    }
+}
 
 impl Default for Database {
     fn default() -> Self {
         Database {
             storage: salsa::Storage::new(None),
+            last_c_engine: Arc::default(),
         }
     }
 }
@@ -178,6 +189,7 @@ impl Database {
     pub fn with_events(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Database {
         Database {
             storage: salsa::Storage::new(Some(Box::new(on_event))),
+            last_c_engine: Arc::default(),
         }
     }
 

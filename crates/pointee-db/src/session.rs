@@ -1,88 +1,26 @@
-//! A C analysis kept alive between requests: one engine run per linked
-//! program, owned by a thread of its own (the engine's result borrows the
-//! program), answering queries sent to it. The server keeps one per program
-//! revision, so highlights and inlay hints after the first cost a query, not
-//! an analysis. Answers are position-free (the engine's names).
+//! Analyses kept alive between requests. The C engine's run is kept by the
+//! `c_engine` query itself (`CEngine`); here are its position-free queries,
+//! and the Java analysis kept per program revision. Answers are
+//! position-free (the engines' names).
 
+use crate::CEngine;
 use pointee_flow::Analysis;
 use pointee_ir::{Point, Program, Rvalue};
-use std::panic::AssertUnwindSafe;
-use std::sync::mpsc;
 use std::sync::Arc;
 
-type Job = Box<dyn for<'a, 'p> FnOnce(&'a mut Analysis<'p>, &'p Program) + Send>;
-
-/// One engine run over one program, queried from any thread.
-pub struct CSession {
-    program: Arc<Program>,
-    settings: pointee_flow::Settings,
-    tx: mpsc::Sender<Job>,
-}
-
-impl CSession {
-    /// Starts analysing `program` on a thread of its own.
-    pub fn start(program: Arc<Program>, settings: pointee_flow::Settings) -> CSession {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let p = program.clone();
-        let settings_copy = settings.clone();
-        std::thread::Builder::new()
-            .name("pointee-c-session".into())
-            .stack_size(256 << 20)
-            .spawn(move || {
-                let program: &Program = &p;
-                let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    pointee_flow::analyze(program, settings)
-                }));
-                let Ok(mut a) = analysed else { return };
-                while let Ok(job) = rx.recv() {
-                    // A panicking query drops its reply channel; the session
-                    // goes on serving.
-                    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut a, program)));
-                }
-            })
-            .expect("spawning the analysis session thread");
-        CSession {
-            program,
-            settings: settings_copy,
-            tx,
-        }
-    }
-
-    pub fn program(&self) -> &Arc<Program> {
-        &self.program
-    }
-
-    /// Whether this session analysed a program equal to `p` with `settings`.
-    pub fn is_for(&self, p: &Arc<Program>, settings: &pointee_flow::Settings) -> bool {
-        let same = self.settings.malloc_may_fail == settings.malloc_may_fail
-            && self.settings.max_contexts_per_function == settings.max_contexts_per_function;
-        same && (Arc::ptr_eq(&self.program, p) || *self.program == **p)
-    }
-
-    fn ask<T: Send + 'static>(
-        &self,
-        f: impl for<'a, 'p> FnOnce(&'a mut Analysis<'p>, &'p Program) -> T + Send + 'static,
-    ) -> Option<T> {
-        let (rtx, rrx) = mpsc::sync_channel(1);
-        let job: Job = Box::new(move |a, p| {
-            let _ = rtx.send(f(a, p));
-        });
-        self.tx.send(job).ok()?;
-        rrx.recv().ok()
+impl CEngine {
+    /// The program analysed.
+    pub fn program(&self) -> Arc<Program> {
+        self.lock().program().clone()
     }
 
     /// The merged values of several rvalues of one function.
-    pub fn values(
-        &self,
-        function: &str,
-        queries: Vec<(Point, Rvalue)>,
-    ) -> Option<Vec<crate::Values>> {
-        let function = function.to_string();
-        self.ask(move |a, _| {
+    pub fn values(&self, function: &str, queries: Vec<(Point, Rvalue)>) -> Vec<crate::Values> {
+        self.lock().with(|a| {
             queries
                 .iter()
                 .map(|(point, rv)| {
-                    let per = a.values_at(&function, *point, rv);
+                    let per = a.values_at(function, *point, rv);
                     Analysis::merge_values(&per).map(|set| {
                         let mut v: Vec<(String, bool)> =
                             set.iter().map(|&(l, d)| (a.name(l), d)).collect();

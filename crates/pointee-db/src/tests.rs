@@ -272,7 +272,7 @@ fn config_change_reruns_analysis_but_not_lowering() {
         },
     );
     let ran = h.run();
-    assert_eq!(ran, strs(&["c_analysis"]));
+    assert_eq!(ran, strs(&["c_engine", "c_analysis"]));
 }
 
 #[test]

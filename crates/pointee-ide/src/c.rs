@@ -54,14 +54,27 @@ fn basics(f: &Function) -> HashMap<StmtId, &Basic> {
     out
 }
 
-/// Names, kinds and declarations of locations in source terms.
-struct Namer<'a> {
+/// A C program already lowered and analysed, answered in editor terms: its
+/// files' texts, their source maps and the linked program. The server keeps
+/// the analysis between requests and builds one of these per request (cheap:
+/// it borrows everything).
+pub struct CAnswers<'a> {
     ws: &'a Workspace,
-    sources: &'a [SourceMap],
+    sources: Vec<&'a SourceMap>,
     program: &'a Program,
 }
 
-impl Namer<'_> {
+impl<'a> CAnswers<'a> {
+    /// `sources` are the source maps of the linked program's files (as
+    /// `pointee_c::link_files` returns them); `ws` holds the same texts.
+    pub fn new(ws: &'a Workspace, sources: Vec<&'a SourceMap>, program: &'a Program) -> Self {
+        CAnswers {
+            ws,
+            sources,
+            program,
+        }
+    }
+
     fn file_of_function(&self, name: &str) -> Option<(&SourceFile, &pointee_ir::FunctionSource)> {
         self.sources.iter().find_map(|s| {
             let fs = s.function(name)?;
@@ -238,6 +251,153 @@ impl Namer<'_> {
     }
 }
 
+impl CAnswers<'_> {
+    fn source_of(&self, file: &str) -> Result<&SourceMap, InputError> {
+        self.sources
+            .iter()
+            .copied()
+            .find(|s| &*s.file == file)
+            .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))
+    }
+
+    /// The points-to set of the innermost pointer expression at a 1-based
+    /// (line, column) of `file`, merged and per call chain.
+    pub fn hover(
+        &self,
+        a: &mut Analysis,
+        file: &str,
+        line: u32,
+        column: u32,
+    ) -> Result<Hover, InputError> {
+        let (sf, off) = self.ws.position(file, line, column)?;
+        let source = self.source_of(file)?;
+        let Some((fs, e)) = source.expr_at(off) else {
+            return Err(InputError(format!(
+                "{file}:{line}:{column}: no pointer expression here"
+            )));
+        };
+        let rv = pointee_ir::Rvalue::Use(e.place.clone());
+        let per = a.values_at(&fs.name, e.point, &rv);
+        let merged = Analysis::merge_values(&per);
+        let mut contexts = Vec::new();
+        let mut extra = true;
+        let mut merged_by_bound = false;
+        for c in &per {
+            let Some(t) = &c.targets else { continue };
+            extra &= a.extra_only(c.unit);
+            merged_by_bound |= a.unit(c.unit).merged;
+            // One entry per call chain that reaches this context (a shared
+            // memoized context has several).
+            for path in a.chain_paths(c.unit, 8) {
+                let chain = self.chain(a, &path);
+                let targets = self.chain_targets(a, &path, t);
+                contexts.push(ContextTargets { chain, targets });
+            }
+        }
+        Ok(Hover {
+            expr: sf.text_of(e.range).to_string(),
+            span: sf.span(e.range),
+            reachable: merged.is_some(),
+            merged: merged_by_bound,
+            extra_entry: merged.is_some() && extra,
+            targets: merged.map(|m| self.targets(a, &m)).unwrap_or_default(),
+            contexts,
+        })
+    }
+
+    /// The possible callees of the call at a 1-based (line, column) of `file`.
+    pub fn callees(
+        &self,
+        a: &Analysis,
+        file: &str,
+        line: u32,
+        column: u32,
+    ) -> Result<Vec<Callee>, InputError> {
+        let (_, off) = self.ws.position(file, line, column)?;
+        let source = self.source_of(file)?;
+        let Some((fs, call)) = source.call_at(off) else {
+            return Err(InputError(format!("{file}:{line}:{column}: no call here")));
+        };
+        let mut names = a.callees(&fs.name, call.stmt);
+        if names.is_empty() {
+            // No context reaches the call: a direct call still names its callee.
+            if let Some(func) = self.program.function(&fs.name) {
+                if let Some(Basic::Call {
+                    callee: IrCallee::Direct(n),
+                    ..
+                }) = basics(func).get(&call.stmt)
+                {
+                    names.push(n.clone());
+                }
+            }
+        }
+        let mut out: Vec<Callee> = names
+            .into_iter()
+            .map(|n| Callee {
+                decl: self
+                    .file_of_function(&n)
+                    .map(|(f, s)| f.location(s.name_range.start)),
+                name: n.to_string(),
+            })
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    /// The alias checks of every file, with their verdicts, and the
+    /// analysis's figures.
+    pub fn check(&self, a: &mut Analysis) -> CheckReport {
+        let mut report = CheckReport::default();
+        for source in &self.sources {
+            let Some(file) = self.ws.file(&source.file) else {
+                continue;
+            };
+            for fs in &source.functions {
+                let Some(func) = self.program.function(&fs.name) else {
+                    continue;
+                };
+                let stmts = basics(func);
+                for call in &fs.calls {
+                    let Some(Basic::Call {
+                        callee: IrCallee::Direct(name),
+                        args,
+                        ..
+                    }) = stmts.get(&call.stmt)
+                    else {
+                        continue;
+                    };
+                    if !pointee_flow::is_alias_check(name) || args.len() != 2 {
+                        continue;
+                    }
+                    let v =
+                        verdict(a.alias(&fs.name, Point::Before(call.stmt), &args[0], &args[1]));
+                    report.alias_checks.push(AliasCheck {
+                        at: file.location(call.range.start),
+                        check: name.to_string(),
+                        verdict: v,
+                        ok: check_ok(name, v),
+                    });
+                }
+            }
+        }
+        report.alias_checks.sort();
+        report.stats = a.stats();
+        report
+    }
+}
+
+/// Lowers and analyses the workspace's C files, then answers `ask`.
+fn answer<T>(
+    ws: &Workspace,
+    opts: &Options,
+    ask: impl FnOnce(&CAnswers, &mut Analysis) -> Result<T, InputError>,
+) -> Result<T, InputError> {
+    let lowered = lower(ws)?;
+    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
+    let answers = CAnswers::new(ws, lowered.sources.iter().collect(), &lowered.program);
+    ask(&answers, &mut a)
+}
+
 pub(crate) fn hover(
     ws: &Workspace,
     file: &str,
@@ -245,51 +405,7 @@ pub(crate) fn hover(
     column: u32,
     opts: &Options,
 ) -> Result<Hover, InputError> {
-    let (sf, off) = ws.position(file, line, column)?;
-    let lowered = lower(ws)?;
-    let source = lowered
-        .sources
-        .iter()
-        .find(|s| &*s.file == file)
-        .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))?;
-    let Some((fs, e)) = source.expr_at(off) else {
-        return Err(InputError(format!(
-            "{file}:{line}:{column}: no pointer expression here"
-        )));
-    };
-    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
-    let namer = Namer {
-        ws,
-        sources: &lowered.sources,
-        program: &lowered.program,
-    };
-    let rv = pointee_ir::Rvalue::Use(e.place.clone());
-    let per = a.values_at(&fs.name, e.point, &rv);
-    let merged = Analysis::merge_values(&per);
-    let mut contexts = Vec::new();
-    let mut extra = true;
-    let mut merged_by_bound = false;
-    for c in &per {
-        let Some(t) = &c.targets else { continue };
-        extra &= a.extra_only(c.unit);
-        merged_by_bound |= a.unit(c.unit).merged;
-        // One entry per call chain that reaches this context (a shared
-        // memoized context has several).
-        for path in a.chain_paths(c.unit, 8) {
-            let chain = namer.chain(&a, &path);
-            let targets = namer.chain_targets(&mut a, &path, t);
-            contexts.push(ContextTargets { chain, targets });
-        }
-    }
-    Ok(Hover {
-        expr: sf.text_of(e.range).to_string(),
-        span: sf.span(e.range),
-        reachable: merged.is_some(),
-        merged: merged_by_bound,
-        extra_entry: merged.is_some() && extra,
-        targets: merged.map(|m| namer.targets(&a, &m)).unwrap_or_default(),
-        contexts,
-    })
+    answer(ws, opts, |c, a| c.hover(a, file, line, column))
 }
 
 pub(crate) fn callees(
@@ -299,46 +415,7 @@ pub(crate) fn callees(
     column: u32,
     opts: &Options,
 ) -> Result<Vec<Callee>, InputError> {
-    let (_, off) = ws.position(file, line, column)?;
-    let lowered = lower(ws)?;
-    let source = lowered
-        .sources
-        .iter()
-        .find(|s| &*s.file == file)
-        .ok_or_else(|| InputError(format!("{file}: not a C file of the program")))?;
-    let Some((fs, call)) = source.call_at(off) else {
-        return Err(InputError(format!("{file}:{line}:{column}: no call here")));
-    };
-    let a = pointee_flow::analyze(&lowered.program, settings(opts));
-    let namer = Namer {
-        ws,
-        sources: &lowered.sources,
-        program: &lowered.program,
-    };
-    let mut names = a.callees(&fs.name, call.stmt);
-    if names.is_empty() {
-        // No context reaches the call: a direct call still names its callee.
-        if let Some(func) = lowered.program.function(&fs.name) {
-            if let Some(Basic::Call {
-                callee: IrCallee::Direct(n),
-                ..
-            }) = basics(func).get(&call.stmt)
-            {
-                names.push(n.clone());
-            }
-        }
-    }
-    let mut out: Vec<Callee> = names
-        .into_iter()
-        .map(|n| Callee {
-            decl: namer
-                .file_of_function(&n)
-                .map(|(f, s)| f.location(s.name_range.start)),
-            name: n.to_string(),
-        })
-        .collect();
-    out.sort();
-    Ok(out)
+    answer(ws, opts, |c, a| c.callees(a, file, line, column))
 }
 
 fn verdict(a: Alias) -> Verdict {
@@ -359,43 +436,7 @@ fn check_ok(check: &str, v: Verdict) -> bool {
 }
 
 pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
-    let lowered = lower(ws)?;
-    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
-    let mut report = CheckReport::default();
-    for source in &lowered.sources {
-        let Some(file) = ws.file(&source.file) else {
-            continue;
-        };
-        for fs in &source.functions {
-            let Some(func) = lowered.program.function(&fs.name) else {
-                continue;
-            };
-            let stmts = basics(func);
-            for call in &fs.calls {
-                let Some(Basic::Call {
-                    callee: IrCallee::Direct(name),
-                    args,
-                    ..
-                }) = stmts.get(&call.stmt)
-                else {
-                    continue;
-                };
-                if !pointee_flow::is_alias_check(name) || args.len() != 2 {
-                    continue;
-                }
-                let v = verdict(a.alias(&fs.name, Point::Before(call.stmt), &args[0], &args[1]));
-                report.alias_checks.push(AliasCheck {
-                    at: file.location(call.range.start),
-                    check: name.to_string(),
-                    verdict: v,
-                    ok: check_ok(name, v),
-                });
-            }
-        }
-    }
-    report.alias_checks.sort();
-    report.stats = a.stats();
-    Ok(report)
+    answer(ws, opts, |c, a| Ok(c.check(a)))
 }
 
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {

@@ -13,6 +13,7 @@ mod java;
 mod program;
 
 pub use answer::*;
+pub use c::CAnswers;
 pub use dump::{Dump, DumpFunction, DumpLine, DumpNote};
 pub use program::{Language, SourceFile, Workspace};
 

@@ -1073,7 +1073,7 @@ pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String
 pub fn c_highlights(
     db: &Database,
     project: Project,
-    session: &db::session::CSession,
+    session: &db::CEngine,
     path: &str,
     off: u32,
 ) -> Vec<Highlight> {
@@ -1092,15 +1092,13 @@ pub fn c_highlights(
     ) else {
         return Vec::new();
     };
-    let fname = program_name(Some(session.program()), path, &fs.name);
+    let fname = program_name(Some(&session.program()), path, &fs.name);
     let queries: Vec<(Point, Rvalue)> = fs
         .exprs
         .iter()
         .map(|e| (e.point, Rvalue::Use(e.place.clone())))
         .collect();
-    let Some(values) = session.values(&fname, queries) else {
-        return Vec::new();
-    };
+    let values = session.values(&fname, queries);
     let Some(Some(mine)) = values.get(cur) else {
         return Vec::new();
     };
@@ -1259,7 +1257,7 @@ fn is_special(name: &str) -> bool {
 pub fn c_inlay_hints(
     db: &Database,
     project: Project,
-    session: &db::session::CSession,
+    session: &db::CEngine,
     path: &str,
     range: Range,
 ) -> Vec<Hint> {
@@ -1290,9 +1288,7 @@ pub fn c_inlay_hints(
             .iter()
             .map(|e| (e.point, Rvalue::Use(e.place.clone())))
             .collect();
-        let Some(values) = session.values(&fname, queries) else {
-            continue;
-        };
+        let values = session.values(&fname, queries);
         for (e, v) in written.iter().zip(values) {
             let Some(v) = v else { continue };
             let stmt_end = fs
@@ -1319,6 +1315,49 @@ pub fn c_inlay_hints(
 }
 
 // ------------------------------------------------------- the C session
+
+/// Hover on a C expression, answered by pointee-ide from the engine run the
+/// database keeps (no lowering or analysis per request).
+pub fn c_hover(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    path: &str,
+    line: u32,
+    column: u32,
+) -> Option<pointee_ide::Hover> {
+    let engine = db::c_engine(db, project).as_ref().ok()?.clone();
+    let files = c_files(db, project);
+    let lowered: Vec<Arc<db::CFile>> = files.iter().map(|&f| db::lower_c(db, f).clone()).collect();
+    let names: Vec<String> = files.iter().map(|f| f.path(db).clone()).collect();
+    let ws = snap.workspace_of(&names);
+    let mut owned = engine.lock();
+    owned.with_dependent_mut(|program, a| {
+        // The linker renames clashing statics (`name@file`): name the
+        // functions of each source map as the program does.
+        let renamed: Vec<Option<SourceMap>> = lowered
+            .iter()
+            .map(|l| {
+                let mut s = None::<SourceMap>;
+                for (i, fs) in l.source.functions.iter().enumerate() {
+                    let name = program_name(Some(program), &l.source.file, &fs.name);
+                    if name != *fs.name {
+                        s.get_or_insert_with(|| l.source.clone()).functions[i].name = name.into();
+                    }
+                }
+                s
+            })
+            .collect();
+        let sources: Vec<&SourceMap> = lowered
+            .iter()
+            .zip(&renamed)
+            .map(|(l, r)| r.as_ref().unwrap_or(&l.source))
+            .collect();
+        pointee_ide::CAnswers::new(&ws, sources, program)
+            .hover(a, path, line, column)
+            .ok()
+    })
+}
 
 /// The linked C program, when the C files form one.
 pub fn c_linked(db: &Database, project: Project) -> Option<Arc<pointee_ir::Program>> {

@@ -20,7 +20,7 @@ mod sanitize;
 
 use analysis::{Scopes, Settings, Store};
 use docs::{Doc, Docs, Snapshot};
-use pointee_db::session::{CSession, JavaSession};
+use pointee_db::session::JavaSession;
 use pointee_db::{Database, Lang, Project};
 use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
@@ -83,8 +83,6 @@ struct Shared {
     /// Files that have diagnostics published (to clear them later).
     published: Mutex<BTreeSet<String>>,
     progress_tokens: AtomicU64,
-    /// The C analysis of the current linked program, kept between requests.
-    c_session: Mutex<Option<Arc<CSession>>>,
     /// Hover answers of one document revision, by (file, line, column).
     hover_cache: Mutex<HoverCache>,
     /// The Java analysis of the current Java program, kept between requests.
@@ -94,20 +92,6 @@ struct Shared {
 type HoverCache = (u64, HashMap<(String, u32, u32), Option<pointee_ide::Hover>>);
 
 impl Shared {
-    /// The analysis session of the program the database holds now (started
-    /// when the program changed).
-    fn c_session(&self, db: &Database, project: Project) -> Option<Arc<CSession>> {
-        let program = analysis::c_linked(db, project)?;
-        let settings = pointee_db::c_settings(project.config(db));
-        let mut cur = lock(&self.c_session);
-        if let Some(s) = cur.as_ref().filter(|s| s.is_for(&program, &settings)) {
-            return Some(s.clone());
-        }
-        let s = Arc::new(CSession::start(program, settings));
-        *cur = Some(s.clone());
-        Some(s)
-    }
-
     /// The Java analysis of the program the database holds now.
     fn java_session(&self, db: &Database, project: Project) -> Arc<JavaSession> {
         let ir = pointee_db::java_ir(db, project).clone();
@@ -164,8 +148,13 @@ impl Ctx<'_> {
         self.scopes.for_path(path)
     }
 
-    fn c_session(&self, path: &str) -> Option<Arc<CSession>> {
-        self.shared.c_session(self.db, self.project(path))
+    /// The C engine's run over the program `path` belongs to (kept by the
+    /// database between requests).
+    fn c_engine(&self, path: &str) -> Option<pointee_db::CEngine> {
+        pointee_db::c_engine(self.db, self.project(path))
+            .as_ref()
+            .ok()
+            .cloned()
     }
 
     /// pointee-ide's workspace for a request on `path`: the files of the
@@ -206,7 +195,6 @@ impl Backend {
                 watch_dynamic: AtomicBool::new(false),
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
-                c_session: Mutex::default(),
                 hover_cache: Mutex::new((u64::MAX, HashMap::new())),
                 java_session: Mutex::default(),
             }),
@@ -743,9 +731,16 @@ impl LanguageServer for Backend {
             let h = match cached {
                 Some(h) => h,
                 None => {
-                    let ws = cx.ide_workspace(&name, lang);
-                    let h =
-                        pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options()).ok();
+                    let h = match lang {
+                        Lang::C => {
+                            analysis::c_hover(cx.db, cx.project(&name), cx.snap, &name, line, col)
+                        }
+                        Lang::Java => {
+                            let ws = cx.ide_workspace(&name, lang);
+                            pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options())
+                                .ok()
+                        }
+                    };
                     let mut cache = lock(&cx.shared.hover_cache);
                     if cache.0 != cx.snap.rev {
                         *cache = (cx.snap.rev, HashMap::new());
@@ -870,7 +865,7 @@ impl LanguageServer for Backend {
             let project = cx.project(&name);
             let hs = match doc.lang? {
                 Lang::C => {
-                    let session = cx.c_session(&name)?;
+                    let session = cx.c_engine(&name)?;
                     analysis::c_highlights(cx.db, project, &session, &name, off)
                 }
                 Lang::Java => {
@@ -901,7 +896,7 @@ impl LanguageServer for Backend {
             let project = cx.project(&name);
             let hints = match doc.lang? {
                 Lang::C => {
-                    let session = cx.c_session(&name)?;
+                    let session = cx.c_engine(&name)?;
                     analysis::c_inlay_hints(cx.db, project, &session, &name, r)
                 }
                 Lang::Java => {
