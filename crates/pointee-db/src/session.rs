@@ -57,6 +57,11 @@ impl JavaSession {
         JavaSession { ir, config, a }
     }
 
+    /// The analysis (`None` when the configured sensitivity is not valid).
+    pub fn analysis(&self) -> Option<&pointee_cspta::Analysis> {
+        self.a.as_ref()
+    }
+
     pub fn is_for(&self, ir: &Arc<crate::JavaIr>, config: &crate::Config) -> bool {
         (Arc::ptr_eq(&self.ir, ir) || *self.ir == **ir) && self.config == *config
     }

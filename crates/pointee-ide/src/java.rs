@@ -17,11 +17,13 @@ use pointee_ir::{Base, FunctionSource, Place, Sel, SiteKind};
 use pointee_java::JavaProgram;
 use std::collections::BTreeSet;
 
-/// A lowered and analysed program.
-pub(crate) struct Session<'w> {
+/// A Java program already lowered and analysed, answered in editor terms
+/// (the server keeps the analysis between requests and builds one of these
+/// per request: it borrows everything).
+pub struct JavaAnswers<'w> {
     ws: &'w Workspace,
-    jp: JavaProgram,
-    a: Analysis,
+    jp: &'w JavaProgram,
+    a: &'w Analysis,
 }
 
 pub(crate) fn variant(opts: &Options) -> Result<Variant, InputError> {
@@ -67,14 +69,25 @@ pub(crate) fn roots(jp: &JavaProgram, entry: Option<&str>) -> Result<Vec<String>
         .collect())
 }
 
-impl<'w> Session<'w> {
-    pub(crate) fn new(ws: &'w Workspace, opts: &Options) -> Result<Session<'w>, InputError> {
-        let v = variant(opts)?;
-        let jp = lower(ws);
-        let roots = roots(&jp, opts.entry.as_deref())?;
-        let refs: Vec<&str> = roots.iter().map(String::as_str).collect();
-        let a = Analysis::run(&jp.program, &refs, v);
-        Ok(Session { ws, jp, a })
+/// Lowers and analyses the workspace's Java files, then answers `ask`.
+fn answer<T>(
+    ws: &Workspace,
+    opts: &Options,
+    ask: impl FnOnce(&JavaAnswers) -> Result<T, InputError>,
+) -> Result<T, InputError> {
+    let v = variant(opts)?;
+    let jp = lower(ws);
+    let roots = roots(&jp, opts.entry.as_deref())?;
+    let refs: Vec<&str> = roots.iter().map(String::as_str).collect();
+    let a = Analysis::run(&jp.program, &refs, v);
+    ask(&JavaAnswers::new(ws, &jp, &a))
+}
+
+impl<'w> JavaAnswers<'w> {
+    /// `jp` is the workspace's Java files lowered together, `a` its analysis
+    /// (with the roots [`roots`] chooses).
+    pub fn new(ws: &'w Workspace, jp: &'w JavaProgram, a: &'w Analysis) -> Self {
+        JavaAnswers { ws, jp, a }
     }
 
     /// (source file, function source) of a method.
@@ -186,6 +199,67 @@ fn sort_targets(v: &mut [Target]) {
     v.sort_by(|a, b| (&a.decl, &a.name, &a.heap_context).cmp(&(&b.decl, &b.name, &b.heap_context)));
 }
 
+impl JavaAnswers<'_> {
+    pub fn hover(&self, file: &str, line: u32, column: u32) -> Result<Hover, InputError> {
+        let s = self;
+        let ws = self.ws;
+        let (sf, off) = ws.position(file, line, column)?;
+        let sm =
+            s.jp.sources
+                .iter()
+                .find(|m| &*m.file == file)
+                .expect("every Java file has a source map");
+        // The innermost reference-typed expression at the cursor, in every
+        // function that holds it (field initialisers are in every constructor).
+        let Some(range) = sm.expr_at(off).map(|(_, e)| e.range) else {
+            return Err(InputError(format!(
+                "{file}:{line}:{column}: no reference-typed expression here"
+            )));
+        };
+        let mut merged = PtSet::new();
+        let mut contexts = Vec::new();
+        let mut reachable = false;
+        let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
+        for fs in &sm.functions {
+            for e in fs.exprs.iter().filter(|e| e.range == range) {
+                if let (Base::Global(_), false, true) =
+                    (&e.place.base, e.place.deref, e.place.path.is_empty())
+                {
+                    let set = s.place_pts(0, &e.place);
+                    merged.union_with(&set);
+                    reachable = true;
+                    continue;
+                }
+                let Some(m) = s.a.method(&fs.name) else {
+                    continue;
+                };
+                for &mc in s.a.contexts_of(m) {
+                    reachable = true;
+                    let set = s.place_pts(mc, &e.place);
+                    merged.union_with(&set);
+                    let chain = s.ctx_labels(s.a.reached[mc as usize].ctx);
+                    if seen.insert((fs.name.to_string(), chain.clone())) {
+                        contexts.push(ContextTargets {
+                            chain,
+                            targets: s.targets(&set),
+                        });
+                    }
+                }
+            }
+        }
+        contexts.sort_by(|a, b| a.chain.cmp(&b.chain));
+        Ok(Hover {
+            expr: sf.text_of(range).to_string(),
+            span: sf.span(range),
+            reachable,
+            merged: false,
+            extra_entry: false,
+            targets: s.targets(&merged),
+            contexts,
+        })
+    }
+}
+
 pub(crate) fn hover(
     ws: &Workspace,
     file: &str,
@@ -193,61 +267,41 @@ pub(crate) fn hover(
     column: u32,
     opts: &Options,
 ) -> Result<Hover, InputError> {
-    let (sf, off) = ws.position(file, line, column)?;
-    let s = Session::new(ws, opts)?;
-    let sm =
-        s.jp.sources
-            .iter()
-            .find(|m| &*m.file == file)
-            .expect("every Java file has a source map");
-    // The innermost reference-typed expression at the cursor, in every
-    // function that holds it (field initialisers are in every constructor).
-    let Some(range) = sm.expr_at(off).map(|(_, e)| e.range) else {
-        return Err(InputError(format!(
-            "{file}:{line}:{column}: no reference-typed expression here"
-        )));
-    };
-    let mut merged = PtSet::new();
-    let mut contexts = Vec::new();
-    let mut reachable = false;
-    let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
-    for fs in &sm.functions {
-        for e in fs.exprs.iter().filter(|e| e.range == range) {
-            if let (Base::Global(_), false, true) =
-                (&e.place.base, e.place.deref, e.place.path.is_empty())
-            {
-                let set = s.place_pts(0, &e.place);
-                merged.union_with(&set);
-                reachable = true;
-                continue;
-            }
-            let Some(m) = s.a.method(&fs.name) else {
-                continue;
-            };
-            for &mc in s.a.contexts_of(m) {
-                reachable = true;
-                let set = s.place_pts(mc, &e.place);
-                merged.union_with(&set);
-                let chain = s.ctx_labels(s.a.reached[mc as usize].ctx);
-                if seen.insert((fs.name.to_string(), chain.clone())) {
-                    contexts.push(ContextTargets {
-                        chain,
-                        targets: s.targets(&set),
-                    });
-                }
-            }
-        }
+    answer(ws, opts, |s| s.hover(file, line, column))
+}
+
+impl JavaAnswers<'_> {
+    pub fn callees(&self, file: &str, line: u32, column: u32) -> Result<Vec<Callee>, InputError> {
+        let s = self;
+        let ws = self.ws;
+        let (_, off) = ws.position(file, line, column)?;
+        let sm =
+            s.jp.sources
+                .iter()
+                .find(|m| &*m.file == file)
+                .expect("every Java file has a source map");
+        let Some((method, site)) = sm.call_at(off).map(|(fs, c)| (&*fs.name, c.site.0)) else {
+            return Err(InputError(format!(
+                "{file}:{line}:{column}: no call of a program method here"
+            )));
+        };
+        let Some(m) = s.a.method(method) else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<Callee> =
+            s.a.callees(m, site)
+                .into_iter()
+                .map(|t| {
+                    let name = s.a.facts.method_names[t as usize].clone();
+                    let decl = s
+                        .source_of(&name)
+                        .map(|(f, fs)| f.location(fs.name_range.start));
+                    Callee { name, decl }
+                })
+                .collect();
+        out.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
+        Ok(out)
     }
-    contexts.sort_by(|a, b| a.chain.cmp(&b.chain));
-    Ok(Hover {
-        expr: sf.text_of(range).to_string(),
-        span: sf.span(range),
-        reachable,
-        merged: false,
-        extra_entry: false,
-        targets: s.targets(&merged),
-        contexts,
-    })
 }
 
 pub(crate) fn callees(
@@ -257,80 +311,62 @@ pub(crate) fn callees(
     column: u32,
     opts: &Options,
 ) -> Result<Vec<Callee>, InputError> {
-    let (_, off) = ws.position(file, line, column)?;
-    let s = Session::new(ws, opts)?;
-    let sm =
-        s.jp.sources
-            .iter()
-            .find(|m| &*m.file == file)
-            .expect("every Java file has a source map");
-    let Some((method, site)) = sm.call_at(off).map(|(fs, c)| (&*fs.name, c.site.0)) else {
-        return Err(InputError(format!(
-            "{file}:{line}:{column}: no call of a program method here"
-        )));
-    };
-    let Some(m) = s.a.method(method) else {
-        return Ok(Vec::new());
-    };
-    let mut out: Vec<Callee> =
-        s.a.callees(m, site)
-            .into_iter()
-            .map(|t| {
-                let name = s.a.facts.method_names[t as usize].clone();
-                let decl = s
-                    .source_of(&name)
-                    .map(|(f, fs)| f.location(fs.name_range.start));
-                Callee { name, decl }
-            })
-            .collect();
-    out.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
-    Ok(out)
+    answer(ws, opts, |s| s.callees(file, line, column))
+}
+
+impl JavaAnswers<'_> {
+    pub fn check(&self) -> Result<CheckReport, InputError> {
+        let s = self;
+        let mut report = CheckReport::default();
+        for c in alias_checks(&s.a, &s.jp.program) {
+            let name = &s.jp.program.functions[c.method as usize].name;
+            let Some((file, fs)) = s.source_of(name) else {
+                continue;
+            };
+            let at = file.location(fs.stmts[c.stmt as usize].start);
+            let verdict = match c.verdict {
+                AliasVerdict::No => Verdict::No,
+                AliasVerdict::May => Verdict::May,
+                AliasVerdict::Unreachable => Verdict::Unreachable,
+            };
+            report.alias_checks.push(AliasCheck {
+                at,
+                check: c.kind.name().to_string(),
+                verdict,
+                ok: c.ok(),
+            });
+        }
+        for (m, cast, fails) in s.a.casts() {
+            if !fails {
+                continue;
+            }
+            let name = &s.a.facts.method_names[m as usize];
+            let Some((file, fs)) = s.source_of(name) else {
+                continue;
+            };
+            report.diagnostics.push(Diagnostic {
+                span: file.span(fs.stmts[cast.stmt as usize]),
+                severity: Severity::Warning,
+                code: "cast-may-fail".into(),
+                message: format!("the cast to {} may fail", cast.target),
+            });
+        }
+        report.alias_checks.sort();
+        report.diagnostics.sort();
+        report.stats = s.a.stats().named();
+        Ok(report)
+    }
 }
 
 pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
-    let s = Session::new(ws, opts)?;
-    let mut report = CheckReport::default();
-    for c in alias_checks(&s.a, &s.jp.program) {
-        let name = &s.jp.program.functions[c.method as usize].name;
-        let Some((file, fs)) = s.source_of(name) else {
-            continue;
-        };
-        let at = file.location(fs.stmts[c.stmt as usize].start);
-        let verdict = match c.verdict {
-            AliasVerdict::No => Verdict::No,
-            AliasVerdict::May => Verdict::May,
-            AliasVerdict::Unreachable => Verdict::Unreachable,
-        };
-        report.alias_checks.push(AliasCheck {
-            at,
-            check: c.kind.name().to_string(),
-            verdict,
-            ok: c.ok(),
-        });
-    }
-    for (m, cast, fails) in s.a.casts() {
-        if !fails {
-            continue;
-        }
-        let name = &s.a.facts.method_names[m as usize];
-        let Some((file, fs)) = s.source_of(name) else {
-            continue;
-        };
-        report.diagnostics.push(Diagnostic {
-            span: file.span(fs.stmts[cast.stmt as usize]),
-            severity: Severity::Warning,
-            code: "cast-may-fail".into(),
-            message: format!("the cast to {} may fail", cast.target),
-        });
-    }
-    report.alias_checks.sort();
-    report.diagnostics.sort();
-    report.stats = s.a.stats().named();
-    Ok(report)
+    answer(ws, opts, |s| s.check())
 }
 
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
-    let s = Session::new(ws, opts)?;
+    answer(ws, opts, |s| Ok(dump_answers(ws, s, opts)))
+}
+
+fn dump_answers(ws: &Workspace, s: &JavaAnswers, opts: &Options) -> Dump {
     let mut dump = Dump::of_program(ws, &s.jp.program, &s.jp.sources, opts, |_, _| Vec::new());
     let show = |set: &PtSet| -> String {
         let t = s.targets(set);
@@ -422,7 +458,7 @@ pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     dump.sections.push(("static fields".into(), statics));
     dump.sections.push(("call graph".into(), cg));
     dump.sections.push(("figures".into(), figures));
-    Ok(dump)
+    dump
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod program;
 pub use answer::*;
 pub use c::CAnswers;
 pub use dump::{Dump, DumpFunction, DumpLine, DumpNote};
+pub use java::JavaAnswers;
 pub use program::{Language, SourceFile, Workspace};
 
 /// Settings that shape an analysis run.

@@ -138,7 +138,6 @@ struct Ctx<'a> {
     db: &'a Database,
     scopes: Scopes,
     snap: &'a Snapshot,
-    settings: &'a Settings,
     shared: &'a Shared,
 }
 
@@ -157,20 +156,23 @@ impl Ctx<'_> {
             .cloned()
     }
 
-    /// pointee-ide's workspace for a request on `path`: the files of the
-    /// program `path` belongs to.
-    fn ide_workspace(&self, path: &str, lang: Lang) -> pointee_ide::Workspace {
-        match self.scopes.singles.get(path) {
-            Some(&p) if lang == Lang::C => {
-                let names: Vec<String> = p
-                    .files(self.db)
-                    .iter()
-                    .map(|f| f.path(self.db).clone())
-                    .collect();
-                self.snap.workspace_of(&names)
-            }
-            _ => self.snap.workspace(lang),
-        }
+    /// Asks pointee-ide about the Java program `path` belongs to, answered
+    /// from the analysis kept between requests.
+    fn java_answer<T>(
+        &self,
+        path: &str,
+        ask: impl FnOnce(&pointee_ide::JavaAnswers) -> std::result::Result<T, pointee_ide::InputError>,
+    ) -> Option<T> {
+        let project = self.project(path);
+        let session = self.shared.java_session(self.db, project);
+        let jp = pointee_db::java_program(self.db, project).clone();
+        let ws = self.snap.workspace(Lang::Java);
+        ask(&pointee_ide::JavaAnswers::new(
+            &ws,
+            &jp.0,
+            session.analysis()?,
+        ))
+        .ok()
     }
 }
 
@@ -219,7 +221,6 @@ impl Backend {
                     db: &db,
                     scopes,
                     snap: &snap,
-                    settings: &settings,
                     shared: &shared,
                 })
             }))
@@ -442,9 +443,7 @@ fn possible_callees(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
                 return None;
             }
             let (line, col) = convert::ide_position(doc, pos);
-            let ws = cx.ide_workspace(name, Lang::Java);
-            pointee_ide::callees(&ws, name, line, col, &cx.settings.ide_options())
-                .ok()
+            cx.java_answer(name, |j| j.callees(name, line, col))
                 .filter(|v| !v.is_empty())
                 .map(Def::Ide)
         }
@@ -735,11 +734,7 @@ impl LanguageServer for Backend {
                         Lang::C => {
                             analysis::c_hover(cx.db, cx.project(&name), cx.snap, &name, line, col)
                         }
-                        Lang::Java => {
-                            let ws = cx.ide_workspace(&name, lang);
-                            pointee_ide::hover(&ws, &name, line, col, &cx.settings.ide_options())
-                                .ok()
-                        }
+                        Lang::Java => cx.java_answer(&name, |j| j.hover(&name, line, col)),
                     };
                     let mut cache = lock(&cx.shared.hover_cache);
                     if cache.0 != cx.snap.rev {
