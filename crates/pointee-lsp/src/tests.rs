@@ -986,3 +986,24 @@ async fn added_workspace_folders_are_scanned_and_removed_ones_dropped() {
     assert_eq!(h, Value::Null, "the folder's files are gone");
     let _ = std::fs::remove_dir_all(&other);
 }
+
+/// Two files with a `static` function of one name: the linker renames them
+/// (`pick@b.c`), and hover inside each answers from that file's own copy.
+#[tokio::test]
+async fn hover_inside_clashing_statics_of_two_files() {
+    let (a, ma) = markers(
+        "static int *pick(int *p) { return $ra$p; }\nint x;\nint *from_a(void) { return pick(&x); }\n",
+    );
+    let (b, mb) = markers(
+        "static int *pick(int *p) { return $rb$p; }\nint y;\nint *from_a(void);\nint main(void) { int *q = from_a(); q = pick(&y); return 0; }\n",
+    );
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("a.c", &a).await;
+    c.open("b.c", &b).await;
+    let h = c.result("textDocument/hover", c.pos("a.c", ma["ra"])).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("`x`") && !md.contains("`y`"), "{md}");
+    let h = c.result("textDocument/hover", c.pos("b.c", mb["rb"])).await;
+    let md = h["contents"]["value"].as_str().unwrap().to_string();
+    assert!(md.contains("`y`") && !md.contains("`x`"), "{md}");
+}
