@@ -61,9 +61,7 @@ fn summary(label: &str, mut v: Vec<Duration>) {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let path = args
-        .next()
-        .expect("usage: edit_time FILE.c [ROUNDS]");
+    let path = args.next().expect("usage: edit_time FILE.c [ROUNDS]");
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
     let original = std::fs::read_to_string(&path).expect("reading the C file");
 
@@ -131,9 +129,13 @@ fn main() {
             );
             current = next.clone();
             let t = Instant::now();
+            let _ = pointee_db::c_outline(&db, file);
+            let t1 = t.elapsed();
             let n = lower_c(&db, file).program.functions.len();
+            let t2 = t.elapsed();
             let ok = c_program(&db, project).is_ok();
             times.push(t.elapsed());
+            eprintln!("{t1:?} {t2:?} {:?}", t.elapsed());
             assert!(n == functions && ok);
         }
     }

@@ -216,8 +216,11 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     let mut types = p.types.clone();
     // By name (so moving a declaration changes nothing here); a later
     // global replaces an earlier one, the first extern and record stay.
-    let mut globals: BTreeMap<Name, Global> =
-        p.globals.iter().map(|g| (g.name.clone(), g.clone())).collect();
+    let mut globals: BTreeMap<Name, Global> = p
+        .globals
+        .iter()
+        .map(|g| (g.name.clone(), g.clone()))
+        .collect();
     let mut externs: BTreeMap<Name, Extern> = BTreeMap::new();
     let mut add_externs = |es: &[Extern]| {
         for e in es {
