@@ -245,3 +245,5 @@ pub fn set_config(db: &mut Database, project: Project, config: Config) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lowering;
