@@ -12,14 +12,18 @@ use std::sync::Arc;
 /// A C file's outline (file scope, declarations and the span of each
 /// function definition), indexed by function name so that the per-function
 /// projections below are O(1).
+///
+/// Fields in the order they are compared: the spans differ after most
+/// edits, so an outline that changed is told apart without comparing the
+/// scope.
 #[derive(Debug, PartialEq, Eq)]
 pub struct COutline {
-    /// What bodies may name; shared so that `file_scope` need not copy it.
-    pub scope: Arc<FileScope>,
-    /// Globals, records and prototypes (no functions), with their source map.
-    pub file: CFile,
     /// Every function definition, in file order.
     pub functions: Vec<FunctionSyntax>,
+    /// Globals, records and prototypes (no functions), with their source map.
+    pub file: CFile,
+    /// What bodies may name; shared so that `file_scope` need not copy it.
+    pub scope: Arc<FileScope>,
     /// For each name, its definitions (indices into `functions`), in file
     /// order: one, unless the file defines the name more than once.
     pub by_name: HashMap<Name, Vec<usize>>,
@@ -48,9 +52,9 @@ pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
         by_name.entry(f.name.clone()).or_default().push(i);
     }
     Arc::new(COutline {
-        scope: Arc::new(scope),
-        file: outline_file,
         functions,
+        file: outline_file,
+        scope: Arc::new(scope),
         by_name,
     })
 }

@@ -151,9 +151,9 @@ fn comment_and_whitespace_edits_run_no_analysis() {
         "/* set: stores\n   its argument, longer now */",
     );
     let ran = h.run();
-    // The file is re-lowered and the cheap projections re-run, but every
-    // result is equal, so no per-function downstream query, no program and
-    // no analysis re-executes.
+    // The outline and `lower_c` re-run, but no function is lowered again
+    // and every projection is equal, so no per-function downstream query,
+    // no program and no analysis re-executes.
     assert!(ran.contains(&"lower_c".to_string()), "{ran:?}");
     for r in &ran {
         assert!(
@@ -201,8 +201,8 @@ fn editing_one_body_reruns_only_that_function_downstream() {
         .filter(|r| r.starts_with("function_calls"))
         .collect();
     assert_eq!(per_function, vec!["function_calls(id)"], "{ran:?}");
-    // Every function's IR is re-projected (cheap), but only `id` changed:
-    // the program and the analysis re-run once.
+    // Only `id` is lowered again and changed: the program and the analysis
+    // re-run once.
     assert_eq!(
         ran.iter().filter(|r| *r == "c_analysis").count(),
         1,
