@@ -59,6 +59,21 @@ fn summary(label: &str, mut v: Vec<Duration>) {
     );
 }
 
+/// Resident and peak memory (MiB), where `/proc` tells them.
+fn memory() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let get = |k: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(k))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<f64>().ok())
+            .unwrap_or(0.0)
+            / 1024.0
+    };
+    (get("VmRSS:"), get("VmHWM:"))
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: edit_time FILE.c [ROUNDS]");
@@ -143,4 +158,6 @@ fn main() {
     summary("  of which c_outline", outlines);
     summary("  of which c_outline + lower_c", lowers);
     summary("lower_c + c_program after an edit", times);
+    let (rss, peak) = memory();
+    println!("memory: {rss:.0} MiB resident, {peak:.0} MiB peak");
 }
