@@ -326,3 +326,32 @@ int *f(int *p) {
     assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(f)"]);
     assert_like_whole_file(&h.db, h.file("a.c"), "the first `f` edited");
 }
+
+#[test]
+fn knr_and_implicit_int_definitions_relower_alone() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/lower/knr_implicit_int.c");
+    let src = std::fs::read_to_string(path).expect("the K&R fixture");
+    let mut h = Harness::new(&[("a.c", &src)]);
+    h.run();
+    // A K&R parameter declaration is part of its definition's text.
+    h.edit("a.c", "    int *b;\n", "    int *b; /* the second */\n");
+    let ran = h.run();
+    assert_eq!(
+        runs_of(&ran, "lower_function"),
+        vec!["lower_function(pick)"]
+    );
+    assert!(runs_of(&ran, "function_calls").is_empty(), "{ran:?}");
+    assert_like_whole_file(&h.db, h.file("a.c"), "pick's declarations edited");
+    h.edit("a.c", "    count(3);\n", "    count(3);\n    count(4);\n");
+    let ran = h.run();
+    assert_eq!(
+        runs_of(&ran, "lower_function"),
+        vec!["lower_function(main)"]
+    );
+    assert_eq!(
+        runs_of(&ran, "function_calls"),
+        vec!["function_calls(main)"]
+    );
+    assert_like_whole_file(&h.db, h.file("a.c"), "main edited");
+}
