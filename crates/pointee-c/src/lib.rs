@@ -56,16 +56,32 @@ pub fn lower_parsed(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
 /// The file scope and the function definitions of a parsed file, without
 /// lowering any body: the first step of lowering function by function.
 pub fn outline(name: &str, text: &str, tree: &tree_sitter::Tree) -> Outline {
-    scope::outline(name, text, tree)
+    // Global initializers may nest deeply too.
+    on_lowering_thread(|| scope::outline(name, text, tree))
 }
 
 /// Lowers one function definition, given as its own text (the outline's
 /// `FunctionSyntax::range` of the file), against the file's scope. Positions
 /// in the result are relative to the start of `text`; shift them with
 /// `SourceMap::shift`. The IR equals what [`lower_file`] makes of it.
+///
+/// A shallow definition (most of them) is lowered on the calling thread:
+/// a cache lowering a file's thousand functions one by one would otherwise
+/// spend more time handing each to a thread of its own than lowering it.
 pub fn lower_function(scope: &FileScope, file: &str, text: &str) -> CFile {
-    on_lowering_thread(|| scope::lower_function(scope, file, text))
+    let tree = syntax::parse(text);
+    if syntax::deeper_than(&tree, INLINE_DEPTH) {
+        on_lowering_thread(|| scope::lower_function(scope, file, text, &tree))
+    } else {
+        scope::lower_function(scope, file, text, &tree)
+    }
 }
+
+/// The deepest syntax tree lowered on the calling thread. Lowering recurses
+/// a few frames per tree level; the lowering thread allows for
+/// `lower::MAX_DEPTH` levels in 64 MiB, so this many fit with room to spare
+/// in the 2 MiB of a spawned thread, even unoptimised.
+const INLINE_DEPTH: usize = 48;
 
 /// Puts a file together from its outline's `file` and its lowered functions
 /// (positions absolute), as [`lower_file`] does.
@@ -76,7 +92,7 @@ pub fn assemble(outline_file: CFile, functions: Vec<CFile>) -> CFile {
 /// Lowering recurses over the syntax tree; deeply nested code needs a deep
 /// stack (recursion is also bounded by `lower::MAX_DEPTH`), so it runs on a
 /// thread of its own with 64 MiB of stack.
-fn on_lowering_thread(work: impl FnOnce() -> CFile + Send) -> CFile {
+fn on_lowering_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(64 << 20)

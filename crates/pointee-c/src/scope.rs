@@ -55,9 +55,8 @@ pub(crate) fn outline(name: &str, text: &str, tree: &Tree) -> Outline {
 }
 
 /// Lowers one function definition given as its own text (positions in the
-/// result are relative to the start of `text`).
-pub(crate) fn lower_function(scope: &FileScope, file: &str, text: &str) -> CFile {
-    let tree = syntax::parse(text);
+/// result are relative to the start of `text`), from `tree`, its parse.
+pub(crate) fn lower_function(scope: &FileScope, file: &str, text: &str, tree: &Tree) -> CFile {
     lower_items(scope, file, text, &named_children(tree.root_node()))
 }
 

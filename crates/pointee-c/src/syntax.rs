@@ -38,6 +38,25 @@ pub(crate) fn parse(text: &str) -> Tree {
         .expect("parsing without a timeout or cancellation always yields a tree")
 }
 
+/// Whether `tree` has a node more than `limit` levels below its root
+/// (walked without recursion, stopping at the first such node).
+pub(crate) fn deeper_than(tree: &Tree, limit: usize) -> bool {
+    let mut cursor = tree.walk();
+    loop {
+        if cursor.goto_first_child() {
+            if cursor.depth() as usize > limit {
+                return true;
+            }
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return false;
+            }
+        }
+    }
+}
+
 pub(crate) fn range(n: Node) -> Range {
     Range::new(n.start_byte(), n.end_byte())
 }

@@ -5,23 +5,41 @@
 //! configuration. Tracked queries derive, for C:
 //!
 //! ```text
-//! SourceFile ──lower_c──▶ CFile (IR + source map, per file)
+//! SourceFile ──c_outline──▶ COutline (file scope, declarations, function spans)
+//!     ├─ file_scope ──▶ what bodies may name (position-free)
 //!     ├─ file_functions ──▶ names of the file's functions
-//!     ├─ c_function(FunctionKey) ──▶ one function's IR (position-free)
-//!     │     └─ function_calls(FunctionKey) ──▶ its call sites (direct callees)
-//!     └─ file_decls ──▶ globals, externs, records (position-free)
+//!     ├─ function_text(FunctionKey) ──▶ the definition's text
+//!     │     └─ lower_function(FunctionKey) ──▶ CFile, positions relative to
+//!     │           │                             the definition (+ file_scope)
+//!     │           └─ c_function(FunctionKey) ──▶ one function's IR (position-free)
+//!     │                 └─ function_calls(FunctionKey) ──▶ its call sites
+//!     ├─ file_decls ──▶ globals, externs, records (position-free; the
+//!     │                 outline's and what bodies add)
+//!     └─ lower_c ──▶ CFile (IR + source map): the outline and every
+//!                    lower_function shifted to where the function is now
 //! Project ──c_program──▶ the linked Program (from c_function + file_decls)
 //!         ──c_analysis──▶ position-free results of the whole-program engine
 //! ```
 //!
-//! Every position-bearing value (the source map) stays in `lower_c`; all the
-//! queries after it see only the IR, which is position-free. So a comment or
-//! whitespace edit, or a moved function, re-runs `lower_c` and the cheap
-//! per-function projections, whose results compare equal: salsa backdates
+//! Every edit of a file re-runs `c_outline` (it reads the tree; it lowers
+//! declarations but no body), the O(1) per-function `function_text`
+//! projections, and `lower_c` (which only shifts and assembles). A function
+//! is lowered again only when its text or the file scope changed: editing a
+//! body re-lowers that function; a comment or whitespace edit between
+//! functions, or a moved function, re-lowers none; a new typedef or global
+//! re-lowers all of the file's functions. A name defined twice in a file is
+//! one `FunctionKey` whose text and lowering list both definitions; the
+//! later one wins, as in `pointee_c::assemble`.
+//!
+//! Positions stay in `c_outline`, `lower_function` (relative to the
+//! definition, so a move changes nothing there) and `lower_c`; `c_function`,
+//! `file_decls` and everything after them see only the IR, which is
+//! position-free, so their results compare equal unless the meaning
+//! changed: salsa backdates
 //! them and nothing downstream (per-function queries, `c_program`,
 //! `c_analysis`) re-executes. Editing one function body changes only that
-//! function's `c_function` value, so only its downstream per-function queries
-//! re-execute (plus the whole-program ones, see below).
+//! function's `c_function` value, so only its downstream per-function
+//! queries re-execute (plus the whole-program ones, see below).
 //!
 //! Not yet cached finer than the whole program: the C engine (pointee-flow)
 //! solves the program in one go, so `c_analysis` re-runs whenever the linked
@@ -138,7 +156,8 @@ pub struct Project {
     pub config: Config,
 }
 
-/// A function of a file, by name (the unit of per-function queries).
+/// A function of a file, by name (the unit of per-function queries; a name
+/// defined twice in the file is one key).
 #[salsa::interned(debug)]
 pub struct FunctionKey<'db> {
     #[returns(copy)]
@@ -257,3 +276,5 @@ pub fn set_config(db: &mut Database, project: Project, config: Config) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lowering;

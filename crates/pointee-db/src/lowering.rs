@@ -1,36 +1,144 @@
 //! C lowering queries: per file, per function, and the linked program.
 
 use crate::{CFile, Db, FunctionKey, Lang, Project, SourceFile};
+use pointee_c::{FileScope, FunctionSyntax, Outline};
 use pointee_ir::{
-    Basic, Block, Callee, Function, FunctionSource, GlobalSource, Name, Program, Rvalue, SourceMap,
-    Stmt, StmtId,
+    Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Program,
+    Rvalue, SourceMap, Stmt, StmtId,
 };
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-/// One C file lowered on its own: the IR and its source map. Re-runs on every
-/// edit of the file (lowering needs the file scope, so it is per file); the
-/// queries below project position-free parts out of it.
+/// A C file's outline (file scope, declarations and the span of each
+/// function definition), indexed by function name so that the per-function
+/// projections below are O(1).
+///
+/// Fields in the order they are compared: the spans differ after most
+/// edits, so an outline that changed is told apart without comparing the
+/// scope.
+#[derive(Debug, PartialEq, Eq)]
+pub struct COutline {
+    /// Every function definition, in file order.
+    pub functions: Vec<FunctionSyntax>,
+    /// Globals, records and prototypes (no functions), with their source map.
+    pub file: CFile,
+    /// What bodies may name; shared so that `file_scope` need not copy it.
+    pub scope: Arc<FileScope>,
+    /// For each name, its definitions (indices into `functions`), in file
+    /// order: one, unless the file defines the name more than once.
+    pub by_name: HashMap<Name, Vec<usize>>,
+}
+
+/// The outline of a C file. Reads the text and the tree, so it re-executes
+/// on every edit of the file; it lowers declarations but no body.
+#[salsa::tracked(returns(ref))]
+pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
+    let text = file.text(db);
+    let parsed;
+    let tree = match file.tree(db) {
+        Some(tree) => &*tree.0,
+        None => {
+            parsed = crate::parse(Lang::C, text, None);
+            &parsed
+        }
+    };
+    let Outline {
+        scope,
+        file: outline_file,
+        functions,
+    } = pointee_c::outline(file.path(db), text, tree);
+    let mut by_name: HashMap<Name, Vec<usize>> = HashMap::with_capacity(functions.len());
+    for (i, f) in functions.iter().enumerate() {
+        by_name.entry(f.name.clone()).or_default().push(i);
+    }
+    Arc::new(COutline {
+        functions,
+        file: outline_file,
+        scope: Arc::new(scope),
+        by_name,
+    })
+}
+
+/// What the bodies of a C file may name. Position-free: equal (and
+/// backdated) unless a declaration changed, so a body edit re-lowers only
+/// that body.
+#[salsa::tracked(returns(ref))]
+pub fn file_scope(db: &dyn Db, file: SourceFile) -> Arc<FileScope> {
+    c_outline(db, file).scope.clone()
+}
+
+/// The text of each definition of a function, in file order (one, unless
+/// the name is defined more than once). Equal after an edit elsewhere or a
+/// move, so the function is not lowered again. Re-runs for every function
+/// after each edit of the file, hence the outline's index by name.
+#[salsa::tracked(returns(ref))]
+pub fn function_text<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Arc<[Arc<str>]> {
+    let file = key.file(db);
+    let outline = c_outline(db, file);
+    let text = file.text(db);
+    let Some(defs) = outline.by_name.get(key.name(db)) else {
+        return Arc::new([]);
+    };
+    defs.iter()
+        .map(|&i| {
+            let r = outline.functions[i].range;
+            Arc::from(&text[r.start as usize..r.end as usize])
+        })
+        .collect()
+}
+
+/// Each definition of a function lowered from its own text against the file
+/// scope (positions relative to the definition's start). Depends on nothing
+/// else, so it re-executes only when the definition's text or the file
+/// scope changed.
+#[salsa::tracked(returns(ref))]
+pub fn lower_function<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Arc<[CFile]> {
+    let file = key.file(db);
+    let scope = file_scope(db, file);
+    let path = file.path(db);
+    function_text(db, key)
+        .iter()
+        .map(|text| pointee_c::lower_function(scope, path, text))
+        .collect()
+}
+
+/// One C file lowered, with absolute positions: the outline and every
+/// function's lowering, shifted to where the function now is. Re-executes on
+/// every edit of the file, but lowers nothing itself.
 #[salsa::tracked(returns(ref))]
 pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
-    let path = file.path(db);
-    let text = file.text(db);
-    let lowered = match file.tree(db) {
-        Some(tree) => pointee_c::lower_parsed(path, text, &tree.0),
-        None => pointee_c::lower_file(path, text),
-    };
-    Arc::new(lowered)
+    let outline = c_outline(db, file);
+    let mut parts = Vec::with_capacity(outline.functions.len());
+    for_each_definition(db, file, |def, part| {
+        let mut part = part.clone();
+        part.source.shift(def.range.start);
+        parts.push(part);
+    });
+    Arc::new(pointee_c::assemble(outline.file.clone(), parts))
+}
+
+/// Calls `f` with each function definition of a file (in file order) and
+/// its lowering.
+fn for_each_definition(db: &dyn Db, file: SourceFile, mut f: impl FnMut(&FunctionSyntax, &CFile)) {
+    let outline = c_outline(db, file);
+    for (i, def) in outline.functions.iter().enumerate() {
+        // Which of the name's definitions this is (0 but for a duplicate).
+        let nth = outline.by_name[&def.name]
+            .iter()
+            .position(|&j| j == i)
+            .expect("every definition is indexed");
+        let key = FunctionKey::new(db, file, def.name.clone());
+        if let Some(part) = lower_function(db, key).get(nth) {
+            f(def, part);
+        }
+    }
 }
 
 /// The names of the functions defined in a C file, sorted by name (so that
 /// moving a function changes nothing here).
 #[salsa::tracked(returns(ref))]
 pub fn file_functions(db: &dyn Db, file: SourceFile) -> Arc<Vec<Name>> {
-    let mut names: Vec<Name> = lower_c(db, file)
-        .program
-        .functions
-        .iter()
-        .map(|f| f.name.clone())
-        .collect();
+    let mut names: Vec<Name> = c_outline(db, file).by_name.keys().cloned().collect();
     names.sort();
     Arc::new(names)
 }
@@ -47,9 +155,12 @@ pub fn function_keys(db: &dyn Db, file: SourceFile) -> Vec<FunctionKey<'_>> {
 /// after any edit that does not change the function's meaning.
 #[salsa::tracked(returns(ref))]
 pub fn c_function<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Option<Arc<Function>> {
-    lower_c(db, key.file(db))
-        .program
-        .function(key.name(db))
+    let name = key.name(db);
+    // The last definition of a name wins, as in `pointee_c::assemble`.
+    lower_function(db, key)
+        .iter()
+        .rev()
+        .find_map(|part| part.program.function(name))
         .map(|f| Arc::new(f.clone()))
 }
 
@@ -98,21 +209,49 @@ pub(crate) fn walk_calls<'a>(b: &'a Block, f: &mut impl FnMut(StmtId, &'a Callee
     }
 }
 
-/// Everything of a C file but its function bodies, position-free: globals,
-/// externs and records, plus the names the linker needs.
+/// Everything of a C file but its functions, position-free: globals,
+/// externs and records, from the outline and from what the bodies add
+/// (static locals, implicitly declared callees, local records), merged as
+/// `pointee_c::assemble` merges them.
 #[salsa::tracked(returns(ref))]
 pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
-    let p = &lower_c(db, file).program;
-    // Sorted by name: moving a declaration changes nothing here.
-    let mut globals = p.globals.clone();
-    globals.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut externs = p.externs.clone();
-    externs.sort_by(|a, b| a.name.cmp(&b.name));
+    let outline = c_outline(db, file);
+    let p = &outline.file.program;
+    let mut types = p.types.clone();
+    // By name (so moving a declaration changes nothing here); a later
+    // global replaces an earlier one, the first extern and record stay.
+    let mut globals: BTreeMap<Name, Global> = p
+        .globals
+        .iter()
+        .map(|g| (g.name.clone(), g.clone()))
+        .collect();
+    let mut externs: BTreeMap<Name, Extern> = BTreeMap::new();
+    let mut add_externs = |es: &[Extern]| {
+        for e in es {
+            externs.entry(e.name.clone()).or_insert_with(|| e.clone());
+        }
+    };
+    add_externs(&p.externs);
+    let mut defined = HashSet::new();
+    for_each_definition(db, file, |_, part| {
+        let q = &part.program;
+        for g in &q.globals {
+            globals.insert(g.name.clone(), g.clone());
+        }
+        for (k, r) in &q.types.records {
+            types.records.entry(k.clone()).or_insert_with(|| r.clone());
+        }
+        add_externs(&q.externs);
+        defined.extend(q.functions.iter().map(|f| f.name.clone()));
+    });
     Arc::new(Program {
-        types: p.types.clone(),
-        globals,
+        types,
+        globals: globals.into_values().collect(),
         functions: Vec::new(),
-        externs,
+        externs: externs
+            .into_values()
+            .filter(|e| !defined.contains(&e.name))
+            .collect(),
         classes: p.classes.clone(),
     })
 }

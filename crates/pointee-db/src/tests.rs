@@ -6,13 +6,21 @@ use salsa::plumbing::AsId;
 use salsa::{Database as _, DatabaseKeyIndex, EventKind};
 use std::sync::Mutex;
 
-struct Harness {
-    db: Database,
-    log: Arc<Mutex<Vec<DatabaseKeyIndex>>>,
-    project: Project,
+pub(crate) struct Harness {
+    pub(crate) db: Database,
+    pub(crate) log: Arc<Mutex<Vec<DatabaseKeyIndex>>>,
+    pub(crate) project: Project,
 }
 
-const PROGRAM: &str = "\
+/// Queries keyed by a function, reported as `query(function)`.
+const PER_FUNCTION: &[&str] = &[
+    "c_function",
+    "function_calls",
+    "function_text",
+    "lower_function",
+];
+
+pub(crate) const PROGRAM: &str = "\
 #include <stdlib.h>
 int g;
 int *gp;
@@ -36,7 +44,7 @@ int main(void) {
 ";
 
 impl Harness {
-    fn new(files: &[(&str, &str)]) -> Harness {
+    pub(crate) fn new(files: &[(&str, &str)]) -> Harness {
         let log: Arc<Mutex<Vec<DatabaseKeyIndex>>> = Arc::default();
         let sink = log.clone();
         let mut db = Database::with_events(move |e| {
@@ -51,11 +59,11 @@ impl Harness {
         Harness { db, log, project }
     }
 
-    fn file(&self, path: &str) -> SourceFile {
+    pub(crate) fn file(&self, path: &str) -> SourceFile {
         file_by_path(&self.db, self.project, path).unwrap()
     }
 
-    fn edit(&mut self, path: &str, from: &str, to: &str) {
+    pub(crate) fn edit(&mut self, path: &str, from: &str, to: &str) {
         let f = self.file(path);
         let text = f.text(&self.db).replacen(from, to, 1);
         assert_ne!(
@@ -68,11 +76,14 @@ impl Harness {
 
     /// Runs every query the server asks for and returns what re-executed, as
     /// `query` or `query(function)` for per-function queries.
-    fn run(&mut self) -> Vec<String> {
+    pub(crate) fn run(&mut self) -> Vec<String> {
         self.log.lock().unwrap().clear();
         let db = &self.db;
         let _ = c_analysis(db, self.project);
         for &f in self.project.files(db) {
+            if Lang::of_path(f.path(db)) == Some(Lang::C) {
+                let _ = lower_c(db, f);
+            }
             for key in function_keys(db, f) {
                 let _ = function_calls(db, key);
             }
@@ -92,7 +103,7 @@ impl Harness {
             .map(|k| {
                 let name = db.ingredient_debug_name(k.ingredient_index()).to_string();
                 match keys.iter().find(|(id, _)| *id == k.key_index()) {
-                    Some((_, f)) if name == "c_function" || name == "function_calls" => {
+                    Some((_, f)) if PER_FUNCTION.contains(&name.as_str()) => {
                         format!("{name}({f})")
                     }
                     _ => name,
@@ -104,7 +115,7 @@ impl Harness {
     }
 }
 
-fn strs(v: &[&str]) -> Vec<String> {
+pub(crate) fn strs(v: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
     v.sort();
     v
@@ -140,9 +151,9 @@ fn comment_and_whitespace_edits_run_no_analysis() {
         "/* set: stores\n   its argument, longer now */",
     );
     let ran = h.run();
-    // The file is re-lowered and the cheap projections re-run, but every
-    // result is equal, so no per-function downstream query, no program and
-    // no analysis re-executes.
+    // The outline and `lower_c` re-run, but no function is lowered again
+    // and every projection is equal, so no per-function downstream query,
+    // no program and no analysis re-executes.
     assert!(ran.contains(&"lower_c".to_string()), "{ran:?}");
     for r in &ran {
         assert!(
@@ -190,8 +201,8 @@ fn editing_one_body_reruns_only_that_function_downstream() {
         .filter(|r| r.starts_with("function_calls"))
         .collect();
     assert_eq!(per_function, vec!["function_calls(id)"], "{ran:?}");
-    // Every function's IR is re-projected (cheap), but only `id` changed:
-    // the program and the analysis re-run once.
+    // Only `id` is lowered again and changed: the program and the analysis
+    // re-run once.
     assert_eq!(
         ran.iter().filter(|r| *r == "c_analysis").count(),
         1,

@@ -1,0 +1,163 @@
+//! Times what the database does after a one-line edit inside one function
+//! body of a (large) C file: `lower_c` + `c_program`, as the language server
+//! asks for them after each keystroke.
+//!
+//! ```text
+//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS]
+//! ```
+//!
+//! Loads the file with a parsed tree, computes `c_program`, then `ROUNDS`
+//! times (20 by default) inserts a line in the middle function's body and
+//! removes it again, re-parsing incrementally as an editor would, and times
+//! the queries after each of the two edits.
+
+use pointee_db::{c_program, lower_c, parse, upsert_file, Database, Lang, Project, TreeHandle};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Applies `text[at..at+old_len] = new` to the tree and re-parses it.
+fn reparse(
+    tree: &tree_sitter::Tree,
+    old: &str,
+    new: &str,
+    at: usize,
+    old_len: usize,
+    new_len: usize,
+) -> tree_sitter::Tree {
+    let point = |s: &str, off: usize| {
+        let before = &s[..off];
+        let row = before.matches('\n').count();
+        let column = off - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        tree_sitter::Point { row, column }
+    };
+    let mut edited = tree.clone();
+    edited.edit(&tree_sitter::InputEdit {
+        start_byte: at,
+        old_end_byte: at + old_len,
+        new_end_byte: at + new_len,
+        start_position: point(old, at),
+        old_end_position: point(old, at + old_len),
+        new_end_position: point(new, at + new_len),
+    });
+    parse(Lang::C, new, Some(&edited))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn summary(label: &str, mut v: Vec<Duration>) {
+    v.sort();
+    let mean = v.iter().sum::<Duration>() / v.len() as u32;
+    println!(
+        "{label}: n={} min {:.2} ms, median {:.2} ms, mean {:.2} ms, max {:.2} ms",
+        v.len(),
+        ms(v[0]),
+        ms(v[v.len() / 2]),
+        ms(mean),
+        ms(v[v.len() - 1])
+    );
+}
+
+/// Resident and peak memory (MiB), where `/proc` tells them.
+fn memory() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let get = |k: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(k))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<f64>().ok())
+            .unwrap_or(0.0)
+            / 1024.0
+    };
+    (get("VmRSS:"), get("VmHWM:"))
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: edit_time FILE.c [ROUNDS]");
+    let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
+    let original = std::fs::read_to_string(&path).expect("reading the C file");
+
+    let mut db = Database::default();
+    let project = Project::new(&db, Vec::new(), Default::default());
+    let t = Instant::now();
+    let mut tree = parse(Lang::C, &original, None);
+    let parsed = t.elapsed();
+    let file = upsert_file(
+        &mut db,
+        project,
+        "bench.c",
+        original.as_str().into(),
+        Some(TreeHandle(Arc::new(tree.clone()))),
+    );
+    let t = Instant::now();
+    let functions = lower_c(&db, file).program.functions.len();
+    let first_lower = t.elapsed();
+    let t = Instant::now();
+    let linked = c_program(&db, project).as_ref().map(|p| p.functions.len());
+    let first_program = t.elapsed();
+    println!(
+        "{path}: {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
+        original.lines().count(),
+        ms(parsed),
+        ms(first_lower),
+        ms(first_program)
+    );
+
+    // The edit: a new first line in the body of the middle function.
+    let name = {
+        let fs = &lower_c(&db, file).source.functions;
+        fs[fs.len() / 2].name.clone()
+    };
+    let body = lower_c(&db, file)
+        .source
+        .function(&name)
+        .map(|f| f.range)
+        .expect("the middle function has a source");
+    let at = original[body.start as usize..body.end as usize]
+        .find('{')
+        .map(|i| body.start as usize + i + 1)
+        .expect("a body");
+    let line = "\n    int edit_time_probe = 0;";
+    let edited = format!("{}{line}{}", &original[..at], &original[at..]);
+    println!("editing the body of `{name}` at byte {at}");
+
+    let (mut times, mut outlines, mut lowers) = (Vec::new(), Vec::new(), Vec::new());
+    let mut parses = Vec::new();
+    let mut current = original.clone();
+    for _ in 0..rounds {
+        for next in [&edited, &original] {
+            let (old_len, new_len) = if next.len() > current.len() {
+                (0, line.len())
+            } else {
+                (line.len(), 0)
+            };
+            let t = Instant::now();
+            tree = reparse(&tree, &current, next, at, old_len, new_len);
+            parses.push(t.elapsed());
+            db.set_text(
+                file,
+                next.as_str().into(),
+                Some(TreeHandle(Arc::new(tree.clone()))),
+            );
+            current = next.clone();
+            // `c_outline` first, to see what it takes of the total.
+            let t = Instant::now();
+            let _ = pointee_db::c_outline(&db, file);
+            outlines.push(t.elapsed());
+            let n = lower_c(&db, file).program.functions.len();
+            lowers.push(t.elapsed());
+            let ok = c_program(&db, project).is_ok();
+            times.push(t.elapsed());
+            assert!(n == functions && ok);
+        }
+    }
+    summary("incremental re-parse", parses);
+    summary("  of which c_outline", outlines);
+    summary("  of which c_outline + lower_c", lowers);
+    summary("lower_c + c_program after an edit", times);
+    let (rss, peak) = memory();
+    println!("memory: {rss:.0} MiB resident, {peak:.0} MiB peak");
+}

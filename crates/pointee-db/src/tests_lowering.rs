@@ -1,0 +1,357 @@
+//! Lowering function by function: which lowerings an edit re-runs (from
+//! salsa's `WillExecute` events), and that the assembled file always equals
+//! lowering the whole file at once.
+
+use super::*;
+use crate::tests::{Harness, PROGRAM};
+use pointee_ir::Program;
+use std::path::{Path, PathBuf};
+
+fn count(ran: &[String], query: &str) -> usize {
+    ran.iter().filter(|r| *r == query).count()
+}
+
+/// The runs of one per-function query, e.g. `["lower_function(id)"]`.
+fn runs_of<'a>(ran: &'a [String], query: &str) -> Vec<&'a str> {
+    ran.iter()
+        .filter(|r| r.starts_with(&format!("{query}(")))
+        .map(|r| r.as_str())
+        .collect()
+}
+
+/// What `file_decls` must be: the whole file's declarations, by name.
+fn decls_of(lowered: &CFile) -> Program {
+    let p = &lowered.program;
+    let mut globals = p.globals.clone();
+    globals.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut externs = p.externs.clone();
+    externs.sort_by(|a, b| a.name.cmp(&b.name));
+    Program {
+        types: p.types.clone(),
+        globals,
+        functions: Vec::new(),
+        externs,
+        classes: p.classes.clone(),
+    }
+}
+
+/// Every query of a file agrees with lowering its current text at once.
+fn assert_like_whole_file(db: &Database, file: SourceFile, what: &str) {
+    let path = file.path(db);
+    let whole = pointee_c::lower_file(path, file.text(db));
+    let by_function = lower_c(db, file);
+    assert_eq!(by_function.program, whole.program, "IR of {what}");
+    assert_eq!(by_function.source, whole.source, "source map of {what}");
+    let mut names: Vec<Name> = whole
+        .program
+        .functions
+        .iter()
+        .map(|f| f.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(**file_functions(db, file), names, "functions of {what}");
+    for key in function_keys(db, file) {
+        let name = key.name(db);
+        assert_eq!(
+            c_function(db, key).as_deref(),
+            whole.program.function(name),
+            "`{name}` of {what}"
+        );
+    }
+    assert_eq!(**file_decls(db, file), decls_of(&whole), "decls of {what}");
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c");
+    let mut out = Vec::new();
+    for dir in ["lower", "flow"] {
+        for e in std::fs::read_dir(root.join(dir)).expect("the fixtures are readable") {
+            let p = e.expect("a directory entry").path();
+            if p.extension().is_some_and(|x| x == "c") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(out.len() > 50, "fixtures found: {}", out.len());
+    out
+}
+
+/// A file in a database, edited as an editor does: the text with the tree
+/// re-parsed incrementally from the previous one.
+struct Editor {
+    db: Database,
+    file: SourceFile,
+    text: String,
+    tree: tree_sitter::Tree,
+}
+
+impl Editor {
+    fn new(path: &str, text: &str) -> Editor {
+        let mut db = Database::default();
+        let project = Project::new(&db, Vec::new(), Config::default());
+        let tree = parse(Lang::C, text, None);
+        let handle = Some(TreeHandle(Arc::new(tree.clone())));
+        let file = upsert_file(&mut db, project, path, text.into(), handle);
+        Editor {
+            db,
+            file,
+            text: text.to_string(),
+            tree,
+        }
+    }
+
+    /// Replaces `text[start..end]` with `with`.
+    fn replace(&mut self, start: usize, end: usize, with: &str) {
+        let new = format!("{}{with}{}", &self.text[..start], &self.text[end..]);
+        let point = |s: &str, off: usize| {
+            let before = &s[..off];
+            let row = before.matches('\n').count();
+            let column = off - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+            tree_sitter::Point { row, column }
+        };
+        self.tree.edit(&tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: end,
+            new_end_byte: start + with.len(),
+            start_position: point(&self.text, start),
+            old_end_position: point(&self.text, end),
+            new_end_position: point(&new, start + with.len()),
+        });
+        self.tree = parse(Lang::C, &new, Some(&self.tree));
+        self.text = new;
+        let handle = Some(TreeHandle(Arc::new(self.tree.clone())));
+        self.db
+            .set_text(self.file, self.text.as_str().into(), handle);
+    }
+
+    /// The byte range of the `i`th function definition (from the end when
+    /// `i` is negative), as the whole-file lowering sees it.
+    fn function(&self, i: isize) -> Option<(usize, usize)> {
+        let fs = pointee_c::lower_file("x.c", &self.text).source.functions;
+        let i = if i < 0 { fs.len() as isize + i } else { i };
+        let r = fs.get(usize::try_from(i).ok()?)?.range;
+        Some((r.start as usize, r.end as usize))
+    }
+}
+
+#[test]
+fn lower_c_equals_whole_file_lowering_on_every_fixture() {
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).expect("a readable fixture");
+        // Without a tree (the database parses) and with one.
+        let mut h = Harness::new(&[("x.c", &text)]);
+        h.run();
+        assert_like_whole_file(&h.db, h.file("x.c"), &path.display().to_string());
+        let e = Editor::new("x.c", &text);
+        assert_like_whole_file(&e.db, e.file, &path.display().to_string());
+    }
+}
+
+#[test]
+fn lower_c_stays_equal_through_incremental_edits_on_every_fixture() {
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).expect("a readable fixture");
+        let name = path.display().to_string();
+        let mut e = Editor::new("x.c", &text);
+        lower_c(&e.db, e.file);
+        // A comment at the top moves everything.
+        e.replace(0, 0, "/* an edit */\n");
+        assert_like_whole_file(&e.db, e.file, &format!("{name} + comment"));
+        if let Some((start, end)) = e.function(0) {
+            // A statement in the first body.
+            if let Some(brace) = e.text[start..end].find('{') {
+                let at = start + brace + 1;
+                e.replace(at, at, "\n    int edit_probe;");
+                assert_like_whole_file(&e.db, e.file, &format!("{name} + statement"));
+            }
+            // The first function defined again at the end: the later wins.
+            let copy = format!("\n{}\n", &e.text[start..end]);
+            let len = e.text.len();
+            e.replace(len, len, &copy);
+            assert_like_whole_file(&e.db, e.file, &format!("{name} + duplicate"));
+        }
+        // The last function moved to the top, then removed.
+        if let Some((start, end)) = e.function(-1) {
+            let moved = format!("{}\n", &e.text[start..end]);
+            e.replace(start, end, "");
+            e.replace(0, 0, &moved);
+            assert_like_whole_file(&e.db, e.file, &format!("{name} + move"));
+            e.replace(0, moved.len(), "");
+            assert_like_whole_file(&e.db, e.file, &format!("{name} + removal"));
+        }
+        // Declarations every body may see.
+        e.replace(0, 0, "typedef int *edit_t;\nint *edit_global;\n");
+        assert_like_whole_file(&e.db, e.file, &format!("{name} + declarations"));
+    }
+}
+
+#[test]
+fn editing_one_body_relowers_only_that_function() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    let first = h.run();
+    assert_eq!(
+        runs_of(&first, "lower_function"),
+        vec![
+            "lower_function(id)",
+            "lower_function(main)",
+            "lower_function(set)"
+        ]
+    );
+    h.edit("a.c", "    return p;", "    p = p;\n    return p;");
+    let ran = h.run();
+    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(id)"]);
+    // The other functions' IR is not even projected again, so nothing
+    // downstream of it runs.
+    assert_eq!(runs_of(&ran, "c_function"), vec!["c_function(id)"]);
+    assert_eq!(runs_of(&ran, "function_calls"), vec!["function_calls(id)"]);
+    assert_eq!(count(&ran, "c_program"), 1, "{ran:?}");
+    assert_eq!(count(&ran, "lower_c"), 1, "{ran:?}");
+    assert_like_whole_file(&h.db, h.file("a.c"), "the edited file");
+}
+
+#[test]
+fn edits_between_functions_and_moves_relower_nothing() {
+    let mut h = Harness::new(&[("a.c", PROGRAM)]);
+    h.run();
+    h.edit(
+        "a.c",
+        "/* set: stores its argument */",
+        "/* set: stores\n   its argument, longer now */\n\n",
+    );
+    let quiet = |ran: &[String], what: &str| {
+        assert_eq!(count(ran, "lower_c"), 1, "{what}: {ran:?}");
+        for r in ran {
+            assert!(
+                !r.starts_with("lower_function")
+                    && !r.starts_with("c_function")
+                    && !r.starts_with("function_calls")
+                    && r != "c_program"
+                    && r != "c_analysis",
+                "{r} re-executed after {what}: {ran:?}"
+            );
+        }
+    };
+    let ran = h.run();
+    quiet(&ran, "a comment edit");
+    assert_like_whole_file(&h.db, h.file("a.c"), "the commented file");
+
+    let f = h.file("a.c");
+    let text = f.text(&h.db).to_string();
+    let id_fn = "int *id(int *p) {\n    return p;\n}\n\n";
+    let moved = text.replacen(id_fn, "", 1) + "\n" + id_fn;
+    h.db.set_text(f, moved.into(), None);
+    let ran = h.run();
+    quiet(&ran, "moving a function");
+    assert_like_whole_file(&h.db, h.file("a.c"), "the file with `id` moved");
+}
+
+#[test]
+fn a_new_declaration_relowers_every_function_of_the_file() {
+    let src = "\
+int g;
+
+int *first(void) {
+    T x;
+    x = &h;
+    return x;
+}
+
+int *second(int *p) {
+    return p;
+}
+";
+    let mut h = Harness::new(&[("a.c", src), ("b.c", "int *other(int *q) { return q; }\n")]);
+    h.run();
+    let before = c_function(
+        &h.db,
+        FunctionKey::new(&h.db, h.file("a.c"), Name::from("first")),
+    )
+    .clone();
+    for (what, from, to) in [
+        ("a global", "int g;\n", "int g;\nint h;\n"),
+        ("a typedef", "int g;\n", "typedef int *T;\nint g;\n"),
+    ] {
+        h.edit("a.c", from, to);
+        let ran = h.run();
+        // The file scope changed: every function of a.c is lowered again,
+        // none of b.c.
+        assert_eq!(
+            runs_of(&ran, "lower_function"),
+            vec!["lower_function(first)", "lower_function(second)"],
+            "after {what}"
+        );
+        assert_eq!(count(&ran, "c_analysis"), 1, "after {what}: {ran:?}");
+        assert_like_whole_file(&h.db, h.file("a.c"), &format!("a.c with {what}"));
+    }
+    let after = c_function(
+        &h.db,
+        FunctionKey::new(&h.db, h.file("a.c"), Name::from("first")),
+    )
+    .clone();
+    assert_ne!(before, after, "`first` now reads the new declarations");
+}
+
+#[test]
+fn a_name_defined_twice_keeps_the_later_definition() {
+    let src = "\
+int g, h;
+int *f(int *p) {
+    static int *s;
+    s = p;
+    return &g;
+}
+int *other(void) {
+    return f(0);
+}
+int *f(int *p) {
+    return &h;
+}
+";
+    let mut h = Harness::new(&[("a.c", src)]);
+    h.run();
+    let file = h.file("a.c");
+    assert_eq!(
+        **file_functions(&h.db, file),
+        vec![Name::from("f"), "other".into()]
+    );
+    assert_eq!(
+        function_text(&h.db, FunctionKey::new(&h.db, file, Name::from("f"))).len(),
+        2
+    );
+    assert_like_whole_file(&h.db, file, "two definitions of `f`");
+    // Editing the first definition re-lowers `f` (both definitions) only.
+    h.edit("a.c", "    s = p;\n", "    s = p;\n    p = s;\n");
+    let ran = h.run();
+    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(f)"]);
+    assert_like_whole_file(&h.db, h.file("a.c"), "the first `f` edited");
+}
+
+#[test]
+fn knr_and_implicit_int_definitions_relower_alone() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/lower/knr_implicit_int.c");
+    let src = std::fs::read_to_string(path).expect("the K&R fixture");
+    let mut h = Harness::new(&[("a.c", &src)]);
+    h.run();
+    // A K&R parameter declaration is part of its definition's text.
+    h.edit("a.c", "    int *b;\n", "    int *b; /* the second */\n");
+    let ran = h.run();
+    assert_eq!(
+        runs_of(&ran, "lower_function"),
+        vec!["lower_function(pick)"]
+    );
+    assert!(runs_of(&ran, "function_calls").is_empty(), "{ran:?}");
+    assert_like_whole_file(&h.db, h.file("a.c"), "pick's declarations edited");
+    h.edit("a.c", "    count(3);\n", "    count(3);\n    count(4);\n");
+    let ran = h.run();
+    assert_eq!(
+        runs_of(&ran, "lower_function"),
+        vec!["lower_function(main)"]
+    );
+    assert_eq!(
+        runs_of(&ran, "function_calls"),
+        vec!["function_calls(main)"]
+    );
+    assert_like_whole_file(&h.db, h.file("a.c"), "main edited");
+}
