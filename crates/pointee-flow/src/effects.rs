@@ -418,9 +418,10 @@ impl<'p> Engine<'p> {
             }
             Effect::AtExit(i) => {
                 for (t, _) in self.arg_vals(&st, sc, args, i) {
-                    if let Root::Func(name) = &self.locs.get(t).root {
-                        if !self.exit_handlers.contains(name) {
-                            self.exit_handlers.push(name.clone());
+                    if let Root::Func(name) = self.locs.get(t).root.clone() {
+                        self.note_exit(&name);
+                        if !self.exit_handlers.contains(&name) {
+                            self.exit_handlers.push(name);
                         }
                     }
                 }

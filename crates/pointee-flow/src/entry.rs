@@ -79,6 +79,7 @@ impl<'p> Engine<'p> {
             let input = self.extra_input(fi);
             self.invoke_entry(fi, input, EntryKind::Extra);
         }
+        self.run_units = self.units.len();
     }
 
     pub(crate) fn invoke_entry(&mut self, f: u32, input: Facts, kind: EntryKind) -> UnitId {

@@ -200,22 +200,7 @@ impl Locs {
             (r, Some(p))
         };
         let id = LocId(self.data.len() as u32); // interning parents may add ids
-        let class = self.class_of(&root);
-        let mut summary = path.contains(&Step::Tail)
-            || matches!(
-                root,
-                Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
-            );
-        if let Some(p) = parent {
-            summary |= self.get(p).summary;
-        }
-        let ty = self.type_of(&root, &path, parent);
-        // A union is one location (paths never select its members); when
-        // its members' pointer slots are not all the one slot at offset 0,
-        // it stands for several real slots: a summary.
-        if let Some(Type::Record(r)) = &ty {
-            summary |= self.union_spread(r);
-        }
+        let (class, summary, ty) = self.derive(&root, &path, parent);
         self.data.push(LocData {
             root: root.clone(),
             path: path.clone(),
@@ -227,6 +212,76 @@ impl Locs {
         });
         self.ids.insert((root, path), id);
         id
+    }
+
+    /// What a location's root and path make of it under the current
+    /// program: class, summary flag and type.
+    fn derive(
+        &self,
+        root: &Root,
+        path: &[Step],
+        parent: Option<LocId>,
+    ) -> (Class, bool, Option<Type>) {
+        let class = self.class_of(root);
+        let mut summary = path.contains(&Step::Tail)
+            || matches!(
+                root,
+                Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
+            );
+        if let Some(p) = parent {
+            summary |= self.get(p).summary;
+        }
+        let ty = self.type_of(root, path, parent);
+        // A union is one location (paths never select its members); when
+        // its members' pointer slots are not all the one slot at offset 0,
+        // it stands for several real slots: a summary.
+        if let Some(Type::Record(r)) = &ty {
+            summary |= self.union_spread(r);
+        }
+        (class, summary, ty)
+    }
+
+    /// Carries the table over to an edited program with the same functions
+    /// (by name and order), globals and types: ids stay, the functions'
+    /// variable names and types are the new program's, and every entry's
+    /// class, summary flag and type are derived again (parents and the
+    /// pointers of symbolic names have lower ids, so one pass in id order
+    /// suffices). Returns the ids whose data changed.
+    pub(crate) fn refresh(&mut self, program: &Program) -> Vec<LocId> {
+        self.func_var_names = program
+            .functions
+            .iter()
+            .map(|f| f.vars.iter().map(|v| v.name.clone()).collect())
+            .collect();
+        self.func_var_types = program
+            .functions
+            .iter()
+            .map(|f| f.vars.iter().map(|v| v.ty.clone()).collect())
+            .collect();
+        self.fields.clear();
+        let mut changed = Vec::new();
+        for i in 0..self.data.len() {
+            let d = &self.data[i];
+            let (root, path, parent) = (d.root.clone(), d.path.clone(), d.parent);
+            // A variable index past the function's end names nothing now.
+            if let Root::Var(f, v) = root {
+                if v.0 as usize >= self.func_var_types[f as usize].len() {
+                    changed.push(LocId(i as u32));
+                    let d = &mut self.data[i];
+                    d.ty = None;
+                    continue;
+                }
+            }
+            let (class, summary, ty) = self.derive(&root, &path, parent);
+            let d = &mut self.data[i];
+            if d.class != class || d.summary != summary || d.ty != ty {
+                d.class = class;
+                d.summary = summary;
+                d.ty = ty;
+                changed.push(LocId(i as u32));
+            }
+        }
+        changed
     }
 
     fn class_of(&self, root: &Root) -> Class {
@@ -534,7 +589,11 @@ impl Locs {
     pub fn name(&self, id: LocId) -> String {
         let d = self.get(id);
         let mut s = match &d.root {
-            Root::Var(f, v) => self.func_var_names[*f as usize][v.0 as usize].to_string(),
+            // (A variable an edit removed: only stale units of an earlier
+            // run can hold it.)
+            Root::Var(f, v) => self.func_var_names[*f as usize]
+                .get(v.0 as usize)
+                .map_or_else(|| "?".to_string(), |n| n.to_string()),
             Root::Global(g) => self.global_names[*g as usize].to_string(),
             Root::Heap(o, s) => format!("heap@{o}#{}", s.0),
             Root::Fresh(o, s) => format!("newest heap@{o}#{}", s.0),
