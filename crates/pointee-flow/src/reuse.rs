@@ -228,7 +228,7 @@ pub(crate) fn rerun<'p>(
     let mut work: Vec<usize> = Vec::new();
     for (u, unit) in units.iter().enumerate() {
         let bad_dep = unit.trace.deps.iter().any(|&d| d as usize >= n_old);
-        if unit.dead || unit.merged || dirty[unit.func as usize] || bad_dep {
+        if !unit.dead && (unit.merged || dirty[unit.func as usize] || bad_dep) {
             work.push(u);
         }
     }
@@ -237,8 +237,8 @@ pub(crate) fn rerun<'p>(
             work.extend(users[u].iter().map(|&x| x as usize));
         }
     }
-    // Dead units never count: their traces went to the unit that dropped
-    // them.
+    // Dead units are never reused, and make no user dirty: their traces
+    // went to the unit that dropped them.
     for (u, unit) in units.iter().enumerate() {
         if unit.dead {
             clean[u] = false;

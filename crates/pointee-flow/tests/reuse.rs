@@ -1,0 +1,197 @@
+//! Incremental re-analysis: `OwnedAnalysis::rerun` after an edit must give
+//! exactly what a scratch run of the edited program gives (compared by a
+//! rendering that names units and locations, never ids), and must actually
+//! reuse units.
+
+mod common;
+
+use common::{delete_assignment, dump, insert_dead_local, swap_function_pointer};
+use pointee_flow::{OwnedAnalysis, Settings};
+use pointee_ir::Program;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c");
+    let mut v: Vec<PathBuf> = Vec::new();
+    for dir in ["flow", "soundness"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|e| e == "c") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// The first line where two dumps differ.
+fn first_difference(a: &str, b: &str) -> String {
+    for (x, y) in a.lines().zip(b.lines()) {
+        if x != y {
+            return format!("\n  rerun:   {x}\n  scratch: {y}");
+        }
+    }
+    format!(
+        "\n  rerun has {} lines, scratch {}",
+        a.lines().count(),
+        b.lines().count()
+    )
+}
+
+/// Reruns `prev` on `program` and compares with a scratch run; returns the
+/// rerun.
+fn check(
+    prev: &OwnedAnalysis,
+    program: Program,
+    what: &str,
+    failures: &mut Vec<String>,
+) -> OwnedAnalysis {
+    let p = Arc::new(program);
+    let mut re = OwnedAnalysis::rerun(prev, p.clone(), Settings::default());
+    let mut sc = OwnedAnalysis::run(p, Settings::default());
+    let (d1, d2) = (dump(&mut re), dump(&mut sc));
+    if d1 != d2 {
+        failures.push(format!("{what}: differs{}", first_difference(&d1, &d2)));
+    }
+    re
+}
+
+#[test]
+fn rerun_equals_scratch_on_fixtures() {
+    let mut failures = Vec::new();
+    // (body edits in programs of several functions, of which reused units)
+    let mut edits = (0, 0);
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lowered = pointee_c::lower(&[(&name, &text)]).unwrap();
+        let original = lowered.program.clone();
+        let prev = OwnedAnalysis::run(Arc::new(original.clone()), Settings::default());
+
+        // Nothing changed: everything is reused.
+        let same = check(&prev, original.clone(), &format!("{name} (same)"), &mut failures);
+        let r = same.reuse();
+        if r.scratch_reason.is_some() || r.computed != 0 {
+            failures.push(format!("{name} (same): {r:?}"));
+        }
+
+        // A dead local at the start of a few bodies (variable ids shift),
+        // then back to the original from the edited run.
+        let n = original.functions.len();
+        let picks: Vec<usize> = if n <= 3 {
+            (0..n).collect()
+        } else {
+            vec![0, n / 2, n - 1]
+        };
+        for &fi in &picks {
+            let f = original.functions[fi].name.clone();
+            let Some(edited) = insert_dead_local(&text, &lowered, &f) else {
+                continue;
+            };
+            let Ok(el) = pointee_c::lower(&[(&name, &edited)]) else {
+                continue;
+            };
+            let what = format!("{name} (dead local in {f})");
+            let re = check(&prev, el.program, &what, &mut failures);
+            let r = re.reuse();
+            if n > 1 {
+                edits.0 += 1;
+                edits.1 += (r.reused > 0) as usize;
+                if let Some(why) = &r.scratch_reason {
+                    failures.push(format!("{what}: scratch run: {why}"));
+                }
+            }
+            check(
+                &re,
+                original.clone(),
+                &format!("{name} (dead local in {f}, undone)"),
+                &mut failures,
+            );
+        }
+
+        // A statement deleted (IR level), chained from the previous rerun.
+        let mut last = same;
+        for &fi in &picks {
+            if let Some(p) = delete_assignment(&original, fi, 1) {
+                let f = &original.functions[fi].name;
+                last = check(
+                    &last,
+                    p,
+                    &format!("{name} (assignment deleted in {f})"),
+                    &mut failures,
+                );
+            }
+        }
+
+        // Another function's address taken.
+        if let Some(p) = swap_function_pointer(&original) {
+            check(
+                &prev,
+                p,
+                &format!("{name} (function pointer swapped)"),
+                &mut failures,
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+    // Most body edits leave something to reuse.
+    assert!(
+        edits.1 * 10 >= edits.0 * 7,
+        "only {} of {} body edits reused a unit",
+        edits.1,
+        edits.0
+    );
+}
+
+const CHAINS: &str = r#"
+int g1;
+int *leaf(int *p) { return p; }
+int *a(int *p) { return leaf(p); }
+int *other(int *p) { return p; }
+int *b(int *p) { return other(p); }
+int main(void) {
+    int x;
+    int *r = a(&x);
+    int *s = b(&g1);
+    return r == s;
+}
+"#;
+
+/// Editing `leaf` recomputes `leaf`, its caller `a` and `main`, and reuses
+/// `b` and `other`.
+#[test]
+fn rerun_recomputes_only_the_callers_of_an_edited_body() {
+    let lowered = pointee_c::lower(&[("chains.c", CHAINS)]).unwrap();
+    let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let edited = insert_dead_local(CHAINS, &lowered, "leaf").unwrap();
+    let el = pointee_c::lower(&[("chains.c", &edited)]).unwrap();
+    let mut failures = Vec::new();
+    let re = check(&prev, el.program, "chains.c", &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let r = re.reuse();
+    assert_eq!(r.scratch_reason, None);
+    assert_eq!(r.computed, 3, "{r:?}");
+    assert_eq!(r.reused, 2, "{r:?}");
+    let names: Vec<&str> = r.computed_functions.iter().map(|n| &**n).collect();
+    assert_eq!(names, ["a", "leaf", "main"]);
+}
+
+/// A change of a global falls back to a scratch run, and says so.
+#[test]
+fn rerun_falls_back_when_globals_change() {
+    let lowered = pointee_c::lower(&[("chains.c", CHAINS)]).unwrap();
+    let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let edited = CHAINS.replace("int g1;", "int g1, g2;");
+    let el = pointee_c::lower(&[("chains.c", &edited)]).unwrap();
+    let mut failures = Vec::new();
+    let re = check(&prev, el.program, "chains.c", &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(re.reuse().scratch_reason.as_deref(), Some("globals changed"));
+}
