@@ -247,3 +247,28 @@ fn rerun_equals_scratch_when_call_order_changes() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+const ZEROED: &str = r#"
+#include <stdlib.h>
+struct S { int *f; };
+struct S *mk(void) { return calloc(1, sizeof(struct S)); }
+int *get(struct S *s) { return s->f; }
+int main(void) {
+    struct S *s = mk();
+    int *r = get(s);
+    return r != 0;
+}
+"#;
+
+/// `get` is clean and is called with the same input after `mk` stops
+/// zeroing its objects, but what it reads from them changed.
+#[test]
+fn rerun_equals_scratch_when_calloc_becomes_malloc() {
+    let lowered = pointee_c::lower(&[("zeroed.c", ZEROED)]).unwrap();
+    let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let edited = ZEROED.replace("calloc(1, sizeof(struct S))", "malloc(sizeof(struct S))");
+    let el = pointee_c::lower(&[("zeroed.c", &edited)]).unwrap();
+    let mut failures = Vec::new();
+    check(&prev, el.program, "calloc to malloc", &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
