@@ -7,6 +7,7 @@
 //! cargo bench -p pointee-flow --bench scale -- 10000      # one size
 //! cargo bench -p pointee-flow --bench scale -- --emit 1000 > gen.c
 //! cargo bench -p pointee-flow --bench scale -- --cycle 200  # recursion stress
+//! cargo bench -p pointee-flow --bench scale -- --rerun 10000  # one-body edit
 //! cargo bench -p pointee-flow --bench scale -- a.c b.c      # real files
 //! ```
 //!
@@ -19,6 +20,10 @@
 //! which loops calling `mk_k`, a table entry through a local function
 //! pointer, `swap_k`, `sum_k`, and the helper of an earlier module chosen by
 //! the seed. `main` calls every `drive_k`.
+//!
+//! `--rerun N` analyses the N-line program, inserts a dead local into the
+//! body of the middle module's `helper_k`, and times `OwnedAnalysis::rerun`
+//! from the first analysis against a scratch run of the edited program.
 
 use std::fmt::Write;
 use std::time::Instant;
@@ -206,6 +211,14 @@ fn main() {
         );
         return;
     }
+    if let Some(i) = args.iter().position(|a| a == "--rerun") {
+        let n: usize = args
+            .get(i + 1)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(10_000);
+        rerun(n);
+        return;
+    }
     // Real files: `-- path.c ...` analyses them instead.
     let files: Vec<&String> = args.iter().filter(|a| a.ends_with(".c")).collect();
     if !files.is_empty() {
@@ -281,4 +294,59 @@ fn main() {
         );
         drop(a);
     }
+}
+
+/// The best of three timings of `f`, in seconds, and its last result.
+fn best_of_3<T>(mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut best = f64::MAX;
+    let mut out = None;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let r = f();
+        best = best.min(t.elapsed().as_secs_f64());
+        out = Some(r);
+    }
+    (best, out.unwrap())
+}
+
+/// `--rerun N`: a one-body edit re-analysed from the previous run vs from
+/// scratch.
+fn rerun(n: usize) {
+    use pointee_flow::{OwnedAnalysis, Settings};
+    use std::sync::Arc;
+    let text = generate(n, 42);
+    let modules = (n / 64).max(1);
+    let k = modules / 2;
+    let head = format!("int helper_{k}(int *x) {{");
+    let edited = text.replacen(&head, &format!("{head} int unused_k = 0;"), 1);
+    assert_ne!(text, edited);
+    let p0 = Arc::new(
+        pointee_c::lower(&[("gen.c", &text)])
+            .expect("lowering")
+            .program,
+    );
+    let p1 = Arc::new(
+        pointee_c::lower(&[("gen.c", &edited)])
+            .expect("lowering")
+            .program,
+    );
+    let (first_s, prev) = best_of_3(|| OwnedAnalysis::run(p0.clone(), Settings::default()));
+    let (scratch_s, scratch) = best_of_3(|| OwnedAnalysis::run(p1.clone(), Settings::default()));
+    let (rerun_s, re) = best_of_3(|| OwnedAnalysis::rerun(&prev, p1.clone(), Settings::default()));
+    let r = re.reuse();
+    println!(
+        "{} lines, helper_{k} edited: first run {first_s:.3} s, scratch {scratch_s:.3} s, \
+         rerun {rerun_s:.3} s ({:.1}% of scratch)",
+        text.lines().count(),
+        100.0 * rerun_s / scratch_s
+    );
+    println!(
+        "  rerun: {} units reused, {} computed ({} functions), scratch run: {:?}; \
+         scratch: {} units computed",
+        r.reused,
+        r.computed,
+        r.computed_functions.len(),
+        r.scratch_reason,
+        scratch.reuse().computed
+    );
 }
