@@ -49,12 +49,21 @@ pub fn analyze(program: &pointee_ir::Program, settings: Settings) -> Analysis<'_
 
 /// Runs an engine's entries on a thread with a large stack.
 pub(crate) fn run_engine(engine: solver::Engine<'_>) -> solver::Engine<'_> {
+    run_on_big_stack(engine, |e| e.run())
+}
+
+/// Runs `f` on an engine on a thread with a large stack (deep call chains
+/// recurse).
+pub(crate) fn run_on_big_stack<'p>(
+    engine: solver::Engine<'p>,
+    f: impl FnOnce(&mut solver::Engine<'p>) + Send,
+) -> solver::Engine<'p> {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 29)
             .spawn_scoped(s, move || {
                 let mut e = engine;
-                e.run();
+                f(&mut e);
                 e
             })
             .expect("spawn analysis thread")
@@ -81,13 +90,27 @@ impl OwnedAnalysis {
 
     /// Analyses `program`, reusing the units of `previous` that cannot
     /// have changed (see `reuse.rs`): the result is the one
-    /// [`OwnedAnalysis::run`] gives.
+    /// [`OwnedAnalysis::run`] gives. `previous` stays usable (its state is
+    /// copied: [`OwnedAnalysis::rerun_owned`] saves that).
     pub fn rerun(
         previous: &OwnedAnalysis,
         program: std::sync::Arc<pointee_ir::Program>,
         settings: Settings,
     ) -> OwnedAnalysis {
-        let prev = previous.borrow_dependent();
+        let prev = reuse::Previous::copy(previous.borrow_dependent(), previous.program().clone());
+        OwnedAnalysis::new(program, |p| reuse::rerun(prev, p, settings))
+    }
+
+    /// Like [`OwnedAnalysis::rerun`], consuming the previous analysis (its
+    /// state moves over instead of being copied).
+    pub fn rerun_owned(
+        mut previous: OwnedAnalysis,
+        program: std::sync::Arc<pointee_ir::Program>,
+        settings: Settings,
+    ) -> OwnedAnalysis {
+        let old = previous.program().clone();
+        let prev = previous.with_dependent_mut(|_, a| reuse::Previous::take(a, old));
+        drop(previous);
         OwnedAnalysis::new(program, |p| reuse::rerun(prev, p, settings))
     }
 

@@ -242,33 +242,38 @@ impl Locs {
     }
 
     /// Carries the table over to an edited program with the same functions
-    /// (by name and order), globals and types: ids stay, the functions'
-    /// variable names and types are the new program's, and every entry's
-    /// class, summary flag and type are derived again (parents and the
+    /// (by name and order), globals and types, where only the functions
+    /// marked in `edited` may have other variables: ids stay, those
+    /// functions' variable names and types become the new program's, and
+    /// every entry that depends on them (their variables, paths below, the
+    /// symbolic names hanging off them) is derived again. Parents and the
     /// pointers of symbolic names have lower ids, so one pass in id order
-    /// suffices). Returns the ids whose data changed.
-    pub(crate) fn refresh(&mut self, program: &Program) -> Vec<LocId> {
-        self.func_var_names = program
-            .functions
-            .iter()
-            .map(|f| f.vars.iter().map(|v| v.name.clone()).collect())
-            .collect();
-        self.func_var_types = program
-            .functions
-            .iter()
-            .map(|f| f.vars.iter().map(|v| v.ty.clone()).collect())
-            .collect();
-        self.fields.clear();
+    /// suffices. Returns the ids whose data changed.
+    pub(crate) fn refresh(&mut self, program: &Program, edited: &[bool]) -> Vec<LocId> {
+        for (fi, f) in program.functions.iter().enumerate() {
+            if edited[fi] {
+                self.func_var_names[fi] = f.vars.iter().map(|v| v.name.clone()).collect();
+                self.func_var_types[fi] = f.vars.iter().map(|v| v.ty.clone()).collect();
+            }
+        }
+        let mut affected = vec![false; self.data.len()];
         let mut changed = Vec::new();
         for i in 0..self.data.len() {
             let d = &self.data[i];
+            affected[i] = match &d.root {
+                Root::Var(f, _) => edited[*f as usize],
+                Root::Sym { ptr, .. } => affected[ptr.0 as usize],
+                _ => false,
+            } || d.parent.is_some_and(|p| affected[p.0 as usize]);
+            if !affected[i] {
+                continue;
+            }
             let (root, path, parent) = (d.root.clone(), d.path.clone(), d.parent);
             // A variable index past the function's end names nothing now.
             if let Root::Var(f, v) = root {
                 if v.0 as usize >= self.func_var_types[f as usize].len() {
                     changed.push(LocId(i as u32));
-                    let d = &mut self.data[i];
-                    d.ty = None;
+                    self.data[i].ty = None;
                     continue;
                 }
             }
@@ -280,6 +285,9 @@ impl Locs {
                 d.ty = ty;
                 changed.push(LocId(i as u32));
             }
+        }
+        if !changed.is_empty() {
+            self.fields.clear();
         }
         changed
     }

@@ -54,6 +54,10 @@ impl<'p> Analysis<'p> {
         &self.engine
     }
 
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine<'p> {
+        &mut self.engine
+    }
+
     pub(crate) fn live(&self) -> &[bool] {
         &self.live
     }

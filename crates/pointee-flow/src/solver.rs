@@ -190,6 +190,10 @@ pub struct Engine<'p> {
     pub(crate) run_units: usize,
     /// The previous run's units a rerun may answer calls with.
     pub(crate) carried: Option<crate::reuse::Carried>,
+    /// What each body names and calls, and the functions on call-graph
+    /// cycles (`refs.rs`).
+    pub(crate) scans: Vec<crate::refs::FuncScan>,
+    pub(crate) cyclic: Vec<bool>,
 }
 
 pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -211,7 +215,27 @@ impl<'p> Engine<'p> {
     /// one carried over from a previous run: see `reuse.rs`).
     pub(crate) fn with_locs(prog: &'p Program, settings: Settings, locs: Locs) -> Engine<'p> {
         let mut locs = locs;
-        let (refs, calls_unknown) = crate::refs::global_refs(prog, &mut locs);
+        let scans: Vec<crate::refs::FuncScan> = (0..prog.functions.len())
+            .map(|fi| crate::refs::scan_function(prog, &locs, fi))
+            .collect();
+        let r = crate::refs::global_refs(prog, &mut locs, &scans);
+        Engine::with_refs(prog, settings, locs, scans, r)
+    }
+
+    /// An engine from a location table and what `refs.rs` derived.
+    pub(crate) fn with_refs(
+        prog: &'p Program,
+        settings: Settings,
+        locs: Locs,
+        scans: Vec<crate::refs::FuncScan>,
+        r: crate::refs::Refs,
+    ) -> Engine<'p> {
+        let mut locs = locs;
+        let crate::refs::Refs {
+            refs,
+            calls_unknown,
+            cyclic,
+        } = r;
         let escaped = crate::refs::escaped_globals(prog, &mut locs);
         Engine {
             prog,
@@ -234,6 +258,8 @@ impl<'p> Engine<'p> {
             rec_table: HashMap::default(),
             run_units: 0,
             carried: None,
+            scans,
+            cyclic,
         }
     }
 
@@ -777,12 +803,18 @@ impl<'p> Hooks for Engine<'p> {
 }
 
 impl<'p> Engine<'p> {
-    /// The body registered an `atexit` handler.
-    pub(crate) fn note_exit(&mut self, name: &Name) {
+    /// The body registered an `atexit` handler: it joins the unit's trace
+    /// and, unless a rerun is trying units out of their context
+    /// (`reuse.rs`), the handlers run after `main`.
+    pub(crate) fn note_exit(&mut self, name: Name) {
         if self.replay.is_none() {
             if let Some(top) = self.stack.last_mut() {
                 top.exits.push(name.clone());
             }
+        }
+        let trial = self.carried.as_ref().is_some_and(|c| c.trial());
+        if !trial && !self.exit_handlers.contains(&name) {
+            self.exit_handlers.push(name);
         }
     }
 

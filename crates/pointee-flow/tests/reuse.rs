@@ -169,21 +169,37 @@ int main(void) {
 }
 "#;
 
-/// Editing `leaf` recomputes `leaf`, its caller `a` and `main`, and reuses
-/// `b` and `other`.
+/// Editing `leaf` without changing what it returns recomputes `leaf` only;
+/// an edit that changes it recomputes `leaf`, its caller `a` and `main`,
+/// and reuses `b` and `other`.
 #[test]
 fn rerun_recomputes_only_the_callers_of_an_edited_body() {
     let lowered = pointee_c::lower(&[("chains.c", CHAINS)]).unwrap();
     let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let mut failures = Vec::new();
+
     let edited = insert_dead_local(CHAINS, &lowered, "leaf").unwrap();
     let el = pointee_c::lower(&[("chains.c", &edited)]).unwrap();
-    let mut failures = Vec::new();
-    let re = check(&prev, el.program, "chains.c", &mut failures);
+    let re = check(&prev, el.program, "dead local in leaf", &mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let r = re.reuse();
     assert_eq!(r.scratch_reason, None);
-    assert_eq!(r.computed, 3, "{r:?}");
-    assert_eq!(r.reused, 2, "{r:?}");
+    assert_eq!((r.computed, r.reused), (1, 4), "{r:?}");
+    assert_eq!(
+        r.computed_functions,
+        vec!["leaf".into()] as Vec<pointee_ir::Name>
+    );
+
+    let edited = CHAINS.replace(
+        "int *leaf(int *p) { return p; }",
+        "int *leaf(int *p) { return &g1; }",
+    );
+    let el = pointee_c::lower(&[("chains.c", &edited)]).unwrap();
+    let re = check(&prev, el.program, "leaf returns &g1", &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let r = re.reuse();
+    assert_eq!(r.scratch_reason, None);
+    assert_eq!((r.computed, r.reused), (3, 2), "{r:?}");
     let names: Vec<&str> = r.computed_functions.iter().map(|n| &**n).collect();
     assert_eq!(names, ["a", "leaf", "main"]);
 }
