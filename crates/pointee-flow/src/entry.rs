@@ -134,11 +134,24 @@ impl<'p> Engine<'p> {
     /// location (a caller may have changed it).
     pub(crate) fn global_facts(&mut self, extra: bool, only: Option<&[LocId]>) -> Vec<Fact> {
         let mut out = Vec::new();
-        for g in &self.prog.globals {
-            let gl = self.locs.global(&g.name).unwrap();
-            if only.is_some_and(|o| o.binary_search(&gl).is_err()) {
-                continue;
+        // The globals asked for, in program order.
+        let chosen: Vec<usize> = match only {
+            Some(o) => {
+                let mut v: Vec<usize> = o
+                    .iter()
+                    .filter_map(|&l| match self.locs.get(l).root {
+                        Root::Global(i) => Some(i as usize),
+                        _ => None,
+                    })
+                    .collect();
+                v.sort_unstable();
+                v
             }
+            None => (0..self.prog.globals.len()).collect(),
+        };
+        for gi in chosen {
+            let g = &self.prog.globals[gi];
+            let gl = self.locs.global(&g.name).unwrap();
             let mut leaves: Vec<Vec<Sel>> = pointer_paths(&g.ty, &self.prog.types);
             for init in &g.init {
                 if !leaves.contains(&init.path) {

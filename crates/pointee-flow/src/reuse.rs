@@ -131,7 +131,6 @@ pub(crate) struct Carried {
     end: Vec<UnitId>,
     pure: Vec<bool>,
     users: Vec<Vec<UnitId>>,
-    keys: Vec<Vec<(u32, Arc<Facts>)>>,
     admitted: Vec<bool>,
     /// `atexit` handlers registered again.
     replayed: Vec<bool>,
@@ -225,11 +224,7 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
         if std::mem::replace(&mut c.refused[yi], true) {
             continue;
         }
-        for k in std::mem::take(&mut c.keys[yi]) {
-            if e.memo.get(&k) == Some(&y) {
-                e.memo.remove(&k);
-            }
-        }
+        forget(&mut e.memo, &e.units[yi], y);
         work.extend(c.users[yi].iter().copied());
     }
     false
@@ -388,6 +383,20 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
         .collect();
 
     // No unit of a clean function may hold a location the edit changed.
+    // A dirty function's variables and the symbolic names hanging off them
+    // are on its stack: only its own units (dirty) hold them, so only
+    // other changes need the scan.
+    let owned = |l: LocId| {
+        let mut x = l;
+        loop {
+            match &locs.get(x).root {
+                Root::Var(f, _) => return dirty[*f as usize],
+                Root::Sym { ptr, .. } => x = *ptr,
+                _ => return false,
+            }
+        }
+    };
+    let changed: Vec<LocId> = changed.into_iter().filter(|&l| !owned(l)).collect();
     if !changed.is_empty() {
         let changed: HashSet<LocId> = changed.into_iter().collect();
         let mut locs_held = Vec::new();
@@ -463,21 +472,11 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
 /// units (`0..old`) stay, tries the pure suspects again, and seeds the
 /// memo for the run.
 fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[bool]) {
-    let units_len = e.units.len();
-    let mut keys: Vec<Vec<(u32, Arc<Facts>)>> = vec![Vec::new(); old];
-    let mut gone: Vec<(u32, Arc<Facts>)> = Vec::new();
-    for (k, &u) in &e.memo {
-        let ui = u as usize;
-        if ui >= old || e.units[ui].dead || dirty[e.units[ui].func as usize] {
-            gone.push(k.clone());
-        } else {
-            keys[ui].push(k.clone());
-        }
-    }
-    for k in gone {
-        e.memo.remove(&k);
-    }
-    debug_assert_eq!(units_len, old);
+    debug_assert_eq!(e.units.len(), old);
+    // Units of queries' replays are gone; dirty functions' units never
+    // answer a call.
+    e.memo
+        .retain(|&(f, _), u| (*u as usize) < old && !dirty[f as usize]);
     let cyclic = e.cyclic.clone();
     let pure_local = |u: &Unit| !u.recursive && u.trace.standalone && !cyclic[u.func as usize];
 
@@ -495,7 +494,6 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
         end: Vec::new(),
         pure: Vec::new(),
         users: Vec::new(),
-        keys: Vec::new(),
         admitted: Vec::new(),
         replayed: Vec::new(),
         refused: Vec::new(),
@@ -536,11 +534,7 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             continue;
         }
         // Dirty or suspect: out of the memo, tried again when pure.
-        for k in std::mem::take(&mut keys[u]) {
-            if e.memo.get(&k) == Some(&(u as UnitId)) {
-                e.memo.remove(&k);
-            }
-        }
+        forget(&mut e.memo, &e.units[u], u as UnitId);
         if !local {
             continue;
         }
@@ -593,11 +587,7 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
     // must never take a unit computed from an older body).
     for u in 0..old {
         if !clean[u] && !e.units[u].dead {
-            for k in std::mem::take(&mut keys[u]) {
-                if e.memo.get(&k) == Some(&(u as UnitId)) {
-                    e.memo.remove(&k);
-                }
-            }
+            forget(&mut e.memo, &e.units[u], u as UnitId);
             e.drop_unit(u as UnitId);
         }
     }
@@ -652,12 +642,6 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             end[u] = x as UnitId;
         }
     }
-    let mut all_keys: Vec<Vec<(u32, Arc<Facts>)>> = vec![Vec::new(); start];
-    for (k, &u) in &e.memo {
-        if (u as usize) < start {
-            all_keys[u as usize].push(k.clone());
-        }
-    }
     e.carried = Some(Carried {
         start,
         old,
@@ -665,7 +649,6 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
         end,
         pure: pure_all,
         users: users_clean,
-        keys: all_keys,
         admitted: vec![false; start],
         replayed: vec![false; start],
         refused: vec![false; start],
@@ -702,16 +685,22 @@ fn trial(e: &mut Engine<'_>, f: u32, key: Arc<Facts>) -> Option<UnitId> {
         return Some(y);
     }
     for v in first..e.units.len() {
-        let unit = &e.units[v];
-        for k in [
-            (unit.func, unit.key.clone()),
-            (unit.func, unit.input.clone()),
-        ] {
-            if e.memo.get(&k) == Some(&(v as UnitId)) {
-                e.memo.remove(&k);
-            }
-        }
+        forget(&mut e.memo, &e.units[v], v as UnitId);
         e.drop_unit(v as UnitId);
     }
     None
+}
+
+/// Takes unit `u` out of the memo: its entries are its key and, for a
+/// recursive node, the input it generalised to (merged inputs of the
+/// context bound never reach a rerun).
+fn forget(memo: &mut HashMap<(u32, Arc<Facts>), UnitId>, unit: &Unit, u: UnitId) {
+    for k in [
+        (unit.func, unit.key.clone()),
+        (unit.func, unit.input.clone()),
+    ] {
+        if memo.get(&k) == Some(&u) {
+            memo.remove(&k);
+        }
+    }
 }
