@@ -180,8 +180,8 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
         }
         let mut ok = true;
         let mut work = vec![u];
-        let mut visited: HashSet<UnitId> = Default::default();
-        visited.insert(u);
+        let mut visited = vec![false; c.start];
+        visited[ui] = true;
         while let Some(y) = work.pop() {
             let yi = y as usize;
             reached.push(y);
@@ -191,7 +191,7 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
                 break;
             }
             for &d in &e.units[yi].trace.deps {
-                if visited.insert(d) {
+                if !std::mem::replace(&mut visited[d as usize], true) {
                     work.push(d);
                 }
             }

@@ -49,11 +49,38 @@ fn check(
     failures: &mut Vec<String>,
 ) -> OwnedAnalysis {
     let p = Arc::new(program);
-    let mut re = OwnedAnalysis::rerun(prev, p.clone(), Settings::default());
+    let re = OwnedAnalysis::rerun(prev, p.clone(), Settings::default());
+    compare(re, p, what, failures)
+}
+
+/// [`check`] through `rerun_owned`.
+fn check_owned(
+    prev: OwnedAnalysis,
+    program: Program,
+    what: &str,
+    failures: &mut Vec<String>,
+) -> OwnedAnalysis {
+    let p = Arc::new(program);
+    let re = OwnedAnalysis::rerun_owned(prev, p.clone(), Settings::default());
+    compare(re, p, what, failures)
+}
+
+fn compare(
+    mut re: OwnedAnalysis,
+    p: Arc<Program>,
+    what: &str,
+    failures: &mut Vec<String>,
+) -> OwnedAnalysis {
     let mut sc = OwnedAnalysis::run(p, Settings::default());
+    let before = re.with(|a| a.units().len());
     let (d1, d2) = (dump(&mut re), dump(&mut sc));
     if d1 != d2 {
         failures.push(format!("{what}: differs{}", first_difference(&d1, &d2)));
+    }
+    // Replaying every body finds every callee in the memo.
+    let after = re.with(|a| a.units().len());
+    if after != before {
+        failures.push(format!("{what}: replays added {} units", after - before));
     }
     re
 }
@@ -116,13 +143,14 @@ fn rerun_equals_scratch_on_fixtures() {
             );
         }
 
-        // A statement deleted (IR level), chained from the previous rerun.
+        // A statement deleted (IR level), chained from the previous rerun,
+        // which each rerun consumes.
         let mut last = same;
         for &fi in &picks {
             if let Some(p) = delete_assignment(&original, fi, 1) {
                 let f = &original.functions[fi].name;
-                last = check(
-                    &last,
+                last = check_owned(
+                    last,
                     p,
                     &format!("{name} (assignment deleted in {f})"),
                     &mut failures,
