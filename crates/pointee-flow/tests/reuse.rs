@@ -316,3 +316,35 @@ fn rerun_equals_scratch_when_calloc_becomes_malloc() {
     check(&prev, el.program, "calloc to malloc", &mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `g` calls `x` with no function pointer, `x` calls back through one: no
+/// recursion while `g` runs first, a cycle once `x` runs first.
+const CALLBACK: &str = r#"
+int a;
+int *x(int *p, int *(*fp)(int *));
+int *g(int *p) { return x(p, 0); }
+int *x(int *p, int *(*fp)(int *)) { if (fp) return fp(p); return p; }
+int main(void) {
+    int *r, *s;
+    r = g(&a);
+    s = x(&a, g);
+    return r == s;
+}
+"#;
+
+/// After the calls of `main` swap, `g`'s previous unit (computed with no
+/// recursion) must not answer: `x` is on the stack, a scratch run takes an
+/// approximate node.
+#[test]
+fn rerun_equals_scratch_when_a_callback_closes_a_cycle() {
+    let lowered = pointee_c::lower(&[("callback.c", CALLBACK)]).unwrap();
+    let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let edited = CALLBACK.replace(
+        "    r = g(&a);\n    s = x(&a, g);\n",
+        "    s = x(&a, g);\n    r = g(&a);\n",
+    );
+    let el = pointee_c::lower(&[("callback.c", &edited)]).unwrap();
+    let mut failures = Vec::new();
+    check(&prev, el.program, "calls swapped", &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
