@@ -71,6 +71,7 @@ pub(crate) struct Previous {
     per_func: Vec<usize>,
     refs: Refs,
     scans: Vec<FuncScan>,
+    main_input: Option<Arc<Facts>>,
     run_units: usize,
 }
 
@@ -91,6 +92,7 @@ impl Previous {
                 cyclic: e.cyclic.clone(),
             },
             scans: e.scans.clone(),
+            main_input: e.main_input.clone(),
             run_units: e.run_units,
         }
     }
@@ -113,6 +115,7 @@ impl Previous {
                 cyclic: std::mem::take(&mut e.cyclic),
             },
             scans: std::mem::take(&mut e.scans),
+            main_input: e.main_input.take(),
             run_units: e.run_units,
         }
     }
@@ -331,6 +334,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
         per_func,
         refs: old_refs,
         scans: old_scans,
+        main_input,
         run_units: old_n,
         ..
     } = prev;
@@ -445,6 +449,11 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
     // Counting the previous run's units keeps the bound conservative: a
     // rerun that merges nothing means a scratch run would not either.
     engine.per_func = per_func;
+    // Made of the globals (unchanged) and `main`'s parameters.
+    let main_edited = (engine.locs.func_index.get("main")).is_some_and(|&m| edited[m as usize]);
+    if !main_edited {
+        engine.main_input = main_input;
+    }
     let engine = crate::run_on_big_stack(engine, move |e| {
         prepare(e, old_n, &dirty, &same_interface);
         e.run();
@@ -471,6 +480,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
 /// Steps 4 and 5 of the module doc: decides which of the previous run's
 /// units (`0..old`) stay, tries the pure suspects again, and seeds the
 /// memo for the run.
+#[allow(clippy::needless_range_loop)] // parallel vectors by unit id
 fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[bool]) {
     debug_assert_eq!(e.units.len(), old);
     // Units of queries' replays are gone; dirty functions' units never
@@ -627,8 +637,8 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             work.extend(users_clean[u].iter().map(|&x| x as usize));
         }
     }
-    for (u, p) in pure_all.iter_mut().enumerate().take(old) {
-        *p &= clean[u];
+    for (u, p) in pure_all.iter_mut().enumerate() {
+        *p &= if u < old { clean[u] } else { !e.units[u].dead };
     }
     // A unit can be admitted when everything created during its
     // computation came along.

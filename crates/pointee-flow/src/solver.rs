@@ -194,6 +194,8 @@ pub struct Engine<'p> {
     /// cycles (`refs.rs`).
     pub(crate) scans: Vec<crate::refs::FuncScan>,
     pub(crate) cyclic: Vec<bool>,
+    /// `main`'s input (built by `run`, kept by a rerun).
+    pub(crate) main_input: Option<Arc<Facts>>,
 }
 
 pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -260,6 +262,7 @@ impl<'p> Engine<'p> {
             carried: None,
             scans,
             cyclic,
+            main_input: None,
         }
     }
 
