@@ -601,13 +601,16 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             e.drop_unit(u as UnitId);
         }
     }
-    // Callers of confirmed units now call the trial's unit.
-    if replaced.iter().any(Option::is_some) {
-        for u in 0..old {
-            if !clean[u] {
-                continue;
-            }
-            let unit = &mut e.units[u];
+    // Entries are the new run's to mark; callers of confirmed units now
+    // call the trial's unit.
+    let any_replaced = replaced.iter().any(Option::is_some);
+    for u in 0..old {
+        if !clean[u] {
+            continue;
+        }
+        let unit = &mut e.units[u];
+        unit.entry = None;
+        if any_replaced {
             for edge in unit.calls.values_mut() {
                 edge.unit = edge.unit.map(eff);
             }

@@ -348,3 +348,34 @@ fn rerun_equals_scratch_when_a_callback_closes_a_cycle() {
     check(&prev, el.program, "calls swapped", &mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+const EXIT: &str = r#"
+#include <stdlib.h>
+int x;
+int *g;
+void bye(void) { g = g; }
+int main(void) {
+    g = &x;
+    atexit(bye);
+    return 0;
+}
+"#;
+
+/// `bye`, an `atexit` entry, becomes a plain callee of `main` with the same
+/// input: its reused unit is no entry any more (and the other way round).
+#[test]
+fn rerun_equals_scratch_when_an_entry_becomes_a_callee() {
+    let called = EXIT.replace(
+        "    atexit(bye);\n    return 0;",
+        "    bye();\n    return 0;",
+    );
+    for (from, to) in [(EXIT, called.as_str()), (called.as_str(), EXIT)] {
+        let lowered = pointee_c::lower(&[("exit.c", from)]).unwrap();
+        let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+        let el = pointee_c::lower(&[("exit.c", to)]).unwrap();
+        let mut failures = Vec::new();
+        let re = check(&prev, el.program, "atexit and call swapped", &mut failures);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(re.reuse().reused > 0, "{:?}", re.reuse());
+    }
+}
