@@ -112,7 +112,7 @@ impl Chunks {
     }
 
     fn push(&mut self, d: LocData) {
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
         }
         Arc::make_mut(self.chunks.last_mut().unwrap()).push(d);
