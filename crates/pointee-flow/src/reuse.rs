@@ -189,7 +189,10 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
             let yi = y as usize;
             reached.push(y);
             let inside = y >= u && y < c.end[ui];
-            if !(inside || c.admitted[yi] || c.pure[yi]) || c.mark[e.units[yi].func as usize] {
+            let unit = &e.units[yi];
+            let on_stack =
+                c.mark[unit.func as usize] || unit.trace.funcs.iter().any(|&f| c.mark[f as usize]);
+            if !(inside || c.admitted[yi] || c.pure[yi]) || on_stack {
                 ok = false;
                 break;
             }

@@ -106,12 +106,15 @@ pub struct Unit {
 
 /// How a unit was computed, for reuse by a later run: every unit its body
 /// was answered with (over all iterations, including those of dropped
-/// provisional units below it), the `atexit` handlers it registered, and
-/// the units created while it was on the stack.
+/// provisional units below it, which are gone), the `atexit` handlers it
+/// registered, and the units created while it was on the stack.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Trace {
     pub deps: Vec<UnitId>,
     pub exits: Vec<Name>,
+    /// The functions of the provisional units dropped below it (they
+    /// were called too).
+    pub funcs: Vec<u32>,
     /// Finished as its own fixed point (not folded into an enclosing open
     /// cycle's): its result does not depend on frames above it.
     pub standalone: bool,
@@ -137,9 +140,11 @@ pub(crate) struct Frame {
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
     changed: bool,
-    /// Units the body was answered with, and handlers it registered.
+    /// Units the body was answered with, handlers it registered, and the
+    /// functions of dropped provisional units below it.
     deps: Vec<UnitId>,
     exits: Vec<Name>,
+    funcs: Vec<u32>,
 }
 
 /// The stored input and output of a recursive node inside an open cycle,
@@ -400,6 +405,7 @@ impl<'p> Engine<'p> {
             changed: false,
             deps: Vec::new(),
             exits: Vec::new(),
+            funcs: Vec::new(),
         });
         let depth = self.stack.len() - 1;
         let result = loop {
@@ -456,13 +462,28 @@ impl<'p> Engine<'p> {
             // Iterate: what was computed under the open fixed point is stale.
             let stale: Vec<UnitId> = fr.prov.drain(..).map(|p| p.2).collect();
             fr.min_dep = usize::MAX;
-            for pu in stale {
-                // What the dropped iteration used still shaped this result.
+            // What the dropped iteration used still shaped this result: the
+            // units that stay, the functions it called, the handlers.
+            let mut deps = Vec::new();
+            for &pu in &stale {
                 let t = std::mem::take(&mut self.units[pu as usize].trace);
-                self.stack[depth].deps.extend(t.deps);
-                self.stack[depth].exits.extend(t.exits);
+                deps.extend(t.deps);
+                let fr = &mut self.stack[depth];
+                fr.exits.extend(t.exits);
+                fr.funcs.extend(t.funcs);
+                fr.funcs.push(self.units[pu as usize].func);
                 self.drop_unit(pu);
             }
+            let units = &self.units;
+            let fr = &mut self.stack[depth];
+            fr.deps.extend(deps);
+            fr.deps.retain(|&d| !units[d as usize].dead);
+            for v in [&mut fr.deps, &mut fr.funcs] {
+                v.sort_unstable();
+                v.dedup();
+            }
+            fr.exits.sort();
+            fr.exits.dedup();
         };
         let mut fr = self.stack.pop().unwrap();
         let end = self.units.len() as UnitId;
@@ -471,6 +492,7 @@ impl<'p> Engine<'p> {
         fr.deps.dedup();
         unit.trace.deps = std::mem::take(&mut fr.deps);
         unit.trace.exits = std::mem::take(&mut fr.exits);
+        unit.trace.funcs = std::mem::take(&mut fr.funcs);
         unit.trace.end = end;
         unit.trace.standalone = fr.min_dep >= depth;
         unit.wild |= fr.wild;
@@ -850,6 +872,7 @@ impl<'p> Engine<'p> {
             changed: false,
             deps: Vec::new(),
             exits: Vec::new(),
+            funcs: Vec::new(),
         });
         self.replay = Some(self.stack.len());
         self.seen.clear();
