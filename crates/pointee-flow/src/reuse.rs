@@ -73,6 +73,8 @@ pub(crate) struct Previous {
     scans: Vec<FuncScan>,
     main_input: Option<Arc<Facts>>,
     run_units: usize,
+    /// Units of the scratch run this run descends from.
+    lineage: usize,
 }
 
 impl Previous {
@@ -94,6 +96,7 @@ impl Previous {
             scans: e.scans.clone(),
             main_input: e.main_input.clone(),
             run_units: e.run_units,
+            lineage: lineage(e),
         }
     }
 
@@ -117,7 +120,17 @@ impl Previous {
             scans: std::mem::take(&mut e.scans),
             main_input: e.main_input.take(),
             run_units: e.run_units,
+            lineage: lineage(e),
         }
+    }
+}
+
+/// The units of the scratch run an engine's run descends from.
+fn lineage(e: &Engine<'_>) -> usize {
+    if e.lineage == 0 {
+        e.run_units
+    } else {
+        e.lineage
     }
 }
 
@@ -292,10 +305,10 @@ fn shape_change(old: &Previous, program: &Program, settings: &Settings) -> Optio
         // Merged contexts depend on creation order.
         return Some("near the context bound".into());
     }
-    // Units are never compacted: dropped ones pile up over reruns.
-    let dead = old.units.iter().filter(|u| u.dead).count();
-    if dead > 1000 && dead > 2 * (old.units.len() - dead) {
-        return Some("too many dropped units".into());
+    // Units keep their ids and are never compacted: dropped and unused
+    // ones pile up over reruns.
+    if old.units.len() > 2 * old.lineage + 1000 {
+        return Some("too many unused units".into());
     }
     None
 }
@@ -339,6 +352,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
         scans: old_scans,
         main_input,
         run_units: old_n,
+        lineage,
         ..
     } = prev;
     let nf = program.functions.len();
@@ -452,6 +466,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
     // Counting the previous run's units keeps the bound conservative: a
     // rerun that merges nothing means a scratch run would not either.
     engine.per_func = per_func;
+    engine.lineage = lineage;
     // Made of the globals (unchanged) and `main`'s parameters.
     let main_edited = (engine.locs.func_index.get("main")).is_some_and(|&m| edited[m as usize]);
     if !main_edited {

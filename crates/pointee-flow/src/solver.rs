@@ -201,6 +201,9 @@ pub struct Engine<'p> {
     pub(crate) cyclic: Vec<bool>,
     /// `main`'s input (built by `run`, kept by a rerun).
     pub(crate) main_input: Option<Arc<Facts>>,
+    /// For a rerun: the units of the scratch run it descends from (0: this
+    /// is a scratch run).
+    pub(crate) lineage: usize,
 }
 
 pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -268,6 +271,7 @@ impl<'p> Engine<'p> {
             scans,
             cyclic,
             main_input: None,
+            lineage: 0,
         }
     }
 

@@ -379,3 +379,36 @@ fn rerun_equals_scratch_when_an_entry_becomes_a_callee() {
         assert!(re.reuse().reused > 0, "{:?}", re.reuse());
     }
 }
+
+/// Twenty edits in a row, each rerun consuming the previous one: the last
+/// equals a scratch run, and units do not pile up.
+#[test]
+fn rerun_chains_of_edits_stay_equal_and_small() {
+    let original = pointee_c::lower(&[("chains.c", CHAINS)]).unwrap();
+    let mut edits: Vec<Program> = ["leaf", "other", "b", "main"]
+        .iter()
+        .map(|f| {
+            let text = insert_dead_local(CHAINS, &original, f).unwrap();
+            pointee_c::lower(&[("chains.c", &text)]).unwrap().program
+        })
+        .collect();
+    let text = CHAINS.replacen("{ return p; }", "{ return &g1; }", 1);
+    edits.push(pointee_c::lower(&[("chains.c", &text)]).unwrap().program);
+    let scratch_units = OwnedAnalysis::run(Arc::new(original.program.clone()), Settings::default())
+        .with(|a| a.units().len());
+    let mut a = OwnedAnalysis::run(Arc::new(original.program.clone()), Settings::default());
+    let mut failures = Vec::new();
+    for i in 0..20 {
+        let p = if i % 2 == 0 {
+            edits[(i / 2) % edits.len()].clone()
+        } else {
+            original.program.clone()
+        };
+        a = check_owned(a, p, &format!("edit {i}"), &mut failures);
+        assert_eq!(a.reuse().scratch_reason, None, "edit {i}");
+        assert!(a.reuse().reused > 0, "edit {i}: {:?}", a.reuse());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let units = a.with(|a| a.units().len());
+    assert!(units <= 2 * scratch_units + 1000, "{units} units");
+}
