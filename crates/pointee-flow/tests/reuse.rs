@@ -412,3 +412,34 @@ fn rerun_chains_of_edits_stay_equal_and_small() {
     let units = a.with(|a| a.units().len());
     assert!(units <= 2 * scratch_units + 1000, "{units} units");
 }
+
+/// A renamed or retyped parameter changes what callers map: the callers
+/// are analysed again even when the callee's result looks the same.
+#[test]
+fn rerun_equals_scratch_when_a_parameter_changes() {
+    let lowered = pointee_c::lower(&[("chains.c", CHAINS)]).unwrap();
+    let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let mut failures = Vec::new();
+    for (from, to) in [
+        (
+            "int *leaf(int *p) { return p; }",
+            "int *leaf(int *q) { return q; }",
+        ),
+        (
+            "int *leaf(int *p) { return p; }",
+            "int *leaf(void *p) { return (int *)p; }",
+        ),
+        (
+            "int *other(int *p) { return p; }",
+            "int *other(int *p, int *unused) { return p; }",
+        ),
+    ] {
+        let edited = CHAINS.replace(from, to);
+        let el = pointee_c::lower(&[("chains.c", &edited)]).unwrap();
+        let re = check(&prev, el.program, to, &mut failures);
+        if let Some(why) = &re.reuse().scratch_reason {
+            failures.push(format!("{to}: scratch run: {why}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
