@@ -443,3 +443,46 @@ fn rerun_equals_scratch_when_a_parameter_changes() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[path = "../benches/common/mod.rs"]
+mod generated;
+
+/// The scale benchmark's program at 1k lines (lists, function-pointer
+/// tables, a recursive walk through them, swaps), edited in several
+/// bodies.
+#[test]
+fn rerun_equals_scratch_on_a_generated_program() {
+    let text = generated::generate(1000, 42);
+    let lowered = pointee_c::lower(&[("gen.c", &text)]).unwrap();
+    let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+    let mut edits: Vec<(String, Program)> = Vec::new();
+    for f in [
+        "helper_7", "drive_3", "sum_5", "op2_0", "mk_4", "swap_6", "main",
+    ] {
+        let edited = insert_dead_local(&text, &lowered, f).unwrap();
+        let p = pointee_c::lower(&[("gen.c", &edited)]).unwrap().program;
+        edits.push((format!("dead local in {f}"), p));
+    }
+    for f in ["drive_3", "mk_4", "sum_5", "swap_6"] {
+        let fi = lowered
+            .program
+            .functions
+            .iter()
+            .position(|g| &*g.name == f)
+            .unwrap();
+        for k in 0..3 {
+            if let Some(p) = delete_assignment(&lowered.program, fi, k) {
+                edits.push((format!("assignment {k} deleted in {f}"), p));
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for (what, p) in edits {
+        let re = check(&prev, p, &what, &mut failures);
+        let r = re.reuse();
+        if r.scratch_reason.is_some() || r.reused == 0 {
+            failures.push(format!("{what}: {r:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
