@@ -7,6 +7,7 @@
 //! cargo bench -p pointee-flow --bench scale -- 10000      # one size
 //! cargo bench -p pointee-flow --bench scale -- --emit 1000 > gen.c
 //! cargo bench -p pointee-flow --bench scale -- --cycle 200  # recursion stress
+//! cargo bench -p pointee-flow --bench scale -- --rerun 10000  # one-body edit
 //! cargo bench -p pointee-flow --bench scale -- a.c b.c      # real files
 //! ```
 //!
@@ -19,150 +20,15 @@
 //! which loops calling `mk_k`, a table entry through a local function
 //! pointer, `swap_k`, `sum_k`, and the helper of an earlier module chosen by
 //! the seed. `main` calls every `drive_k`.
+//!
+//! `--rerun N` analyses the N-line program, inserts a dead local into the
+//! body of the middle module's `helper_k`, and times `OwnedAnalysis::rerun`
+//! from the first analysis against a scratch run of the edited program.
 
-use std::fmt::Write;
+mod common;
+
+use common::{generate, generate_cycle};
 use std::time::Instant;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
-
-fn generate(lines: usize, seed: u64) -> String {
-    let modules = (lines / 64).max(1);
-    let mut r = Rng(seed);
-    let mut s = String::new();
-    s.push_str("#include <stdlib.h>\n");
-    for k in 0..modules {
-        let ops = 2 + (r.next() % 3) as usize;
-        let _ = writeln!(s, "struct node_{k} {{ struct node_{k} *next; int *data; int (*op)(struct node_{k} *); }};");
-        let _ = writeln!(
-            s,
-            "int g{k}_vals[8];\nstruct node_{k} *g{k}_head;\nint g{k}_count;"
-        );
-        for j in 0..ops {
-            match j % 3 {
-                0 => {
-                    let _ = writeln!(s, "static int op{k}_{j}(struct node_{k} *n) {{\n    int *d;\n    d = n->data;\n    if (d)\n        return *d;\n    return 0;\n}}");
-                }
-                1 => {
-                    let _ = writeln!(s, "static int op{k}_{j}(struct node_{k} *n) {{\n    if (n->next)\n        return 1;\n    return 0;\n}}");
-                }
-                _ => {
-                    let _ = writeln!(s, "static int op{k}_{j}(struct node_{k} *n) {{\n    n->data = &g{k}_vals[1];\n    return 2;\n}}");
-                }
-            }
-        }
-        let names: Vec<String> = (0..ops).map(|j| format!("op{k}_{j}")).collect();
-        let _ = writeln!(
-            s,
-            "int (*g{k}_table[{ops}])(struct node_{k} *) = {{ {} }};",
-            names.join(", ")
-        );
-        let _ = writeln!(
-            s,
-            "struct node_{k} *mk_{k}(int *d, int i) {{
-    struct node_{k} *n;
-    n = malloc(sizeof(struct node_{k}));
-    if (n == 0)
-        return 0;
-    n->data = d;
-    n->next = g{k}_head;
-    n->op = g{k}_table[i % {ops}];
-    g{k}_head = n;
-    g{k}_count++;
-    return n;
-}}
-int sum_{k}(struct node_{k} *n, int depth) {{
-    int s;
-    if (n == 0 || depth > 20)
-        return 0;
-    s = n->op(n);
-    return s + sum_{k}(n->next, depth + 1);
-}}
-void swap_{k}(int **a, int **b) {{
-    int *t;
-    t = *a;
-    *a = *b;
-    *b = t;
-}}
-int helper_{k}(int *x) {{
-    if (x)
-        g{k}_count += *x;
-    return g{k}_count;
-}}"
-        );
-        let other = if k == 0 { 0 } else { (r.next() as usize) % k };
-        let _ = writeln!(
-            s,
-            "int drive_{k}(int seed) {{
-    int i, s = 0;
-    int *p, *q;
-    int (*f)(struct node_{k} *);
-    struct node_{k} *n;
-    p = &g{k}_vals[0];
-    q = &g{k}_vals[2];
-    for (i = 0; i < 4; i++) {{
-        n = mk_{k}(p, i + seed);
-        if (n) {{
-            f = g{k}_table[i % {ops}];
-            s += f(n);
-        }}
-        swap_{k}(&p, &q);
-    }}
-    s += sum_{k}(g{k}_head, 0);
-    s += helper_{other}(p);
-    return s;
-}}"
-        );
-    }
-    s.push_str("int main(void) {\n    int total = 0;\n");
-    for k in 0..modules {
-        let _ = writeln!(s, "    total += drive_{k}({k});");
-    }
-    s.push_str("    return total == 0;\n}\n");
-    s
-}
-
-/// A recursion stress shape: `n` functions in one big cycle with nested
-/// back edges, each linking a stack node to its caller's (`--cycle N`).
-fn generate_cycle(n: usize) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "int g_vals[{n}];\nint *gp[{n}];\nstruct node {{ struct node *next; int *v; }};"
-    );
-    for i in 0..n {
-        let _ = writeln!(s, "int f{i}(struct node *n, int d);");
-    }
-    for i in 0..n {
-        let (j, k) = ((i + 1) % n, (i * 7 + 3) % n);
-        let _ = writeln!(
-            s,
-            "int f{i}(struct node *n, int d) {{
-    struct node local;
-    int *t;
-    if (d <= 0)
-        return 0;
-    gp[{i}] = &g_vals[{i}];
-    t = gp[{k}];
-    local.next = n;
-    local.v = t;
-    if (d & 1)
-        return f{j}(&local, d - 1);
-    return f{k}(n, d - 2);
-}}"
-        );
-    }
-    s.push_str("int main(void) {\n    struct node r;\n    r.next = 0;\n    r.v = 0;\n    return f0(&r, 100);\n}\n");
-    s
-}
 
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -204,6 +70,14 @@ fn main() {
             stats[0].1,
             peak_rss_mb()
         );
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--rerun") {
+        let n: usize = args
+            .get(i + 1)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(10_000);
+        rerun(n);
         return;
     }
     // Real files: `-- path.c ...` analyses them instead.
@@ -281,4 +155,70 @@ fn main() {
         );
         drop(a);
     }
+}
+
+/// The best of seven timings of `f`, in seconds (the machine is shared),
+/// and its last result.
+fn best_of_7<T>(mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut best = f64::MAX;
+    let mut out = None;
+    for _ in 0..7 {
+        let t = Instant::now();
+        let r = f();
+        best = best.min(t.elapsed().as_secs_f64());
+        out = Some(r);
+    }
+    (best, out.unwrap())
+}
+
+/// `--rerun N`: a one-body edit re-analysed from the previous run vs from
+/// scratch.
+fn rerun(n: usize) {
+    use pointee_flow::{OwnedAnalysis, Settings};
+    use std::sync::Arc;
+    let text = generate(n, 42);
+    let modules = (n / 64).max(1);
+    let k = modules / 2;
+    let head = format!("int helper_{k}(int *x) {{");
+    let edited = text.replacen(&head, &format!("{head} int unused_k = 0;"), 1);
+    assert_ne!(text, edited);
+    let p0 = Arc::new(
+        pointee_c::lower(&[("gen.c", &text)])
+            .expect("lowering")
+            .program,
+    );
+    let p1 = Arc::new(
+        pointee_c::lower(&[("gen.c", &edited)])
+            .expect("lowering")
+            .program,
+    );
+    let (first_s, prev) = best_of_7(|| OwnedAnalysis::run(p0.clone(), Settings::default()));
+    let (scratch_s, scratch) = best_of_7(|| OwnedAnalysis::run(p1.clone(), Settings::default()));
+    let (rerun_s, re) = best_of_7(|| OwnedAnalysis::rerun(&prev, p1.clone(), Settings::default()));
+    // The owned form consumes the previous analysis: time it on copies.
+    let mut owned_s = f64::MAX;
+    for _ in 0..7 {
+        let prev = OwnedAnalysis::run(p0.clone(), Settings::default());
+        let t = Instant::now();
+        let a = OwnedAnalysis::rerun_owned(prev, p1.clone(), Settings::default());
+        owned_s = owned_s.min(t.elapsed().as_secs_f64());
+        drop(a);
+    }
+    let r = re.reuse();
+    println!(
+        "{} lines, helper_{k} edited: first run {first_s:.4} s, scratch {scratch_s:.4} s, \
+         rerun {rerun_s:.4} s ({:.1}% of scratch), rerun_owned {owned_s:.4} s ({:.1}%)",
+        text.lines().count(),
+        100.0 * rerun_s / scratch_s,
+        100.0 * owned_s / scratch_s
+    );
+    println!(
+        "  rerun: {} units reused, {} computed ({} functions), scratch run: {:?}; \
+         scratch: {} units computed",
+        r.reused,
+        r.computed,
+        r.computed_functions.len(),
+        r.scratch_reason,
+        scratch.reuse().computed
+    );
 }

@@ -418,10 +418,8 @@ impl<'p> Engine<'p> {
             }
             Effect::AtExit(i) => {
                 for (t, _) in self.arg_vals(&st, sc, args, i) {
-                    if let Root::Func(name) = &self.locs.get(t).root {
-                        if !self.exit_handlers.contains(name) {
-                            self.exit_handlers.push(name.clone());
-                        }
+                    if let Root::Func(name) = self.locs.get(t).root.clone() {
+                        self.note_exit(name);
                     }
                 }
                 self.store_lhs(&mut st, sc, lhs, Vec::new());

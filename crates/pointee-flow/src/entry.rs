@@ -16,36 +16,14 @@ impl<'p> Engine<'p> {
     pub fn run(&mut self) {
         let main = self.locs.func_index.get("main").copied();
         if let Some(m) = main {
-            let mut input = self.global_facts(false, None);
-            let f = self.func(m);
-            for (i, &p) in f.params.iter().enumerate() {
-                let pl = self.locs.var(m, p);
-                let (arr, strs) = if i == 1 {
-                    ("argv[]", "argv string")
-                } else {
-                    ("envp[]", "environment string")
-                };
-                if i >= 1 && f.var(p).ty.is_pointer_like() {
-                    let a = self.locs.root(Root::Special(arr));
-                    let s = self.locs.root(Root::Special(strs));
-                    input.push(Fact {
-                        src: pl,
-                        dst: a,
-                        def: true,
-                    });
-                    input.push(Fact {
-                        src: a,
-                        dst: s,
-                        def: false,
-                    });
-                    input.push(Fact {
-                        src: a,
-                        dst: NULL,
-                        def: false,
-                    });
-                }
-            }
-            let u = self.invoke_entry(m, Facts::from_unsorted(input), EntryKind::Main);
+            // (The same for every run of a program with these globals: a
+            // rerun keeps it.)
+            let input = match self.main_input.clone() {
+                Some(i) => i,
+                None => Arc::new(self.main_input_facts(m)),
+            };
+            self.main_input = Some(input.clone());
+            let u = self.invoke_entry_arc(m, input, EntryKind::Main);
             // atexit handlers run after main, from its exit state.
             let mut done = 0;
             while done < self.exit_handlers.len() {
@@ -79,10 +57,50 @@ impl<'p> Engine<'p> {
             let input = self.extra_input(fi);
             self.invoke_entry(fi, input, EntryKind::Extra);
         }
+        self.run_units = self.units.len();
+    }
+
+    /// `main`'s input: the globals' initialisers, and `argv` (and `envp`)
+    /// pointing to arrays of strings.
+    fn main_input_facts(&mut self, m: u32) -> Facts {
+        let mut input = self.global_facts(false, None);
+        let f = self.func(m);
+        for (i, &p) in f.params.iter().enumerate() {
+            let pl = self.locs.var(m, p);
+            let (arr, strs) = if i == 1 {
+                ("argv[]", "argv string")
+            } else {
+                ("envp[]", "environment string")
+            };
+            if i >= 1 && f.var(p).ty.is_pointer_like() {
+                let a = self.locs.root(Root::Special(arr));
+                let s = self.locs.root(Root::Special(strs));
+                input.push(Fact {
+                    src: pl,
+                    dst: a,
+                    def: true,
+                });
+                input.push(Fact {
+                    src: a,
+                    dst: s,
+                    def: false,
+                });
+                input.push(Fact {
+                    src: a,
+                    dst: NULL,
+                    def: false,
+                });
+            }
+        }
+        Facts::from_unsorted(input)
     }
 
     pub(crate) fn invoke_entry(&mut self, f: u32, input: Facts, kind: EntryKind) -> UnitId {
-        let (_, u, _) = self.invoke(f, Arc::new(input));
+        self.invoke_entry_arc(f, Arc::new(input), kind)
+    }
+
+    fn invoke_entry_arc(&mut self, f: u32, input: Arc<Facts>, kind: EntryKind) -> UnitId {
+        let (_, u, _) = self.invoke(f, input);
         let unit = &mut self.units[u as usize];
         if unit.entry.is_none() {
             unit.entry = Some(kind);
@@ -133,11 +151,24 @@ impl<'p> Engine<'p> {
     /// location (a caller may have changed it).
     pub(crate) fn global_facts(&mut self, extra: bool, only: Option<&[LocId]>) -> Vec<Fact> {
         let mut out = Vec::new();
-        for g in &self.prog.globals {
-            let gl = self.locs.global(&g.name).unwrap();
-            if only.is_some_and(|o| o.binary_search(&gl).is_err()) {
-                continue;
+        // The globals asked for, in program order.
+        let chosen: Vec<usize> = match only {
+            Some(o) => {
+                let mut v: Vec<usize> = o
+                    .iter()
+                    .filter_map(|&l| match self.locs.get(l).root {
+                        Root::Global(i) => Some(i as usize),
+                        _ => None,
+                    })
+                    .collect();
+                v.sort_unstable();
+                v
             }
+            None => (0..self.prog.globals.len()).collect(),
+        };
+        for gi in chosen {
+            let g = &self.prog.globals[gi];
+            let gl = self.locs.global(&g.name).unwrap();
             let mut leaves: Vec<Vec<Sel>> = pointer_paths(&g.ty, &self.prog.types);
             for init in &g.init {
                 if !leaves.contains(&init.path) {

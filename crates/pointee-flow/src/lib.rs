@@ -22,6 +22,7 @@ mod map;
 mod query;
 mod recency;
 mod refs;
+mod reuse;
 mod solver;
 mod transfer;
 mod walk;
@@ -33,24 +34,42 @@ pub use facts::{Fact, Facts, State};
 pub use library::{effect as library_effect, is_alias_check, Effect};
 pub use loc::{Class, LocData, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 pub use query::{Alias, Analysis, ContextValues};
+pub use reuse::Reuse;
 pub use solver::{CallEdge, EntryKind, Settings, Unit, UnitId};
 
 /// Analyses a program (on a thread with a large stack: deep call chains
 /// recurse).
 pub fn analyze(program: &pointee_ir::Program, settings: Settings) -> Analysis<'_> {
-    let engine = std::thread::scope(|s| {
+    let engine = run_engine(solver::Engine::new(program, settings));
+    let mut a = Analysis::new(engine);
+    a.count_computed(0);
+    a.reuse_mut().scratch_reason = Some("no previous run".into());
+    a
+}
+
+/// Runs an engine's entries on a thread with a large stack.
+pub(crate) fn run_engine(engine: solver::Engine<'_>) -> solver::Engine<'_> {
+    run_on_big_stack(engine, |e| e.run())
+}
+
+/// Runs `f` on an engine on a thread with a large stack (deep call chains
+/// recurse).
+pub(crate) fn run_on_big_stack<'p>(
+    engine: solver::Engine<'p>,
+    f: impl FnOnce(&mut solver::Engine<'p>) + Send,
+) -> solver::Engine<'p> {
+    std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 29)
             .spawn_scoped(s, move || {
-                let mut e = solver::Engine::new(program, settings);
-                e.run();
+                let mut e = engine;
+                f(&mut e);
                 e
             })
             .expect("spawn analysis thread")
             .join()
             .expect("analysis thread panicked")
-    });
-    Analysis::new(engine)
+    })
 }
 
 self_cell::self_cell!(
@@ -67,6 +86,38 @@ impl OwnedAnalysis {
     /// Analyses `program` and keeps it.
     pub fn run(program: std::sync::Arc<pointee_ir::Program>, settings: Settings) -> OwnedAnalysis {
         OwnedAnalysis::new(program, |p| analyze(p, settings))
+    }
+
+    /// Analyses `program`, reusing the units of `previous` that cannot
+    /// have changed (see `reuse.rs`): the result is the one
+    /// [`OwnedAnalysis::run`] gives. `previous` stays usable (its state is
+    /// copied: [`OwnedAnalysis::rerun_owned`] saves that).
+    pub fn rerun(
+        previous: &OwnedAnalysis,
+        program: std::sync::Arc<pointee_ir::Program>,
+        settings: Settings,
+    ) -> OwnedAnalysis {
+        let prev = reuse::Previous::copy(previous.borrow_dependent(), previous.program().clone());
+        OwnedAnalysis::new(program, |p| reuse::rerun(prev, p, settings))
+    }
+
+    /// Like [`OwnedAnalysis::rerun`], consuming the previous analysis (its
+    /// state moves over instead of being copied).
+    pub fn rerun_owned(
+        mut previous: OwnedAnalysis,
+        program: std::sync::Arc<pointee_ir::Program>,
+        settings: Settings,
+    ) -> OwnedAnalysis {
+        let old = previous.program().clone();
+        let prev = previous.with_dependent_mut(|_, a| reuse::Previous::take(a, old));
+        drop(previous);
+        OwnedAnalysis::new(program, |p| reuse::rerun(prev, p, settings))
+    }
+
+    /// How the run went: units reused and computed, or why it was a scratch
+    /// run.
+    pub fn reuse(&self) -> &Reuse {
+        self.borrow_dependent().reuse()
     }
 
     /// The program analysed.

@@ -8,6 +8,7 @@
 
 use crate::fxhash::FxHashMap as HashMap;
 use pointee_ir::{pointer_paths, Name, Program, RecordKind, SiteId, Type, VarId};
+use std::sync::Arc;
 
 /// A dense id of an abstract location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,24 +87,105 @@ pub struct LocData {
     pub ty: Option<Type>,
 }
 
+/// The entries of the table in chunks shared between copies (a rerun
+/// copies the previous run's table): a copy shares them, and a write
+/// copies one chunk.
+#[derive(Clone, Debug, Default)]
+struct Chunks {
+    chunks: Vec<Arc<Vec<LocData>>>,
+    len: usize,
+}
+
+const CHUNK: usize = 1024;
+
+impl Chunks {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn get(&self, i: usize) -> &LocData {
+        &self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    fn get_mut(&mut self, i: usize) -> &mut LocData {
+        &mut Arc::make_mut(&mut self.chunks[i / CHUNK])[i % CHUNK]
+    }
+
+    fn push(&mut self, d: LocData) {
+        if self.len.is_multiple_of(CHUNK) {
+            self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
+        }
+        Arc::make_mut(self.chunks.last_mut().unwrap()).push(d);
+        self.len += 1;
+    }
+}
+
+/// A map shared between copies of the table: while the base is shared,
+/// insertions go to a map of this copy's own.
+#[derive(Clone, Debug)]
+struct Shared<K, V> {
+    base: Arc<HashMap<K, V>>,
+    own: HashMap<K, V>,
+}
+
+impl<K, V> Default for Shared<K, V> {
+    fn default() -> Self {
+        Shared {
+            base: Arc::default(),
+            own: HashMap::default(),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone, V: Clone> Shared<K, V> {
+    fn get(&self, k: &K) -> Option<&V> {
+        if !self.own.is_empty() {
+            if let Some(v) = self.own.get(k) {
+                return Some(v);
+            }
+        }
+        self.base.get(k)
+    }
+
+    fn insert(&mut self, k: K, v: V) {
+        match Arc::get_mut(&mut self.base) {
+            Some(base) => {
+                base.extend(self.own.drain());
+                base.insert(k, v);
+            }
+            None => {
+                self.own.insert(k, v);
+                // Copy the base once this copy's own map has grown.
+                if self.own.len() > 1024 && self.own.len() * 4 > self.base.len() {
+                    let mut base = (*self.base).clone();
+                    base.extend(self.own.drain());
+                    self.base = Arc::new(base);
+                }
+            }
+        }
+    }
+}
+
 /// The interning table.
 #[derive(Clone, Debug, Default)]
 pub struct Locs {
-    data: Vec<LocData>,
-    ids: HashMap<(Root, Vec<Step>), LocId>,
-    children: HashMap<(LocId, Step), LocId>,
+    data: Chunks,
+    ids: Shared<(Root, Vec<Step>), LocId>,
+    children: Shared<(LocId, Step), LocId>,
     pub(crate) func_index: HashMap<Name, u32>,
     pub(crate) global_index: HashMap<Name, u32>,
     func_names: Vec<Name>,
-    func_var_names: Vec<Vec<Name>>,
-    func_var_types: Vec<Vec<Type>>,
-    global_names: Vec<Name>,
-    global_types: Vec<Type>,
-    pub(crate) types: pointee_ir::TypeTable,
+    // Shared (a rerun copies the table): only edited functions' entries
+    // are replaced.
+    func_var_names: Vec<Arc<[Name]>>,
+    func_var_types: Vec<Arc<[Type]>>,
+    global_names: Arc<[Name]>,
+    global_types: Arc<[Type]>,
+    pub(crate) types: Arc<pointee_ir::TypeTable>,
     /// Heap sites whose objects start zeroed (`calloc`).
     pub(crate) zeroed: crate::fxhash::FxHashSet<LocId>,
     /// `field` answers: (object, field name) -> the locations it names.
-    fields: HashMap<(LocId, Name), Vec<LocId>>,
+    fields: Shared<(LocId, Name), Vec<LocId>>,
 }
 
 pub const NULL: LocId = LocId(0);
@@ -114,7 +196,9 @@ pub const UNKNOWN: LocId = LocId(3);
 impl Locs {
     pub fn new(program: &Program) -> Locs {
         let mut l = Locs {
-            types: program.types.clone(),
+            types: Arc::new(program.types.clone()),
+            global_names: program.globals.iter().map(|g| g.name.clone()).collect(),
+            global_types: program.globals.iter().map(|g| g.ty.clone()).collect(),
             ..Locs::default()
         };
         for (i, f) in program.functions.iter().enumerate() {
@@ -127,8 +211,6 @@ impl Locs {
         }
         for (i, g) in program.globals.iter().enumerate() {
             l.global_index.insert(g.name.clone(), i as u32);
-            l.global_names.push(g.name.clone());
-            l.global_types.push(g.ty.clone());
         }
         for r in [Root::Null, Root::Uninit, Root::Freed, Root::Unknown] {
             l.root(r);
@@ -141,11 +223,11 @@ impl Locs {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.data.len() == 0
     }
 
     pub fn get(&self, id: LocId) -> &LocData {
-        &self.data[id.0 as usize]
+        self.data.get(id.0 as usize)
     }
 
     pub fn root(&mut self, root: Root) -> LocId {
@@ -200,22 +282,7 @@ impl Locs {
             (r, Some(p))
         };
         let id = LocId(self.data.len() as u32); // interning parents may add ids
-        let class = self.class_of(&root);
-        let mut summary = path.contains(&Step::Tail)
-            || matches!(
-                root,
-                Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
-            );
-        if let Some(p) = parent {
-            summary |= self.get(p).summary;
-        }
-        let ty = self.type_of(&root, &path, parent);
-        // A union is one location (paths never select its members); when
-        // its members' pointer slots are not all the one slot at offset 0,
-        // it stands for several real slots: a summary.
-        if let Some(Type::Record(r)) = &ty {
-            summary |= self.union_spread(r);
-        }
+        let (class, summary, ty) = self.derive(&root, &path, parent);
         self.data.push(LocData {
             root: root.clone(),
             path: path.clone(),
@@ -227,6 +294,85 @@ impl Locs {
         });
         self.ids.insert((root, path), id);
         id
+    }
+
+    /// What a location's root and path make of it under the current
+    /// program: class, summary flag and type.
+    fn derive(
+        &self,
+        root: &Root,
+        path: &[Step],
+        parent: Option<LocId>,
+    ) -> (Class, bool, Option<Type>) {
+        let class = self.class_of(root);
+        let mut summary = path.contains(&Step::Tail)
+            || matches!(
+                root,
+                Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
+            );
+        if let Some(p) = parent {
+            summary |= self.get(p).summary;
+        }
+        let ty = self.type_of(root, path, parent);
+        // A union is one location (paths never select its members); when
+        // its members' pointer slots are not all the one slot at offset 0,
+        // it stands for several real slots: a summary.
+        if let Some(Type::Record(r)) = &ty {
+            summary |= self.union_spread(r);
+        }
+        (class, summary, ty)
+    }
+
+    /// Carries the table over to an edited program with the same functions
+    /// (by name and order), globals and types, where only the functions
+    /// marked in `edited` may have other variables: ids stay, those
+    /// functions' variable names and types become the new program's, and
+    /// every entry that depends on them (their variables, paths below, the
+    /// symbolic names hanging off them) is derived again. Parents and the
+    /// pointers of symbolic names have lower ids, so one pass in id order
+    /// suffices. Returns the ids whose data changed.
+    pub(crate) fn refresh(&mut self, program: &Program, edited: &[bool]) -> Vec<LocId> {
+        for (fi, f) in program.functions.iter().enumerate() {
+            if edited[fi] {
+                self.func_var_names[fi] = f.vars.iter().map(|v| v.name.clone()).collect();
+                self.func_var_types[fi] = f.vars.iter().map(|v| v.ty.clone()).collect();
+            }
+        }
+        let mut affected = vec![false; self.data.len()];
+        let mut changed = Vec::new();
+        for i in 0..self.data.len() {
+            let d = self.data.get(i);
+            affected[i] = match &d.root {
+                Root::Var(f, _) => edited[*f as usize],
+                Root::Sym { ptr, .. } => affected[ptr.0 as usize],
+                _ => false,
+            } || d.parent.is_some_and(|p| affected[p.0 as usize]);
+            if !affected[i] {
+                continue;
+            }
+            let (root, path, parent) = (d.root.clone(), d.path.clone(), d.parent);
+            // A variable index past the function's end names nothing now.
+            if let Root::Var(f, v) = root {
+                if v.0 as usize >= self.func_var_types[f as usize].len() {
+                    changed.push(LocId(i as u32));
+                    self.data.get_mut(i).ty = None;
+                    continue;
+                }
+            }
+            let (class, summary, ty) = self.derive(&root, &path, parent);
+            let d = self.data.get(i);
+            if d.class != class || d.summary != summary || d.ty != ty {
+                let d = self.data.get_mut(i);
+                d.class = class;
+                d.summary = summary;
+                d.ty = ty;
+                changed.push(LocId(i as u32));
+            }
+        }
+        if !changed.is_empty() {
+            self.fields = Shared::default();
+        }
+        changed
     }
 
     fn class_of(&self, root: &Root) -> Class {
@@ -534,7 +680,11 @@ impl Locs {
     pub fn name(&self, id: LocId) -> String {
         let d = self.get(id);
         let mut s = match &d.root {
-            Root::Var(f, v) => self.func_var_names[*f as usize][v.0 as usize].to_string(),
+            // (A variable an edit removed: only stale units of an earlier
+            // run can hold it.)
+            Root::Var(f, v) => self.func_var_names[*f as usize]
+                .get(v.0 as usize)
+                .map_or_else(|| "?".to_string(), |n| n.to_string()),
             Root::Global(g) => self.global_names[*g as usize].to_string(),
             Root::Heap(o, s) => format!("heap@{o}#{}", s.0),
             Root::Fresh(o, s) => format!("newest heap@{o}#{}", s.0),

@@ -17,6 +17,7 @@ pub struct Analysis<'p> {
     live: Vec<bool>,
     main_live: Vec<bool>,
     replays: HashMap<UnitId, HashMap<Point, Facts>>,
+    reuse: crate::reuse::Reuse,
 }
 
 /// The values of an expression in one context.
@@ -45,7 +46,50 @@ impl<'p> Analysis<'p> {
             live,
             main_live,
             replays: HashMap::default(),
+            reuse: Default::default(),
         }
+    }
+
+    pub(crate) fn engine(&self) -> &Engine<'p> {
+        &self.engine
+    }
+
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine<'p> {
+        &mut self.engine
+    }
+
+    pub(crate) fn live(&self) -> &[bool] {
+        &self.live
+    }
+
+    pub(crate) fn reuse_mut(&mut self) -> &mut crate::reuse::Reuse {
+        &mut self.reuse
+    }
+
+    /// Counts the live units from `first` on as computed by this run.
+    pub(crate) fn count_computed(&mut self, first: usize) {
+        let mut names: Vec<Name> = Vec::new();
+        let mut n = 0;
+        for u in first..self.engine.units.len() {
+            if self.live[u] {
+                n += 1;
+                names.push(
+                    self.engine
+                        .locs
+                        .func_name(self.engine.units[u].func)
+                        .clone(),
+                );
+            }
+        }
+        names.sort();
+        names.dedup();
+        self.reuse.computed = n;
+        self.reuse.computed_functions = names;
+    }
+
+    /// How the run went: units reused from a previous run and computed.
+    pub fn reuse(&self) -> &crate::reuse::Reuse {
+        &self.reuse
     }
 
     /// Reached from an entry (units a query's re-run added are not).

@@ -124,39 +124,76 @@ pub fn escaped_globals(prog: &Program, locs: &mut Locs) -> Vec<LocId> {
         .collect()
 }
 
-/// The roots of the globals each function may name (sorted), by function
-/// index, and whether it may (transitively) call unknown code.
-pub fn global_refs(prog: &Program, locs: &mut Locs) -> (Vec<Vec<LocId>>, Vec<bool>) {
+/// What one body names and calls, by index: the input of [`global_refs`].
+/// It depends on the body only (and the global and function indices), so a
+/// rerun rescans just the edited bodies.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FuncScan {
+    named: Vec<u32>,
+    calls: Vec<u32>,
+    any_call: bool,
+    unknown_call: bool,
+    taken: Vec<u32>,
+}
+
+/// Scans one body.
+pub fn scan_function(prog: &Program, locs: &Locs, fi: usize) -> FuncScan {
+    let mut s = Scan {
+        globals: &locs.global_index,
+        funcs: &locs.func_index,
+        named: vec![],
+        calls: vec![],
+        any_call: false,
+        unknown_call: false,
+        taken: vec![],
+    };
+    s.block(&prog.functions[fi].body);
+    for v in [&mut s.named, &mut s.calls, &mut s.taken] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    FuncScan {
+        named: s.named,
+        calls: s.calls,
+        any_call: s.any_call,
+        unknown_call: s.unknown_call,
+        taken: s.taken,
+    }
+}
+
+/// What [`global_refs`] derives from the scans.
+#[derive(Clone, Debug, Default)]
+pub struct Refs {
+    /// The roots of the globals each function may name (sorted).
+    pub refs: Vec<Vec<LocId>>,
+    /// Each function may (transitively) call unknown code.
+    pub calls_unknown: Vec<bool>,
+    /// Each function may call itself (directly, through others, or through
+    /// a function pointer): only such a function can be on the call stack
+    /// when it is called, and so take part in an approximate node.
+    pub cyclic: Vec<bool>,
+}
+
+/// The globals each function may name, directly or through anything it
+/// may call, and whether it may (transitively) call unknown code.
+pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs {
     let n = prog.functions.len();
     let words = (prog.globals.len() + 1).div_ceil(64);
     let mut bits = vec![vec![0u64; words]; n];
-    let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n);
-    let mut any_call = vec![false; n];
+    let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n + 1);
     let mut taken: Vec<u32> = Vec::new();
-    let (globals, funcs) = (locs.global_index.clone(), locs.func_index.clone());
-    for (fi, f) in prog.functions.iter().enumerate() {
-        let mut s = Scan {
-            globals: &globals,
-            funcs: &funcs,
-            named: vec![],
-            calls: vec![],
-            any_call: false,
-            unknown_call: false,
-            taken: vec![],
-        };
-        s.block(&f.body);
-        if s.unknown_call {
-            // One bit past the globals: may call unknown code.
-            s.named.push(prog.globals.len() as u32);
-        }
-        for g in s.named {
+    let funcs = &locs.func_index;
+    for (fi, s) in scans.iter().enumerate() {
+        for &g in &s.named {
             bits[fi][g as usize / 64] |= 1 << (g % 64);
         }
-        s.calls.sort();
-        s.calls.dedup();
-        calls.push(s.calls);
-        any_call[fi] = s.any_call;
-        taken.extend(s.taken);
+        if s.unknown_call {
+            // One bit past the globals: may call unknown code.
+            let g = prog.globals.len();
+            bits[fi][g / 64] |= 1 << (g % 64);
+        }
+        calls.push(s.calls.clone());
+        taken.extend(s.taken.iter().copied());
     }
     for g in &prog.globals {
         for init in &g.init {
@@ -176,10 +213,11 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> (Vec<Vec<LocId>>, Vec<boo
     bits.push(vec![0u64; words]);
     calls.push(taken.clone());
     for fi in 0..n {
-        if any_call[fi] {
+        if scans[fi].any_call {
             calls[fi].push(any);
         }
     }
+    let cyclic = cyclic_nodes(&calls)[..n].to_vec();
     let n = n + 1;
     // Propagate to a fixed point over the (possibly cyclic) call graph.
     let mut changed = true;
@@ -232,5 +270,75 @@ pub fn global_refs(prog: &Program, locs: &mut Locs) -> (Vec<Vec<LocId>>, Vec<boo
         v.sort();
         out.push(v);
     }
-    (out, unknown)
+    Refs {
+        refs: out,
+        calls_unknown: unknown,
+        cyclic,
+    }
+}
+
+/// The nodes on a cycle of a graph (a strongly connected component of
+/// more than one node, or a self-loop): Tarjan's algorithm, iteratively.
+fn cyclic_nodes(succ: &[Vec<u32>]) -> Vec<bool> {
+    let n = succ.len();
+    let mut index = vec![u32::MAX; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut out = vec![false; n];
+    let mut next = 0u32;
+    for root in 0..n {
+        if index[root] != u32::MAX {
+            continue;
+        }
+        // (node, next successor to visit)
+        let mut work: Vec<(u32, usize)> = vec![(root as u32, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = work.last_mut() {
+            let v = v as usize;
+            if let Some(&w) = succ[v].get(*i) {
+                *i += 1;
+                let w = w as usize;
+                if w == v {
+                    out[v] = true;
+                }
+                if index[w] == u32::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    work.push((w as u32, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(p, _)) = work.last() {
+                low[p as usize] = low[p as usize].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut comp = Vec::new();
+                loop {
+                    let w = stack.pop().unwrap() as usize;
+                    on_stack[w] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if comp.len() > 1 {
+                    for w in comp {
+                        out[w] = true;
+                    }
+                }
+            }
+        }
+    }
+    out
 }

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Analysis settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// `malloc` and friends may return `NULL` (default yes).
     pub malloc_may_fail: bool,
@@ -99,11 +99,31 @@ pub struct Unit {
     pub escaped: bool,
     /// Calls made by the body: (statement, callee name) -> edge.
     pub calls: BTreeMap<(StmtId, Name), CallEdge>,
-    approx: Vec<(u32, Arc<Facts>, UnitId)>,
+    pub(crate) approx: Vec<(u32, Arc<Facts>, UnitId)>,
+    /// What a later run needs to reuse this unit (`reuse.rs`).
+    pub(crate) trace: Trace,
+}
+
+/// How a unit was computed, for reuse by a later run: every unit its body
+/// was answered with (over all iterations, including those of dropped
+/// provisional units below it, which are gone), the `atexit` handlers it
+/// registered, and the units created while it was on the stack.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Trace {
+    pub deps: Vec<UnitId>,
+    pub exits: Vec<Name>,
+    /// The functions of the provisional units dropped below it (they
+    /// were called too).
+    pub funcs: Vec<u32>,
+    /// Finished as its own fixed point (not folded into an enclosing open
+    /// cycle's): its result does not depend on frames above it.
+    pub standalone: bool,
+    /// Units `id+1 .. end` were created while it was being analysed.
+    pub end: UnitId,
 }
 
 pub(crate) struct Frame {
-    func: u32,
+    pub(crate) func: u32,
     unit: UnitId,
     input: Arc<Facts>,
     output: State,
@@ -120,6 +140,11 @@ pub(crate) struct Frame {
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
     changed: bool,
+    /// Units the body was answered with, handlers it registered, and the
+    /// functions of dropped provisional units below it.
+    deps: Vec<UnitId>,
+    exits: Vec<Name>,
+    funcs: Vec<u32>,
 }
 
 /// The stored input and output of a recursive node inside an open cycle,
@@ -165,6 +190,20 @@ pub struct Engine<'p> {
     /// The map information of the last call to a defined function.
     pub(crate) last_map: Vec<(LocId, Vec<LocId>)>,
     rec_table: HashMap<(u32, Arc<Facts>), RecApprox>,
+    /// Units that existed when `run` finished (later ones come from
+    /// queries' replays).
+    pub(crate) run_units: usize,
+    /// The previous run's units a rerun may answer calls with.
+    pub(crate) carried: Option<crate::reuse::Carried>,
+    /// What each body names and calls, and the functions on call-graph
+    /// cycles (`refs.rs`).
+    pub(crate) scans: Vec<crate::refs::FuncScan>,
+    pub(crate) cyclic: Vec<bool>,
+    /// `main`'s input (built by `run`, kept by a rerun).
+    pub(crate) main_input: Option<Arc<Facts>>,
+    /// For a rerun: the units of the scratch run it descends from (0: this
+    /// is a scratch run).
+    pub(crate) lineage: usize,
 }
 
 pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
@@ -179,8 +218,34 @@ pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
 
 impl<'p> Engine<'p> {
     pub fn new(prog: &'p Program, settings: Settings) -> Engine<'p> {
-        let mut locs = Locs::new(prog);
-        let (refs, calls_unknown) = crate::refs::global_refs(prog, &mut locs);
+        Engine::with_locs(prog, settings, Locs::new(prog))
+    }
+
+    /// An engine for `prog` starting from a location table (a new one, or
+    /// one carried over from a previous run: see `reuse.rs`).
+    pub(crate) fn with_locs(prog: &'p Program, settings: Settings, locs: Locs) -> Engine<'p> {
+        let mut locs = locs;
+        let scans: Vec<crate::refs::FuncScan> = (0..prog.functions.len())
+            .map(|fi| crate::refs::scan_function(prog, &locs, fi))
+            .collect();
+        let r = crate::refs::global_refs(prog, &mut locs, &scans);
+        Engine::with_refs(prog, settings, locs, scans, r)
+    }
+
+    /// An engine from a location table and what `refs.rs` derived.
+    pub(crate) fn with_refs(
+        prog: &'p Program,
+        settings: Settings,
+        locs: Locs,
+        scans: Vec<crate::refs::FuncScan>,
+        r: crate::refs::Refs,
+    ) -> Engine<'p> {
+        let mut locs = locs;
+        let crate::refs::Refs {
+            refs,
+            calls_unknown,
+            cyclic,
+        } = r;
         let escaped = crate::refs::escaped_globals(prog, &mut locs);
         Engine {
             prog,
@@ -201,6 +266,12 @@ impl<'p> Engine<'p> {
             overflow: vec![None; prog.functions.len()],
             last_map: Vec::new(),
             rec_table: HashMap::default(),
+            run_units: 0,
+            carried: None,
+            scans,
+            cyclic,
+            main_input: None,
+            lineage: 0,
         }
     }
 
@@ -222,9 +293,21 @@ impl<'p> Engine<'p> {
     /// (possibly recursive) node. Returns the output, the unit and whether
     /// the node was approximate.
     pub(crate) fn invoke(&mut self, f: u32, input: Arc<Facts>) -> (State, UnitId, bool) {
+        let r = self.invoke_node(f, input);
+        if self.replay.is_none() {
+            if let Some(top) = self.stack.last_mut() {
+                top.deps.push(r.1);
+            }
+        }
+        r
+    }
+
+    fn invoke_node(&mut self, f: u32, input: Arc<Facts>) -> (State, UnitId, bool) {
         let key = (f, input);
         if let Some(&u) = self.memo.get(&key) {
-            return (self.units[u as usize].output.clone(), u, false);
+            if self.replay.is_some() || crate::reuse::admit(self, u) {
+                return (self.units[u as usize].output.clone(), u, false);
+            }
         }
         // Provisional results of the current fixed-point iteration.
         for d in (0..self.stack.len()).rev() {
@@ -305,6 +388,7 @@ impl<'p> Engine<'p> {
             dead: false,
             calls: BTreeMap::new(),
             approx: Vec::new(),
+            trace: Trace::default(),
         });
         let (init_in, init_out) = match self.rec_table.get(&(f, key.1.clone())) {
             Some(e) => (e.input.clone(), e.output.clone()),
@@ -323,6 +407,9 @@ impl<'p> Engine<'p> {
             wrote_symbolic: false,
             escaped: false,
             changed: false,
+            deps: Vec::new(),
+            exits: Vec::new(),
+            funcs: Vec::new(),
         });
         let depth = self.stack.len() - 1;
         let result = loop {
@@ -379,12 +466,39 @@ impl<'p> Engine<'p> {
             // Iterate: what was computed under the open fixed point is stale.
             let stale: Vec<UnitId> = fr.prov.drain(..).map(|p| p.2).collect();
             fr.min_dep = usize::MAX;
-            for pu in stale {
+            // What the dropped iteration used still shaped this result: the
+            // units that stay, the functions it called, the handlers.
+            let mut deps = Vec::new();
+            for &pu in &stale {
+                let t = std::mem::take(&mut self.units[pu as usize].trace);
+                deps.extend(t.deps);
+                let fr = &mut self.stack[depth];
+                fr.exits.extend(t.exits);
+                fr.funcs.extend(t.funcs);
+                fr.funcs.push(self.units[pu as usize].func);
                 self.drop_unit(pu);
             }
+            let units = &self.units;
+            let fr = &mut self.stack[depth];
+            fr.deps.extend(deps);
+            fr.deps.retain(|&d| !units[d as usize].dead);
+            for v in [&mut fr.deps, &mut fr.funcs] {
+                v.sort_unstable();
+                v.dedup();
+            }
+            fr.exits.sort();
+            fr.exits.dedup();
         };
-        let fr = self.stack.pop().unwrap();
+        let mut fr = self.stack.pop().unwrap();
+        let end = self.units.len() as UnitId;
         let unit = &mut self.units[u as usize];
+        fr.deps.sort_unstable();
+        fr.deps.dedup();
+        unit.trace.deps = std::mem::take(&mut fr.deps);
+        unit.trace.exits = std::mem::take(&mut fr.exits);
+        unit.trace.funcs = std::mem::take(&mut fr.funcs);
+        unit.trace.end = end;
+        unit.trace.standalone = fr.min_dep >= depth;
         unit.wild |= fr.wild;
         unit.escaped |= fr.escaped;
         unit.wrote_symbolic |= fr.wrote_symbolic;
@@ -718,6 +832,21 @@ impl<'p> Hooks for Engine<'p> {
 }
 
 impl<'p> Engine<'p> {
+    /// The body registered an `atexit` handler: it joins the unit's trace
+    /// and, unless a rerun is trying units out of their context
+    /// (`reuse.rs`), the handlers run after `main`.
+    pub(crate) fn note_exit(&mut self, name: Name) {
+        if self.replay.is_none() {
+            if let Some(top) = self.stack.last_mut() {
+                top.exits.push(name.clone());
+            }
+        }
+        let trial = self.carried.as_ref().is_some_and(|c| c.trial());
+        if !trial && !self.exit_handlers.contains(&name) {
+            self.exit_handlers.push(name);
+        }
+    }
+
     /// The body called unknown code.
     pub(crate) fn escaped_call(&mut self) {
         if let Some(top) = self.stack.last_mut() {
@@ -745,6 +874,9 @@ impl<'p> Engine<'p> {
             wrote_symbolic: false,
             escaped: false,
             changed: false,
+            deps: Vec::new(),
+            exits: Vec::new(),
+            funcs: Vec::new(),
         });
         self.replay = Some(self.stack.len());
         self.seen.clear();

@@ -2,7 +2,10 @@
 //! are compiled with gcc and run; at every probe the program prints what a
 //! pointer really points to, and that target must be in the analysis's set
 //! at the probe (and equal its definite target when it has one). Skipped
-//! when gcc is absent.
+//! when gcc is absent. The same programs, edited, check that a rerun
+//! reusing the previous run's units equals a scratch run.
+
+mod common;
 
 use pointee_ir::{Basic, Callee, Point, Stmt};
 use std::fmt::Write;
@@ -295,4 +298,54 @@ fn random_programs_are_soundly_analysed() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Edits of the random programs (a dead local in a helper and in `main`, a
+/// deleted assignment, a swapped function pointer): a rerun from the
+/// unedited program's analysis must equal a scratch run.
+#[test]
+fn random_programs_rerun_equals_scratch() {
+    use pointee_flow::{OwnedAnalysis, Settings};
+    use std::sync::Arc;
+    let mut failures = Vec::new();
+    let mut reused = 0;
+    for seed in 1..=30u64 {
+        let src = program(seed);
+        let lowered = pointee_c::lower(&[("rand.c", &src)]).unwrap();
+        let prev = OwnedAnalysis::run(Arc::new(lowered.program.clone()), Settings::default());
+        let main = lowered
+            .program
+            .functions
+            .iter()
+            .position(|f| &*f.name == "main");
+        let mut edits: Vec<(String, pointee_ir::Program)> = Vec::new();
+        for f in ["pick", "rec", "main"] {
+            let text = common::insert_dead_local(&src, &lowered, f).unwrap();
+            edits.push((
+                format!("dead local in {f}"),
+                pointee_c::lower(&[("rand.c", &text)]).unwrap().program,
+            ));
+        }
+        if let Some(p) = common::delete_assignment(&lowered.program, main.unwrap(), seed as usize) {
+            edits.push(("assignment deleted in main".into(), p));
+        }
+        if src.contains("fp = set;") {
+            let text = src.replacen("fp = set;", "fp = clear;", 1);
+            edits.push((
+                "fp = clear".into(),
+                pointee_c::lower(&[("rand.c", &text)]).unwrap().program,
+            ));
+        }
+        for (what, p) in edits {
+            let p = Arc::new(p);
+            let mut re = OwnedAnalysis::rerun(&prev, p.clone(), Settings::default());
+            let mut sc = OwnedAnalysis::run(p, Settings::default());
+            reused += re.reuse().reused;
+            if common::dump(&mut re) != common::dump(&mut sc) {
+                failures.push(format!("seed {seed}: {what}: rerun differs from scratch"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(reused > 0, "nothing was reused");
 }
