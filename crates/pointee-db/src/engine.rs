@@ -4,7 +4,7 @@ use crate::lowering::{c_program, walk_calls};
 use crate::{Config, Db, Project};
 use pointee_flow::OwnedAnalysis;
 use pointee_ir::{Callee, Name, Point, StmtId};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 /// The C engine's settings for a configuration.
 pub fn c_settings(config: &Config) -> pointee_flow::Settings {
@@ -59,19 +59,39 @@ pub struct CAnalysis {
 /// position-free `c_analysis` after it is what gets backdated.
 #[derive(Clone)]
 pub struct CEngine {
-    analysis: Arc<Mutex<OwnedAnalysis>>,
+    /// `None` once the next run took the state over (see `c_engine`).
+    analysis: Arc<Mutex<Option<OwnedAnalysis>>>,
     settings: pointee_flow::Settings,
 }
 
 impl CEngine {
-    /// The analysis, locked (a query that panicked leaves it usable: queries
-    /// only fill caches).
-    pub fn lock(&self) -> MutexGuard<'_, OwnedAnalysis> {
-        self.analysis.lock().unwrap_or_else(|e| e.into_inner())
+    /// Runs `f` on the program and its analysis. A run whose state a newer
+    /// run took over belongs to an outdated revision: the request is
+    /// cancelled as salsa cancels it (`salsa::Cancelled`).
+    pub fn with<T>(
+        &self,
+        f: impl FnOnce(&pointee_ir::Program, &mut pointee_flow::Analysis) -> T,
+    ) -> T {
+        self.with_owned(|owned| owned.with_dependent_mut(|p, a| f(p, a)))
+    }
+
+    pub(crate) fn with_owned<T>(&self, f: impl FnOnce(&mut OwnedAnalysis) -> T) -> T {
+        // A query that panicked leaves the analysis usable: queries only
+        // fill caches.
+        let mut guard = self.analysis.lock().unwrap_or_else(|e| e.into_inner());
+        match guard.as_mut() {
+            Some(owned) => f(owned),
+            None => std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite)),
+        }
     }
 
     pub fn settings(&self) -> &pointee_flow::Settings {
         &self.settings
+    }
+
+    /// What the run reused from the previous one.
+    pub fn reuse(&self) -> pointee_flow::Reuse {
+        self.with(|_, a| a.reuse().clone())
     }
 }
 
@@ -90,18 +110,35 @@ impl std::fmt::Debug for CEngine {
 
 /// Runs the C engine over the linked program. Re-executes only when the
 /// linked program (or the configuration) changed, never after an edit the IR
-/// does not see. Recursive cycles are solved inside the engine, i.e. inside
-/// this one query (salsa cannot see call chains).
+/// does not see. Per (function, input) results are the engine's units: a
+/// run takes over the previous run's state of the same project
+/// (`OwnedAnalysis::rerun_owned`) and re-analyses only the units an edit can
+/// have changed, stopping at callers whose inputs and callees' outputs are
+/// unchanged; the result equals a scratch run's (pointee-flow's reuse tests).
+/// Recursive cycles are solved inside the engine, i.e. inside this one
+/// query (salsa cannot see call chains).
 #[salsa::tracked(returns(ref))]
 pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
     let program = c_program(db, project).clone()?;
     let settings = c_settings(project.config(db));
-    let analysis = OwnedAnalysis::run(program, settings.clone());
+    let previous = db
+        .last_c_engines()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&project)
+        .and_then(|e| e.analysis.lock().unwrap_or_else(|e| e.into_inner()).take());
+    let analysis = match previous {
+        Some(previous) => OwnedAnalysis::rerun_owned(previous, program, settings.clone()),
+        None => OwnedAnalysis::run(program, settings.clone()),
+    };
     let engine = CEngine {
-        analysis: Arc::new(Mutex::new(analysis)),
+        analysis: Arc::new(Mutex::new(Some(analysis))),
         settings,
     };
-    *db.last_c_engine().lock().unwrap_or_else(|e| e.into_inner()) = Some(engine.clone());
+    db.last_c_engines()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(project, engine.clone());
     Ok(engine)
 }
 
@@ -109,8 +146,7 @@ pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
 #[salsa::tracked(returns(ref))]
 pub fn c_analysis(db: &dyn Db, project: Project) -> Result<Arc<CAnalysis>, String> {
     let engine = c_engine(db, project).clone()?;
-    let mut owned = engine.lock();
-    owned.with_dependent_mut(|program, a| c_results(program, a))
+    engine.with(c_results)
 }
 
 fn c_results(

@@ -168,8 +168,9 @@ pub struct FunctionKey<'db> {
 
 #[salsa::db]
 pub trait Db: salsa::Database {
-    /// The C engine's last run, which the next run reuses (see `c_engine`).
-    fn last_c_engine(&self) -> &std::sync::Mutex<Option<CEngine>>;
+    /// The C engine's last run per project, which the next run reuses (see
+    /// `c_engine`).
+    fn last_c_engines(&self) -> &LastEngines;
 }
 
 /// The database. Cheap to clone: clones share the storage, and a clone can
@@ -180,16 +181,19 @@ pub struct Database {
     storage: salsa::Storage<Self>,
     /// Shared by clones: whichever clone runs the engine leaves its result
     /// for the next run.
-    last_c_engine: Arc<std::sync::Mutex<Option<CEngine>>>,
+    last_c_engines: Arc<LastEngines>,
 }
+
+/// The C engine's last run of each project.
+pub type LastEngines = std::sync::Mutex<std::collections::HashMap<Project, CEngine>>;
 
 #[salsa::db]
 impl salsa::Database for Database {}
 
 #[salsa::db]
 impl Db for Database {
-    fn last_c_engine(&self) -> &std::sync::Mutex<Option<CEngine>> {
-        &self.last_c_engine
+    fn last_c_engines(&self) -> &LastEngines {
+        &self.last_c_engines
     }
 }
 
@@ -197,7 +201,7 @@ impl Default for Database {
     fn default() -> Self {
         Database {
             storage: salsa::Storage::new(None),
-            last_c_engine: Arc::default(),
+            last_c_engines: Arc::default(),
         }
     }
 }
@@ -208,7 +212,7 @@ impl Database {
     pub fn with_events(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Database {
         Database {
             storage: salsa::Storage::new(Some(Box::new(on_event))),
-            last_c_engine: Arc::default(),
+            last_c_engines: Arc::default(),
         }
     }
 

@@ -11,12 +11,12 @@ use std::sync::Arc;
 impl CEngine {
     /// The program analysed.
     pub fn program(&self) -> Arc<Program> {
-        self.lock().program().clone()
+        self.with_owned(|o| o.program().clone())
     }
 
     /// The merged values of several rvalues of one function.
     pub fn values(&self, function: &str, queries: Vec<(Point, Rvalue)>) -> Vec<crate::Values> {
-        self.lock().with(|a| {
+        self.with(|_, a| {
             queries
                 .iter()
                 .map(|(point, rv)| {

@@ -360,3 +360,50 @@ fn java_files_lower_together() {
     );
     h.run();
 }
+
+/// The engine's units are the per-(function, input) cache: after an edit,
+/// `c_engine` re-executes (salsa sees a new program) and re-analyses only the
+/// units the edit can have changed, reusing the rest of the previous run.
+#[test]
+fn a_body_edit_reanalyses_only_the_units_it_touches() {
+    const CHAIN: &str = "\
+int g1, g2;
+int *leaf(int *p) { return p; }
+int *mid(int *p) { return leaf(p); }
+int *other(int *p) { return p; }
+int *side(int *p) { return other(p); }
+int main(void) {
+    int *a = mid(&g1);
+    int *b = side(&g2);
+    return a == b;
+}
+";
+    let mut h = Harness::new(&[("a.c", CHAIN)]);
+    h.run();
+    let first = c_engine(&h.db, h.project).clone().unwrap().reuse();
+    assert!(first.scratch_reason.is_some(), "{first:?}");
+
+    // An edit that leaves leaf's output as it was: only leaf is re-analysed.
+    h.edit("a.c", "{ return p; }\nint *mid", "{ int *q = p; return q; }\nint *mid");
+    let ran = h.run();
+    assert!(ran.contains(&"c_engine".to_string()), "{ran:?}");
+    let r = c_engine(&h.db, h.project).clone().unwrap().reuse();
+    assert_eq!(r.scratch_reason, None, "{r:?}");
+    assert_eq!(r.computed_functions, vec![Name::from("leaf")], "{r:?}");
+    assert!(r.reused >= 4, "{r:?}");
+
+    // An edit that changes leaf's output: its callers up to main follow, the
+    // other branch (side, other) is reused.
+    h.edit("a.c", "int *q = p; return q;", "int *q = &g2; return q;");
+    h.run();
+    let r = c_engine(&h.db, h.project).clone().unwrap().reuse();
+    assert_eq!(r.scratch_reason, None, "{r:?}");
+    assert_eq!(
+        r.computed_functions,
+        vec![Name::from("leaf"), Name::from("main"), Name::from("mid")],
+        "{r:?}"
+    );
+    // And the answer is the new one.
+    let a = c_analysis(&h.db, h.project).clone().unwrap();
+    assert!(a.edges.iter().any(|e| &*e.caller == "mid" && &*e.callee == "leaf"));
+}

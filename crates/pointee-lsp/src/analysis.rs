@@ -1331,8 +1331,7 @@ pub fn c_hover(
     let lowered: Vec<Arc<db::CFile>> = files.iter().map(|&f| db::lower_c(db, f).clone()).collect();
     let names: Vec<String> = files.iter().map(|f| f.path(db).clone()).collect();
     let ws = snap.workspace_of(&names);
-    let mut owned = engine.lock();
-    owned.with_dependent_mut(|program, a| {
+    engine.with(|program, a| {
         // The linker renames clashing statics (`name@file`): name the
         // functions of each source map as the program does.
         let renamed: Vec<Option<SourceMap>> = lowered
