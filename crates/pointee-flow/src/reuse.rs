@@ -3,8 +3,11 @@
 //! the same unit, so that the result equals a scratch run's.
 //!
 //! 1. **Shape.** The functions (names and order), globals, types, externs,
-//!    classes and settings must be the previous program's, and the previous
-//!    run must be clear of the context bound; else: a scratch run.
+//!    classes and settings must be the previous program's, the previous
+//!    run must be clear of the context bound (counting every unit created
+//!    since the last scratch run, so that a rerun that merges nothing means
+//!    a scratch run would not either), and the units kept since the last
+//!    scratch run must not have piled up; else: a scratch run.
 //! 2. **Locations.** The previous table is carried over (ids stay, so the
 //!    stored facts and memo keys stay valid); the entries that depend on an
 //!    edited function's variables are derived again (`Locs::refresh`).
