@@ -154,39 +154,38 @@ fn c_results(
     a: &mut pointee_flow::Analysis,
 ) -> Result<Arc<CAnalysis>, String> {
     let mut out = CAnalysis::default();
+    let defined: std::collections::HashSet<&str> =
+        program.functions.iter().map(|f| &*f.name).collect();
     for f in &program.functions {
         walk_calls(&f.body, &mut |stmt, callee, args| {
+            let Callee::Direct(name) = callee else { return };
             // Direct calls to defined functions are edges even where the
             // analysis never reaches them.
-            if let Callee::Direct(name) = callee {
-                if program.function(name).is_some() {
-                    out.edges.push(CallEdge {
-                        caller: f.name.clone(),
-                        stmt,
-                        callee: name.clone(),
-                        indirect: false,
-                    });
-                }
-            }
-            for c in a.callees(&f.name, stmt) {
+            if defined.contains(&**name) {
                 out.edges.push(CallEdge {
                     caller: f.name.clone(),
                     stmt,
-                    callee: c,
-                    indirect: matches!(callee, Callee::Indirect(_)),
+                    callee: name.clone(),
+                    indirect: false,
                 });
             }
-            if let Callee::Direct(name) = callee {
-                if pointee_flow::is_alias_check(name) && args.len() == 2 {
-                    out.alias_checks.push(AliasCheck {
-                        function: f.name.clone(),
-                        stmt,
-                        check: name.clone(),
-                        verdict: Verdict::Unreachable,
-                        ok: false,
-                    });
-                }
+            if pointee_flow::is_alias_check(name) && args.len() == 2 {
+                out.alias_checks.push(AliasCheck {
+                    function: f.name.clone(),
+                    stmt,
+                    check: name.clone(),
+                    verdict: Verdict::Unreachable,
+                    ok: false,
+                });
             }
+        });
+    }
+    for (caller, stmt, callee, indirect) in a.call_edges() {
+        out.edges.push(CallEdge {
+            caller,
+            stmt,
+            callee,
+            indirect,
         });
     }
     for check in &mut out.alias_checks {

@@ -384,7 +384,11 @@ int main(void) {
     assert!(first.scratch_reason.is_some(), "{first:?}");
 
     // An edit that leaves leaf's output as it was: only leaf is re-analysed.
-    h.edit("a.c", "{ return p; }\nint *mid", "{ int *q = p; return q; }\nint *mid");
+    h.edit(
+        "a.c",
+        "{ return p; }\nint *mid",
+        "{ int *q = p; return q; }\nint *mid",
+    );
     let ran = h.run();
     assert!(ran.contains(&"c_engine".to_string()), "{ran:?}");
     let r = c_engine(&h.db, h.project).clone().unwrap().reuse();
@@ -405,5 +409,8 @@ int main(void) {
     );
     // And the answer is the new one.
     let a = c_analysis(&h.db, h.project).clone().unwrap();
-    assert!(a.edges.iter().any(|e| &*e.caller == "mid" && &*e.callee == "leaf"));
+    assert!(a
+        .edges
+        .iter()
+        .any(|e| &*e.caller == "mid" && &*e.callee == "leaf"));
 }

@@ -194,6 +194,25 @@ impl<'p> Analysis<'p> {
         out
     }
 
+    /// Every resolved call of every analysed context, once: (caller, call
+    /// statement, callee, through a function pointer), sorted. One pass over
+    /// the units (asking `callees` per call scans them per call).
+    pub fn call_edges(&self) -> Vec<(Name, StmtId, Name, bool)> {
+        let mut out: Vec<(Name, StmtId, Name, bool)> = Vec::new();
+        for (u, unit) in self.engine.units.iter().enumerate() {
+            if !self.is_live(u as UnitId) {
+                continue;
+            }
+            let caller = &self.engine.prog.functions[unit.func as usize].name;
+            for ((stmt, callee), edge) in &unit.calls {
+                out.push((caller.clone(), *stmt, callee.clone(), edge.indirect));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Alias verdict of two pointer values at a point, over all contexts.
     pub fn alias(&mut self, func: &str, point: Point, a: &Rvalue, b: &Rvalue) -> Alias {
         let va = self.values_at(func, point, a);

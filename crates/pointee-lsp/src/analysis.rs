@@ -1334,10 +1334,14 @@ pub fn c_hover(
     engine.with(|program, a| {
         // The linker renames clashing statics (`name@file`): name the
         // functions of each source map as the program does.
+        let any_renamed = program.functions.iter().any(|f| f.name.contains('@'));
         let renamed: Vec<Option<SourceMap>> = lowered
             .iter()
             .map(|l| {
                 let mut s = None::<SourceMap>;
+                if !any_renamed {
+                    return s;
+                }
                 for (i, fs) in l.source.functions.iter().enumerate() {
                     let name = program_name(Some(program), &l.source.file, &fs.name);
                     if name != *fs.name {
