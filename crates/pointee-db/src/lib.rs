@@ -18,7 +18,8 @@
 //!     └─ lower_c ──▶ CFile (IR + source map): the outline and every
 //!                    lower_function shifted to where the function is now
 //! Project ──c_program──▶ the linked Program (from c_function + file_decls)
-//!         ──c_analysis──▶ position-free results of the whole-program engine
+//!         ──c_engine──▶ the engine's run (CEngine), kept for requests
+//!         ──c_analysis──▶ its position-free results (call edges, checks)
 //! ```
 //!
 //! Every edit of a file re-runs `c_outline` (it reads the tree; it lowers
@@ -41,11 +42,14 @@
 //! function's `c_function` value, so only its downstream per-function
 //! queries re-execute (plus the whole-program ones, see below).
 //!
-//! Not yet cached finer than the whole program: the C engine (pointee-flow)
-//! solves the program in one go, so `c_analysis` re-runs whenever the linked
-//! program changes. Caching per (function, input) needs the engine to accept
-//! the previous run's units; `c_analysis` is the seam where that goes.
-//! Recursive cycles are solved inside the engine, i.e. inside one query.
+//! The engine's results per (function, input) are its units. `c_engine`
+//! re-executes when the linked program changed, and takes over the previous
+//! run of the same project: only the units an edit can have changed are
+//! analysed again, and callers whose inputs and callees' outputs came out
+//! unchanged are kept (`pointee_flow::OwnedAnalysis::rerun_owned`; equal to
+//! a scratch run, as pointee-flow's reuse tests check). Recursive cycles are
+//! solved inside the engine, i.e. inside this one query: salsa cannot see
+//! call chains, which are found during the analysis (function pointers).
 //!
 //! This crate must never depend on tokio, LSP types or serde.
 
