@@ -23,7 +23,7 @@ mod syntax;
 
 use pointee_ir::{Program, SourceMap};
 
-pub use link::LowerError;
+pub use link::{rename_source, LowerError};
 pub use scope::{FileScope, FunctionSyntax, Outline};
 
 /// The lowered program and one source map per input file (same order).

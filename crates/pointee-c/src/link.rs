@@ -130,8 +130,23 @@ fn rename(p: &mut Program, s: &mut SourceMap, renames: &HashMap<Name, Name>) {
         r(&mut f.name);
         rename_block(&mut f.body, renames);
     }
+    rename_source(s, renames);
+}
+
+/// Renames static names in a file's source map as the linker renamed them
+/// in its program (`name` -> `name@file`): function and global names, and
+/// the places of its expressions.
+pub fn rename_source(s: &mut SourceMap, renames: &HashMap<Name, Name>) {
+    let r = |n: &mut Name| {
+        if let Some(new) = renames.get(n) {
+            *n = new.clone();
+        }
+    };
     for f in &mut s.functions {
         r(&mut f.name);
+        for e in &mut f.exprs {
+            rename_place(&mut e.place, renames);
+        }
     }
     for g in &mut s.globals {
         r(&mut g.name);

@@ -1332,23 +1332,26 @@ pub fn c_hover(
     let names: Vec<String> = files.iter().map(|f| f.path(db).clone()).collect();
     let ws = snap.workspace_of(&names);
     engine.with(|program, a| {
-        // The linker renames clashing statics (`name@file`): name the
-        // functions of each source map as the program does.
-        let any_renamed = program.functions.iter().any(|f| f.name.contains('@'));
+        // The linker renames clashing statics (`name@file`): rename them in
+        // each file's source map as in the program.
+        let mut renames: HashMap<&str, HashMap<pointee_ir::Name, pointee_ir::Name>> =
+            HashMap::new();
+        let names = program.functions.iter().map(|f| &f.name);
+        for name in names.chain(program.globals.iter().map(|g| &g.name)) {
+            if let Some((base, file)) = name.split_once('@') {
+                renames
+                    .entry(file)
+                    .or_default()
+                    .insert(base.into(), name.clone());
+            }
+        }
         let renamed: Vec<Option<SourceMap>> = lowered
             .iter()
             .map(|l| {
-                let mut s = None::<SourceMap>;
-                if !any_renamed {
-                    return s;
-                }
-                for (i, fs) in l.source.functions.iter().enumerate() {
-                    let name = program_name(Some(program), &l.source.file, &fs.name);
-                    if name != *fs.name {
-                        s.get_or_insert_with(|| l.source.clone()).functions[i].name = name.into();
-                    }
-                }
-                s
+                let r = renames.get(&*l.source.file)?;
+                let mut s = l.source.clone();
+                pointee_c::rename_source(&mut s, r);
+                Some(s)
             })
             .collect();
         let sources: Vec<&SourceMap> = lowered

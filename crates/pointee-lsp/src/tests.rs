@@ -992,10 +992,10 @@ async fn added_workspace_folders_are_scanned_and_removed_ones_dropped() {
 #[tokio::test]
 async fn hover_inside_clashing_statics_of_two_files() {
     let (a, ma) = markers(
-        "static int *pick(int *p) { return $ra$p; }\nint x;\nint *from_a(void) { return pick(&x); }\n",
+        "static int *pick(int *p) { return $ra$p; }\nint x;\nstatic int *last;\nint *from_a(void) { last = &x; return pick($la$last); }\n",
     );
     let (b, mb) = markers(
-        "static int *pick(int *p) { return $rb$p; }\nint y;\nint *from_a(void);\nint main(void) { int *q = from_a(); q = pick(&y); return 0; }\n",
+        "static int *pick(int *p) { return $rb$p; }\nint y;\nstatic int *last;\nint *from_a(void);\nint main(void) { int *q = from_a(); last = &y; q = pick($lb$last); return 0; }\n",
     );
     let mut c = Client::start(&[], json!({})).await;
     c.open("a.c", &a).await;
@@ -1006,4 +1006,13 @@ async fn hover_inside_clashing_statics_of_two_files() {
     let h = c.result("textDocument/hover", c.pos("b.c", mb["rb"])).await;
     let md = h["contents"]["value"].as_str().unwrap().to_string();
     assert!(md.contains("`y`") && !md.contains("`x`"), "{md}");
+    // A static global of each file (`last@a.c`, `last@b.c`).
+    for (file, m, want, not) in [
+        ("a.c", &ma["la"], "`x`", "`y`"),
+        ("b.c", &mb["lb"], "`y`", "`x`"),
+    ] {
+        let h = c.result("textDocument/hover", c.pos(file, *m)).await;
+        let md = h["contents"]["value"].as_str().unwrap().to_string();
+        assert!(md.contains(want) && !md.contains(not), "{file}: {md}");
+    }
 }
