@@ -54,7 +54,7 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
         Some(s) => pointee_cspta::Variant::parse(s)?,
         None => pointee_cspta::Variant::default(),
     };
-    let roots = java_roots(ir, config);
+    let roots = java_roots(ir, config)?;
     let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
     let a = pointee_cspta::Analysis::run(&ir.program, &roots, variant);
     let mut out = JavaAnalysis::default();
@@ -76,16 +76,10 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     Ok(Arc::new(out))
 }
 
-/// The roots as pointee-ide chooses them: static initialisers, then every
-/// `main` (or those of the configured entry).
-pub fn java_roots(ir: &JavaIr, config: &Config) -> Vec<Name> {
-    let mains = ir.mains.iter().filter(|m| match &config.java_entry {
-        None => true,
-        Some(e) => {
-            &***m == e || m.split('.').next() == Some(e.as_str()) || m.starts_with(&format!("{e}("))
-        }
-    });
-    ir.initializers.iter().chain(mains).cloned().collect()
+/// The roots (static initialisers, then every `main`, or those of the
+/// configured entry), as pointee-ide chooses them.
+pub fn java_roots(ir: &JavaIr, config: &Config) -> Result<Vec<Name>, String> {
+    pointee_java::analysis_roots(&ir.mains, &ir.initializers, config.java_entry.as_deref())
 }
 
 fn walk_calls_with_site<'a>(

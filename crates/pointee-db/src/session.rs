@@ -38,28 +38,35 @@ impl CEngine {
 pub struct JavaSession {
     ir: Arc<crate::JavaIr>,
     config: crate::Config,
-    a: Option<pointee_cspta::Analysis>,
+    /// `Err`: why no analysis ran (an unknown sensitivity, an entry without
+    /// `main`).
+    a: Result<pointee_cspta::Analysis, String>,
 }
 
 impl JavaSession {
     /// Analyses `ir` with the configured sensitivity and roots (as
     /// `java_analysis` does).
     pub fn start(ir: Arc<crate::JavaIr>, config: crate::Config) -> JavaSession {
-        let variant = match &config.java_cs {
-            Some(s) => pointee_cspta::Variant::parse(s).ok(),
-            None => Some(pointee_cspta::Variant::default()),
-        };
-        let a = variant.map(|v| {
-            let roots = crate::java_roots(&ir, &config);
-            let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
-            pointee_cspta::Analysis::run(&ir.program, &roots, v)
-        });
+        let a = Self::analyse(&ir, &config);
         JavaSession { ir, config, a }
     }
 
-    /// The analysis (`None` when the configured sensitivity is not valid).
-    pub fn analysis(&self) -> Option<&pointee_cspta::Analysis> {
-        self.a.as_ref()
+    fn analyse(
+        ir: &crate::JavaIr,
+        config: &crate::Config,
+    ) -> Result<pointee_cspta::Analysis, String> {
+        let variant = match &config.java_cs {
+            Some(s) => pointee_cspta::Variant::parse(s)?,
+            None => pointee_cspta::Variant::default(),
+        };
+        let roots = crate::java_roots(ir, config)?;
+        let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
+        Ok(pointee_cspta::Analysis::run(&ir.program, &roots, variant))
+    }
+
+    /// The analysis, or why none ran.
+    pub fn analysis(&self) -> Result<&pointee_cspta::Analysis, &str> {
+        self.a.as_ref().map_err(|e| e.as_str())
     }
 
     pub fn is_for(&self, ir: &Arc<crate::JavaIr>, config: &crate::Config) -> bool {
@@ -71,7 +78,7 @@ impl JavaSession {
     /// not reached or the place is not modelled.
     pub fn objects(&self, function: &str, place: &pointee_ir::Place) -> Option<Vec<u32>> {
         use pointee_ir::{Base, Sel};
-        let a = self.a.as_ref()?;
+        let a = self.a.as_ref().ok()?;
         let mut set = pointee_cspta::PtSet::new();
         match &place.base {
             Base::Var(v) => {
@@ -119,7 +126,7 @@ pub struct JavaObject {
 impl JavaSession {
     /// The allocation sites of objects (heap contexts dropped, deduplicated).
     pub fn sites(&self, objs: &[u32]) -> Vec<JavaObject> {
-        let Some(a) = &self.a else { return Vec::new() };
+        let Ok(a) = &self.a else { return Vec::new() };
         let mut out: Vec<JavaObject> = objs
             .iter()
             .filter_map(|&o| {

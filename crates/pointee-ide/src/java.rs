@@ -44,29 +44,9 @@ pub(crate) fn lower(ws: &Workspace) -> JavaProgram {
 /// The roots: every static initialiser, then every `main(String[])` (or the
 /// one `--entry` names: a class or a method).
 pub(crate) fn roots(jp: &JavaProgram, entry: Option<&str>) -> Result<Vec<String>, InputError> {
-    let mains: Vec<&str> = match entry {
-        None => jp.mains.iter().map(|m| &**m).collect(),
-        Some(e) => {
-            let hit: Vec<&str> = jp
-                .mains
-                .iter()
-                .map(|m| &**m)
-                .filter(|m| {
-                    *m == e || m.split('.').next() == Some(e) || m.starts_with(&format!("{e}("))
-                })
-                .collect();
-            if hit.is_empty() {
-                return Err(InputError(format!("no `main(String[])` in `{e}`")));
-            }
-            hit
-        }
-    };
-    Ok(jp
-        .initializers
-        .iter()
-        .map(|s| s.to_string())
-        .chain(mains.into_iter().map(str::to_string))
-        .collect())
+    pointee_java::analysis_roots(&jp.mains, &jp.initializers, entry)
+        .map(|v| v.iter().map(|n| n.to_string()).collect())
+        .map_err(InputError)
 }
 
 /// Lowers and analyses the workspace's Java files, then answers `ask`.

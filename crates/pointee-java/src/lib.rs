@@ -34,6 +34,33 @@ pub struct JavaProgram {
     pub initializers: Vec<Name>,
 }
 
+/// The roots of an analysis: every static initialiser, then every
+/// `main(String[])`, or those of `entry` (a class, `C.main`, or a method's
+/// full name). `Err` when `entry` names no `main`.
+pub fn analysis_roots(
+    mains: &[Name],
+    initializers: &[Name],
+    entry: Option<&str>,
+) -> Result<Vec<Name>, String> {
+    let chosen: Vec<Name> = match entry {
+        None => mains.to_vec(),
+        Some(e) => {
+            let hit: Vec<Name> = mains
+                .iter()
+                .filter(|m| {
+                    &***m == e || m.split('.').next() == Some(e) || m.starts_with(&format!("{e}("))
+                })
+                .cloned()
+                .collect();
+            if hit.is_empty() {
+                return Err(format!("no `main(String[])` in `{e}`"));
+            }
+            hit
+        }
+    };
+    Ok(initializers.iter().cloned().chain(chosen).collect())
+}
+
 /// A parser for the Java grammar.
 pub fn parser() -> Parser {
     let mut p = Parser::new();

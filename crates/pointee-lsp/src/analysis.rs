@@ -986,8 +986,15 @@ pub fn c_diagnostics_all(
     out
 }
 
-/// Java diagnostics from pointee-ide's check, in byte ranges.
-pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String, Vec<Diag>> {
+/// Java diagnostics from pointee-ide's check on the analysis kept between
+/// requests, in byte ranges.
+pub fn java_diagnostics(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    session: &db::session::JavaSession,
+    settings: &Settings,
+) -> BTreeMap<String, Vec<Diag>> {
     let mut out: BTreeMap<String, Vec<Diag>> = BTreeMap::new();
     let ws = snap.workspace(Lang::Java);
     for f in &ws.files {
@@ -1001,7 +1008,12 @@ pub fn java_diagnostics(snap: &Snapshot, settings: &Settings) -> BTreeMap<String
             .lines
             .offset_chars(line.checked_sub(1)? as usize, col.checked_sub(1)? as usize)
     };
-    match pointee_ide::check(&ws, &settings.ide_options()) {
+    let jp = db::java_program(db, project).clone();
+    let report = match session.analysis() {
+        Ok(a) => pointee_ide::JavaAnswers::new(&ws, &jp.0, a).check(),
+        Err(e) => Err(pointee_ide::InputError(e.to_string())),
+    };
+    match report {
         Err(e) => {
             for f in &ws.files {
                 out.entry(f.name.clone()).or_default().push(Diag {

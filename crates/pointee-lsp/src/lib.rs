@@ -170,7 +170,7 @@ impl Ctx<'_> {
         ask(&pointee_ide::JavaAnswers::new(
             &ws,
             &jp.0,
-            session.analysis()?,
+            session.analysis().ok()?,
         ))
         .ok()
     }
@@ -332,7 +332,14 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             let (db, scopes) = s2.store.sync(&snap2, &settings);
             let mut diags = analysis::c_diagnostics_all(&db, &scopes, &settings);
-            diags.extend(analysis::java_diagnostics(&snap2, &settings));
+            let java = s2.java_session(&db, scopes.main);
+            diags.extend(analysis::java_diagnostics(
+                &db,
+                scopes.main,
+                &snap2,
+                &java,
+                &settings,
+            ));
             diags
         }))
     });
