@@ -46,17 +46,39 @@ pub struct JavaAnalysis {
     pub edges: Vec<CallEdge>,
 }
 
+/// The Java analysis kept for requests (hover, callees, highlights,
+/// diagnostics). Equal only to itself: `java_analysis` after it is what
+/// gets backdated.
+#[derive(Clone)]
+pub struct JavaEngine(pub Arc<crate::session::JavaSession>);
+
+impl PartialEq for JavaEngine {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for JavaEngine {}
+
+impl std::fmt::Debug for JavaEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JavaEngine").finish_non_exhaustive()
+    }
+}
+
+/// Runs the Java analysis with the configured sensitivity and roots.
+/// Re-executes only when the Java IR or the configuration changed.
+#[salsa::tracked(returns(ref))]
+pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
+    let session = crate::session::JavaSession::start(java_ir(db, project), project.config(db));
+    JavaEngine(Arc::new(session))
+}
+
+/// The call edges of the Java analysis, position-free.
 #[salsa::tracked(returns(ref))]
 pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>, String> {
+    let engine = java_engine(db, project).clone();
+    let a = engine.0.analysis().map_err(str::to_string)?;
     let ir = java_ir(db, project);
-    let config = project.config(db);
-    let variant = match &config.java_cs {
-        Some(s) => pointee_cspta::Variant::parse(s)?,
-        None => pointee_cspta::Variant::default(),
-    };
-    let roots = java_roots(ir, config)?;
-    let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
-    let a = pointee_cspta::Analysis::run(&ir.program, &roots, variant);
     let mut out = JavaAnalysis::default();
     for f in &ir.program.functions {
         let Some(m) = a.method(&f.name) else { continue };

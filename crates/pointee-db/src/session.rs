@@ -33,11 +33,9 @@ impl CEngine {
     }
 }
 
-/// The Java analysis of one program, kept between requests (it owns its
-/// result, so no thread is needed).
+/// The Java analysis of one program, kept between requests by the
+/// `java_engine` query.
 pub struct JavaSession {
-    ir: Arc<crate::JavaIr>,
-    config: crate::Config,
     /// `Err`: why no analysis ran (an unknown sensitivity, an entry without
     /// `main`).
     a: Result<pointee_cspta::Analysis, String>,
@@ -46,9 +44,10 @@ pub struct JavaSession {
 impl JavaSession {
     /// Analyses `ir` with the configured sensitivity and roots (as
     /// `java_analysis` does).
-    pub fn start(ir: Arc<crate::JavaIr>, config: crate::Config) -> JavaSession {
-        let a = Self::analyse(&ir, &config);
-        JavaSession { ir, config, a }
+    pub fn start(ir: &crate::JavaIr, config: &crate::Config) -> JavaSession {
+        JavaSession {
+            a: Self::analyse(ir, config),
+        }
     }
 
     fn analyse(
@@ -67,10 +66,6 @@ impl JavaSession {
     /// The analysis, or why none ran.
     pub fn analysis(&self) -> Result<&pointee_cspta::Analysis, &str> {
         self.a.as_ref().map_err(|e| e.as_str())
-    }
-
-    pub fn is_for(&self, ir: &Arc<crate::JavaIr>, config: &crate::Config) -> bool {
-        (Arc::ptr_eq(&self.ir, ir) || *self.ir == **ir) && self.config == *config
     }
 
     /// The abstract objects a place of `function` may denote or hold (its

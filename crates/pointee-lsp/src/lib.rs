@@ -20,7 +20,6 @@ mod sanitize;
 
 use analysis::{Scopes, Settings, Store};
 use docs::{Doc, Docs, Snapshot};
-use pointee_db::session::JavaSession;
 use pointee_db::{Database, Lang, Project};
 use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
@@ -85,26 +84,9 @@ struct Shared {
     progress_tokens: AtomicU64,
     /// Hover answers of one document revision, by (file, line, column).
     hover_cache: Mutex<HoverCache>,
-    /// The Java analysis of the current Java program, kept between requests.
-    java_session: Mutex<Option<Arc<JavaSession>>>,
 }
 
 type HoverCache = (u64, HashMap<(String, u32, u32), Option<pointee_ide::Hover>>);
-
-impl Shared {
-    /// The Java analysis of the program the database holds now.
-    fn java_session(&self, db: &Database, project: Project) -> Arc<JavaSession> {
-        let ir = pointee_db::java_ir(db, project).clone();
-        let config = project.config(db).clone();
-        let mut cur = lock(&self.java_session);
-        if let Some(s) = cur.as_ref().filter(|s| s.is_for(&ir, &config)) {
-            return s.clone();
-        }
-        let s = Arc::new(JavaSession::start(ir, config));
-        *cur = Some(s.clone());
-        s
-    }
-}
 
 pub struct Backend {
     client: Client,
@@ -164,7 +146,7 @@ impl Ctx<'_> {
         ask: impl FnOnce(&pointee_ide::JavaAnswers) -> std::result::Result<T, pointee_ide::InputError>,
     ) -> Option<T> {
         let project = self.project(path);
-        let session = self.shared.java_session(self.db, project);
+        let session = pointee_db::java_engine(self.db, project).clone().0;
         let jp = pointee_db::java_program(self.db, project).clone();
         let ws = self.snap.workspace(Lang::Java);
         ask(&pointee_ide::JavaAnswers::new(
@@ -198,7 +180,6 @@ impl Backend {
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
                 hover_cache: Mutex::new((u64::MAX, HashMap::new())),
-                java_session: Mutex::default(),
             }),
         }
     }
@@ -332,7 +313,7 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             let (db, scopes) = s2.store.sync(&snap2, &settings);
             let mut diags = analysis::c_diagnostics_all(&db, &scopes, &settings);
-            let java = s2.java_session(&db, scopes.main);
+            let java = pointee_db::java_engine(&db, scopes.main).clone().0;
             diags.extend(analysis::java_diagnostics(
                 &db,
                 scopes.main,
@@ -871,7 +852,7 @@ impl LanguageServer for Backend {
                     analysis::c_highlights(cx.db, project, &session, &name, off)
                 }
                 Lang::Java => {
-                    let session = cx.shared.java_session(cx.db, project);
+                    let session = pointee_db::java_engine(cx.db, project).clone().0;
                     analysis::java_highlights(cx.db, project, &session, &name, off)
                 }
             };
@@ -902,7 +883,7 @@ impl LanguageServer for Backend {
                     analysis::c_inlay_hints(cx.db, project, &session, &name, r)
                 }
                 Lang::Java => {
-                    let session = cx.shared.java_session(cx.db, project);
+                    let session = pointee_db::java_engine(cx.db, project).clone().0;
                     analysis::java_inlay_hints(cx.db, project, cx.snap, &session, &name, r)
                 }
             };
