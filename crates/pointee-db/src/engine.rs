@@ -2,8 +2,9 @@
 
 use crate::lowering::{c_program, walk_calls};
 use crate::{Config, Db, Project};
-use pointee_flow::OwnedAnalysis;
+use pointee_flow::{Interrupt, Interrupted, OwnedAnalysis};
 use pointee_ir::{Callee, Name, Point, StmtId};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The C engine's settings for a configuration.
@@ -120,17 +121,29 @@ impl std::fmt::Debug for CEngine {
 #[salsa::tracked(returns(ref))]
 pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
     let program = c_program(db, project).clone()?;
-    let settings = c_settings(project.config(db));
+    let mut settings = c_settings(project.config(db));
+    // Stop when an input is about to be written: this run's revision is
+    // outdated then, and the write waits for it. Only while the run lasts:
+    // queries replay bodies later, and must not stop for writes that left
+    // this run current (a comment edit).
+    let counter = db.writes();
+    let start = counter.load(Ordering::SeqCst);
+    let running = Arc::new(AtomicBool::new(true));
+    let still_running = running.clone();
+    settings.interrupt = Interrupt(Some(Arc::new(move || {
+        still_running.load(Ordering::SeqCst) && counter.load(Ordering::SeqCst) != start
+    })));
     let previous = db
         .last_c_engines()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&project)
         .and_then(|e| e.analysis.lock().unwrap_or_else(|e| e.into_inner()).take());
-    let analysis = match previous {
+    let analysis = cancelled_if_interrupted(|| match previous {
         Some(previous) => OwnedAnalysis::rerun_owned(previous, program, settings.clone()),
         None => OwnedAnalysis::run(program, settings.clone()),
-    };
+    });
+    running.store(false, Ordering::SeqCst);
     let engine = CEngine {
         analysis: Arc::new(Mutex::new(Some(analysis))),
         settings,
@@ -140,6 +153,18 @@ pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
         .unwrap_or_else(|e| e.into_inner())
         .insert(project, engine.clone());
     Ok(engine)
+}
+
+/// Runs `f`; a run it makes that stops on its interrupt is a salsa
+/// cancellation (the server answers `ContentModified` and publishes nothing).
+fn cancelled_if_interrupted<T>(f: impl FnOnce() -> T) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(p) if p.is::<Interrupted>() => {
+            std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite))
+        }
+        Err(p) => std::panic::resume_unwind(p),
+    }
 }
 
 /// The position-free results of the C engine's run.

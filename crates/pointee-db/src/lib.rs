@@ -175,6 +175,10 @@ pub trait Db: salsa::Database {
     /// The C engine's last run per project, which the next run reuses (see
     /// `c_engine`).
     fn last_c_engines(&self) -> &LastEngines;
+
+    /// Counts writes to the inputs: an engine run stops when it changes
+    /// (see [`Database::will_write`]).
+    fn writes(&self) -> Arc<std::sync::atomic::AtomicU64>;
 }
 
 /// The database. Cheap to clone: clones share the storage, and a clone can
@@ -186,6 +190,7 @@ pub struct Database {
     /// Shared by clones: whichever clone runs the engine leaves its result
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
+    writes: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The C engine's last run of each project.
@@ -199,6 +204,10 @@ impl Db for Database {
     fn last_c_engines(&self) -> &LastEngines {
         &self.last_c_engines
     }
+
+    fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
+        self.writes.clone()
+    }
 }
 
 impl Default for Database {
@@ -206,22 +215,33 @@ impl Default for Database {
         Database {
             storage: salsa::Storage::new(None),
             last_c_engines: Arc::default(),
+            writes: Arc::default(),
         }
     }
 }
 
 impl Database {
+    /// Call before writing an input: engine runs of older revisions (on
+    /// other clones) stop soon instead of running to the end while the
+    /// write waits for them (salsa itself cancels only between queries).
+    pub fn will_write(&self) {
+        self.writes
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
     /// A database that reports every salsa event to `on_event` (tests use
     /// `WillExecute` to see which queries ran).
     pub fn with_events(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Database {
         Database {
             storage: salsa::Storage::new(Some(Box::new(on_event))),
             last_c_engines: Arc::default(),
+            writes: Arc::default(),
         }
     }
 
     /// Replaces a file's text (and the tree parsed from it).
     pub fn set_text(&mut self, file: SourceFile, text: Arc<str>, tree: Option<TreeHandle>) {
+        self.will_write();
         file.set_text(self).to(text);
         file.set_tree(self).to(tree);
     }
@@ -256,6 +276,7 @@ pub fn upsert_file(
     let mut files = project.files(db).clone();
     files.push(f);
     files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    db.will_write();
     project.set_files(db).to(files);
     f
 }
@@ -271,6 +292,7 @@ pub fn remove_file(db: &mut Database, project: Project, path: &str) -> bool {
     if kept.len() == files.len() {
         return false;
     }
+    db.will_write();
     project.set_files(db).to(kept);
     true
 }
@@ -278,6 +300,7 @@ pub fn remove_file(db: &mut Database, project: Project, path: &str) -> bool {
 /// Sets the configuration (only when it changed).
 pub fn set_config(db: &mut Database, project: Project, config: Config) {
     if *project.config(db) != config {
+        db.will_write();
         project.set_config(db).to(config);
     }
 }

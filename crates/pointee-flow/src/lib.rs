@@ -35,7 +35,7 @@ pub use library::{effect as library_effect, is_alias_check, Effect};
 pub use loc::{Class, LocData, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 pub use query::{Alias, Analysis, ContextValues};
 pub use reuse::Reuse;
-pub use solver::{CallEdge, EntryKind, Settings, Unit, UnitId};
+pub use solver::{CallEdge, EntryKind, Interrupt, Interrupted, Settings, Unit, UnitId};
 
 /// Analyses a program (on a thread with a large stack: deep call chains
 /// recurse).
@@ -68,7 +68,8 @@ pub(crate) fn run_on_big_stack<'p>(
             })
             .expect("spawn analysis thread")
             .join()
-            .expect("analysis thread panicked")
+            // Keep the payload (an `Interrupted`, or a panic's message).
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
 }
 

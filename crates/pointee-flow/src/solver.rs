@@ -33,6 +33,9 @@ pub struct Settings {
     /// new input is merged with the earlier overflowing ones and analysed
     /// once (the unit is marked `merged`; hover reports it).
     pub max_contexts_per_function: usize,
+    /// Asked now and then during a run: `true` stops it (the run unwinds
+    /// with an [`Interrupted`] payload). Not part of what a run computes.
+    pub interrupt: Interrupt,
 }
 
 impl Default for Settings {
@@ -40,9 +43,40 @@ impl Default for Settings {
         Settings {
             malloc_may_fail: true,
             max_contexts_per_function: 256,
+            interrupt: Interrupt::default(),
         }
     }
 }
+
+/// A check that stops a run when it returns `true` (an editor's newer edit
+/// makes the running analysis useless). Settings that differ only in it are
+/// equal: it does not change results.
+#[derive(Clone, Default)]
+pub struct Interrupt(pub Option<Arc<dyn Fn() -> bool + Send + Sync>>);
+
+impl PartialEq for Interrupt {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Interrupt {}
+
+impl std::fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Interrupt(set)"
+        } else {
+            "Interrupt(none)"
+        })
+    }
+}
+
+/// The payload a run unwinds with when its [`Interrupt`] said stop.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// Calls between two looks at the interrupt.
+const INTERRUPT_EVERY: u64 = 256;
 
 pub type UnitId = u32;
 
@@ -747,6 +781,14 @@ impl<'p> Hooks for Engine<'p> {
 
     fn call(&mut self, st: Facts, stmt: StmtId, b: &Basic) -> State {
         self.steps += 1;
+        if self.steps % INTERRUPT_EVERY == 0 {
+            if let Some(stop) = &self.settings.interrupt.0 {
+                if stop() {
+                    // Not a panic: no hook, no message; the caller catches it.
+                    std::panic::resume_unwind(Box::new(Interrupted));
+                }
+            }
+        }
         let Basic::Call {
             site,
             lhs,

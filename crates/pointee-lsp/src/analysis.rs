@@ -252,6 +252,7 @@ impl Store {
                 .chain(added)
                 .collect();
             files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+            db.will_write();
             project.set_files(db).to(files);
         }
         let config = settings.db_config();
@@ -276,6 +277,7 @@ impl Store {
                 let p = match singles.get(&path) {
                     Some(&p) => {
                         if *p.files(db) != files {
+                            db.will_write();
                             p.set_files(db).to(files);
                         }
                         db::set_config(db, p, config.clone());
