@@ -70,6 +70,15 @@ impl<'w> JavaAnswers<'w> {
         JavaAnswers { ws, jp, a }
     }
 
+    /// The source map of a Java file of the program.
+    fn source_map(&self, file: &str) -> Result<&'w pointee_ir::SourceMap, InputError> {
+        self.jp
+            .sources
+            .iter()
+            .find(|m| &*m.file == file)
+            .ok_or_else(|| InputError(format!("{file}: not a Java file of the program")))
+    }
+
     /// (source file, function source) of a method.
     fn source_of(&self, method: &str) -> Option<(&'w SourceFile, &FunctionSource)> {
         for sm in &self.jp.sources {
@@ -181,14 +190,8 @@ fn sort_targets(v: &mut [Target]) {
 
 impl JavaAnswers<'_> {
     pub fn hover(&self, file: &str, line: u32, column: u32) -> Result<Hover, InputError> {
-        let s = self;
-        let ws = self.ws;
-        let (sf, off) = ws.position(file, line, column)?;
-        let sm =
-            s.jp.sources
-                .iter()
-                .find(|m| &*m.file == file)
-                .expect("every Java file has a source map");
+        let (sf, off) = self.ws.position(file, line, column)?;
+        let sm = self.source_map(file)?;
         // The innermost reference-typed expression at the cursor, in every
         // function that holds it (field initialisers are in every constructor).
         let Some(range) = sm.expr_at(off).map(|(_, e)| e.range) else {
@@ -205,23 +208,23 @@ impl JavaAnswers<'_> {
                 if let (Base::Global(_), false, true) =
                     (&e.place.base, e.place.deref, e.place.path.is_empty())
                 {
-                    let set = s.place_pts(0, &e.place);
+                    let set = self.place_pts(0, &e.place);
                     merged.union_with(&set);
                     reachable = true;
                     continue;
                 }
-                let Some(m) = s.a.method(&fs.name) else {
+                let Some(m) = self.a.method(&fs.name) else {
                     continue;
                 };
-                for &mc in s.a.contexts_of(m) {
+                for &mc in self.a.contexts_of(m) {
                     reachable = true;
-                    let set = s.place_pts(mc, &e.place);
+                    let set = self.place_pts(mc, &e.place);
                     merged.union_with(&set);
-                    let chain = s.ctx_labels(s.a.reached[mc as usize].ctx);
+                    let chain = self.ctx_labels(self.a.reached[mc as usize].ctx);
                     if seen.insert((fs.name.to_string(), chain.clone())) {
                         contexts.push(ContextTargets {
                             chain,
-                            targets: s.targets(&set),
+                            targets: self.targets(&set),
                         });
                     }
                 }
@@ -234,73 +237,43 @@ impl JavaAnswers<'_> {
             reachable,
             merged: false,
             extra_entry: false,
-            targets: s.targets(&merged),
+            targets: self.targets(&merged),
             contexts,
         })
     }
-}
 
-pub(crate) fn hover(
-    ws: &Workspace,
-    file: &str,
-    line: u32,
-    column: u32,
-    opts: &Options,
-) -> Result<Hover, InputError> {
-    answer(ws, opts, |s| s.hover(file, line, column))
-}
-
-impl JavaAnswers<'_> {
     pub fn callees(&self, file: &str, line: u32, column: u32) -> Result<Vec<Callee>, InputError> {
-        let s = self;
-        let ws = self.ws;
-        let (_, off) = ws.position(file, line, column)?;
-        let sm =
-            s.jp.sources
-                .iter()
-                .find(|m| &*m.file == file)
-                .expect("every Java file has a source map");
+        let (_, off) = self.ws.position(file, line, column)?;
+        let sm = self.source_map(file)?;
         let Some((method, site)) = sm.call_at(off).map(|(fs, c)| (&*fs.name, c.site.0)) else {
             return Err(InputError(format!(
                 "{file}:{line}:{column}: no call of a program method here"
             )));
         };
-        let Some(m) = s.a.method(method) else {
+        let Some(m) = self.a.method(method) else {
             return Ok(Vec::new());
         };
-        let mut out: Vec<Callee> =
-            s.a.callees(m, site)
-                .into_iter()
-                .map(|t| {
-                    let name = s.a.facts.method_names[t as usize].clone();
-                    let decl = s
-                        .source_of(&name)
-                        .map(|(f, fs)| f.location(fs.name_range.start));
-                    Callee { name, decl }
-                })
-                .collect();
+        let mut out: Vec<Callee> = self
+            .a
+            .callees(m, site)
+            .into_iter()
+            .map(|t| {
+                let name = self.a.facts.method_names[t as usize].clone();
+                let decl = self
+                    .source_of(&name)
+                    .map(|(f, fs)| f.location(fs.name_range.start));
+                Callee { name, decl }
+            })
+            .collect();
         out.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
         Ok(out)
     }
-}
 
-pub(crate) fn callees(
-    ws: &Workspace,
-    file: &str,
-    line: u32,
-    column: u32,
-    opts: &Options,
-) -> Result<Vec<Callee>, InputError> {
-    answer(ws, opts, |s| s.callees(file, line, column))
-}
-
-impl JavaAnswers<'_> {
     pub fn check(&self) -> Result<CheckReport, InputError> {
-        let s = self;
         let mut report = CheckReport::default();
-        for c in alias_checks(&s.a, &s.jp.program) {
-            let name = &s.jp.program.functions[c.method as usize].name;
-            let Some((file, fs)) = s.source_of(name) else {
+        for c in alias_checks(&self.a, &self.jp.program) {
+            let name = &self.jp.program.functions[c.method as usize].name;
+            let Some((file, fs)) = self.source_of(name) else {
                 continue;
             };
             let at = file.location(fs.stmts[c.stmt as usize].start);
@@ -316,12 +289,12 @@ impl JavaAnswers<'_> {
                 ok: c.ok(),
             });
         }
-        for (m, cast, fails) in s.a.casts() {
+        for (m, cast, fails) in self.a.casts() {
             if !fails {
                 continue;
             }
-            let name = &s.a.facts.method_names[m as usize];
-            let Some((file, fs)) = s.source_of(name) else {
+            let name = &self.a.facts.method_names[m as usize];
+            let Some((file, fs)) = self.source_of(name) else {
                 continue;
             };
             report.diagnostics.push(Diagnostic {
@@ -333,9 +306,29 @@ impl JavaAnswers<'_> {
         }
         report.alias_checks.sort();
         report.diagnostics.sort();
-        report.stats = s.a.stats().named();
+        report.stats = self.a.stats().named();
         Ok(report)
     }
+}
+
+pub(crate) fn hover(
+    ws: &Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+    opts: &Options,
+) -> Result<Hover, InputError> {
+    answer(ws, opts, |s| s.hover(file, line, column))
+}
+
+pub(crate) fn callees(
+    ws: &Workspace,
+    file: &str,
+    line: u32,
+    column: u32,
+    opts: &Options,
+) -> Result<Vec<Callee>, InputError> {
+    answer(ws, opts, |s| s.callees(file, line, column))
 }
 
 pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
