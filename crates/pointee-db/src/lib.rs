@@ -221,6 +221,15 @@ impl Default for Database {
 }
 
 impl Database {
+    /// Drops the kept engine runs of projects no longer in use (their
+    /// memory; a project used again starts from scratch).
+    pub fn keep_engines_of(&self, projects: &[Project]) {
+        self.last_c_engines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|p, _| projects.contains(p));
+    }
+
     /// Call before writing an input: engine runs of older revisions (on
     /// other clones) stop soon instead of running to the end while the
     /// write waits for them (salsa itself cancels only between queries).

@@ -291,6 +291,10 @@ impl Store {
         } else {
             singles.clear();
         }
+        let in_use: Vec<Project> = std::iter::once(project)
+            .chain(singles.values().copied())
+            .collect();
+        db.keep_engines_of(&in_use);
         (
             db.clone(),
             Scopes {
