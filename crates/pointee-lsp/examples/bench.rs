@@ -143,6 +143,10 @@ async fn main() {
         .or(lowered.source.functions.first())
         .expect("a function");
     let body_line = lines.line_of(helper.range.start) + 1;
+    // A statement that changes what the helper leaves behind (its module's
+    // list head), so its callers are analysed again too.
+    let module = helper.name.rsplit('_').next().unwrap_or("0").to_string();
+    let changes_output = format!("    g{module}_head = 0;\n");
     drop(db);
 
     // The pieces of an edit, alone: a full parse, the incremental edit and
@@ -224,7 +228,8 @@ async fn main() {
     );
 
     // Edits: insert and remove a statement that changes nothing the
-    // function's output depends on; and a comment-only edit.
+    // function's output depends on; one that changes its output; and a
+    // comment-only edit.
     let mut version = 2;
     let mut edit = |c: &mut Client, text: &str, remove: bool| {
         let v = version;
@@ -241,12 +246,13 @@ async fn main() {
         msg
     };
     let mut body = Vec::new();
+    let mut output = Vec::new();
     let mut comment = Vec::new();
-    for i in 0..20 {
-        let (insert, list) = if i % 2 == 0 {
-            ("    int bench_unused = 0;\n", &mut body)
-        } else {
-            ("    /* a comment */\n", &mut comment)
+    for i in 0..30 {
+        let (insert, list) = match i % 3 {
+            0 => ("    int bench_unused = 0;\n", &mut body),
+            1 => (changes_output.as_str(), &mut output),
+            _ => ("    /* a comment */\n", &mut comment),
         };
         for remove in [false, true] {
             let msg = edit(&mut c, insert, remove);
@@ -257,10 +263,15 @@ async fn main() {
         }
     }
     let b50 = percentile(&mut body, 0.5);
+    let o50 = percentile(&mut output, 0.5);
     let c50 = percentile(&mut comment, 0.5);
     println!(
         "edit inside one body to fresh diagnostics: p50 {b50:.1} ms ({:.0}% of from scratch)",
         100.0 * b50 / scratch
+    );
+    println!(
+        "edit that changes the function's output to fresh diagnostics: p50 {o50:.1} ms ({:.0}% of from scratch)",
+        100.0 * o50 / scratch
     );
     println!("comment edit to fresh diagnostics: p50 {c50:.1} ms");
     let (rss, hwm) = peak_rss_mb();
