@@ -527,10 +527,15 @@ fn identifier_at(snap: &Snapshot, path: &str, off: u32) -> Option<(String, &'sta
 /// Field declarations named `ident` in the program's files of `lang` (C:
 /// struct and union members; Java: instance fields), found in the syntax
 /// trees: the source maps do not record fields.
-pub fn field_declarations(snap: &Snapshot, lang: Lang, ident: &str) -> Vec<PlainLoc> {
+pub fn field_declarations(
+    snap: &Snapshot,
+    lang: Lang,
+    ident: &str,
+    within: Option<&PlainLoc>,
+) -> Vec<PlainLoc> {
     let mut out = Vec::new();
     for (name, doc) in snap.docs.iter() {
-        if doc.lang != Some(lang) {
+        if doc.lang != Some(lang) || within.is_some_and(|w| w.file != *name) {
             continue;
         }
         // Only files that mention the name are parsed (when not yet).
@@ -555,7 +560,10 @@ pub fn field_declarations(snap: &Snapshot, lang: Lang, ident: &str) -> Vec<Plain
                 }),
                 _ => false,
             };
-            if is_name && doc.text.get(n.start_byte()..n.end_byte()) == Some(ident) {
+            let inside = within.is_none_or(|w| {
+                w.range.start as usize <= n.start_byte() && n.end_byte() <= w.range.end as usize
+            });
+            if is_name && inside && doc.text.get(n.start_byte()..n.end_byte()) == Some(ident) {
                 out.push(PlainLoc {
                     file: name.clone(),
                     range: Range::new(n.start_byte(), n.end_byte()),
@@ -578,6 +586,93 @@ pub fn field_declarations(snap: &Snapshot, lang: Lang, ident: &str) -> Vec<Plain
         }
     }
     out
+}
+
+/// C: where the record is defined whose member the field expression at
+/// `off` (`a.f`, `p->f`) selects, from the IR's types: the expression's own
+/// place (a pointer member), or the type of its operand.
+fn c_selected_record(
+    db: &Database,
+    project: Project,
+    snap: &Snapshot,
+    path: &str,
+    off: u32,
+) -> Option<PlainLoc> {
+    use pointee_ir::{Base, Sel, Type};
+    let tree = snap.doc(path)?.tree_or_parse()?;
+    let root = tree.0.root_node();
+    let field = [off as usize, (off as usize).saturating_sub(1)]
+        .into_iter()
+        .filter_map(|at| root.descendant_for_byte_range(at, at))
+        .find(|n| n.kind() == "field_identifier")?;
+    let expr = field.parent().filter(|p| p.kind() == "field_expression")?;
+    let operand = expr.child_by_field_name("argument")?;
+    let arrow = expr.child_by_field_name("operator")?.kind() == "->";
+    let lowered = db::lower_c(db, c_file(db, project, path)?).clone();
+    let linked = c_linked(db, project);
+    let program = linked.as_deref().unwrap_or(&lowered.program);
+    let fs = lowered
+        .source
+        .functions
+        .iter()
+        .find(|fs| fs.range.touches(off))?;
+    let func = program
+        .function(&program_name(Some(program), path, &fs.name))
+        .or_else(|| lowered.program.function(&fs.name))?;
+    let range_of = |n: tree_sitter::Node| Range::new(n.start_byte(), n.end_byte());
+    let record_of = |t: &Type| match t {
+        Type::Record(k) => Some(k.clone()),
+        _ => None,
+    };
+    let pointee = |t: &Type| match t {
+        Type::Pointer(t) | Type::Array(t, _) => Some((**t).clone()),
+        _ => None,
+    };
+    // The record before the place's last step (the member named).
+    let from_place = |p: &pointee_ir::Place| -> Option<pointee_ir::Name> {
+        let mut ty = match &p.base {
+            Base::Var(v) => func.vars.get(v.0 as usize)?.ty.clone(),
+            Base::Global(g) => program.global(g)?.ty.clone(),
+        };
+        if p.deref {
+            ty = pointee(&ty)?;
+        }
+        let (last, before) = p.path.split_last()?;
+        if !matches!(last, Sel::Field(_)) {
+            return None;
+        }
+        for sel in before {
+            ty = match sel {
+                Sel::Field(f) => {
+                    let r = program.types.record(&record_of(&ty)?)?;
+                    r.fields.iter().find(|x| x.name == *f)?.ty.clone()
+                }
+                Sel::Index(_) => pointee(&ty)?,
+            };
+        }
+        record_of(&ty)
+    };
+    let key = fs
+        .exprs
+        .iter()
+        .find(|e| e.range == range_of(expr))
+        .and_then(|e| from_place(&e.place))
+        .or_else(|| {
+            let e = fs.exprs.iter().find(|e| e.range == range_of(operand))?;
+            if arrow {
+                record_of(&pointee(&e.ty)?)
+            } else {
+                record_of(&e.ty)
+            }
+        })?;
+    c_files(db, project).into_iter().find_map(|f| {
+        let l = db::lower_c(db, f);
+        let (_, range) = l.source.records.iter().find(|(k, _)| *k == key)?;
+        Some(PlainLoc {
+            file: f.path(db).clone(),
+            range: *range,
+        })
+    })
 }
 
 fn strip_shadow(name: &str) -> &str {
@@ -620,8 +715,22 @@ pub fn declaration(
         }
     };
     if kind == "field" {
-        let found = field_declarations(snap, lang, &ident);
-        return found.into_iter().next();
+        // C: the member of the record the expression's type selects; by
+        // name alone when the type is not known.
+        let record = (lang == Lang::C)
+            .then(|| c_selected_record(db, project, snap, path, off))
+            .flatten();
+        if let Some(r) = &record {
+            if let Some(found) = field_declarations(snap, lang, &ident, Some(r))
+                .into_iter()
+                .next()
+            {
+                return Some(found);
+            }
+        }
+        return field_declarations(snap, lang, &ident, None)
+            .into_iter()
+            .next();
     }
     if kind == "identifier" {
         // A local or parameter of the enclosing function: the latest

@@ -1016,3 +1016,43 @@ async fn hover_inside_clashing_statics_of_two_files() {
         assert!(md.contains(want) && !md.contains(not), "{file}: {md}");
     }
 }
+
+/// Go to definition on a member reaches the member of the record the
+/// expression's type selects, not the first member of that name.
+#[tokio::test]
+async fn definition_on_a_member_follows_the_record_type() {
+    let (text, m) = markers(
+        "struct a { struct a *$a_next$next; int *$a_val$val; };\n\
+         struct b { struct b *$b_next$next; int *$b_val$val; };\n\
+         struct w { int n; struct b $w_inner$inner; };\n\
+         int x;\n\
+         int main(void) {\n\
+         \x20   struct a sa; struct b sb; struct w sw; struct b *pb = &sb;\n\
+         \x20   sa.next = 0; sb.val = &x;\n\
+         \x20   pb->$use_b_next$next = pb;\n\
+         \x20   sa.$use_a_next$next = &sa;\n\
+         \x20   sb.$use_b_val$val = &x;\n\
+         \x20   sw.inner.$use_w_next$next = pb;\n\
+         \x20   int k = sw.$use_inner$inner.next == 0;\n\
+         \x20   return k;\n\
+         }\n",
+    );
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("m.c", &text).await;
+    for (at, want) in [
+        ("use_b_next", "b_next"),
+        ("use_a_next", "a_next"),
+        ("use_b_val", "b_val"),
+        ("use_w_next", "b_next"),
+        ("use_inner", "w_inner"),
+    ] {
+        let d = c
+            .result("textDocument/definition", c.pos("m.c", m[at]))
+            .await;
+        assert_eq!(
+            d[0]["range"]["start"],
+            json!({"line": m[want].0, "character": m[want].1}),
+            "{at}: {d}"
+        );
+    }
+}
