@@ -28,6 +28,7 @@ impl<'s> Lowerer<'s> {
             }
             "struct_specifier" | "union_specifier" => Type::Record(self.record(spec)),
             "type_identifier" => {
+                self.typedef_lookups += 1;
                 let name = self.text(spec);
                 match self.lookup(name) {
                     Some(Sym::Typedef(t)) => t.clone(),

@@ -77,6 +77,13 @@ pub(crate) struct Lowerer<'s> {
     global_slots: HashMap<Name, usize>,
     global_source_slots: HashMap<Name, usize>,
     extern_names: std::collections::HashSet<Name>,
+    /// Typedef names looked up so far: a header whose type was derived
+    /// without one does not depend on the scope.
+    pub typedef_lookups: u32,
+    /// The outline's function types from `predeclare_functions`, by
+    /// definition node, for headers whose type cannot differ when the
+    /// definition is reached (see `scope_free_header`): not derived twice.
+    predeclared: HashMap<usize, (Name, FnType)>,
 }
 
 /// Whether function bodies are lowered or only outlined.
@@ -111,6 +118,8 @@ impl<'s> Lowerer<'s> {
             global_slots: HashMap::new(),
             global_source_slots: HashMap::new(),
             extern_names: Default::default(),
+            typedef_lookups: 0,
+            predeclared: HashMap::new(),
         }
     }
 
@@ -306,7 +315,9 @@ impl<'s> Lowerer<'s> {
                     }
                 }
                 "function_definition" => {
-                    let base = match item.field("type") {
+                    let lookups = self.typedef_lookups;
+                    let spec = item.field("type");
+                    let base = match spec {
                         Some(t) => self.spec_type(t),
                         None => Type::Scalar,
                     };
@@ -314,8 +325,12 @@ impl<'s> Lowerer<'s> {
                         continue;
                     };
                     if let (Some(n), Type::Function(f)) = self.declarator(decl, base) {
-                        let name = self.text(n);
-                        self.bind(name, Sym::Function(name.into(), *f));
+                        let name: Name = self.text(n).into();
+                        if self.typedef_lookups == lookups && self.scope_free_header(spec, decl) {
+                            self.predeclared
+                                .insert(item.id(), (name.clone(), (*f).clone()));
+                        }
+                        self.bind(&name, Sym::Function(name.clone(), *f));
                     }
                 }
                 "expression_statement" | "ERROR" => {
@@ -342,6 +357,57 @@ impl<'s> Lowerer<'s> {
                 _ => {}
             }
         }
+    }
+
+    /// Whether deriving a definition's type from this header has no effect
+    /// but the type (no record or enum body, so no record defined or
+    /// numbered, no constant bound; no broken syntax) and, when it read no
+    /// typedef name, gives the same type wherever in the file it is derived.
+    fn scope_free_header(&self, spec: Option<Node>, decl: Node) -> bool {
+        let start = spec.map_or(decl.start_byte(), |s| s.start_byte());
+        let header = self.src.get(start..decl.end_byte()).unwrap_or("{");
+        !header.contains('{') && !decl.has_error() && !spec.is_some_and(|s| s.has_error())
+    }
+
+    /// The outline of a definition whose header is not broken: only its
+    /// name and type matter, the parameters and body are the function's
+    /// own lowering. Returns `None` when the header needs the full reading.
+    fn outline_definition(&mut self, node: Node) -> Option<()> {
+        let decl = node.field("declarator")?;
+        let (name, fn_ty) = match self.predeclared.remove(&node.id()) {
+            Some(known) => known,
+            None => {
+                let spec = node.field("type");
+                if !self.scope_free_header(spec, decl) {
+                    // Reading the parameters again defines and numbers
+                    // their records as the full reading does.
+                    return None;
+                }
+                let base = match spec {
+                    Some(t) => self.spec_type(t),
+                    None => Type::Scalar, // implicit int
+                };
+                let (name, ty) = self.declarator(decl, base);
+                let name: Name = self.text(name?).into();
+                let fn_ty = match ty {
+                    Type::Function(f) => *f,
+                    _ => FnType {
+                        ret: Type::Scalar,
+                        params: Vec::new(),
+                        variadic: false,
+                    },
+                };
+                (name, fn_ty)
+            }
+        };
+        if node.field("body").is_some() {
+            self.bind(&name, Sym::Function(name.clone(), fn_ty));
+            self.outlined.push(FunctionSyntax {
+                name,
+                range: range(node),
+            });
+        }
+        Some(())
     }
 
     fn top_level_item(&mut self, item: Node) {
@@ -464,6 +530,12 @@ impl<'s> Lowerer<'s> {
     /// definition that tree-sitter did not recognise as one.
     pub(crate) fn function_definition(&mut self, node: Node, implicit: Option<ImplicitDef>) {
         let implicit = implicit.or_else(|| self.misparsed_implicit_int(node));
+        if self.mode == Mode::Outline
+            && implicit.is_none()
+            && self.outline_definition(node).is_some()
+        {
+            return;
+        }
         let (name_node, fn_ty, param_nodes, knr_decls, body, whole) = match &implicit {
             Some(d) => {
                 // Parameters without a K&R declaration are of unknown type
