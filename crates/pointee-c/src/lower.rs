@@ -83,7 +83,8 @@ pub(crate) struct Lowerer<'s> {
     /// The outline's function types from `predeclare_functions`, by
     /// definition node, for headers whose type cannot differ when the
     /// definition is reached (see `scope_free_header`): not derived twice.
-    predeclared: HashMap<usize, (Name, FnType)>,
+    /// Each with whether the definition has a body (is outlined).
+    predeclared: HashMap<usize, (Name, FnType, bool)>,
 }
 
 /// Whether function bodies are lowered or only outlined.
@@ -215,8 +216,14 @@ impl<'s> Lowerer<'s> {
         while i < items.len() {
             let item = items[i];
             i += 1;
-            match item.kind() {
-                "function_definition" => self.definition(|l| l.function_definition(item, None)),
+            match item.kind_str() {
+                "function_definition" => {
+                    if let Some((name, fn_ty, outlined)) = self.predeclared.remove(&item.id()) {
+                        self.outline_known_definition(item, name, fn_ty, outlined);
+                        continue;
+                    }
+                    self.definition(|l| l.function_definition(item, None))
+                }
                 "declaration" => {
                     if let Some(consumed) = self.definition(|l| l.knr_definition(items, i - 1)) {
                         i = consumed;
@@ -236,7 +243,7 @@ impl<'s> Lowerer<'s> {
                 }
                 "linkage_specification" => {
                     if let Some(body) = item.field("body") {
-                        if body.kind() == "declaration_list" {
+                        if body.kind_str() == "declaration_list" {
                             self.top_level(body);
                         } else {
                             self.top_level_item(body);
@@ -255,7 +262,7 @@ impl<'s> Lowerer<'s> {
                         i = consumed;
                         continue;
                     }
-                    if item.kind() == "ERROR" {
+                    if item.kind_str() == "ERROR" {
                         self.note(
                             item,
                             NoteKind::Syntax,
@@ -289,7 +296,7 @@ impl<'s> Lowerer<'s> {
                         self.note(
                             item,
                             NoteKind::Unsupported,
-                            format!("top-level `{}` ignored", item.kind()),
+                            format!("top-level `{}` ignored", item.kind_str()),
                         );
                     }
                 }
@@ -302,21 +309,26 @@ impl<'s> Lowerer<'s> {
     fn predeclare_functions(&mut self, root: Node) {
         let items = named_children(root);
         for (i, item) in items.iter().enumerate() {
-            match item.kind() {
-                "function_definition" if self.misparsed_implicit_int(*item).is_some() => {
-                    if let Some(t) = item.field("type") {
-                        let name = self.text(t);
-                        let f = FnType {
-                            ret: Type::Scalar,
-                            params: Vec::new(),
-                            variadic: false,
-                        };
-                        self.bind(name, Sym::Function(name.into(), f));
-                    }
-                }
+            match item.kind_str() {
                 "function_definition" => {
-                    let lookups = self.typedef_lookups;
                     let spec = item.field("type");
+                    // Only a typedef-like name before the declarator can be
+                    // a misparsed implicit int.
+                    if spec.is_some_and(|t| t.kind_str() == "type_identifier")
+                        && self.misparsed_implicit_int(*item).is_some()
+                    {
+                        if let Some(t) = spec {
+                            let name = self.text(t);
+                            let f = FnType {
+                                ret: Type::Scalar,
+                                params: Vec::new(),
+                                variadic: false,
+                            };
+                            self.bind(name, Sym::Function(name.into(), f));
+                        }
+                        continue;
+                    }
+                    let lookups = self.typedef_lookups;
                     let base = match spec {
                         Some(t) => self.spec_type(t),
                         None => Type::Scalar,
@@ -327,8 +339,9 @@ impl<'s> Lowerer<'s> {
                     if let (Some(n), Type::Function(f)) = self.declarator(decl, base) {
                         let name: Name = self.text(n).into();
                         if self.typedef_lookups == lookups && self.scope_free_header(spec, decl) {
+                            let outlined = item.field("body").is_some();
                             self.predeclared
-                                .insert(item.id(), (name.clone(), (*f).clone()));
+                                .insert(item.id(), (name.clone(), (*f).clone(), outlined));
                         }
                         self.bind(&name, Sym::Function(name.clone(), *f));
                     }
@@ -342,9 +355,9 @@ impl<'s> Lowerer<'s> {
                     };
                     let body_follows = items[i + 1..]
                         .iter()
-                        .find(|n| n.kind() != "declaration")
-                        .is_some_and(|n| n.kind() == "compound_statement");
-                    if callee.kind() == "identifier" && body_follows {
+                        .find(|n| n.kind_str() != "declaration")
+                        .is_some_and(|n| n.kind_str() == "compound_statement");
+                    if callee.kind_str() == "identifier" && body_follows {
                         let name = self.text(callee);
                         let f = FnType {
                             ret: Type::Scalar,
@@ -374,44 +387,45 @@ impl<'s> Lowerer<'s> {
     /// own lowering. Returns `None` when the header needs the full reading.
     fn outline_definition(&mut self, node: Node) -> Option<()> {
         let decl = node.field("declarator")?;
-        let (name, fn_ty) = match self.predeclared.remove(&node.id()) {
-            Some(known) => known,
-            None => {
-                let spec = node.field("type");
-                if !self.scope_free_header(spec, decl) {
-                    // Reading the parameters again defines and numbers
-                    // their records as the full reading does.
-                    return None;
-                }
-                let base = match spec {
-                    Some(t) => self.spec_type(t),
-                    None => Type::Scalar, // implicit int
-                };
-                let (name, ty) = self.declarator(decl, base);
-                let name: Name = self.text(name?).into();
-                let fn_ty = match ty {
-                    Type::Function(f) => *f,
-                    _ => FnType {
-                        ret: Type::Scalar,
-                        params: Vec::new(),
-                        variadic: false,
-                    },
-                };
-                (name, fn_ty)
-            }
+        let spec = node.field("type");
+        if !self.scope_free_header(spec, decl) {
+            // Reading the parameters again defines and numbers their
+            // records as the full reading does.
+            return None;
+        }
+        let base = match spec {
+            Some(t) => self.spec_type(t),
+            None => Type::Scalar, // implicit int
         };
-        if node.field("body").is_some() {
-            self.bind(&name, Sym::Function(name.clone(), fn_ty));
+        let (name, ty) = self.declarator(decl, base);
+        let name: Name = self.text(name?).into();
+        let fn_ty = match ty {
+            Type::Function(f) => *f,
+            _ => FnType {
+                ret: Type::Scalar,
+                params: Vec::new(),
+                variadic: false,
+            },
+        };
+        let outlined = node.field("body").is_some();
+        self.outline_known_definition(node, name, fn_ty, outlined);
+        Some(())
+    }
+
+    /// Outlines a definition whose name and type are known; one without a
+    /// body is not outlined (nor bound), as in `function_definition`.
+    fn outline_known_definition(&mut self, node: Node, name: Name, ty: FnType, outlined: bool) {
+        if outlined {
+            self.bind(&name, Sym::Function(name.clone(), ty));
             self.outlined.push(FunctionSyntax {
                 name,
                 range: range(node),
             });
         }
-        Some(())
     }
 
     fn top_level_item(&mut self, item: Node) {
-        match item.kind() {
+        match item.kind_str() {
             "function_definition" => self.definition(|l| l.function_definition(item, None)),
             "declaration" => self.declaration(item),
             _ => {}
@@ -425,14 +439,14 @@ impl<'s> Lowerer<'s> {
         let children: Vec<Node> = node
             .named_children(&mut cursor)
             .filter(|c| Some(c.id()) != alternative)
-            .filter(|c| !matches!(c.kind(), "identifier" | "preproc_arg" | "comment"))
+            .filter(|c| !matches!(c.kind_str(), "identifier" | "preproc_arg" | "comment"))
             .collect();
         for c in children {
             if node.field("condition").map(|n| n.id()) == Some(c.id()) {
                 continue;
             }
             // Wrap single items through the same dispatcher as the file.
-            match c.kind() {
+            match c.kind_str() {
                 "function_definition" => self.definition(|l| l.function_definition(c, None)),
                 "declaration" => self.declaration(c),
                 "type_definition" => self.type_definition(c),
@@ -452,7 +466,7 @@ impl<'s> Lowerer<'s> {
         let head = items[at];
         let call = find_call(head)?;
         let callee = call.field("function")?;
-        if callee.kind() != "identifier" {
+        if callee.kind_str() != "identifier" {
             return None;
         }
         let (decls, body, j) = knr_tail(items, at + 1)?;
@@ -461,7 +475,7 @@ impl<'s> Lowerer<'s> {
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
-            .filter(|a| a.kind() == "identifier")
+            .filter(|a| a.kind_str() == "identifier")
             .collect();
         let def = ImplicitDef {
             name: callee,
@@ -499,12 +513,12 @@ impl<'s> Lowerer<'s> {
         let mut params = Vec::new();
         if let Some(list) = fdecl.field("parameters") {
             for p in named_children(list) {
-                match p.kind() {
+                match p.kind_str() {
                     "identifier" => params.push(p),
                     "parameter_declaration" => {
                         let n = p.field("declarator").or_else(|| p.field("type"));
                         if let Some(n) =
-                            n.filter(|n| matches!(n.kind(), "identifier" | "type_identifier"))
+                            n.filter(|n| matches!(n.kind_str(), "identifier" | "type_identifier"))
                         {
                             params.push(n);
                         }
@@ -577,7 +591,7 @@ impl<'s> Lowerer<'s> {
                 let params = self.parameter_nodes(decl);
                 let knr: Vec<Node> = named_children(node)
                     .into_iter()
-                    .filter(|c| c.kind() == "declaration")
+                    .filter(|c| c.kind_str() == "declaration")
                     .collect();
                 let Some(body) = node.field("body") else {
                     return;
@@ -694,7 +708,7 @@ impl<'s> Lowerer<'s> {
     /// definition of `count`.
     fn misparsed_implicit_int<'t>(&self, node: Node<'t>) -> Option<ImplicitDef<'t>> {
         let ty = node.field("type")?;
-        if ty.kind() != "type_identifier"
+        if ty.kind_str() != "type_identifier"
             || matches!(self.lookup(self.text(ty)), Some(Sym::Typedef(_)))
         {
             return None;
@@ -706,7 +720,7 @@ impl<'s> Lowerer<'s> {
         let mut params = Vec::new();
         let mut stack = vec![decl];
         while let Some(n) = stack.pop() {
-            if n.kind() == "identifier" {
+            if n.kind_str() == "identifier" {
                 params.push(n);
             } else {
                 stack.extend(named_children(n).into_iter().rev());
@@ -714,7 +728,7 @@ impl<'s> Lowerer<'s> {
         }
         let decls = named_children(node)
             .into_iter()
-            .filter(|c| c.kind() == "declaration")
+            .filter(|c| c.kind_str() == "declaration")
             .collect();
         Some(ImplicitDef {
             name: ty,
@@ -736,7 +750,7 @@ impl<'s> Lowerer<'s> {
         };
         let mut out = Vec::new();
         for p in named_children(list) {
-            match p.kind() {
+            match p.kind_str() {
                 "identifier" => out.push((p, None)),
                 "parameter_declaration" => {
                     let base = p
@@ -766,7 +780,7 @@ impl<'s> Lowerer<'s> {
         let is_static = has_storage(node, self.src, "static");
         let is_extern = has_storage(node, self.src, "extern");
         for d in syntax::children_by_field(node, "declarator") {
-            let (decl, value) = match d.kind() {
+            let (decl, value) = match d.kind_str() {
                 "init_declarator" => (d.field("declarator").unwrap_or(d), d.field("value")),
                 _ => (d, None),
             };
@@ -939,7 +953,7 @@ impl<'s> Lowerer<'s> {
             .into_iter()
             .next();
         self.anon_name_hint = first
-            .filter(|d| d.kind() == "type_identifier")
+            .filter(|d| d.kind_str() == "type_identifier")
             .map(|d| self.text(d).to_string());
         let base = match node.field("type") {
             Some(t) => self.spec_type(t),
@@ -1117,26 +1131,26 @@ pub(crate) struct ImplicitDef<'t> {
 /// Returns them and the body's index.
 fn knr_tail<'t>(items: &[Node<'t>], from: usize) -> Option<(Vec<Node<'t>>, Node<'t>, usize)> {
     let mut j = from;
-    while j < items.len() && items[j].kind() == "declaration" {
+    while j < items.len() && items[j].kind_str() == "declaration" {
         j += 1;
     }
     let body = *items.get(j)?;
-    (body.kind() == "compound_statement").then(|| (items[from..j].to_vec(), body, j))
+    (body.kind_str() == "compound_statement").then(|| (items[from..j].to_vec(), body, j))
 }
 
 fn find_call(n: Node) -> Option<Node> {
-    if n.kind() == "call_expression" {
+    if n.kind_str() == "call_expression" {
         return Some(n);
     }
     named_children(n)
         .into_iter()
         .rev()
-        .find(|c| c.kind() == "call_expression")
+        .find(|c| c.kind_str() == "call_expression")
 }
 
 pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
     loop {
-        match d.kind() {
+        match d.kind_str() {
             "function_declarator" => {
                 // `int (*f(int))(char)`: the innermost function declarator
                 // that names the function holds its parameters.
@@ -1160,20 +1174,20 @@ pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
 fn has_storage(node: Node, src: &str, word: &str) -> bool {
     named_children(node)
         .into_iter()
-        .any(|c| c.kind() == "storage_class_specifier" && text(c, src) == word)
+        .any(|c| c.kind_str() == "storage_class_specifier" && text(c, src) == word)
 }
 
 fn is_restrict(name: Node, src: &str) -> bool {
     // The qualifier sits in the pointer declarator around the name.
     let mut n = name.parent();
     while let Some(p) = n {
-        if p.kind() == "parameter_declaration" {
+        if p.kind_str() == "parameter_declaration" {
             return false;
         }
-        if p.kind() == "pointer_declarator"
+        if p.kind_str() == "pointer_declarator"
             && named_children(p)
                 .into_iter()
-                .any(|c| c.kind() == "type_qualifier" && text(c, src).contains("restrict"))
+                .any(|c| c.kind_str() == "type_qualifier" && text(c, src).contains("restrict"))
         {
             return true;
         }
