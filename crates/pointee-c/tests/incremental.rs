@@ -17,21 +17,20 @@ fn outline(text: &str) -> Outline {
     pointee_c::outline("t.c", text, &parse(text))
 }
 
-/// Lowers one function from its own text, positions moved into the file.
+/// Lowers one function from its own text (positions relative to it).
 fn lower_one(o: &Outline, text: &str, f: &FunctionSyntax) -> CFile {
-    let mut part = pointee_c::lower_function(
+    pointee_c::lower_function(
         &o.scope,
         "t.c",
         &text[f.range.start as usize..f.range.end as usize],
-    );
-    part.source.shift(f.range.start);
-    part
+    )
 }
 
 fn by_functions(text: &str) -> CFile {
     let o = outline(text);
-    let parts = o.functions.iter().map(|f| lower_one(&o, text, f)).collect();
-    pointee_c::assemble(o.file, parts)
+    let parts: Vec<CFile> = o.functions.iter().map(|f| lower_one(&o, text, f)).collect();
+    let starts = o.functions.iter().map(|f| f.range.start);
+    pointee_c::assemble(&o.file, parts.iter().zip(starts))
 }
 
 fn c_files() -> Vec<PathBuf> {
