@@ -4,6 +4,7 @@
 use crate::scope::{FileScope, FunctionSyntax};
 use crate::syntax::{self, named_children, range, text, Fields};
 use crate::CFile;
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
     Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
     GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId, SiteInfo,
@@ -55,7 +56,7 @@ pub(crate) struct Lowerer<'s> {
     pub source: SourceMap,
     /// Scopes of ordinary identifiers; `[0]` is the file scope (what this
     /// lowering adds to it; `base` holds the rest).
-    pub scopes: Vec<HashMap<String, Sym>>,
+    pub scopes: Vec<FxHashMap<String, Sym>>,
     /// The file scope read by the outline, when lowering function bodies.
     pub base: &'s FileScope,
     pub mode: Mode,
@@ -73,9 +74,9 @@ pub(crate) struct Lowerer<'s> {
     pub depth: usize,
     /// Where each defined function, global and global source entry is in
     /// the output vectors (a redefinition replaces in place).
-    function_slots: HashMap<Name, usize>,
-    global_slots: HashMap<Name, usize>,
-    global_source_slots: HashMap<Name, usize>,
+    function_slots: FxHashMap<Name, usize>,
+    global_slots: FxHashMap<Name, usize>,
+    global_source_slots: FxHashMap<Name, usize>,
     extern_names: std::collections::HashSet<Name>,
     /// Typedef names looked up so far: a header whose type was derived
     /// without one does not depend on the scope.
@@ -84,7 +85,7 @@ pub(crate) struct Lowerer<'s> {
     /// definition node, for headers whose type cannot differ when the
     /// definition is reached (see `scope_free_header`): not derived twice.
     /// Each with whether the definition has a body (is outlined).
-    predeclared: HashMap<usize, (Name, FnType, bool)>,
+    predeclared: FxHashMap<usize, (Name, FnType, bool)>,
 }
 
 /// Whether function bodies are lowered or only outlined.
@@ -105,7 +106,7 @@ impl<'s> Lowerer<'s> {
                 file: file.into(),
                 ..Default::default()
             },
-            scopes: vec![HashMap::new()],
+            scopes: vec![FxHashMap::default()],
             base,
             mode,
             outlined: Vec::new(),
@@ -115,20 +116,21 @@ impl<'s> Lowerer<'s> {
             f: FnState::default(),
             global_sites: Vec::new(),
             depth: 0,
-            function_slots: HashMap::new(),
-            global_slots: HashMap::new(),
-            global_source_slots: HashMap::new(),
+            function_slots: FxHashMap::default(),
+            global_slots: FxHashMap::default(),
+            global_source_slots: FxHashMap::default(),
             extern_names: Default::default(),
             typedef_lookups: 0,
-            predeclared: HashMap::new(),
+            predeclared: FxHashMap::default(),
         }
     }
 
     /// The file-level items of an outline pass.
     pub(crate) fn outline_items(&mut self, root: Node) {
+        let items = named_children(root);
         self.predeclare_library_types();
-        self.predeclare_functions(root);
-        self.top_level(root);
+        self.predeclare_functions(&items);
+        self.top_level_items(&items);
     }
 
     /// Lowers the items that make up one function definition.
@@ -306,8 +308,7 @@ impl<'s> Lowerer<'s> {
 
     /// Binds every function defined in the file before lowering any body, so
     /// that a function used before its definition (common in old C) is known.
-    fn predeclare_functions(&mut self, root: Node) {
-        let items = named_children(root);
+    fn predeclare_functions(&mut self, items: &[Node]) {
         for (i, item) in items.iter().enumerate() {
             match item.kind_str() {
                 "function_definition" => {
@@ -600,7 +601,7 @@ impl<'s> Lowerer<'s> {
             }
         };
         let name: Name = self.text(name_node).into();
-        let is_static = has_storage(node, self.src, "static");
+        let (is_static, _) = storage(node, self.src);
         self.bind(&name, Sym::Function(name.clone(), fn_ty.clone()));
         if self.mode == Mode::Outline {
             self.outlined.push(FunctionSyntax { name, range: whole });
@@ -613,7 +614,7 @@ impl<'s> Lowerer<'s> {
             ..Default::default()
         };
         self.f.blocks.push(Vec::new());
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         // K&R declarations give the parameters their types.
         let mut knr_types: HashMap<String, (Type, Node)> = HashMap::new();
         for d in &knr_decls {
@@ -777,8 +778,7 @@ impl<'s> Lowerer<'s> {
             Some(t) => self.spec_type(t),
             None => Type::Scalar,
         };
-        let is_static = has_storage(node, self.src, "static");
-        let is_extern = has_storage(node, self.src, "extern");
+        let (is_static, is_extern) = storage(node, self.src);
         for d in syntax::children_by_field(node, "declarator") {
             let (decl, value) = match d.kind_str() {
                 "init_declarator" => (d.field("declarator").unwrap_or(d), d.field("value")),
@@ -1171,10 +1171,20 @@ pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
     }
 }
 
-fn has_storage(node: Node, src: &str, word: &str) -> bool {
-    named_children(node)
-        .into_iter()
-        .any(|c| c.kind_str() == "storage_class_specifier" && text(c, src) == word)
+/// Whether a declaration is `static`, and whether it is `extern`.
+fn storage(node: Node, src: &str) -> (bool, bool) {
+    let (mut is_static, mut is_extern) = (false, false);
+    let mut cursor = node.walk();
+    for c in node.named_children(&mut cursor) {
+        if c.kind_str() == "storage_class_specifier" {
+            match text(c, src) {
+                "static" => is_static = true,
+                "extern" => is_extern = true,
+                _ => {}
+            }
+        }
+    }
+    (is_static, is_extern)
 }
 
 fn is_restrict(name: Node, src: &str) -> bool {

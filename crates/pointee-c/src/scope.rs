@@ -9,14 +9,13 @@ use crate::syntax::{self, named_children};
 use crate::CFile;
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{Name, Range, TypeTable};
-use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 /// What a function body may name from the file: ordinary identifiers and
 /// record layouts. Compared by value (it holds no source position).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileScope {
-    pub(crate) names: HashMap<String, Sym>,
+    pub(crate) names: FxHashMap<String, Sym>,
     pub(crate) types: TypeTable,
 }
 

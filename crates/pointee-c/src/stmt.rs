@@ -4,14 +4,14 @@
 
 use crate::lower::{Lowerer, Sym, MAX_DEPTH};
 use crate::syntax::{named_children, range, Fields};
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{Cond, NoteKind, Place, Stmt, Type, VarKind};
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 impl<'s> Lowerer<'s> {
     /// A `{ ... }` block with its own scope.
     pub(crate) fn compound(&mut self, n: Node) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         for c in named_children(n) {
             self.statement(c);
         }
@@ -200,7 +200,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn for_statement(&mut self, n: Node) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         if let Some(init) = n.field("initializer") {
             if init.kind_str() == "declaration" {
                 self.declaration(init);
@@ -236,7 +236,7 @@ impl<'s> Lowerer<'s> {
         }
         let mut arms = Vec::new();
         let mut has_default = false;
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         if let Some(body) = n.field("body") {
             for c in named_children(body) {
                 if c.kind_str() == "case_statement" {
