@@ -53,9 +53,42 @@ impl<'s> Lowerer<'s> {
         } else {
             "struct"
         };
-        let key: Name = match spec.field("name") {
+        let body = spec.field("body");
+        let name = spec.field("name");
+        if let (Some(n), None) = (name, body) {
+            // A reference to a known record (most are) shares its key,
+            // without making a string for it.
+            let mut key = std::mem::take(&mut self.key_buf);
+            key.clear();
+            key.push_str(word);
+            key.push(' ');
+            key.push_str(self.text(n));
+            let known = self
+                .program
+                .types
+                .records
+                .get_key_value(key.as_str())
+                .or_else(|| self.base.types.records.get_key_value(key.as_str()))
+                .map(|(k, _)| k.clone());
+            let known = known.unwrap_or_else(|| {
+                let k: Name = key.as_str().into();
+                self.program.types.records.insert(
+                    k.clone(),
+                    Record {
+                        name: k.clone(),
+                        kind,
+                        fields: Vec::new(),
+                        complete: false,
+                    },
+                );
+                k
+            });
+            self.key_buf = key;
+            return known;
+        }
+        let key: Name = match name {
             Some(n) => format!("{word} {}", self.text(n)).into(),
-            None if self.anon_name_hint.is_some() && spec.field("body").is_some() => {
+            None if self.anon_name_hint.is_some() && body.is_some() => {
                 format!("{word} {}", self.anon_name_hint.take().unwrap_or_default()).into()
             }
             None => {
@@ -66,7 +99,7 @@ impl<'s> Lowerer<'s> {
                 }
             }
         };
-        let Some(body) = spec.field("body") else {
+        let Some(body) = body else {
             // A reference to a record: keep the layout known here or in
             // the file scope; only an unknown tag gets an empty layout.
             if self.record_def(&key).is_some() {

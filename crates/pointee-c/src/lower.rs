@@ -86,6 +86,8 @@ pub(crate) struct Lowerer<'s> {
     /// definition is reached (see `scope_free_header`): not derived twice.
     /// Each with whether the definition has a body (is outlined).
     predeclared: FxHashMap<usize, (Name, FnType, bool)>,
+    /// Room to spell a record key in before looking it up.
+    pub key_buf: String,
 }
 
 /// Whether function bodies are lowered or only outlined.
@@ -122,6 +124,7 @@ impl<'s> Lowerer<'s> {
             extern_names: Default::default(),
             typedef_lookups: 0,
             predeclared: FxHashMap::default(),
+            key_buf: String::new(),
         }
     }
 
