@@ -83,8 +83,19 @@ pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
+/// Below this many children, children are read by index: no cursor to
+/// allocate, and the quadratic walk of `child(i)` is still short.
+const FEW_CHILDREN: usize = 12;
+
 /// Named children, skipping comments.
 pub(crate) fn named_children(n: Node) -> Vec<Node> {
+    let count = n.named_child_count();
+    if count <= FEW_CHILDREN {
+        return (0..count)
+            .filter_map(|i| n.named_child(i))
+            .filter(|c| c.kind_str() != "comment")
+            .collect();
+    }
     let mut cursor = n.walk();
     n.named_children(&mut cursor)
         .filter(|c| c.kind_str() != "comment")
@@ -96,6 +107,13 @@ pub(crate) fn children_by_field<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
     let Some(id) = field_id(field) else {
         return Vec::new();
     };
+    let count = n.child_count();
+    if count <= FEW_CHILDREN {
+        return (0..count)
+            .filter(|&i| n.field_name_for_child(i as u32) == Some(field))
+            .filter_map(|i| n.child(i))
+            .collect();
+    }
     let mut cursor = n.walk();
     n.children_by_field_id(id, &mut cursor).collect()
 }
