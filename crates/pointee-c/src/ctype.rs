@@ -237,8 +237,7 @@ impl<'s> Lowerer<'s> {
         let mut variadic = false;
         // One walk over every child: the named ones are parameters, and an
         // unnamed `...` shows up as a bare token.
-        let mut cursor = list.walk();
-        for p in list.children(&mut cursor) {
+        for p in crate::syntax::children(list) {
             if !p.is_named() {
                 variadic |= p.kind_str() == "...";
                 continue;

@@ -1177,8 +1177,7 @@ pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
 /// Whether a declaration is `static`, and whether it is `extern`.
 fn storage(node: Node, src: &str) -> (bool, bool) {
     let (mut is_static, mut is_extern) = (false, false);
-    let mut cursor = node.walk();
-    for c in node.named_children(&mut cursor) {
+    for c in named_children(node) {
         if c.kind_str() == "storage_class_specifier" {
             match text(c, src) {
                 "static" => is_static = true,

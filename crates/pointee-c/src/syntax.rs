@@ -87,6 +87,16 @@ pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
 /// allocate, and the quadratic walk of `child(i)` is still short.
 const FEW_CHILDREN: usize = 12;
 
+/// All children (named or not), in order.
+pub(crate) fn children(n: Node) -> Vec<Node> {
+    let count = n.child_count();
+    if count <= FEW_CHILDREN {
+        return (0..count).filter_map(|i| n.child(i)).collect();
+    }
+    let mut cursor = n.walk();
+    n.children(&mut cursor).collect()
+}
+
 /// Named children, skipping comments.
 pub(crate) fn named_children(n: Node) -> Vec<Node> {
     let count = n.named_child_count();
