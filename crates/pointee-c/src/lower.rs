@@ -343,7 +343,10 @@ impl<'s> Lowerer<'s> {
                     if let (Some(n), Type::Function(f)) = self.declarator(decl, base) {
                         let name: Name = self.text(n).into();
                         if self.typedef_lookups == lookups && self.scope_free_header(spec, decl) {
-                            let outlined = item.field("body").is_some();
+                            // The grammar requires a body: only a broken
+                            // definition can lack one (a costly lookup, as
+                            // the body is the last child).
+                            let outlined = !item.has_error() || item.field("body").is_some();
                             self.predeclared
                                 .insert(item.id(), (name.clone(), (*f).clone(), outlined));
                         }
