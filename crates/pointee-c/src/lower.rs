@@ -189,10 +189,18 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn bind(&mut self, name: &str, sym: Sym) {
-        self.scopes
+        let scope = self
+            .scopes
             .last_mut()
-            .expect("the file scope is never popped")
-            .insert(name.to_string(), sym);
+            .expect("the file scope is never popped");
+        // Rebinding (each function is bound early, then where it is
+        // defined) reuses the key.
+        match scope.get_mut(name) {
+            Some(old) => *old = sym,
+            None => {
+                scope.insert(name.to_string(), sym);
+            }
+        }
     }
 
     pub(crate) fn in_function(&self) -> bool {
