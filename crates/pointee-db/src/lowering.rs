@@ -107,7 +107,12 @@ pub fn lower_function<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Arc<[CFile
 /// One C file lowered, with absolute positions: the outline and every
 /// function's lowering, shifted to where the function now is. Re-executes on
 /// every edit of the file, but lowers nothing itself.
-#[salsa::tracked(returns(ref))]
+///
+/// Not compared with its previous value (`no_eq`): no query reads it, so
+/// backdating it would save nothing, and comparing two whole files costs
+/// about as much as assembling one (after a comment edit the IR is all
+/// equal and only the positions differ).
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
     let outline = c_outline(db, file);
     let mut parts = Vec::with_capacity(outline.functions.len());
