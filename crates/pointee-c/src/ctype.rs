@@ -9,7 +9,7 @@ use tree_sitter::Node;
 impl<'s> Lowerer<'s> {
     /// The type a type specifier names; defines records it declares.
     pub(crate) fn spec_type(&mut self, spec: Node) -> Type {
-        match spec.kind() {
+        match spec.kind_str() {
             "primitive_type" => match self.text(spec) {
                 "void" => Type::Void,
                 _ => Type::Scalar,
@@ -28,6 +28,7 @@ impl<'s> Lowerer<'s> {
             }
             "struct_specifier" | "union_specifier" => Type::Record(self.record(spec)),
             "type_identifier" => {
+                self.typedef_lookups += 1;
                 let name = self.text(spec);
                 match self.lookup(name) {
                     Some(Sym::Typedef(t)) => t.clone(),
@@ -42,7 +43,7 @@ impl<'s> Lowerer<'s> {
     /// The record key of a struct or union specifier, defining its fields
     /// when it has a body.
     fn record(&mut self, spec: Node) -> Name {
-        let kind = if spec.kind() == "union_specifier" {
+        let kind = if spec.kind_str() == "union_specifier" {
             RecordKind::Union
         } else {
             RecordKind::Struct
@@ -52,9 +53,42 @@ impl<'s> Lowerer<'s> {
         } else {
             "struct"
         };
-        let key: Name = match spec.field("name") {
+        let body = spec.field("body");
+        let name = spec.field("name");
+        if let (Some(n), None) = (name, body) {
+            // A reference to a known record (most are) shares its key,
+            // without making a string for it.
+            let mut key = std::mem::take(&mut self.key_buf);
+            key.clear();
+            key.push_str(word);
+            key.push(' ');
+            key.push_str(self.text(n));
+            let known = self
+                .program
+                .types
+                .records
+                .get_key_value(key.as_str())
+                .or_else(|| self.base.types.records.get_key_value(key.as_str()))
+                .map(|(k, _)| k.clone());
+            let known = known.unwrap_or_else(|| {
+                let k: Name = key.as_str().into();
+                self.program.types.records.insert(
+                    k.clone(),
+                    Record {
+                        name: k.clone(),
+                        kind,
+                        fields: Vec::new(),
+                        complete: false,
+                    },
+                );
+                k
+            });
+            self.key_buf = key;
+            return known;
+        }
+        let key: Name = match name {
             Some(n) => format!("{word} {}", self.text(n)).into(),
-            None if self.anon_name_hint.is_some() && spec.field("body").is_some() => {
+            None if self.anon_name_hint.is_some() && body.is_some() => {
                 format!("{word} {}", self.anon_name_hint.take().unwrap_or_default()).into()
             }
             None => {
@@ -65,7 +99,7 @@ impl<'s> Lowerer<'s> {
                 }
             }
         };
-        let Some(body) = spec.field("body") else {
+        let Some(body) = body else {
             // A reference to a record: keep the layout known here or in
             // the file scope; only an unknown tag gets an empty layout.
             if self.record_def(&key).is_some() {
@@ -86,7 +120,7 @@ impl<'s> Lowerer<'s> {
         let mut fields = Vec::new();
         let mut anon_members = 0;
         for fd in named_children(body) {
-            if fd.kind() != "field_declaration" {
+            if fd.kind_str() != "field_declaration" {
                 continue;
             }
             let base = match fd.field("type") {
@@ -144,7 +178,7 @@ impl<'s> Lowerer<'s> {
                 self.note(d, NoteKind::Unsupported, "declarator nested too deeply");
                 return (None, Type::Unknown);
             }
-            match d.kind() {
+            match d.kind_str() {
                 "identifier" | "field_identifier" | "type_identifier" => return (Some(d), ty),
                 "pointer_declarator" | "abstract_pointer_declarator" => {
                     ty = Type::pointer_to(ty);
@@ -156,7 +190,7 @@ impl<'s> Lowerer<'s> {
                 "array_declarator" | "abstract_array_declarator" => {
                     let len = d
                         .field("size")
-                        .filter(|s| s.kind() == "number_literal")
+                        .filter(|s| s.kind_str() == "number_literal")
                         .and_then(|s| int_literal(self.text(s)));
                     ty = Type::Array(Box::new(ty), len);
                     match d.field("declarator") {
@@ -182,10 +216,9 @@ impl<'s> Lowerer<'s> {
                 "parenthesized_declarator"
                 | "abstract_parenthesized_declarator"
                 | "attributed_declarator" => {
-                    match named_children(d)
-                        .into_iter()
-                        .find(|c| !matches!(c.kind(), "attribute_specifier" | "ms_call_modifier"))
-                    {
+                    match named_children(d).into_iter().find(|c| {
+                        !matches!(c.kind_str(), "attribute_specifier" | "ms_call_modifier")
+                    }) {
                         Some(inner) => d = inner,
                         None => return (None, ty),
                     }
@@ -202,8 +235,14 @@ impl<'s> Lowerer<'s> {
     fn parameter_types(&mut self, list: Node) -> (Vec<Type>, bool) {
         let mut params = Vec::new();
         let mut variadic = false;
-        for p in named_children(list) {
-            match p.kind() {
+        // One walk over every child: the named ones are parameters, and an
+        // unnamed `...` shows up as a bare token.
+        for p in crate::syntax::children(list) {
+            if !p.is_named() {
+                variadic |= p.kind_str() == "...";
+                continue;
+            }
+            match p.kind_str() {
                 "variadic_parameter" => variadic = true,
                 "parameter_declaration" => {
                     let base = p
@@ -221,11 +260,6 @@ impl<'s> Lowerer<'s> {
                 "identifier" => params.push(Type::Scalar),
                 _ => {}
             }
-        }
-        // Unnamed `...` also shows up as a bare token.
-        let mut cursor = list.walk();
-        if list.children(&mut cursor).any(|c| c.kind() == "...") {
-            variadic = true;
         }
         (params, variadic)
     }
@@ -274,7 +308,7 @@ impl<'s> Lowerer<'s> {
     /// it (for initializers, which must not emit statements to find out).
     pub(crate) fn static_type(&mut self, e: Node) -> Option<Type> {
         let e = crate::syntax::strip_parens(e);
-        match e.kind() {
+        match e.kind_str() {
             "identifier" => match self.lookup(self.text(e))? {
                 Sym::Local(_, t) | Sym::Global(_, t) => Some(t.clone()),
                 Sym::Function(_, f) => Some(Type::Function(Box::new(f.clone()))),

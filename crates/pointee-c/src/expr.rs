@@ -78,7 +78,7 @@ impl<'s> Lowerer<'s> {
         if let ValKind::Place(p, _) = &v.kind {
             if pointer_like(&v.ty)
                 && matches!(
-                    n.kind(),
+                    n.kind_str(),
                     "identifier"
                         | "field_expression"
                         | "subscript_expression"
@@ -137,7 +137,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn expr_inner(&mut self, n: Node) -> Val {
-        match n.kind() {
+        match n.kind_str() {
             "identifier" => self.identifier(n),
             "number_literal" => match int_literal(self.text(n)) {
                 Some(0) => Val::rv(Rvalue::Null, Type::Scalar),
@@ -188,7 +188,7 @@ impl<'s> Lowerer<'s> {
             "cast_expression" => self.cast(n),
             "compound_literal_expression" => self.compound_literal(n),
             "initializer_list" => self.unmodelled(n, "brace list outside an initializer"),
-            _ => self.unmodelled(n, &format!("`{}` expression", n.kind())),
+            _ => self.unmodelled(n, &format!("`{}` expression", n.kind_str())),
         }
     }
 
@@ -305,7 +305,7 @@ impl<'s> Lowerer<'s> {
     pub(crate) fn effect(&mut self, n: Node) {
         let v = self.expr(n);
         if matches!(
-            strip_parens(n).kind(),
+            strip_parens(n).kind_str(),
             "pointer_expression" | "field_expression" | "subscript_expression"
         ) {
             self.read_if_deref(&v, range(n));
@@ -527,7 +527,7 @@ impl<'s> Lowerer<'s> {
     /// constant the tail, anything else either.
     pub(crate) fn index_kind(&self, n: Node) -> Index {
         let n = strip_parens(n);
-        match n.kind() {
+        match n.kind_str() {
             "number_literal" => match int_literal(self.text(n)) {
                 Some(0) => Index::Zero,
                 Some(_) => Index::Positive,
@@ -544,7 +544,7 @@ impl<'s> Lowerer<'s> {
         };
         let fnode_s = strip_parens(fnode);
         let (callee, ret) =
-            if fnode_s.kind() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+            if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
                 // An undeclared function: implicitly declared (C89).
                 let name: Name = self.text(fnode_s).into();
                 (Callee::Direct(name), Type::Unknown)
@@ -669,9 +669,11 @@ impl<'s> Lowerer<'s> {
         let v = self.expr(arg);
         let (p, c) = self.place_of(&v, range(arg));
         // A statement `p++;` (or a `for` update) needs no old value.
-        let prefix = n.child(0).is_some_and(|c| matches!(c.kind(), "++" | "--"))
+        let prefix = n
+            .child(0)
+            .is_some_and(|c| matches!(c.kind_str(), "++" | "--"))
             || n.parent()
-                .is_some_and(|p| matches!(p.kind(), "expression_statement" | "for_statement"));
+                .is_some_and(|p| matches!(p.kind_str(), "expression_statement" | "for_statement"));
         if !v.ty.is_pointer_like() {
             if p.deref {
                 self.emit(
@@ -904,7 +906,7 @@ impl<'s> Lowerer<'s> {
     pub(crate) fn condition(&mut self, n: Node) -> pointee_ir::Cond {
         use pointee_ir::Cond;
         let n = strip_parens(n);
-        match n.kind() {
+        match n.kind_str() {
             "unary_expression" if self.operator(n) == "!" => {
                 let Some(a) = n.field("argument") else {
                     return Cond::Opaque;
@@ -968,7 +970,7 @@ impl<'s> Lowerer<'s> {
 
     pub(crate) fn is_null_constant(&self, n: Node) -> bool {
         let n = strip_parens(n);
-        match n.kind() {
+        match n.kind_str() {
             "number_literal" => int_literal(self.text(n)) == Some(0),
             "null" => true,
             "identifier" => {

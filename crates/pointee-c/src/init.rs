@@ -28,7 +28,7 @@ impl<'s> Lowerer<'s> {
     /// Flattens an initializer (a brace list or a single expression).
     fn flatten<'t>(&mut self, ty: &Type, init: Node<'t>) -> Flat<'t> {
         let mut flat = Flat::default();
-        if init.kind() == "initializer_list" {
+        if init.kind_str() == "initializer_list" {
             let mut elems: VecDeque<Node<'t>> = named_children(init).into();
             self.fill(ty, &mut Vec::new(), false, &mut elems, true, &mut flat);
         } else {
@@ -57,7 +57,7 @@ impl<'s> Lowerer<'s> {
         let mut pos: u64 = 0;
         let mut written: u64 = 0;
         while let Some(&e) = elems.front() {
-            if e.kind() == "initializer_pair" {
+            if e.kind_str() == "initializer_pair" {
                 if !braced {
                     break;
                 }
@@ -105,7 +105,7 @@ impl<'s> Lowerer<'s> {
         flat: &mut Flat<'t>,
     ) {
         let Some(&e) = elems.front() else { return };
-        if e.kind() == "initializer_list" {
+        if e.kind_str() == "initializer_list" {
             elems.pop_front();
             let mut inner: VecDeque<Node<'t>> = named_children(e).into();
             self.fill(ty, path, collapsed, &mut inner, true, flat);
@@ -114,7 +114,7 @@ impl<'s> Lowerer<'s> {
         let aggregate = matches!(ty, Type::Array(..)) || self.is_struct(ty);
         let string_into_array = matches!(ty, Type::Array(..))
             && matches!(
-                strip_parens(e).kind(),
+                strip_parens(e).kind_str(),
                 "string_literal" | "concatenated_string"
             );
         if aggregate && !string_into_array && !self.has_type(e, ty) {
@@ -150,7 +150,7 @@ impl<'s> Lowerer<'s> {
         let mut cur_collapsed = collapsed;
         let mut first_pos = 0;
         for (i, d) in designators.iter().enumerate() {
-            let (sels, mty, pos, through_union) = match d.kind() {
+            let (sels, mty, pos, through_union) = match d.kind_str() {
                 "field_designator" => {
                     let fname = named_children(*d)
                         .first()
@@ -168,7 +168,7 @@ impl<'s> Lowerer<'s> {
                 }
                 "subscript_designator" | "subscript_range_designator" => {
                     let (idx, pos) = match named_children(*d).first() {
-                        Some(&k) if d.kind() == "subscript_designator" => {
+                        Some(&k) if d.kind_str() == "subscript_designator" => {
                             match int_literal(self.text(strip_parens(k))) {
                                 Some(0) => (Index::Zero, 0),
                                 Some(v) => (Index::Positive, v),
@@ -322,7 +322,7 @@ impl<'s> Lowerer<'s> {
     /// The value of a constant expression in a global initializer.
     fn const_value(&mut self, n: Node, ty: &Type) -> Rvalue {
         let n = strip_parens(n);
-        match n.kind() {
+        match n.kind_str() {
             "number_literal" => match int_literal(self.text(n)) {
                 Some(0) => Rvalue::Null,
                 _ => Rvalue::Scalar,
@@ -358,7 +358,7 @@ impl<'s> Lowerer<'s> {
                     return Rvalue::Unknown;
                 };
                 let a = strip_parens(a);
-                if a.kind() == "identifier" {
+                if a.kind_str() == "identifier" {
                     if let Some(Sym::Function(f, _)) = self.lookup(self.text(a)) {
                         return Rvalue::Function(f.clone());
                     }
@@ -432,7 +432,10 @@ impl<'s> Lowerer<'s> {
                 self.note(
                     n,
                     NoteKind::Unsupported,
-                    format!("`{}` in a static initializer lowered as unknown", n.kind()),
+                    format!(
+                        "`{}` in a static initializer lowered as unknown",
+                        n.kind_str()
+                    ),
                 );
                 Rvalue::Unknown
             }
@@ -442,7 +445,7 @@ impl<'s> Lowerer<'s> {
     /// The place a constant address expression names (`g`, `g.f`, `g[2]`).
     fn const_place(&mut self, n: Node) -> Option<(Place, Type)> {
         let n = strip_parens(n);
-        match n.kind() {
+        match n.kind_str() {
             "identifier" => match self.lookup(self.text(n)).cloned() {
                 Some(Sym::Global(g, ty)) => Some((Place::global(g), ty)),
                 _ => None,

@@ -84,8 +84,14 @@ pub fn lower_function(scope: &FileScope, file: &str, text: &str) -> CFile {
 const INLINE_DEPTH: usize = 48;
 
 /// Puts a file together from its outline's `file` and its lowered functions
-/// (positions absolute), as [`lower_file`] does.
-pub fn assemble(outline_file: CFile, functions: Vec<CFile>) -> CFile {
+/// (in file order), as [`lower_file`] does. Each function comes with how far
+/// its positions move: its start in the file for a [`lower_function`]
+/// result (0 for one whose positions are absolute). The parts are copied
+/// once, shifted as they are copied, so a cache can keep them as they are.
+pub fn assemble<'a>(
+    outline_file: &CFile,
+    functions: impl IntoIterator<Item = (&'a CFile, u32)>,
+) -> CFile {
     scope::assemble(outline_file, functions)
 }
 

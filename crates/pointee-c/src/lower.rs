@@ -4,6 +4,7 @@
 use crate::scope::{FileScope, FunctionSyntax};
 use crate::syntax::{self, named_children, range, text, Fields};
 use crate::CFile;
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
     Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
     GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId, SiteInfo,
@@ -55,7 +56,7 @@ pub(crate) struct Lowerer<'s> {
     pub source: SourceMap,
     /// Scopes of ordinary identifiers; `[0]` is the file scope (what this
     /// lowering adds to it; `base` holds the rest).
-    pub scopes: Vec<HashMap<String, Sym>>,
+    pub scopes: Vec<FxHashMap<String, Sym>>,
     /// The file scope read by the outline, when lowering function bodies.
     pub base: &'s FileScope,
     pub mode: Mode,
@@ -73,10 +74,20 @@ pub(crate) struct Lowerer<'s> {
     pub depth: usize,
     /// Where each defined function, global and global source entry is in
     /// the output vectors (a redefinition replaces in place).
-    function_slots: HashMap<Name, usize>,
-    global_slots: HashMap<Name, usize>,
-    global_source_slots: HashMap<Name, usize>,
+    function_slots: FxHashMap<Name, usize>,
+    global_slots: FxHashMap<Name, usize>,
+    global_source_slots: FxHashMap<Name, usize>,
     extern_names: std::collections::HashSet<Name>,
+    /// Typedef names looked up so far: a header whose type was derived
+    /// without one does not depend on the scope.
+    pub typedef_lookups: u32,
+    /// The outline's function types from `predeclare_functions`, by
+    /// definition node, for headers whose type cannot differ when the
+    /// definition is reached (see `scope_free_header`): not derived twice.
+    /// Each with whether the definition has a body (is outlined).
+    predeclared: FxHashMap<usize, (Name, FnType, bool)>,
+    /// Room to spell a record key in before looking it up.
+    pub key_buf: String,
 }
 
 /// Whether function bodies are lowered or only outlined.
@@ -97,7 +108,7 @@ impl<'s> Lowerer<'s> {
                 file: file.into(),
                 ..Default::default()
             },
-            scopes: vec![HashMap::new()],
+            scopes: vec![FxHashMap::default()],
             base,
             mode,
             outlined: Vec::new(),
@@ -107,18 +118,22 @@ impl<'s> Lowerer<'s> {
             f: FnState::default(),
             global_sites: Vec::new(),
             depth: 0,
-            function_slots: HashMap::new(),
-            global_slots: HashMap::new(),
-            global_source_slots: HashMap::new(),
+            function_slots: FxHashMap::default(),
+            global_slots: FxHashMap::default(),
+            global_source_slots: FxHashMap::default(),
             extern_names: Default::default(),
+            typedef_lookups: 0,
+            predeclared: FxHashMap::default(),
+            key_buf: String::new(),
         }
     }
 
     /// The file-level items of an outline pass.
     pub(crate) fn outline_items(&mut self, root: Node) {
+        let items = named_children(root);
         self.predeclare_library_types();
-        self.predeclare_functions(root);
-        self.top_level(root);
+        self.predeclare_functions(&items);
+        self.top_level_items(&items);
     }
 
     /// Lowers the items that make up one function definition.
@@ -174,10 +189,18 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn bind(&mut self, name: &str, sym: Sym) {
-        self.scopes
+        let scope = self
+            .scopes
             .last_mut()
-            .expect("the file scope is never popped")
-            .insert(name.to_string(), sym);
+            .expect("the file scope is never popped");
+        // Rebinding (each function is bound early, then where it is
+        // defined) reuses the key.
+        match scope.get_mut(name) {
+            Some(old) => *old = sym,
+            None => {
+                scope.insert(name.to_string(), sym);
+            }
+        }
     }
 
     pub(crate) fn in_function(&self) -> bool {
@@ -206,8 +229,14 @@ impl<'s> Lowerer<'s> {
         while i < items.len() {
             let item = items[i];
             i += 1;
-            match item.kind() {
-                "function_definition" => self.definition(|l| l.function_definition(item, None)),
+            match item.kind_str() {
+                "function_definition" => {
+                    if let Some((name, fn_ty, outlined)) = self.predeclared.remove(&item.id()) {
+                        self.outline_known_definition(item, name, fn_ty, outlined);
+                        continue;
+                    }
+                    self.definition(|l| l.function_definition(item, None))
+                }
                 "declaration" => {
                     if let Some(consumed) = self.definition(|l| l.knr_definition(items, i - 1)) {
                         i = consumed;
@@ -227,7 +256,7 @@ impl<'s> Lowerer<'s> {
                 }
                 "linkage_specification" => {
                     if let Some(body) = item.field("body") {
-                        if body.kind() == "declaration_list" {
+                        if body.kind_str() == "declaration_list" {
                             self.top_level(body);
                         } else {
                             self.top_level_item(body);
@@ -246,7 +275,7 @@ impl<'s> Lowerer<'s> {
                         i = consumed;
                         continue;
                     }
-                    if item.kind() == "ERROR" {
+                    if item.kind_str() == "ERROR" {
                         self.note(
                             item,
                             NoteKind::Syntax,
@@ -280,7 +309,7 @@ impl<'s> Lowerer<'s> {
                         self.note(
                             item,
                             NoteKind::Unsupported,
-                            format!("top-level `{}` ignored", item.kind()),
+                            format!("top-level `{}` ignored", item.kind_str()),
                         );
                     }
                 }
@@ -290,23 +319,29 @@ impl<'s> Lowerer<'s> {
 
     /// Binds every function defined in the file before lowering any body, so
     /// that a function used before its definition (common in old C) is known.
-    fn predeclare_functions(&mut self, root: Node) {
-        let items = named_children(root);
+    fn predeclare_functions(&mut self, items: &[Node]) {
         for (i, item) in items.iter().enumerate() {
-            match item.kind() {
-                "function_definition" if self.misparsed_implicit_int(*item).is_some() => {
-                    if let Some(t) = item.field("type") {
-                        let name = self.text(t);
-                        let f = FnType {
-                            ret: Type::Scalar,
-                            params: Vec::new(),
-                            variadic: false,
-                        };
-                        self.bind(name, Sym::Function(name.into(), f));
-                    }
-                }
+            match item.kind_str() {
                 "function_definition" => {
-                    let base = match item.field("type") {
+                    let spec = item.field("type");
+                    // Only a typedef-like name before the declarator can be
+                    // a misparsed implicit int.
+                    if spec.is_some_and(|t| t.kind_str() == "type_identifier")
+                        && self.misparsed_implicit_int(*item).is_some()
+                    {
+                        if let Some(t) = spec {
+                            let name = self.text(t);
+                            let f = FnType {
+                                ret: Type::Scalar,
+                                params: Vec::new(),
+                                variadic: false,
+                            };
+                            self.bind(name, Sym::Function(name.into(), f));
+                        }
+                        continue;
+                    }
+                    let lookups = self.typedef_lookups;
+                    let base = match spec {
                         Some(t) => self.spec_type(t),
                         None => Type::Scalar,
                     };
@@ -314,8 +349,16 @@ impl<'s> Lowerer<'s> {
                         continue;
                     };
                     if let (Some(n), Type::Function(f)) = self.declarator(decl, base) {
-                        let name = self.text(n);
-                        self.bind(name, Sym::Function(name.into(), *f));
+                        let name: Name = self.text(n).into();
+                        if self.typedef_lookups == lookups && self.scope_free_header(spec, decl) {
+                            // The grammar requires a body: only a broken
+                            // definition can lack one (a costly lookup, as
+                            // the body is the last child).
+                            let outlined = !item.has_error() || item.field("body").is_some();
+                            self.predeclared
+                                .insert(item.id(), (name.clone(), (*f).clone(), outlined));
+                        }
+                        self.bind(&name, Sym::Function(name.clone(), *f));
                     }
                 }
                 "expression_statement" | "ERROR" => {
@@ -327,9 +370,9 @@ impl<'s> Lowerer<'s> {
                     };
                     let body_follows = items[i + 1..]
                         .iter()
-                        .find(|n| n.kind() != "declaration")
-                        .is_some_and(|n| n.kind() == "compound_statement");
-                    if callee.kind() == "identifier" && body_follows {
+                        .find(|n| n.kind_str() != "declaration")
+                        .is_some_and(|n| n.kind_str() == "compound_statement");
+                    if callee.kind_str() == "identifier" && body_follows {
                         let name = self.text(callee);
                         let f = FnType {
                             ret: Type::Scalar,
@@ -344,8 +387,60 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// Whether deriving a definition's type from this header has no effect
+    /// but the type (no record or enum body, so no record defined or
+    /// numbered, no constant bound; no broken syntax) and, when it read no
+    /// typedef name, gives the same type wherever in the file it is derived.
+    fn scope_free_header(&self, spec: Option<Node>, decl: Node) -> bool {
+        let start = spec.map_or(decl.start_byte(), |s| s.start_byte());
+        let header = self.src.get(start..decl.end_byte()).unwrap_or("{");
+        !header.contains('{') && !decl.has_error() && !spec.is_some_and(|s| s.has_error())
+    }
+
+    /// The outline of a definition whose header is not broken: only its
+    /// name and type matter, the parameters and body are the function's
+    /// own lowering. Returns `None` when the header needs the full reading.
+    fn outline_definition(&mut self, node: Node) -> Option<()> {
+        let decl = node.field("declarator")?;
+        let spec = node.field("type");
+        if !self.scope_free_header(spec, decl) {
+            // Reading the parameters again defines and numbers their
+            // records as the full reading does.
+            return None;
+        }
+        let base = match spec {
+            Some(t) => self.spec_type(t),
+            None => Type::Scalar, // implicit int
+        };
+        let (name, ty) = self.declarator(decl, base);
+        let name: Name = self.text(name?).into();
+        let fn_ty = match ty {
+            Type::Function(f) => *f,
+            _ => FnType {
+                ret: Type::Scalar,
+                params: Vec::new(),
+                variadic: false,
+            },
+        };
+        let outlined = node.field("body").is_some();
+        self.outline_known_definition(node, name, fn_ty, outlined);
+        Some(())
+    }
+
+    /// Outlines a definition whose name and type are known; one without a
+    /// body is not outlined (nor bound), as in `function_definition`.
+    fn outline_known_definition(&mut self, node: Node, name: Name, ty: FnType, outlined: bool) {
+        if outlined {
+            self.bind(&name, Sym::Function(name.clone(), ty));
+            self.outlined.push(FunctionSyntax {
+                name,
+                range: range(node),
+            });
+        }
+    }
+
     fn top_level_item(&mut self, item: Node) {
-        match item.kind() {
+        match item.kind_str() {
             "function_definition" => self.definition(|l| l.function_definition(item, None)),
             "declaration" => self.declaration(item),
             _ => {}
@@ -359,14 +454,14 @@ impl<'s> Lowerer<'s> {
         let children: Vec<Node> = node
             .named_children(&mut cursor)
             .filter(|c| Some(c.id()) != alternative)
-            .filter(|c| !matches!(c.kind(), "identifier" | "preproc_arg" | "comment"))
+            .filter(|c| !matches!(c.kind_str(), "identifier" | "preproc_arg" | "comment"))
             .collect();
         for c in children {
             if node.field("condition").map(|n| n.id()) == Some(c.id()) {
                 continue;
             }
             // Wrap single items through the same dispatcher as the file.
-            match c.kind() {
+            match c.kind_str() {
                 "function_definition" => self.definition(|l| l.function_definition(c, None)),
                 "declaration" => self.declaration(c),
                 "type_definition" => self.type_definition(c),
@@ -386,7 +481,7 @@ impl<'s> Lowerer<'s> {
         let head = items[at];
         let call = find_call(head)?;
         let callee = call.field("function")?;
-        if callee.kind() != "identifier" {
+        if callee.kind_str() != "identifier" {
             return None;
         }
         let (decls, body, j) = knr_tail(items, at + 1)?;
@@ -395,7 +490,7 @@ impl<'s> Lowerer<'s> {
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
-            .filter(|a| a.kind() == "identifier")
+            .filter(|a| a.kind_str() == "identifier")
             .collect();
         let def = ImplicitDef {
             name: callee,
@@ -433,12 +528,12 @@ impl<'s> Lowerer<'s> {
         let mut params = Vec::new();
         if let Some(list) = fdecl.field("parameters") {
             for p in named_children(list) {
-                match p.kind() {
+                match p.kind_str() {
                     "identifier" => params.push(p),
                     "parameter_declaration" => {
                         let n = p.field("declarator").or_else(|| p.field("type"));
                         if let Some(n) =
-                            n.filter(|n| matches!(n.kind(), "identifier" | "type_identifier"))
+                            n.filter(|n| matches!(n.kind_str(), "identifier" | "type_identifier"))
                         {
                             params.push(n);
                         }
@@ -464,6 +559,12 @@ impl<'s> Lowerer<'s> {
     /// definition that tree-sitter did not recognise as one.
     pub(crate) fn function_definition(&mut self, node: Node, implicit: Option<ImplicitDef>) {
         let implicit = implicit.or_else(|| self.misparsed_implicit_int(node));
+        if self.mode == Mode::Outline
+            && implicit.is_none()
+            && self.outline_definition(node).is_some()
+        {
+            return;
+        }
         let (name_node, fn_ty, param_nodes, knr_decls, body, whole) = match &implicit {
             Some(d) => {
                 // Parameters without a K&R declaration are of unknown type
@@ -505,7 +606,7 @@ impl<'s> Lowerer<'s> {
                 let params = self.parameter_nodes(decl);
                 let knr: Vec<Node> = named_children(node)
                     .into_iter()
-                    .filter(|c| c.kind() == "declaration")
+                    .filter(|c| c.kind_str() == "declaration")
                     .collect();
                 let Some(body) = node.field("body") else {
                     return;
@@ -514,7 +615,7 @@ impl<'s> Lowerer<'s> {
             }
         };
         let name: Name = self.text(name_node).into();
-        let is_static = has_storage(node, self.src, "static");
+        let (is_static, _) = storage(node, self.src);
         self.bind(&name, Sym::Function(name.clone(), fn_ty.clone()));
         if self.mode == Mode::Outline {
             self.outlined.push(FunctionSyntax { name, range: whole });
@@ -527,7 +628,7 @@ impl<'s> Lowerer<'s> {
             ..Default::default()
         };
         self.f.blocks.push(Vec::new());
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         // K&R declarations give the parameters their types.
         let mut knr_types: HashMap<String, (Type, Node)> = HashMap::new();
         for d in &knr_decls {
@@ -622,7 +723,7 @@ impl<'s> Lowerer<'s> {
     /// definition of `count`.
     fn misparsed_implicit_int<'t>(&self, node: Node<'t>) -> Option<ImplicitDef<'t>> {
         let ty = node.field("type")?;
-        if ty.kind() != "type_identifier"
+        if ty.kind_str() != "type_identifier"
             || matches!(self.lookup(self.text(ty)), Some(Sym::Typedef(_)))
         {
             return None;
@@ -634,7 +735,7 @@ impl<'s> Lowerer<'s> {
         let mut params = Vec::new();
         let mut stack = vec![decl];
         while let Some(n) = stack.pop() {
-            if n.kind() == "identifier" {
+            if n.kind_str() == "identifier" {
                 params.push(n);
             } else {
                 stack.extend(named_children(n).into_iter().rev());
@@ -642,7 +743,7 @@ impl<'s> Lowerer<'s> {
         }
         let decls = named_children(node)
             .into_iter()
-            .filter(|c| c.kind() == "declaration")
+            .filter(|c| c.kind_str() == "declaration")
             .collect();
         Some(ImplicitDef {
             name: ty,
@@ -664,7 +765,7 @@ impl<'s> Lowerer<'s> {
         };
         let mut out = Vec::new();
         for p in named_children(list) {
-            match p.kind() {
+            match p.kind_str() {
                 "identifier" => out.push((p, None)),
                 "parameter_declaration" => {
                     let base = p
@@ -691,10 +792,9 @@ impl<'s> Lowerer<'s> {
             Some(t) => self.spec_type(t),
             None => Type::Scalar,
         };
-        let is_static = has_storage(node, self.src, "static");
-        let is_extern = has_storage(node, self.src, "extern");
+        let (is_static, is_extern) = storage(node, self.src);
         for d in syntax::children_by_field(node, "declarator") {
-            let (decl, value) = match d.kind() {
+            let (decl, value) = match d.kind_str() {
                 "init_declarator" => (d.field("declarator").unwrap_or(d), d.field("value")),
                 _ => (d, None),
             };
@@ -867,7 +967,7 @@ impl<'s> Lowerer<'s> {
             .into_iter()
             .next();
         self.anon_name_hint = first
-            .filter(|d| d.kind() == "type_identifier")
+            .filter(|d| d.kind_str() == "type_identifier")
             .map(|d| self.text(d).to_string());
         let base = match node.field("type") {
             Some(t) => self.spec_type(t),
@@ -1045,26 +1145,26 @@ pub(crate) struct ImplicitDef<'t> {
 /// Returns them and the body's index.
 fn knr_tail<'t>(items: &[Node<'t>], from: usize) -> Option<(Vec<Node<'t>>, Node<'t>, usize)> {
     let mut j = from;
-    while j < items.len() && items[j].kind() == "declaration" {
+    while j < items.len() && items[j].kind_str() == "declaration" {
         j += 1;
     }
     let body = *items.get(j)?;
-    (body.kind() == "compound_statement").then(|| (items[from..j].to_vec(), body, j))
+    (body.kind_str() == "compound_statement").then(|| (items[from..j].to_vec(), body, j))
 }
 
 fn find_call(n: Node) -> Option<Node> {
-    if n.kind() == "call_expression" {
+    if n.kind_str() == "call_expression" {
         return Some(n);
     }
     named_children(n)
         .into_iter()
         .rev()
-        .find(|c| c.kind() == "call_expression")
+        .find(|c| c.kind_str() == "call_expression")
 }
 
 pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
     loop {
-        match d.kind() {
+        match d.kind_str() {
             "function_declarator" => {
                 // `int (*f(int))(char)`: the innermost function declarator
                 // that names the function holds its parameters.
@@ -1085,23 +1185,32 @@ pub(crate) fn find_function_declarator(mut d: Node) -> Option<Node> {
     }
 }
 
-fn has_storage(node: Node, src: &str, word: &str) -> bool {
-    named_children(node)
-        .into_iter()
-        .any(|c| c.kind() == "storage_class_specifier" && text(c, src) == word)
+/// Whether a declaration is `static`, and whether it is `extern`.
+fn storage(node: Node, src: &str) -> (bool, bool) {
+    let (mut is_static, mut is_extern) = (false, false);
+    for c in named_children(node) {
+        if c.kind_str() == "storage_class_specifier" {
+            match text(c, src) {
+                "static" => is_static = true,
+                "extern" => is_extern = true,
+                _ => {}
+            }
+        }
+    }
+    (is_static, is_extern)
 }
 
 fn is_restrict(name: Node, src: &str) -> bool {
     // The qualifier sits in the pointer declarator around the name.
     let mut n = name.parent();
     while let Some(p) = n {
-        if p.kind() == "parameter_declaration" {
+        if p.kind_str() == "parameter_declaration" {
             return false;
         }
-        if p.kind() == "pointer_declarator"
+        if p.kind_str() == "pointer_declarator"
             && named_children(p)
                 .into_iter()
-                .any(|c| c.kind() == "type_qualifier" && text(c, src).contains("restrict"))
+                .any(|c| c.kind_str() == "type_qualifier" && text(c, src).contains("restrict"))
         {
             return true;
         }

@@ -7,15 +7,15 @@
 use crate::lower::{Lowerer, Mode, Sym};
 use crate::syntax::{self, named_children};
 use crate::CFile;
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{Name, Range, TypeTable};
-use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 /// What a function body may name from the file: ordinary identifiers and
 /// record layouts. Compared by value (it holds no source position).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileScope {
-    pub(crate) names: HashMap<String, Sym>,
+    pub(crate) names: FxHashMap<String, Sym>,
     pub(crate) types: TypeTable,
 }
 
@@ -70,11 +70,10 @@ fn lower_items(scope: &FileScope, file: &str, text: &str, items: &[Node]) -> CFi
 pub(crate) fn lower_tree(name: &str, text: &str, tree: &Tree) -> CFile {
     let outline = outline(name, text, tree);
     let spans: Vec<Range> = outline.functions.iter().map(|f| f.range).collect();
-    let parts: Vec<CFile> = items_per_span(tree.root_node(), &spans)
-        .iter()
-        .map(|items| lower_items(&outline.scope, name, text, items))
-        .collect();
-    assemble(outline.file, parts)
+    let parts = items_per_span(tree.root_node(), &spans)
+        .into_iter()
+        .map(|items| lower_items(&outline.scope, name, text, &items));
+    merge_parts(outline.file, parts)
 }
 
 /// For each span (sorted, disjoint), the outermost syntax nodes inside it,
@@ -104,9 +103,31 @@ fn items_per_span<'t>(root: Node<'t>, spans: &[Range]) -> Vec<Vec<Node<'t>>> {
 }
 
 /// Puts a file back together from its outline and its lowered functions
-/// (in file order; positions already absolute).
-pub(crate) fn assemble(mut file: CFile, parts: Vec<CFile>) -> CFile {
-    let mut defined: HashMap<Name, usize> = HashMap::new();
+/// (in file order), each with how far to move its positions (0 when they
+/// are absolute already). Copies the outline and each part once, moving
+/// positions as it copies.
+pub(crate) fn assemble<'a>(
+    file: &CFile,
+    parts: impl IntoIterator<Item = (&'a CFile, u32)>,
+) -> CFile {
+    merge_parts(
+        file.clone(),
+        parts.into_iter().map(|(part, delta)| {
+            let mut part = part.clone();
+            if delta != 0 {
+                part.source.shift(delta);
+            }
+            part
+        }),
+    )
+}
+
+/// `assemble` of parts owned already (and positioned).
+fn merge_parts(mut file: CFile, parts: impl Iterator<Item = CFile>) -> CFile {
+    let mut defined: FxHashMap<Name, usize> = FxHashMap::default();
+    let (low, _) = parts.size_hint();
+    file.program.functions.reserve(low);
+    file.source.functions.reserve(low);
     for part in parts {
         let CFile { program, source } = part;
         for (f, fs) in program.functions.into_iter().zip(source.functions) {

@@ -4,14 +4,14 @@
 
 use crate::lower::{Lowerer, Sym, MAX_DEPTH};
 use crate::syntax::{named_children, range, Fields};
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{Cond, NoteKind, Place, Stmt, Type, VarKind};
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 impl<'s> Lowerer<'s> {
     /// A `{ ... }` block with its own scope.
     pub(crate) fn compound(&mut self, n: Node) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         for c in named_children(n) {
             self.statement(c);
         }
@@ -29,7 +29,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn statement_inner(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_str() {
             "compound_statement" => self.compound(n),
             "expression_statement" => {
                 for e in named_children(n) {
@@ -68,14 +68,14 @@ impl<'s> Lowerer<'s> {
                     self.push_stmt(Stmt::Label(id));
                 }
                 for c in named_children(n) {
-                    if c.kind() != "statement_identifier" {
+                    if c.kind_str() != "statement_identifier" {
                         self.statement(c);
                     }
                 }
             }
             "attributed_statement" => {
                 for c in named_children(n) {
-                    if c.kind() != "attribute_declaration" {
+                    if c.kind_str() != "attribute_declaration" {
                         self.statement(c);
                     }
                 }
@@ -118,16 +118,16 @@ impl<'s> Lowerer<'s> {
                     "syntax error; lowered what could be recognised",
                 );
                 for c in named_children(n) {
-                    if c.kind().ends_with("statement") || c.kind() == "declaration" {
+                    if c.kind_str().ends_with("statement") || c.kind_str() == "declaration" {
                         self.statement(c);
-                    } else if c.kind().ends_with("expression") {
+                    } else if c.kind_str().ends_with("expression") {
                         self.effect(c);
                     }
                 }
             }
             k if k.ends_with("expression") || k == "identifier" => self.effect(n),
             _ => {
-                self.unmodelled(n, &format!("`{}` statement", n.kind()));
+                self.unmodelled(n, &format!("`{}` statement", n.kind_str()));
             }
         }
     }
@@ -200,9 +200,9 @@ impl<'s> Lowerer<'s> {
     }
 
     fn for_statement(&mut self, n: Node) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         if let Some(init) = n.field("initializer") {
-            if init.kind() == "declaration" {
+            if init.kind_str() == "declaration" {
                 self.declaration(init);
             } else {
                 self.effect(init);
@@ -236,11 +236,11 @@ impl<'s> Lowerer<'s> {
         }
         let mut arms = Vec::new();
         let mut has_default = false;
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
         if let Some(body) = n.field("body") {
             for c in named_children(body) {
-                if c.kind() == "case_statement" {
-                    if c.child(0).is_some_and(|t| t.kind() == "default") {
+                if c.kind_str() == "case_statement" {
+                    if c.child(0).is_some_and(|t| t.kind_str() == "default") {
                         has_default = true;
                     }
                     let arm = self.block_of(|s| {
@@ -291,7 +291,7 @@ impl<'s> Lowerer<'s> {
         self.bind(name, Sym::Local(id, ty.clone()));
         let Some(value) = value else { return };
         let place = Place::var(id);
-        if value.kind() == "initializer_list" {
+        if value.kind_str() == "initializer_list" {
             self.local_initializer(&place, &ty, value);
             return;
         }
@@ -330,7 +330,7 @@ fn case_body(c: Node) -> Vec<Node> {
 fn has_continue(body: Node) -> bool {
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
-        match n.kind() {
+        match n.kind_str() {
             "continue_statement" => return true,
             "for_statement" | "while_statement" | "do_statement" => {}
             _ => stack.extend(named_children(n)),

@@ -1,7 +1,7 @@
 //! Small helpers over tree-sitter nodes.
 
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::Range;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Tree};
 
@@ -9,16 +9,34 @@ use tree_sitter::{Node, Parser, Tree};
 /// tree-sitter's field id once (looking a name up scans every field name).
 pub(crate) trait Fields<'t> {
     fn field(&self, name: &'static str) -> Option<Node<'t>>;
+    /// `node.kind_str()` from a table by kind id: `kind()` measures and checks
+    /// the C string each time, and lowering asks for kinds all the time.
+    fn kind_str(&self) -> &'static str;
 }
 
 impl<'t> Fields<'t> for Node<'t> {
     fn field(&self, name: &'static str) -> Option<Node<'t>> {
         self.child_by_field_id(field_id(name)?.get())
     }
+
+    fn kind_str(&self) -> &'static str {
+        static KINDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+        let kinds = KINDS.get_or_init(|| {
+            let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+            (0..lang.node_kind_count() as u16)
+                .map(|id| lang.node_kind_for_id(id).unwrap_or(""))
+                .collect()
+        });
+        // `ERROR` (and any id past the table) is named by tree-sitter.
+        match kinds.get(self.kind_id() as usize) {
+            Some(k) if !k.is_empty() => k,
+            _ => self.kind(),
+        }
+    }
 }
 
 fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
-    static IDS: OnceLock<HashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
+    static IDS: OnceLock<FxHashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
     let ids = IDS.get_or_init(|| {
         let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
         (1..=lang.field_count() as u16)
@@ -65,11 +83,32 @@ pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
+/// Below this many children, children are read by index: no cursor to
+/// allocate, and the quadratic walk of `child(i)` is still short.
+const FEW_CHILDREN: usize = 12;
+
+/// All children (named or not), in order.
+pub(crate) fn children(n: Node) -> Vec<Node> {
+    let count = n.child_count();
+    if count <= FEW_CHILDREN {
+        return (0..count).filter_map(|i| n.child(i)).collect();
+    }
+    let mut cursor = n.walk();
+    n.children(&mut cursor).collect()
+}
+
 /// Named children, skipping comments.
 pub(crate) fn named_children(n: Node) -> Vec<Node> {
+    let count = n.named_child_count();
+    if count <= FEW_CHILDREN {
+        return (0..count)
+            .filter_map(|i| n.named_child(i))
+            .filter(|c| c.kind_str() != "comment")
+            .collect();
+    }
     let mut cursor = n.walk();
     n.named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.kind_str() != "comment")
         .collect()
 }
 
@@ -78,13 +117,20 @@ pub(crate) fn children_by_field<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
     let Some(id) = field_id(field) else {
         return Vec::new();
     };
+    let count = n.child_count();
+    if count <= FEW_CHILDREN {
+        return (0..count)
+            .filter(|&i| n.field_name_for_child(i as u32) == Some(field))
+            .filter_map(|i| n.child(i))
+            .collect();
+    }
     let mut cursor = n.walk();
     n.children_by_field_id(id, &mut cursor).collect()
 }
 
 /// Strips redundant parentheses around an expression.
 pub(crate) fn strip_parens(mut n: Node) -> Node {
-    while n.kind() == "parenthesized_expression" {
+    while n.kind_str() == "parenthesized_expression" {
         match named_children(n).first() {
             Some(&inner) => n = inner,
             None => break,

@@ -17,21 +17,20 @@ fn outline(text: &str) -> Outline {
     pointee_c::outline("t.c", text, &parse(text))
 }
 
-/// Lowers one function from its own text, positions moved into the file.
+/// Lowers one function from its own text (positions relative to it).
 fn lower_one(o: &Outline, text: &str, f: &FunctionSyntax) -> CFile {
-    let mut part = pointee_c::lower_function(
+    pointee_c::lower_function(
         &o.scope,
         "t.c",
         &text[f.range.start as usize..f.range.end as usize],
-    );
-    part.source.shift(f.range.start);
-    part
+    )
 }
 
 fn by_functions(text: &str) -> CFile {
     let o = outline(text);
-    let parts = o.functions.iter().map(|f| lower_one(&o, text, f)).collect();
-    pointee_c::assemble(o.file, parts)
+    let parts: Vec<CFile> = o.functions.iter().map(|f| lower_one(&o, text, f)).collect();
+    let starts = o.functions.iter().map(|f| f.range.start);
+    pointee_c::assemble(&o.file, parts.iter().zip(starts))
 }
 
 fn c_files() -> Vec<PathBuf> {
@@ -137,4 +136,73 @@ fn comments_whitespace_and_moves_change_no_ir() {
 fn a_declaration_edit_changes_the_scope() {
     let edited = FILE.replace("struct s { int *p; };", "struct s { int *p; int *q; };");
     assert_ne!(outline(FILE).scope, outline(&edited).scope);
+}
+
+#[test]
+fn records_in_definition_headers_are_numbered_as_before() {
+    // The outline reads a header with a record body more than once (to
+    // know every function early, in file order, and its parameters),
+    // numbering its anonymous records each time, as it always has; headers
+    // without one are read once, which must not move any number.
+    let text = "\
+struct { int *a; } *mk(struct { int *p; } *q) { return 0; }
+struct node { struct node *next; };
+struct node *plain(struct node *n, int k) { return n; }
+struct { int *b; } g;
+";
+    let lowered = pointee_c::lower_file("t.c", text);
+    let keys: Vec<&str> = lowered.program.types.records.keys().map(|k| &**k).collect();
+    assert_eq!(
+        keys,
+        vec![
+            "DIR",
+            "FILE",
+            "fpos_t",
+            "jmp_buf",
+            "pthread_mutex_t",
+            "pthread_t",
+            "struct <anon1>",
+            "struct <anon2>",
+            "struct <anon3>",
+            "struct <anon4>",
+            "struct <anon5>",
+            "struct <anon6>",
+            "struct node",
+            "va_list",
+        ]
+    );
+    let sources: Vec<(&str, u32, u32)> = lowered
+        .source
+        .records
+        .iter()
+        .map(|(k, r)| (&**k, r.start, r.end))
+        .collect();
+    assert_eq!(
+        sources,
+        vec![
+            ("struct <anon1>", 0, 18),
+            ("struct <anon2>", 23, 41),
+            ("struct <anon3>", 0, 18),
+            ("struct <anon4>", 23, 41),
+            ("struct <anon5>", 23, 41),
+            ("struct node", 60, 94),
+            ("struct <anon6>", 152, 170),
+            // `mk`'s own lowering names its header's records again.
+            ("struct <anon1>", 0, 18),
+            ("struct <anon2>", 23, 41),
+            ("struct <anon3>", 23, 41),
+        ]
+    );
+}
+
+#[test]
+fn a_header_reads_the_typedefs_declared_before_it() {
+    // Functions are known (with a type) before any declaration is read;
+    // the type in the scope must still be the one read in file order,
+    // where `IP` is known.
+    let by_typedef = "typedef int *IP;\nIP f(IP p) { return p; }\n";
+    let spelled_out = "typedef int *IP;\nint *f(int *p) { return p; }\n";
+    assert_eq!(outline(by_typedef).scope, outline(spelled_out).scope);
+    let unknown = "typedef int *IP;\nQ f(Q p) { return p; }\n";
+    assert_ne!(outline(by_typedef).scope, outline(unknown).scope);
 }

@@ -1,6 +1,6 @@
-//! Times what the database does after a one-line edit inside one function
-//! body of a (large) C file: `lower_c` + `c_program`, as the language server
-//! asks for them after each keystroke.
+//! Times what the database does after a one-line edit of a (large) C file:
+//! `lower_c` + `c_program`, as the language server asks for them after each
+//! keystroke.
 //!
 //! ```text
 //! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS]
@@ -9,7 +9,8 @@
 //! Loads the file with a parsed tree, computes `c_program`, then `ROUNDS`
 //! times (20 by default) inserts a line in the middle function's body and
 //! removes it again, re-parsing incrementally as an editor would, and times
-//! the queries after each of the two edits.
+//! the queries after each of the two edits; then the same with a comment
+//! line inserted just before that function.
 
 use pointee_db::{c_program, lower_c, parse, upsert_file, Database, Lang, Project, TreeHandle};
 use std::sync::Arc;
@@ -74,6 +75,65 @@ fn memory() -> (f64, f64) {
     (get("VmRSS:"), get("VmHWM:"))
 }
 
+/// A line inserted at a byte offset (and removed again).
+struct Edit {
+    at: usize,
+    line: &'static str,
+}
+
+/// The database with the file being edited and its current tree.
+struct Session {
+    db: Database,
+    file: pointee_db::SourceFile,
+    project: Project,
+    tree: tree_sitter::Tree,
+    functions: usize,
+}
+
+impl Session {
+    /// Applies `edit` and undoes it, `rounds` times, timing the queries
+    /// after each of the two edits.
+    fn time(&mut self, what: &str, original: &str, edit: &Edit, rounds: usize) {
+        let (at, line) = (edit.at, edit.line);
+        let edited = format!("{}{line}{}", &original[..at], &original[at..]);
+        let (mut times, mut outlines, mut lowers) = (Vec::new(), Vec::new(), Vec::new());
+        let mut parses = Vec::new();
+        let mut current = original.to_string();
+        for _ in 0..rounds {
+            for next in [&edited, original] {
+                let (old_len, new_len) = if next.len() > current.len() {
+                    (0, line.len())
+                } else {
+                    (line.len(), 0)
+                };
+                let t = Instant::now();
+                self.tree = reparse(&self.tree, &current, next, at, old_len, new_len);
+                parses.push(t.elapsed());
+                self.db.set_text(
+                    self.file,
+                    next.into(),
+                    Some(TreeHandle(Arc::new(self.tree.clone()))),
+                );
+                current = next.to_string();
+                // `c_outline` first, to see what it takes of the total.
+                let t = Instant::now();
+                let _ = pointee_db::c_outline(&self.db, self.file);
+                outlines.push(t.elapsed());
+                let n = lower_c(&self.db, self.file).program.functions.len();
+                lowers.push(t.elapsed());
+                let ok = c_program(&self.db, self.project).is_ok();
+                times.push(t.elapsed());
+                assert!(n == self.functions && ok);
+            }
+        }
+        println!("after {what}:");
+        summary("  incremental re-parse", parses);
+        summary("  c_outline", outlines);
+        summary("  c_outline + lower_c", lowers);
+        summary("  lower_c + c_program", times);
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: edit_time FILE.c [ROUNDS]");
@@ -83,7 +143,7 @@ fn main() {
     let mut db = Database::default();
     let project = Project::new(&db, Vec::new(), Default::default());
     let t = Instant::now();
-    let mut tree = parse(Lang::C, &original, None);
+    let tree = parse(Lang::C, &original, None);
     let parsed = t.elapsed();
     let file = upsert_file(
         &mut db,
@@ -120,44 +180,24 @@ fn main() {
         .find('{')
         .map(|i| body.start as usize + i + 1)
         .expect("a body");
-    let line = "\n    int edit_time_probe = 0;";
-    let edited = format!("{}{line}{}", &original[..at], &original[at..]);
+    let body_edit = Edit {
+        at,
+        line: "\n    int edit_time_probe = 0;",
+    };
     println!("editing the body of `{name}` at byte {at}");
-
-    let (mut times, mut outlines, mut lowers) = (Vec::new(), Vec::new(), Vec::new());
-    let mut parses = Vec::new();
-    let mut current = original.clone();
-    for _ in 0..rounds {
-        for next in [&edited, &original] {
-            let (old_len, new_len) = if next.len() > current.len() {
-                (0, line.len())
-            } else {
-                (line.len(), 0)
-            };
-            let t = Instant::now();
-            tree = reparse(&tree, &current, next, at, old_len, new_len);
-            parses.push(t.elapsed());
-            db.set_text(
-                file,
-                next.as_str().into(),
-                Some(TreeHandle(Arc::new(tree.clone()))),
-            );
-            current = next.clone();
-            // `c_outline` first, to see what it takes of the total.
-            let t = Instant::now();
-            let _ = pointee_db::c_outline(&db, file);
-            outlines.push(t.elapsed());
-            let n = lower_c(&db, file).program.functions.len();
-            lowers.push(t.elapsed());
-            let ok = c_program(&db, project).is_ok();
-            times.push(t.elapsed());
-            assert!(n == functions && ok);
-        }
-    }
-    summary("incremental re-parse", parses);
-    summary("  of which c_outline", outlines);
-    summary("  of which c_outline + lower_c", lowers);
-    summary("lower_c + c_program after an edit", times);
+    let mut session = Session {
+        db,
+        file,
+        project,
+        tree,
+        functions,
+    };
+    session.time("a body edit", &original, &body_edit, rounds);
+    let comment_edit = Edit {
+        at: body.start as usize,
+        line: "/* edit_time comment */\n",
+    };
+    session.time("a comment edit", &original, &comment_edit, rounds);
     let (rss, peak) = memory();
     println!("memory: {rss:.0} MiB resident, {peak:.0} MiB peak");
 }

@@ -2,11 +2,12 @@
 
 use crate::{CFile, Db, FunctionKey, Lang, Project, SourceFile};
 use pointee_c::{FileScope, FunctionSyntax, Outline};
+use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
     Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Program,
     Rvalue, SourceMap, Stmt, StmtId,
 };
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 /// A C file's outline (file scope, declarations and the span of each
@@ -26,7 +27,7 @@ pub struct COutline {
     pub scope: Arc<FileScope>,
     /// For each name, its definitions (indices into `functions`), in file
     /// order: one, unless the file defines the name more than once.
-    pub by_name: HashMap<Name, Vec<usize>>,
+    pub by_name: FxHashMap<Name, Vec<usize>>,
 }
 
 /// The outline of a C file. Reads the text and the tree, so it re-executes
@@ -47,7 +48,8 @@ pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
         file: outline_file,
         functions,
     } = pointee_c::outline(file.path(db), text, tree);
-    let mut by_name: HashMap<Name, Vec<usize>> = HashMap::with_capacity(functions.len());
+    let mut by_name: FxHashMap<Name, Vec<usize>> =
+        FxHashMap::with_capacity_and_hasher(functions.len(), Default::default());
     for (i, f) in functions.iter().enumerate() {
         by_name.entry(f.name.clone()).or_default().push(i);
     }
@@ -105,21 +107,27 @@ pub fn lower_function<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Arc<[CFile
 /// One C file lowered, with absolute positions: the outline and every
 /// function's lowering, shifted to where the function now is. Re-executes on
 /// every edit of the file, but lowers nothing itself.
-#[salsa::tracked(returns(ref))]
+///
+/// Not compared with its previous value (`no_eq`): no query reads it, so
+/// backdating it would save nothing, and comparing two whole files costs
+/// about as much as assembling one (after a comment edit the IR is all
+/// equal and only the positions differ).
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
     let outline = c_outline(db, file);
     let mut parts = Vec::with_capacity(outline.functions.len());
-    for_each_definition(db, file, |def, part| {
-        let mut part = part.clone();
-        part.source.shift(def.range.start);
-        parts.push(part);
-    });
-    Arc::new(pointee_c::assemble(outline.file.clone(), parts))
+    // The parts stay as cached: `assemble` copies each once, shifted.
+    for_each_definition(db, file, |def, part| parts.push((part, def.range.start)));
+    Arc::new(pointee_c::assemble(&outline.file, parts))
 }
 
 /// Calls `f` with each function definition of a file (in file order) and
 /// its lowering.
-fn for_each_definition(db: &dyn Db, file: SourceFile, mut f: impl FnMut(&FunctionSyntax, &CFile)) {
+fn for_each_definition<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    mut f: impl FnMut(&'db FunctionSyntax, &'db CFile),
+) {
     let outline = c_outline(db, file);
     for (i, def) in outline.functions.iter().enumerate() {
         // Which of the name's definitions this is (0 but for a duplicate).
