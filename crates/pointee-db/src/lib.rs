@@ -61,6 +61,7 @@ pub use salsa;
 use salsa::Setter;
 
 mod engine;
+mod graveyard;
 mod java;
 mod lowering;
 pub mod session;

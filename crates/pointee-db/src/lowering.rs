@@ -53,12 +53,12 @@ pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
     for (i, f) in functions.iter().enumerate() {
         by_name.entry(f.name.clone()).or_default().push(i);
     }
-    Arc::new(COutline {
+    crate::graveyard::shared(Arc::new(COutline {
         functions,
         file: outline_file,
         scope: Arc::new(scope),
         by_name,
-    })
+    }))
 }
 
 /// What the bodies of a C file may name. Position-free: equal (and
@@ -118,7 +118,7 @@ pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
     let mut parts = Vec::with_capacity(outline.functions.len());
     // The parts stay as cached: `assemble` copies each once, shifted.
     for_each_definition(db, file, |def, part| parts.push((part, def.range.start)));
-    Arc::new(pointee_c::assemble(&outline.file, parts))
+    crate::graveyard::shared(Arc::new(pointee_c::assemble(&outline.file, parts)))
 }
 
 /// Calls `f` with each function definition of a file (in file order) and
@@ -307,6 +307,6 @@ pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> 
         files.push(CFile { program, source });
     }
     pointee_c::link_files(files)
-        .map(|p| Arc::new(p.program))
+        .map(|p| crate::graveyard::shared(Arc::new(p.program)))
         .map_err(|e| e.0)
 }
