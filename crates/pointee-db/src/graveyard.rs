@@ -55,3 +55,24 @@ pub(crate) fn shared<T: Send + Sync + 'static>(value: Arc<T>) -> Arc<T> {
         .send(grave);
     value
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_is_freed_after_its_last_user_lets_go() {
+        let value = shared(Arc::new(vec![1u8; 1 << 20]));
+        let weak = Arc::downgrade(&value);
+        assert_eq!(value.len(), 1 << 20);
+        // Held by the background thread while we hold it too.
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(weak.upgrade().is_some());
+        drop(value);
+        let freed = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(50));
+            weak.upgrade().is_none()
+        });
+        assert!(freed, "the background thread never freed the value");
+    }
+}
