@@ -4,8 +4,8 @@ use crate::{CFile, Db, FunctionKey, Lang, Project, SourceFile};
 use pointee_c::{FileScope, FunctionSyntax, Outline};
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
-    Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Program,
-    Rvalue, SourceMap, Stmt, StmtId,
+    Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Note,
+    Program, Rvalue, SourceMap, Stmt, StmtId,
 };
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -119,6 +119,23 @@ pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
     // The parts stay as cached: `assemble` copies each once, shifted.
     for_each_definition(db, file, |def, part| parts.push((part, def.range.start)));
     crate::graveyard::shared(Arc::new(pointee_c::assemble(&outline.file, parts)))
+}
+
+/// The front end's notes on a C file (syntax errors, what it could not
+/// model), as in `lower_c` but without assembling the file: diagnostics need
+/// only these.
+#[salsa::tracked(returns(ref))]
+pub fn file_notes(db: &dyn Db, file: SourceFile) -> Arc<Vec<Note>> {
+    let mut notes = c_outline(db, file).file.source.notes.clone();
+    for_each_definition(db, file, |def, part| {
+        notes.extend(part.source.notes.iter().map(|n| Note {
+            range: n.range.shifted(def.range.start),
+            ..n.clone()
+        }))
+    });
+    // As `pointee_c::assemble` orders them.
+    notes.sort_by_key(|n| (n.range.start, n.kind));
+    Arc::new(notes)
 }
 
 /// Calls `f` with each function definition of a file (in file order) and

@@ -59,6 +59,11 @@ fn assert_like_whole_file(db: &Database, file: SourceFile, what: &str) {
         );
     }
     assert_eq!(**file_decls(db, file), decls_of(&whole), "decls of {what}");
+    assert_eq!(
+        **file_notes(db, file),
+        whole.source.notes,
+        "notes of {what}"
+    );
 }
 
 fn fixtures() -> Vec<PathBuf> {

@@ -1002,7 +1002,7 @@ pub fn c_diagnostics(
         let path = f.path(db).clone();
         let list = out.entry(path).or_default();
         if settings.diag_notes {
-            for n in &db::lower_c(db, f).source.notes {
+            for n in db::file_notes(db, f).iter() {
                 list.push(Diag {
                     range: n.range,
                     kind: match n.kind {
