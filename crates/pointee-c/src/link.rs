@@ -127,6 +127,7 @@ fn rename(p: &mut Program, s: &mut SourceMap, renames: &HashMap<Name, Name>) {
         }
     }
     for f in &mut p.functions {
+        let f = std::sync::Arc::make_mut(f);
         r(&mut f.name);
         rename_block(&mut f.body, renames);
     }

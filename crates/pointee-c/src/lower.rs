@@ -706,13 +706,13 @@ impl<'s> Lowerer<'s> {
         };
         match self.function_slots.get(&name) {
             Some(&i) => {
-                self.program.functions[i] = func;
+                self.program.functions[i] = func.into();
                 self.source.functions[i] = source;
             }
             None => {
                 self.function_slots
                     .insert(name, self.program.functions.len());
-                self.program.functions.push(func);
+                self.program.functions.push(func.into());
                 self.source.functions.push(source);
             }
         }

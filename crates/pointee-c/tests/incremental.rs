@@ -82,7 +82,7 @@ void second(struct s *a) {
 }
 ";
 
-fn ir_of(text: &str, name: &str) -> pointee_ir::Function {
+fn ir_of(text: &str, name: &str) -> std::sync::Arc<pointee_ir::Function> {
     let o = outline(text);
     let f = o
         .functions

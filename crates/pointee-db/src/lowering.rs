@@ -185,8 +185,8 @@ pub fn c_function<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Option<Arc<Fun
     lower_function(db, key)
         .iter()
         .rev()
-        .find_map(|part| part.program.function(name))
-        .map(|f| Arc::new(f.clone()))
+        .find_map(|part| part.program.functions.iter().find(|f| f.name == *name))
+        .cloned()
 }
 
 /// A call site of a function, without positions.
@@ -295,7 +295,7 @@ pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> 
         let mut program = (**decls).clone();
         for key in function_keys(db, file) {
             if let Some(f) = c_function(db, key) {
-                program.functions.push((**f).clone());
+                program.functions.push(f.clone());
             }
         }
         // The linker reads names only from the source map; give it a

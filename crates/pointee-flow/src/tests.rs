@@ -83,9 +83,9 @@ impl F {
             },
         )
     }
-    fn body(mut self, b: Vec<Stmt>) -> Function {
+    fn body(mut self, b: Vec<Stmt>) -> std::sync::Arc<Function> {
         self.f.body = b;
-        self.f
+        std::sync::Arc::new(self.f)
     }
 }
 

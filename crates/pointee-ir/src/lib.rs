@@ -59,7 +59,9 @@ pub struct LabelId(pub u32);
 pub struct Program {
     pub types: TypeTable,
     pub globals: Vec<Global>,
-    pub functions: Vec<Function>,
+    /// Shared, so that a program linked again after an edit copies only
+    /// the functions that changed.
+    pub functions: Vec<std::sync::Arc<Function>>,
     /// Functions declared (prototypes, K&R or implicit) but not defined.
     pub externs: Vec<Extern>,
     /// Java-like classes; empty for C.
@@ -68,7 +70,10 @@ pub struct Program {
 
 impl Program {
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.functions.iter().find(|f| &*f.name == name)
+        self.functions
+            .iter()
+            .find(|f| &*f.name == name)
+            .map(|f| &**f)
     }
     pub fn global(&self, name: &str) -> Option<&Global> {
         self.globals.iter().find(|g| &*g.name == name)

@@ -163,7 +163,7 @@ fn add_lambdas(
 ) {
     for (class, f, fs) in lambdas {
         out.program.classes.push(class);
-        out.program.functions.push(f);
+        out.program.functions.push(f.into());
         source.functions.push(fs);
     }
 }
@@ -313,7 +313,7 @@ fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
         });
     }
     out.initializers.push(name);
-    out.program.functions.push(f);
+    out.program.functions.push(f.into());
     sources[0].functions.push(fs);
 }
 
@@ -429,7 +429,7 @@ fn literal_pools(
             });
         }
         out.initializers.push(name);
-        out.program.functions.push(f);
+        out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }
 }
@@ -633,7 +633,7 @@ fn lower_class(
         if m.is_static && m.signature == "main(String[])" {
             out.mains.push(f.name.clone());
         }
-        out.program.functions.push(f);
+        out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }
     // Static initialisers.
@@ -686,7 +686,7 @@ fn lower_class(
             is_static: true,
         });
         out.initializers.push(f.name.clone());
-        out.program.functions.push(f);
+        out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }
     out.program.classes.push(class);

@@ -116,17 +116,20 @@ fn edit_basics(b: &mut [Stmt], edit: &mut dyn FnMut(&mut Stmt) -> bool) -> bool 
 pub fn delete_assignment(p: &Program, fi: usize, k: usize) -> Option<Program> {
     let mut p = p.clone();
     let mut seen = 0;
-    let done = edit_basics(&mut p.functions[fi].body, &mut |s| {
-        let Stmt::Basic(id, Basic::Assign { lhs, .. }) = s else {
-            return false;
-        };
-        seen += 1;
-        if seen <= k {
-            return false;
-        }
-        *s = Stmt::Basic(*id, Basic::Use(lhs.clone()));
-        true
-    });
+    let done = edit_basics(
+        &mut std::sync::Arc::make_mut(&mut p.functions[fi]).body,
+        &mut |s| {
+            let Stmt::Basic(id, Basic::Assign { lhs, .. }) = s else {
+                return false;
+            };
+            seen += 1;
+            if seen <= k {
+                return false;
+            }
+            *s = Stmt::Basic(*id, Basic::Use(lhs.clone()));
+            true
+        },
+    );
     done.then_some(p)
 }
 
@@ -136,25 +139,28 @@ pub fn swap_function_pointer(p: &Program) -> Option<Program> {
     let mut p = p.clone();
     let names: Vec<_> = p.functions.iter().map(|f| f.name.clone()).collect();
     for fi in 0..p.functions.len() {
-        let done = edit_basics(&mut p.functions[fi].body, &mut |s| {
-            let Stmt::Basic(
-                _,
-                Basic::Assign {
-                    rhs: Rvalue::Function(f),
-                    ..
-                },
-            ) = s
-            else {
-                return false;
-            };
-            match names.iter().find(|n| *n != f && &***n != "main") {
-                Some(other) => {
-                    *f = other.clone();
-                    true
+        let done = edit_basics(
+            &mut std::sync::Arc::make_mut(&mut p.functions[fi]).body,
+            &mut |s| {
+                let Stmt::Basic(
+                    _,
+                    Basic::Assign {
+                        rhs: Rvalue::Function(f),
+                        ..
+                    },
+                ) = s
+                else {
+                    return false;
+                };
+                match names.iter().find(|n| *n != f && &***n != "main") {
+                    Some(other) => {
+                        *f = other.clone();
+                        true
+                    }
+                    None => false,
                 }
-                None => false,
-            }
-        });
+            },
+        );
         if done {
             return Some(p);
         }
