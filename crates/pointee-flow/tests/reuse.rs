@@ -486,3 +486,45 @@ fn rerun_equals_scratch_on_a_generated_program() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The language server's typing pattern on the generated program: a dead
+/// local in `helper_0` inserted and removed (stops at `helper_0`), then an
+/// assignment to a global inserted and removed (its callers follow), twenty
+/// rounds. After an output-changing edit, a dead local must again stop at
+/// `helper_0`, and the units left over by earlier reruns must never push a
+/// rerun into a scratch run.
+#[test]
+fn rerun_stays_local_after_output_changing_edits() {
+    let text = generated::generate(1000, 42);
+    let head = "int helper_0(int *x) {\n";
+    let with = |line: &str| {
+        let edited = text.replacen(head, &format!("{head}{line}\n"), 1);
+        assert_ne!(edited, text);
+        pointee_c::lower(&[("gen.c", &edited)]).unwrap().program
+    };
+    let base = pointee_c::lower(&[("gen.c", &text)]).unwrap().program;
+    let dead = with("    int bench_unused = 0;");
+    let store = with("    g0_head = 0;");
+    let mut a = OwnedAnalysis::run(Arc::new(base.clone()), Settings::default());
+    let mut failures = Vec::new();
+    for round in 0..20 {
+        for (what, p) in [
+            ("dead local inserted", &dead),
+            ("dead local removed", &base),
+            ("store inserted", &store),
+            ("store removed", &base),
+        ] {
+            let what = format!("round {round}: {what}");
+            a = check_owned(a, p.clone(), &what, &mut failures);
+            let r = a.reuse();
+            if let Some(why) = &r.scratch_reason {
+                failures.push(format!("{what}: scratch run: {why}"));
+            } else if what.contains("dead local")
+                && !r.computed_functions.iter().map(|f| &**f).eq(["helper_0"])
+            {
+                failures.push(format!("{what}: computed {:?}", r.computed_functions));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
