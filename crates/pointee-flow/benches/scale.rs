@@ -256,6 +256,7 @@ fn typing(text: &str) {
     // computed functions, scratch runs).
     let kinds = ["dead local", "store", "dead local after a store"];
     let mut stats = [(0usize, 0f64, 0f64, 0usize, 0usize, 0usize); 3];
+    let mut most_units = 0;
     for round in 0..20 {
         for (k, p) in [(0, &dead), (0, &base), (1, &store), (1, &base)] {
             // A dead local after an output-changing edit: problem B.
@@ -271,6 +272,7 @@ fn typing(text: &str) {
             st.3 += r.computed;
             st.4 = st.4.max(r.computed_functions.len());
             st.5 += r.scratch_reason.is_some() as usize;
+            most_units = most_units.max(a.with(|a| a.units().len()));
         }
     }
     println!("  typing in helper_0, 20 rounds (each rerun from the previous one):");
@@ -287,7 +289,7 @@ fn typing(text: &str) {
         );
     }
     println!(
-        "    units kept at the end: {} (a scratch run: {scratch_units})",
+        "    units kept: at most {most_units}, at the end {} (a scratch run: {scratch_units})",
         a.with(|a| a.units().len())
     );
 }

@@ -4,10 +4,9 @@
 //!
 //! 1. **Shape.** The functions (names and order), globals, types, externs,
 //!    classes and settings must be the previous program's, the previous
-//!    run must be clear of the context bound (counting every unit created
-//!    since the last scratch run, so that a rerun that merges nothing means
-//!    a scratch run would not either), and the units kept since the last
-//!    scratch run must not have piled up; else: a scratch run.
+//!    run must be clear of the context bound (see 6), and the units kept
+//!    (dropped ones keep their ids) must not outnumber twice those a
+//!    scratch run creates (plus 1000); else: a scratch run.
 //! 2. **Locations.** The previous table is carried over (ids stay, so the
 //!    stored facts and memo keys stay valid); the entries that depend on an
 //!    edited function's variables are derived again (`Locs::refresh`).
@@ -35,12 +34,20 @@
 //!    reaches is on the current call stack (that would make a scratch run
 //!    take an approximate node). Admitting a unit admits every unit created
 //!    during its computation (a scratch run would have made them, into its
-//!    memo). A refused unit and every carried unit that used it leave the
-//!    memo: the call is analysed as a scratch run would. The `atexit`
-//!    handlers registered below a unit taken from the memo are registered
-//!    again.
+//!    memo). "Created during its computation" follows `Trace::parent`, not
+//!    id ranges: an admitted unit becomes a child of the caller it was
+//!    admitted under (a scratch run creates it there), so a unit a rerun
+//!    computed over older units can be admitted by a later rerun. A
+//!    refused unit and every carried unit that used it leave the memo: the
+//!    call is analysed as a scratch run would. The `atexit` handlers
+//!    registered below a unit taken from the memo are registered again.
 //! 6. **Check.** A run that merged contexts, or whose `calloc` sites came
-//!    out differently (`Locs::zeroed` is global), is redone from scratch.
+//!    out differently (`Locs::zeroed` is global), is redone from scratch;
+//!    so is one where the units a scratch run would create (`scratch_made`:
+//!    the run's, and the carried ones it took with what they created and
+//!    used) come within a factor 2 of the context bound in a function:
+//!    then a scratch run merges nothing either. Carried units the run did
+//!    not take are dropped.
 
 use crate::facts::Facts;
 use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -358,8 +365,9 @@ fn near_bound(per_func: &[usize], settings: &Settings) -> bool {
 /// created (`Trace::parent`) cover what a scratch run creates: if these
 /// stay within half the bound, a scratch run merges nothing either.
 /// Counting this instead of every unit created since the last scratch run
-/// keeps output-changing edits from creeping up to the bound.
-fn scratch_made(e: &Engine<'_>, start: usize) -> (Vec<usize>, usize) {
+/// keeps output-changing edits from creeping up to the bound. Also returns
+/// which units are counted: the others are of no use to the new run.
+fn scratch_made(e: &Engine<'_>, start: usize) -> (Vec<usize>, usize, Vec<bool>) {
     let n = e.units.len();
     let mut children: Vec<Vec<UnitId>> = vec![Vec::new(); n];
     for (u, unit) in e.units.iter().enumerate() {
@@ -385,7 +393,7 @@ fn scratch_made(e: &Engine<'_>, start: usize) -> (Vec<usize>, usize) {
             }
         }
     }
-    (per_func, made)
+    (per_func, made, seen)
 }
 
 /// Every location a unit's stored facts and call maps name.
@@ -558,9 +566,18 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
     if merged {
         return scratch(program, settings, "the run merged contexts".into());
     }
-    let (per_func, made) = scratch_made(&engine, start);
+    let (per_func, made, used) = scratch_made(&engine, start);
     if near_bound(&per_func, &settings) {
         return scratch(program, settings, "near the context bound".into());
+    }
+    // Carried units the run did not take (trials of a changed interface,
+    // units of an old body's calls) would be tried again by every later
+    // rerun: drop them.
+    for u in 0..start {
+        if !used[u] && !engine.units[u].dead {
+            forget(&mut engine.memo, &engine.units[u], u as UnitId);
+            engine.drop_unit(u as UnitId);
+        }
     }
     engine.per_func = per_func;
     engine.lineage = made;

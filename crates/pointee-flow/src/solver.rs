@@ -580,6 +580,11 @@ impl<'p> Engine<'p> {
         unit.key = Arc::default();
         unit.calls.clear();
         unit.approx.clear();
+        // The parent stays: live units made below it still descend from
+        // what made it.
+        unit.trace.deps = Vec::new();
+        unit.trace.exits = Vec::new();
+        unit.trace.funcs = Vec::new();
     }
 
     /// Runs a body from an input: locals start `uninit`; the output keeps
