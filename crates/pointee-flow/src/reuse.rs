@@ -661,7 +661,10 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
         }
         // Dirty or suspect: out of the memo, tried again when pure.
         forget(&mut e.memo, &e.units[u], u as UnitId);
-        if !local {
+        // A trial that meets a unit that is not pure is thrown away (it
+        // only learns so after analysing the whole body): a unit whose
+        // computation used one would most likely meet it again.
+        if !local || !deps_pure {
             continue;
         }
         let Some(y) = trial(e, f, key) else {

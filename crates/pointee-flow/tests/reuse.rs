@@ -528,3 +528,40 @@ fn rerun_stays_local_after_output_changing_edits() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The context bound counts what a scratch run of the new program would
+/// create: output-changing edits repeated never reach it, more calling
+/// contexts do (and the rerun then equals a scratch run by being one).
+#[test]
+fn rerun_context_bound_counts_what_a_scratch_run_creates() {
+    const SRC: &str = "int a, b, c, d;
+int *id(int *p) { return p; }
+int main(void) { int *x; x = id(&a); x = id(&b); return x == 0; }
+";
+    let settings = Settings {
+        max_contexts_per_function: 6,
+        ..Settings::default()
+    };
+    let lower = |t: &str| Arc::new(pointee_c::lower(&[("bound.c", t)]).unwrap().program);
+    let base = lower(SRC);
+    let changed = lower(&SRC.replace("{ return p; }", "{ return &d; }"));
+    let more = lower(&SRC.replace("x = id(&b);", "x = id(&b); x = id(&c); x = id(&d);"));
+    let same = |re: &mut OwnedAnalysis, p: &Arc<Program>| {
+        let mut sc = OwnedAnalysis::run(p.clone(), settings.clone());
+        assert_eq!(dump(re), dump(&mut sc));
+    };
+    let mut a = OwnedAnalysis::run(base.clone(), settings.clone());
+    for i in 0..10 {
+        let p = if i % 2 == 0 { &changed } else { &base };
+        a = OwnedAnalysis::rerun_owned(a, p.clone(), settings.clone());
+        assert_eq!(a.reuse().scratch_reason, None, "edit {i}");
+        same(&mut a, p);
+    }
+    // Four contexts of `id`: 8 > 6.
+    a = OwnedAnalysis::rerun_owned(a, more.clone(), settings.clone());
+    assert_eq!(
+        a.reuse().scratch_reason.as_deref(),
+        Some("near the context bound")
+    );
+    same(&mut a, &more);
+}
