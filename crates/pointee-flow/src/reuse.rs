@@ -573,8 +573,8 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
     // Carried units the run did not take (trials of a changed interface,
     // units of an old body's calls) would be tried again by every later
     // rerun: drop them.
-    for u in 0..start {
-        if !used[u] && !engine.units[u].dead {
+    for (u, &used) in used.iter().enumerate().take(start) {
+        if !used && !engine.units[u].dead {
             forget(&mut engine.memo, &engine.units[u], u as UnitId);
             engine.drop_unit(u as UnitId);
         }
