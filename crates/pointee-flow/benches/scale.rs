@@ -24,6 +24,11 @@
 //! `--rerun N` analyses the N-line program, inserts a dead local into the
 //! body of the middle module's `helper_k`, and times `OwnedAnalysis::rerun`
 //! from the first analysis against a scratch run of the edited program.
+//! It then types in `helper_0` as the language server sees it, each rerun
+//! consuming the previous one: twenty rounds of a dead local inserted and
+//! removed (stops at `helper_0`) and `g0_head = 0;` inserted and removed
+//! (callers follow), reporting each kind of edit's time, computed units and
+//! functions, scratch runs, and the units kept.
 
 mod common;
 
@@ -220,5 +225,71 @@ fn rerun(n: usize) {
         r.computed_functions.len(),
         r.scratch_reason,
         scratch.reuse().computed
+    );
+    typing(&text);
+}
+
+/// The edit sequence of `--rerun` in `helper_0` (see the module doc).
+fn typing(text: &str) {
+    use pointee_flow::{OwnedAnalysis, Settings};
+    use std::sync::Arc;
+    let head = "int helper_0(int *x) {\n";
+    let with = |line: &str| {
+        let edited = text.replacen(head, &format!("{head}{line}\n"), 1);
+        assert_ne!(edited, text);
+        Arc::new(
+            pointee_c::lower(&[("gen.c", &edited)])
+                .expect("lowering")
+                .program,
+        )
+    };
+    let base = Arc::new(
+        pointee_c::lower(&[("gen.c", text)])
+            .expect("lowering")
+            .program,
+    );
+    let dead = with("    int bench_unused = 0;");
+    let store = with("    g0_head = 0;");
+    let mut a = OwnedAnalysis::run(base.clone(), Settings::default());
+    let scratch_units = a.with(|a| a.units().len());
+    // Per kind of edit: (edits, total s, max s, computed units, max
+    // computed functions, scratch runs).
+    let kinds = ["dead local", "store", "dead local after a store"];
+    let mut stats = [(0usize, 0f64, 0f64, 0usize, 0usize, 0usize); 3];
+    let mut most_units = 0;
+    for round in 0..20 {
+        for (k, p) in [(0, &dead), (0, &base), (1, &store), (1, &base)] {
+            // A dead local after an output-changing edit: problem B.
+            let k = if k == 0 && round > 0 { 2 } else { k };
+            let t = Instant::now();
+            a = OwnedAnalysis::rerun_owned(a, p.clone(), Settings::default());
+            let s = t.elapsed().as_secs_f64();
+            let r = a.reuse();
+            let st = &mut stats[k];
+            st.0 += 1;
+            st.1 += s;
+            st.2 = st.2.max(s);
+            st.3 += r.computed;
+            st.4 = st.4.max(r.computed_functions.len());
+            st.5 += r.scratch_reason.is_some() as usize;
+            most_units = most_units.max(a.with(|a| a.units().len()));
+        }
+    }
+    println!("  typing in helper_0, 20 rounds (each rerun from the previous one):");
+    for (k, st) in kinds.iter().zip(stats) {
+        println!(
+            "    {k}: {} edits, mean {:.4} s, max {:.4} s, {:.1} units computed on average, \
+             up to {} functions, {} scratch runs",
+            st.0,
+            st.1 / st.0 as f64,
+            st.2,
+            st.3 as f64 / st.0 as f64,
+            st.4,
+            st.5
+        );
+    }
+    println!(
+        "    units kept: at most {most_units}, at the end {} (a scratch run: {scratch_units})",
+        a.with(|a| a.units().len())
     );
 }

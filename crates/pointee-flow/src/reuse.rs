@@ -4,10 +4,9 @@
 //!
 //! 1. **Shape.** The functions (names and order), globals, types, externs,
 //!    classes and settings must be the previous program's, the previous
-//!    run must be clear of the context bound (counting every unit created
-//!    since the last scratch run, so that a rerun that merges nothing means
-//!    a scratch run would not either), and the units kept since the last
-//!    scratch run must not have piled up; else: a scratch run.
+//!    run must be clear of the context bound (see 6), and the units kept
+//!    (dropped ones keep their ids) must not outnumber twice those a
+//!    scratch run creates (plus 1000); else: a scratch run.
 //! 2. **Locations.** The previous table is carried over (ids stay, so the
 //!    stored facts and memo keys stay valid); the entries that depend on an
 //!    edited function's variables are derived again (`Locs::refresh`).
@@ -35,12 +34,20 @@
 //!    reaches is on the current call stack (that would make a scratch run
 //!    take an approximate node). Admitting a unit admits every unit created
 //!    during its computation (a scratch run would have made them, into its
-//!    memo). A refused unit and every carried unit that used it leave the
-//!    memo: the call is analysed as a scratch run would. The `atexit`
-//!    handlers registered below a unit taken from the memo are registered
-//!    again.
+//!    memo). "Created during its computation" follows `Trace::parent`, not
+//!    id ranges: an admitted unit becomes a child of the caller it was
+//!    admitted under (a scratch run creates it there), so a unit a rerun
+//!    computed over older units can be admitted by a later rerun. A
+//!    refused unit and every carried unit that used it leave the memo: the
+//!    call is analysed as a scratch run would. The `atexit` handlers
+//!    registered below a unit taken from the memo are registered again.
 //! 6. **Check.** A run that merged contexts, or whose `calloc` sites came
-//!    out differently (`Locs::zeroed` is global), is redone from scratch.
+//!    out differently (`Locs::zeroed` is global), is redone from scratch;
+//!    so is one where the units a scratch run would create (`scratch_made`:
+//!    the run's, and the carried ones it took with what they created and
+//!    used) come within a factor 2 of the context bound in a function:
+//!    then a scratch run merges nothing either. Carried units the run did
+//!    not take are dropped.
 
 use crate::facts::Facts;
 use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -146,8 +153,9 @@ pub(crate) struct Carried {
     /// Finished as its own fixed point, with every unit created during its
     /// computation carried.
     standalone: Vec<bool>,
-    /// Units `u+1 .. end[u]` were created during `u`'s computation.
-    end: Vec<UnitId>,
+    /// The units whose `Trace::parent` is each unit: a unit's descendants
+    /// are what its computation created.
+    children: Vec<Vec<UnitId>>,
     pure: Vec<bool>,
     users: Vec<Vec<UnitId>>,
     admitted: Vec<bool>,
@@ -204,7 +212,7 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
         while let Some(y) = work.pop() {
             let yi = y as usize;
             reached.push(y);
-            let inside = y >= u && y < c.end[ui];
+            let inside = descends(&e.units, y, u);
             let unit = &e.units[yi];
             let on_stack =
                 c.mark[unit.func as usize] || unit.trace.funcs.iter().any(|&f| c.mark[f as usize]);
@@ -224,18 +232,21 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
         ok
     };
     if ok {
-        let end = c.end[ui] as usize;
-        for y in ui..end {
-            if !e.units[y].dead {
-                c.admitted[y] = true;
+        let below = descendants(&c.children, u);
+        for &y in &below {
+            if !e.units[y as usize].dead {
+                c.admitted[y as usize] = true;
             }
         }
         for y in reached {
             c.admitted[y as usize] = true;
         }
-        for y in ui..end {
-            if !e.units[y].dead {
-                replay_exits(e, y as UnitId);
+        // A scratch run creates it here: a later rerun must see it as made
+        // by the caller's computation.
+        e.units[ui].trace.parent = e.stack.last().map(|fr| fr.unit);
+        for y in below {
+            if !e.units[y as usize].dead {
+                replay_exits(e, y);
             }
         }
         return true;
@@ -250,6 +261,30 @@ pub(crate) fn admit(e: &mut Engine<'_>, u: UnitId) -> bool {
         work.extend(c.users[yi].iter().copied());
     }
     false
+}
+
+/// Whether `y` is `u` or was created during `u`'s computation.
+fn descends(units: &[Unit], y: UnitId, u: UnitId) -> bool {
+    let mut cur = Some(y);
+    while let Some(x) = cur {
+        if x == u {
+            return true;
+        }
+        cur = units[x as usize].trace.parent;
+    }
+    false
+}
+
+/// `u` and every carried unit created during its computation (dropped
+/// provisional ones included: live units may hang below them).
+fn descendants(children: &[Vec<UnitId>], u: UnitId) -> Vec<UnitId> {
+    let mut out = vec![u];
+    let mut i = 0;
+    while i < out.len() {
+        out.extend(children[out[i] as usize].iter().copied());
+        i += 1;
+    }
+    out
 }
 
 /// Registers again the `atexit` handlers of `u` and every unit below it.
@@ -301,10 +336,7 @@ fn shape_change(old: &Previous, program: &Program, settings: &Settings) -> Optio
     if old.run_units == 0 {
         return Some("no previous run".into());
     }
-    let bound = old.settings.max_contexts_per_function;
-    if old.per_func.iter().any(|&n| n.saturating_mul(2) > bound)
-        || old.units.iter().any(|u| u.merged && !u.dead)
-    {
+    if near_bound(&old.per_func, &old.settings) || old.units.iter().any(|u| u.merged && !u.dead) {
         // Merged contexts depend on creation order.
         return Some("near the context bound".into());
     }
@@ -314,6 +346,54 @@ fn shape_change(old: &Previous, program: &Program, settings: &Settings) -> Optio
         return Some("too many unused units".into());
     }
     None
+}
+
+/// Whether a run creating `per_func` units per function came within a
+/// factor 2 of the context bound.
+fn near_bound(per_func: &[usize], settings: &Settings) -> bool {
+    let bound = settings.max_contexts_per_function;
+    per_func.iter().any(|&n| n.saturating_mul(2) > bound)
+}
+
+/// Per function, at least the units a scratch run of the program creates
+/// (dropped provisional ones included), and their total. A rerun simulates
+/// a scratch run: the scratch run creates what the run created (units
+/// `start..`), and, where the run took a carried unit, that unit and what
+/// its computation created, the first time it is met (else it is a memo
+/// hit). So the units reached from the run's units and the entries over
+/// the units they were answered with and the units their computation
+/// created (`Trace::parent`) cover what a scratch run creates: if these
+/// stay within half the bound, a scratch run merges nothing either.
+/// Counting this instead of every unit created since the last scratch run
+/// keeps output-changing edits from creeping up to the bound. Also returns
+/// which units are counted: the others are of no use to the new run.
+fn scratch_made(e: &Engine<'_>, start: usize) -> (Vec<usize>, usize, Vec<bool>) {
+    let n = e.units.len();
+    let mut children: Vec<Vec<UnitId>> = vec![Vec::new(); n];
+    for (u, unit) in e.units.iter().enumerate() {
+        if let Some(p) = unit.trace.parent {
+            children[p as usize].push(u as UnitId);
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut work: Vec<UnitId> = (start as UnitId..n as UnitId).collect();
+    work.extend(e.entries.iter().copied());
+    for &u in &work {
+        seen[u as usize] = true;
+    }
+    let mut per_func = vec![0; e.prog.functions.len()];
+    let mut made = 0;
+    while let Some(u) = work.pop() {
+        let unit = &e.units[u as usize];
+        per_func[unit.func as usize] += 1;
+        made += 1;
+        for &d in unit.trace.deps.iter().chain(&children[u as usize]) {
+            if !std::mem::replace(&mut seen[d as usize], true) {
+                work.push(d);
+            }
+        }
+    }
+    (per_func, made, seen)
 }
 
 /// Every location a unit's stored facts and call maps name.
@@ -466,8 +546,8 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
     let mut engine = Engine::with_refs(program, settings.clone(), locs, scans, refs);
     engine.units = units;
     engine.memo = memo;
-    // Counting the previous run's units keeps the bound conservative: a
-    // rerun that merges nothing means a scratch run would not either.
+    // Only a rerun that reaches the bound wastes work: `scratch_made`
+    // decides after the run.
     engine.per_func = per_func;
     engine.lineage = lineage;
     // Made of the globals (unchanged) and `main`'s parameters.
@@ -480,12 +560,27 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
         e.run();
     });
     let mut engine = engine;
-    engine.carried = None;
+    let start = engine.carried.take().map_or(old_n, |c| c.start);
 
     let merged = engine.units[old_n..].iter().any(|u| u.merged && !u.dead);
     if merged {
         return scratch(program, settings, "the run merged contexts".into());
     }
+    let (per_func, made, used) = scratch_made(&engine, start);
+    if near_bound(&per_func, &settings) {
+        return scratch(program, settings, "near the context bound".into());
+    }
+    // Carried units the run did not take (trials of a changed interface,
+    // units of an old body's calls) would be tried again by every later
+    // rerun: drop them.
+    for (u, &used) in used.iter().enumerate().take(start) {
+        if !used && !engine.units[u].dead {
+            forget(&mut engine.memo, &engine.units[u], u as UnitId);
+            engine.drop_unit(u as UnitId);
+        }
+    }
+    engine.per_func = per_func;
+    engine.lineage = made;
     if engine.locs.zeroed != old_zeroed {
         return scratch(program, settings, "calloc sites changed".into());
     }
@@ -522,7 +617,7 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
         start: 0,
         old,
         standalone: Vec::new(),
-        end: Vec::new(),
+        children: Vec::new(),
         pure: Vec::new(),
         users: Vec::new(),
         admitted: Vec::new(),
@@ -566,7 +661,10 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
         }
         // Dirty or suspect: out of the memo, tried again when pure.
         forget(&mut e.memo, &e.units[u], u as UnitId);
-        if !local {
+        // A trial that meets a unit that is not pure is thrown away (it
+        // only learns so after analysing the whole body): a unit whose
+        // computation used one would most likely meet it again.
+        if !local || !deps_pure {
             continue;
         }
         let Some(y) = trial(e, f, key) else {
@@ -608,11 +706,18 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             }
         }
     }
-    // What a unit's computation created and does not come along.
-    let mut lost = vec![0u32; old + 1];
+    // Units whose computation created a unit that does not come along.
+    let mut lost_below = vec![false; old];
     for u in 0..old {
-        let l = !clean[u] && !e.units[u].dead && replaced[u].is_none();
-        lost[u + 1] = lost[u] + l as u32;
+        if !clean[u] && !e.units[u].dead && replaced[u].is_none() {
+            let mut cur = e.units[u].trace.parent;
+            while let Some(p) = cur {
+                if std::mem::replace(&mut lost_below[p as usize], true) {
+                    break;
+                }
+                cur = e.units[p as usize].trace.parent;
+            }
+        }
     }
     // The rest of the previous run is dropped for good (a later rerun
     // must never take a unit computed from an older body).
@@ -667,20 +772,20 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
     // A unit can be admitted when everything created during its
     // computation came along.
     let mut standalone = vec![false; start];
-    let mut end = vec![0; start];
     for u in 0..old {
-        if clean[u] {
-            let unit = &e.units[u];
-            let x = (unit.trace.end as usize).clamp(u + 1, old);
-            standalone[u] = unit.trace.standalone && lost[x] == lost[u + 1];
-            end[u] = x as UnitId;
+        standalone[u] = clean[u] && e.units[u].trace.standalone && !lost_below[u];
+    }
+    let mut children: Vec<Vec<UnitId>> = vec![Vec::new(); start];
+    for u in 0..start {
+        if let Some(p) = e.units[u].trace.parent {
+            children[p as usize].push(u as UnitId);
         }
     }
     e.carried = Some(Carried {
         start,
         old,
         standalone,
-        end,
+        children,
         pure: pure_all,
         users: users_clean,
         admitted: vec![false; start],

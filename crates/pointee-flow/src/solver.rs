@@ -154,11 +154,17 @@ pub(crate) struct Trace {
     pub standalone: bool,
     /// Units `id+1 .. end` were created while it was being analysed.
     pub end: UnitId,
+    /// The unit on top of the stack when a scratch run would have created
+    /// this one: where it was created or, for a previous run's unit a rerun
+    /// admitted, the caller it was admitted under. Which units a unit's
+    /// computation made is then its descendants, across reruns too (ids
+    /// stop being nested ranges once a rerun adopts older units).
+    pub parent: Option<UnitId>,
 }
 
 pub(crate) struct Frame {
     pub(crate) func: u32,
-    unit: UnitId,
+    pub(crate) unit: UnitId,
     input: Arc<Facts>,
     output: State,
     pending: Vec<Arc<Facts>>,
@@ -408,6 +414,7 @@ impl<'p> Engine<'p> {
         let merged = self.per_func[fu] > self.settings.max_contexts_per_function;
         // A new node.
         let u = self.units.len() as UnitId;
+        let parent = self.stack.last().map(|fr| fr.unit);
         self.units.push(Unit {
             merged,
             wild: false,
@@ -422,7 +429,10 @@ impl<'p> Engine<'p> {
             dead: false,
             calls: BTreeMap::new(),
             approx: Vec::new(),
-            trace: Trace::default(),
+            trace: Trace {
+                parent,
+                ..Trace::default()
+            },
         });
         let (init_in, init_out) = match self.rec_table.get(&(f, key.1.clone())) {
             Some(e) => (e.input.clone(), e.output.clone()),
@@ -505,6 +515,8 @@ impl<'p> Engine<'p> {
             let mut deps = Vec::new();
             for &pu in &stale {
                 let t = std::mem::take(&mut self.units[pu as usize].trace);
+                // Units made below it stay its descendants.
+                self.units[pu as usize].trace.parent = t.parent;
                 deps.extend(t.deps);
                 let fr = &mut self.stack[depth];
                 fr.exits.extend(t.exits);
@@ -568,6 +580,11 @@ impl<'p> Engine<'p> {
         unit.key = Arc::default();
         unit.calls.clear();
         unit.approx.clear();
+        // The parent stays: live units made below it still descend from
+        // what made it.
+        unit.trace.deps = Vec::new();
+        unit.trace.exits = Vec::new();
+        unit.trace.funcs = Vec::new();
     }
 
     /// Runs a body from an input: locals start `uninit`; the output keeps

@@ -486,3 +486,82 @@ fn rerun_equals_scratch_on_a_generated_program() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The language server's typing pattern on the generated program: a dead
+/// local in `helper_0` inserted and removed (stops at `helper_0`), then an
+/// assignment to a global inserted and removed (its callers follow), twenty
+/// rounds. After an output-changing edit, a dead local must again stop at
+/// `helper_0`, and the units left over by earlier reruns must never push a
+/// rerun into a scratch run.
+#[test]
+fn rerun_stays_local_after_output_changing_edits() {
+    let text = generated::generate(1000, 42);
+    let head = "int helper_0(int *x) {\n";
+    let with = |line: &str| {
+        let edited = text.replacen(head, &format!("{head}{line}\n"), 1);
+        assert_ne!(edited, text);
+        pointee_c::lower(&[("gen.c", &edited)]).unwrap().program
+    };
+    let base = pointee_c::lower(&[("gen.c", &text)]).unwrap().program;
+    let dead = with("    int bench_unused = 0;");
+    let store = with("    g0_head = 0;");
+    let mut a = OwnedAnalysis::run(Arc::new(base.clone()), Settings::default());
+    let mut failures = Vec::new();
+    for round in 0..20 {
+        for (what, p) in [
+            ("dead local inserted", &dead),
+            ("dead local removed", &base),
+            ("store inserted", &store),
+            ("store removed", &base),
+        ] {
+            let what = format!("round {round}: {what}");
+            a = check_owned(a, p.clone(), &what, &mut failures);
+            let r = a.reuse();
+            if let Some(why) = &r.scratch_reason {
+                failures.push(format!("{what}: scratch run: {why}"));
+            } else if what.contains("dead local")
+                && !r.computed_functions.iter().map(|f| &**f).eq(["helper_0"])
+            {
+                failures.push(format!("{what}: computed {:?}", r.computed_functions));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The context bound counts what a scratch run of the new program would
+/// create: output-changing edits repeated never reach it, more calling
+/// contexts do (and the rerun then equals a scratch run by being one).
+#[test]
+fn rerun_context_bound_counts_what_a_scratch_run_creates() {
+    const SRC: &str = "int a, b, c, d;
+int *id(int *p) { return p; }
+int main(void) { int *x; x = id(&a); x = id(&b); return x == 0; }
+";
+    let settings = Settings {
+        max_contexts_per_function: 6,
+        ..Settings::default()
+    };
+    let lower = |t: &str| Arc::new(pointee_c::lower(&[("bound.c", t)]).unwrap().program);
+    let base = lower(SRC);
+    let changed = lower(&SRC.replace("{ return p; }", "{ return &d; }"));
+    let more = lower(&SRC.replace("x = id(&b);", "x = id(&b); x = id(&c); x = id(&d);"));
+    let same = |re: &mut OwnedAnalysis, p: &Arc<Program>| {
+        let mut sc = OwnedAnalysis::run(p.clone(), settings.clone());
+        assert_eq!(dump(re), dump(&mut sc));
+    };
+    let mut a = OwnedAnalysis::run(base.clone(), settings.clone());
+    for i in 0..10 {
+        let p = if i % 2 == 0 { &changed } else { &base };
+        a = OwnedAnalysis::rerun_owned(a, p.clone(), settings.clone());
+        assert_eq!(a.reuse().scratch_reason, None, "edit {i}");
+        same(&mut a, p);
+    }
+    // Four contexts of `id`: 8 > 6.
+    a = OwnedAnalysis::rerun_owned(a, more.clone(), settings.clone());
+    assert_eq!(
+        a.reuse().scratch_reason.as_deref(),
+        Some("near the context bound")
+    );
+    same(&mut a, &more);
+}
