@@ -26,22 +26,13 @@ pub struct CallEdge {
     pub indirect: bool,
 }
 
-/// The verdict of a `MUSTALIAS`-style check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Verdict {
-    No,
-    May,
-    Must,
-    Unreachable,
-}
-
 /// An alias check found in a function, with the engine's verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AliasCheck {
     pub function: Name,
     pub stmt: StmtId,
     pub check: Name,
-    pub verdict: Verdict,
+    pub verdict: pointee_flow::Alias,
     pub ok: bool,
 }
 
@@ -194,14 +185,17 @@ fn c_results(
                     indirect: false,
                 });
             }
-            if pointee_flow::is_alias_check(name) && args.len() == 2 {
-                out.alias_checks.push(AliasCheck {
-                    function: f.name.clone(),
-                    stmt,
-                    check: name.clone(),
-                    verdict: Verdict::Unreachable,
-                    ok: false,
-                });
+            if let [x, y] = args {
+                if pointee_flow::is_alias_check(name) {
+                    let verdict = a.alias(&f.name, Point::Before(stmt), x, y);
+                    out.alias_checks.push(AliasCheck {
+                        function: f.name.clone(),
+                        stmt,
+                        check: name.clone(),
+                        verdict,
+                        ok: pointee_flow::check_holds(name, verdict),
+                    });
+                }
             }
         });
     }
@@ -212,35 +206,6 @@ fn c_results(
             callee,
             indirect,
         });
-    }
-    for check in &mut out.alias_checks {
-        let f = program
-            .function(&check.function)
-            .expect("checks come from the program's functions");
-        let mut args = None;
-        walk_calls(&f.body, &mut |stmt, _, a| {
-            if stmt == check.stmt {
-                args = Some(a.to_vec());
-            }
-        });
-        let args = args.expect("the check's call is in its function");
-        let v = match a.alias(
-            &check.function,
-            Point::Before(check.stmt),
-            &args[0],
-            &args[1],
-        ) {
-            pointee_flow::Alias::No => Verdict::No,
-            pointee_flow::Alias::May => Verdict::May,
-            pointee_flow::Alias::Must => Verdict::Must,
-            pointee_flow::Alias::Unreachable => Verdict::Unreachable,
-        };
-        check.verdict = v;
-        check.ok = match (&*check.check, v) {
-            (_, Verdict::Unreachable) => false,
-            ("NOALIAS" | "EXPECTEDFAIL_NOALIAS", v) => v == Verdict::No,
-            (_, v) => v != Verdict::No,
-        };
     }
     out.edges.sort();
     out.edges.dedup();

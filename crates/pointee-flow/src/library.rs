@@ -249,3 +249,15 @@ pub fn is_alias_check(name: &str) -> bool {
             | "EXPECTEDFAIL_NOALIAS"
     )
 }
+
+/// Whether an alias check holds given the analysis's verdict: `NOALIAS`
+/// (and its expected-fail form) needs "no", the others need a possible
+/// alias; a check no analysed context reaches never holds.
+pub fn check_holds(name: &str, verdict: crate::Alias) -> bool {
+    use crate::Alias;
+    match (name, verdict) {
+        (_, Alias::Unreachable) => false,
+        ("NOALIAS" | "EXPECTEDFAIL_NOALIAS", v) => v == Alias::No,
+        (_, v) => v != Alias::No,
+    }
+}

@@ -29,7 +29,7 @@ pub struct ContextValues {
 }
 
 /// An alias verdict over all contexts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Alias {
     No,
     May,

@@ -369,13 +369,12 @@ impl CAnswers<'_> {
                     if !pointee_flow::is_alias_check(name) || args.len() != 2 {
                         continue;
                     }
-                    let v =
-                        verdict(a.alias(&fs.name, Point::Before(call.stmt), &args[0], &args[1]));
+                    let alias = a.alias(&fs.name, Point::Before(call.stmt), &args[0], &args[1]);
                     report.alias_checks.push(AliasCheck {
                         at: file.location(call.range.start),
                         check: name.to_string(),
-                        verdict: v,
-                        ok: check_ok(name, v),
+                        verdict: verdict(alias),
+                        ok: pointee_flow::check_holds(name, alias),
                     });
                 }
             }
@@ -424,14 +423,6 @@ fn verdict(a: Alias) -> Verdict {
         Alias::May => Verdict::May,
         Alias::Must => Verdict::Must,
         Alias::Unreachable => Verdict::Unreachable,
-    }
-}
-
-fn check_ok(check: &str, v: Verdict) -> bool {
-    match (check, v) {
-        (_, Verdict::Unreachable) => false,
-        ("NOALIAS" | "EXPECTEDFAIL_NOALIAS", v) => v == Verdict::No,
-        (_, v) => v != Verdict::No,
     }
 }
 
