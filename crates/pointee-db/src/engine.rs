@@ -53,7 +53,6 @@ pub struct CAnalysis {
 pub struct CEngine {
     /// `None` once the next run took the state over (see `c_engine`).
     analysis: Arc<Mutex<Option<OwnedAnalysis>>>,
-    settings: pointee_flow::Settings,
 }
 
 impl CEngine {
@@ -75,10 +74,6 @@ impl CEngine {
             Some(owned) => f(owned),
             None => std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite)),
         }
-    }
-
-    pub fn settings(&self) -> &pointee_flow::Settings {
-        &self.settings
     }
 
     /// What the run reused from the previous one.
@@ -131,13 +126,12 @@ pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
         .remove(&project)
         .and_then(|e| e.analysis.lock().unwrap_or_else(|e| e.into_inner()).take());
     let analysis = cancelled_if_interrupted(|| match previous {
-        Some(previous) => OwnedAnalysis::rerun_owned(previous, program, settings.clone()),
-        None => OwnedAnalysis::run(program, settings.clone()),
+        Some(previous) => OwnedAnalysis::rerun_owned(previous, program, settings),
+        None => OwnedAnalysis::run(program, settings),
     });
     running.store(false, Ordering::SeqCst);
     let engine = CEngine {
         analysis: Arc::new(Mutex::new(Some(analysis))),
-        settings,
     };
     db.last_c_engines()
         .lock()

@@ -45,22 +45,16 @@ impl JavaSession {
     /// Analyses `ir` with the configured sensitivity and roots (as
     /// `java_analysis` does).
     pub fn start(ir: &crate::JavaIr, config: &crate::Config) -> JavaSession {
-        JavaSession {
-            a: Self::analyse(ir, config),
-        }
-    }
-
-    fn analyse(
-        ir: &crate::JavaIr,
-        config: &crate::Config,
-    ) -> Result<pointee_cspta::Analysis, String> {
-        let variant = match &config.java_cs {
-            Some(s) => pointee_cspta::Variant::parse(s)?,
-            None => pointee_cspta::Variant::default(),
+        let analyse = || {
+            let variant = match &config.java_cs {
+                Some(s) => pointee_cspta::Variant::parse(s)?,
+                None => pointee_cspta::Variant::default(),
+            };
+            let roots = crate::java_roots(ir, config)?;
+            let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
+            Ok(pointee_cspta::Analysis::run(&ir.program, &roots, variant))
         };
-        let roots = crate::java_roots(ir, config)?;
-        let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
-        Ok(pointee_cspta::Analysis::run(&ir.program, &roots, variant))
+        JavaSession { a: analyse() }
     }
 
     /// The analysis, or why none ran.

@@ -88,15 +88,6 @@ impl Settings {
         }
     }
 
-    pub fn ide_options(&self) -> pointee_ide::Options {
-        pointee_ide::Options {
-            cs: self.java_cs.clone(),
-            entry: self.java_entry.clone(),
-            c_context_bound: self.c_context_bound,
-            ..Default::default()
-        }
-    }
-
     fn db_config(&self) -> db::Config {
         db::Config {
             java_cs: self.java_cs.clone(),
@@ -1107,7 +1098,6 @@ pub fn java_diagnostics(
     db: &Database,
     project: Project,
     snap: &Snapshot,
-    session: &db::session::JavaSession,
     settings: &Settings,
 ) -> BTreeMap<String, Vec<Diag>> {
     let mut out: BTreeMap<String, Vec<Diag>> = BTreeMap::new();
@@ -1123,6 +1113,7 @@ pub fn java_diagnostics(
             .lines
             .offset_chars(line.checked_sub(1)? as usize, col.checked_sub(1)? as usize)
     };
+    let session = db::java_engine(db, project).clone().0;
     let jp = db::java_program(db, project).clone();
     let report = match session.analysis() {
         Ok(a) => pointee_ide::JavaAnswers::new(&ws, &jp.0, a).check(),

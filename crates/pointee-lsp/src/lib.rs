@@ -313,12 +313,10 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             let (db, scopes) = s2.store.sync(&snap2, &settings);
             let mut diags = analysis::c_diagnostics_all(&db, &scopes, &settings);
-            let java = pointee_db::java_engine(&db, scopes.main).clone().0;
             diags.extend(analysis::java_diagnostics(
                 &db,
                 scopes.main,
                 &snap2,
-                &java,
                 &settings,
             ));
             diags
