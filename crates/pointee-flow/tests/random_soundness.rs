@@ -10,19 +10,9 @@ mod common;
 use pointee_ir::{Basic, Callee, Point, Stmt};
 use std::fmt::Write;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn pick(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "../benches/common/mod.rs"]
+mod generated;
+use generated::Rng;
 
 const INTS: [&str; 5] = ["a", "b", "c", "x", "y"];
 const PTRS: [&str; 4] = ["p0", "p1", "p2", "p3"];

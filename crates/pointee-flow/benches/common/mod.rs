@@ -6,14 +6,20 @@
 
 use std::fmt::Write;
 
-struct Rng(u64);
+/// A small seeded generator (a 64-bit LCG): the same programs on every
+/// machine. The random soundness oracle draws from it too.
+pub struct Rng(pub u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         self.0 >> 33
+    }
+    /// A number below `n`.
+    pub fn pick(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
     }
 }
 
