@@ -23,8 +23,9 @@
 //! ```
 //!
 //! Every edit of a file re-runs `c_outline` (it reads the tree; it lowers
-//! declarations but no body), the O(1) per-function `function_text`
-//! projections, and `lower_c` (which only shifts and assembles). A function
+//! declarations but no body) and the O(1) per-function `function_text`
+//! projections; `lower_c` (which only shifts and assembles) runs when a
+//! request needs positions, diagnostics read `file_notes`. A function
 //! is lowered again only when its text or the file scope changed: editing a
 //! body re-lowers that function; a comment or whitespace edit between
 //! functions, or a moved function, re-lowers none; a new typedef or global
@@ -213,11 +214,7 @@ impl Db for Database {
 
 impl Default for Database {
     fn default() -> Self {
-        Database {
-            storage: salsa::Storage::new(None),
-            last_c_engines: Arc::default(),
-            writes: Arc::default(),
-        }
+        Database::on(salsa::Storage::new(None))
     }
 }
 
@@ -239,14 +236,19 @@ impl Database {
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
-    /// A database that reports every salsa event to `on_event` (tests use
-    /// `WillExecute` to see which queries ran).
-    pub fn with_events(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Database {
+    /// A database on `storage`, with nothing kept yet.
+    fn on(storage: salsa::Storage<Self>) -> Database {
         Database {
-            storage: salsa::Storage::new(Some(Box::new(on_event))),
+            storage,
             last_c_engines: Arc::default(),
             writes: Arc::default(),
         }
+    }
+
+    /// A database that reports every salsa event to `on_event` (tests use
+    /// `WillExecute` to see which queries ran).
+    pub fn with_events(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Database {
+        Database::on(salsa::Storage::new(Some(Box::new(on_event))))
     }
 
     /// Replaces a file's text (and the tree parsed from it).
