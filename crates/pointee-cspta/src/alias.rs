@@ -140,20 +140,5 @@ pub fn alias_checks(a: &Analysis, p: &Program) -> Vec<AliasResult> {
 }
 
 fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {
-    for s in block {
-        match s {
-            Stmt::Basic(id, b) => out.push((id.0, b)),
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                collect(then_branch, out);
-                collect(else_branch, out);
-            }
-            Stmt::Loop { body } => collect(body, out),
-            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| collect(a, out)),
-            _ => {}
-        }
-    }
+    pointee_ir::for_each_basic(block, &mut |id, b| out.push((id.0, b)));
 }

@@ -1,7 +1,7 @@
 //! Java queries: lowering (all Java files together) and the analysis.
 
 use crate::{CallEdge, Config, Db, Lang, Project};
-use pointee_ir::{Basic, Block, Callee, Name, Program, Stmt, StmtId};
+use pointee_ir::{Basic, Block, Callee, Name, Program, StmtId};
 use std::sync::Arc;
 
 /// The Java files lowered together (the class table spans files).
@@ -108,22 +108,11 @@ fn walk_calls_with_site<'a>(
     b: &'a Block,
     f: &mut impl FnMut(StmtId, pointee_ir::SiteId, &'a Callee),
 ) {
-    for s in b {
-        match s {
-            Stmt::Basic(id, Basic::Call { site, callee, .. }) => f(*id, *site, callee),
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                walk_calls_with_site(then_branch, f);
-                walk_calls_with_site(else_branch, f);
-            }
-            Stmt::Loop { body } => walk_calls_with_site(body, f),
-            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| walk_calls_with_site(a, f)),
-            _ => {}
+    pointee_ir::for_each_basic(b, &mut |id, basic| {
+        if let Basic::Call { site, callee, .. } = basic {
+            f(id, *site, callee)
         }
-    }
+    });
 }
 
 /// Every Java file of the project lowered as one program.

@@ -5,7 +5,7 @@ use pointee_c::{FileScope, FunctionSyntax, Outline};
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
     Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Note,
-    Program, Rvalue, SourceMap, Stmt, StmtId,
+    Program, Rvalue, SourceMap, StmtId,
 };
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -215,23 +215,13 @@ pub fn function_calls<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Arc<Vec<Ca
     Arc::new(out)
 }
 
+/// Calls `f` with every call of a body: (statement, callee, arguments).
 pub(crate) fn walk_calls<'a>(b: &'a Block, f: &mut impl FnMut(StmtId, &'a Callee, &'a [Rvalue])) {
-    for s in b {
-        match s {
-            Stmt::Basic(id, Basic::Call { callee, args, .. }) => f(*id, callee, args),
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                walk_calls(then_branch, f);
-                walk_calls(else_branch, f);
-            }
-            Stmt::Loop { body } => walk_calls(body, f),
-            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| walk_calls(a, f)),
-            _ => {}
+    pointee_ir::for_each_basic(b, &mut |id, basic| {
+        if let Basic::Call { callee, args, .. } = basic {
+            f(id, callee, args)
         }
-    }
+    });
 }
 
 /// Everything of a C file but its functions, position-free: globals,

@@ -7,7 +7,7 @@ use crate::{
     SourceFile, Target, TargetKind, Verdict, Workspace,
 };
 use pointee_flow::{Alias, Analysis, LocId, Root, Settings};
-use pointee_ir::{Basic, Callee as IrCallee, Function, Point, Program, SourceMap, Stmt, StmtId};
+use pointee_ir::{Basic, Callee as IrCallee, Function, Point, Program, SourceMap, StmtId};
 use std::collections::HashMap;
 
 /// Lowers every C file of the workspace as one program.
@@ -29,28 +29,10 @@ fn settings(opts: &Options) -> Settings {
 
 /// Every basic statement of a body by id.
 fn basics(f: &Function) -> HashMap<StmtId, &Basic> {
-    fn walk<'a>(b: &'a [Stmt], out: &mut HashMap<StmtId, &'a Basic>) {
-        for s in b {
-            match s {
-                Stmt::Basic(id, b) => {
-                    out.insert(*id, b);
-                }
-                Stmt::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    walk(then_branch, out);
-                    walk(else_branch, out);
-                }
-                Stmt::Loop { body } => walk(body, out),
-                Stmt::Switch { arms, .. } => arms.iter().for_each(|a| walk(a, out)),
-                _ => {}
-            }
-        }
-    }
     let mut out = HashMap::new();
-    walk(&f.body, &mut out);
+    pointee_ir::for_each_basic(&f.body, &mut |id, b| {
+        out.insert(id, b);
+    });
     out
 }
 

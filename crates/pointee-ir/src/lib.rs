@@ -226,6 +226,27 @@ pub enum Stmt {
 /// Arms of a switch, in source order.
 pub type Block2 = Vec<Block>;
 
+/// Calls `f` with every basic statement of `block`, nested ones included,
+/// in source order (the one walk the crates above share).
+pub fn for_each_basic<'a>(block: &'a [Stmt], f: &mut impl FnMut(StmtId, &'a Basic)) {
+    for s in block {
+        match s {
+            Stmt::Basic(id, b) => f(*id, b),
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_basic(then_branch, f);
+                for_each_basic(else_branch, f);
+            }
+            Stmt::Loop { body } => for_each_basic(body, f),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| for_each_basic(a, f)),
+            Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Label(_) | Stmt::Goto(_) => {}
+        }
+    }
+}
+
 /// A branch condition, kept only as far as it tells something about pointers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Cond {

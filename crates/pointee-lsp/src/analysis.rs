@@ -8,8 +8,7 @@ use crate::docs::Snapshot;
 use pointee_db::salsa::Setter;
 use pointee_db::{self as db, Database, Lang, Project, SourceFile};
 use pointee_ir::{
-    Basic, Callee, Function, FunctionSource, NoteKind, Point, Range, Rvalue, SourceMap, Stmt,
-    StmtId,
+    Basic, Callee, Function, FunctionSource, NoteKind, Point, Range, Rvalue, SourceMap, StmtId,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -361,26 +360,13 @@ fn innermost<'a, T>(
 }
 
 fn basic_at(f: &Function, stmt: StmtId) -> Option<&Basic> {
-    fn walk(b: &[Stmt], id: StmtId) -> Option<&Basic> {
-        for s in b {
-            let found = match s {
-                Stmt::Basic(i, b) if *i == id => Some(b),
-                Stmt::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => walk(then_branch, id).or_else(|| walk(else_branch, id)),
-                Stmt::Loop { body } => walk(body, id),
-                Stmt::Switch { arms, .. } => arms.iter().find_map(|a| walk(a, id)),
-                _ => None,
-            };
-            if found.is_some() {
-                return found;
-            }
+    let mut found = None;
+    pointee_ir::for_each_basic(&f.body, &mut |id, b| {
+        if id == stmt {
+            found = Some(b);
         }
-        None
-    }
-    walk(&f.body, stmt)
+    });
+    found
 }
 
 // ---------------------------------------------------------------- features
