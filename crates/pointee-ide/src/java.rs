@@ -189,6 +189,8 @@ fn sort_targets(v: &mut [Target]) {
 }
 
 impl JavaAnswers<'_> {
+    /// The allocation sites the innermost reference-typed expression at a
+    /// 1-based (line, column) of `file` may hold, merged and per context.
     pub fn hover(&self, file: &str, line: u32, column: u32) -> Result<Hover, InputError> {
         let (sf, off) = self.ws.position(file, line, column)?;
         let sm = self.source_map(file)?;
@@ -242,6 +244,7 @@ impl JavaAnswers<'_> {
         })
     }
 
+    /// The methods the call at a 1-based (line, column) of `file` may reach.
     pub fn callees(&self, file: &str, line: u32, column: u32) -> Result<Vec<Callee>, InputError> {
         let (_, off) = self.ws.position(file, line, column)?;
         let sm = self.source_map(file)?;
@@ -269,6 +272,7 @@ impl JavaAnswers<'_> {
         Ok(out)
     }
 
+    /// The alias checks, casts that may fail and figures of the program.
     pub fn check(&self) -> Result<CheckReport, InputError> {
         let mut report = CheckReport::default();
         for c in alias_checks(&self.a, &self.jp.program) {
