@@ -106,8 +106,8 @@ impl PosMap {
                 range: Range::new(start_loc.range.start, end_loc.range.end),
             });
         }
-        let a = first.outer.unwrap_or(first.to);
-        let b = last.outer.unwrap_or(last.to);
+        let a = first.outer.unwrap_or(start_loc);
+        let b = last.outer.unwrap_or(end_loc);
         Some(join(a, b))
     }
 
@@ -183,7 +183,9 @@ impl Emitter {
         debug_assert!(t.kind != Kind::End && t.kind != Kind::Placemarker);
         let verbatim = t.has(SPELLED) && !t.has(IN_MACRO) && !t.has(SPLICED);
         match self.last {
-            Some((f, end)) if verbatim && f == t.pos.file && end <= t.pos.range.start => {
+            // Only the main file keeps its offsets: headers' skipped groups
+            // would only make the text longer.
+            Some((0, end)) if verbatim && t.pos.file == 0 && end <= t.pos.range.start => {
                 // The whitespace, directives and comments before it, blanked.
                 let gap = &file_text.as_bytes()[end as usize..t.pos.range.start as usize];
                 self.text.extend(gap.iter().map(|&c| if c == b'\n' { '\n' } else { ' ' }));

@@ -36,6 +36,8 @@ impl Default for Session {
 pub(crate) struct LexedFile {
     pub text: Arc<str>,
     pub toks: Vec<Lexed>,
+    /// Each token's interned spelling.
+    pub syms: Vec<Sym>,
     /// `X` when the whole file is inside `#ifndef X` ... `#endif` (or
     /// `#if !defined X`): including it again while `X` is defined does
     /// nothing.
@@ -56,6 +58,7 @@ impl Session {
 /// A file's tokens from the cache, lexed when its text is new.
 fn lexed_in(
     cache: &mut FxHashMap<String, Arc<LexedFile>>,
+    int: &mut Interner,
     path: &str,
     text: Arc<str>,
 ) -> Arc<LexedFile> {
@@ -66,7 +69,13 @@ fn lexed_in(
     }
     let toks = lex::lex(&text);
     let guard = include_guard(&text, &toks);
-    let l = Arc::new(LexedFile { text, toks, guard });
+    let syms = toks.iter().map(|t| int.intern(&lex::spelling(&text, t))).collect();
+    let l = Arc::new(LexedFile {
+        text,
+        toks,
+        syms,
+        guard,
+    });
     cache.insert(path.to_string(), l.clone());
     l
 }
@@ -211,19 +220,23 @@ impl<'a> Pp<'a> {
             resume_at: 0,
         });
         self.out.start_file(0);
-        // `-include FILE`: as if included on the main file's first line.
-        for f in self.config.forced_includes.clone().iter().rev() {
+        // `-include FILE`: as if included on the main file's first line,
+        // each read to its end before the next is looked for.
+        for f in self.config.forced_includes.clone() {
             let at = Pos {
                 file: 0,
                 range: Range::default(),
             };
-            if let Some((p, text)) = self.read_include(f) {
-                self.enter(&p, text, at, None, 0);
-            } else {
-                self.diag(at, Severity::Error, format!("`-include {f}`: no such file"));
+            let depth = self.frames.len();
+            match self.read_include(&f) {
+                Some((p, text)) => self.enter(&p, text, at, None, 0),
+                None => self.diag(at, Severity::Error, format!("`-include {f}`: no such file")),
+            }
+            if self.frames.len() > depth {
+                self.main_loop(depth + 1);
             }
         }
-        self.main_loop();
+        self.main_loop(1);
     }
 
     /// Reads a pseudo-file (predefined macros, `-D`/`-U`) to its end.
@@ -240,19 +253,16 @@ impl<'a> Pp<'a> {
             found_at: None,
             resume_at: 0,
         });
-        self.main_loop();
+        self.main_loop(self.frames.len());
     }
 
-    /// Expands and emits tokens until the frame stack (as it was on entry)
-    /// is read to its end.
-    fn main_loop(&mut self) {
-        let depth = self.frames.len();
+    /// Expands and emits tokens until fewer than `depth` files are open.
+    fn main_loop(&mut self, depth: usize) {
         while self.frames.len() >= depth {
             match self.next_expanded() {
                 Some(t) => {
-                    let spelling = self.int.get(t.sym).to_string();
-                    let text = self.texts[t.pos.file as usize].clone();
-                    self.out.emit(&t, &spelling, &text);
+                    let text = &self.texts[t.pos.file as usize];
+                    self.out.emit(&t, self.int.get(t.sym), text);
                 }
                 None => self.pop_frame(),
             }
@@ -285,7 +295,7 @@ impl<'a> Pp<'a> {
     }
 
     fn lex_file(&mut self, path: &str, text: Arc<str>) -> Arc<LexedFile> {
-        lexed_in(self.lexed, path, text)
+        lexed_in(self.lexed, self.int, path, text)
     }
 
     pub fn diag(&mut self, at: Pos, severity: Severity, message: String) {
@@ -331,16 +341,15 @@ impl<'a> Pp<'a> {
         self.conds.last().is_none_or(|c| c.parent_active && c.taking)
     }
 
-    /// A token of the current file, as the expander sees it.
-    fn file_tok(&mut self, file: FileId, text: &str, lx: Lexed) -> Tok {
-        let spelling = lex::spelling(text, &lx);
-        let sym = self.int.intern(&spelling);
+    /// The `k`th token of a lexed file, as the expander sees it.
+    fn file_tok(file: FileId, lexed: &LexedFile, k: usize) -> Tok {
+        let lx = lexed.toks[k];
         let pos = Pos {
             file,
             range: Range::new(lx.start, lx.end),
         };
         Tok {
-            sym,
+            sym: lexed.syms[k],
             kind: lx.kind,
             flags: lx.flags as u16 | SPELLED,
             pos,
@@ -356,16 +365,16 @@ impl<'a> Pp<'a> {
         }
         loop {
             let frame = self.frames.last_mut()?;
-            let lexed = frame.lexed.clone();
-            let lx = *lexed.toks.get(frame.next)?;
-            if lx.flags & lex::LINE_START != 0 && is_hash(&lexed.text, &lx) {
+            let k = frame.next;
+            let lx = *frame.lexed.toks.get(k)?;
+            if lx.flags & lex::LINE_START != 0 && is_hash_sym(lx.kind, frame.lexed.syms[k]) {
                 self.directive();
                 continue;
             }
             frame.next += 1;
-            let file = frame.file;
+            let t = Self::file_tok(frame.file, &frame.lexed, k);
             if self.active() {
-                return Some(self.file_tok(file, &lexed.text, lx));
+                return Some(t);
             }
         }
     }
@@ -511,7 +520,7 @@ impl<'a> Pp<'a> {
     /// The tokens of a directive's line from `from` to `end`.
     fn line_toks(&mut self, file: FileId, lexed: &LexedFile, from: usize, end: usize) -> Vec<Tok> {
         (from..end.max(from))
-            .map(|k| self.file_tok(file, &lexed.text, lexed.toks[k]))
+            .map(|k| Self::file_tok(file, lexed, k))
             .collect()
     }
 
@@ -745,6 +754,10 @@ impl<'a> Pp<'a> {
             outer,
         }
     }
+}
+
+fn is_hash_sym(kind: Kind, sym: Sym) -> bool {
+    kind == Kind::Punct && (sym == HASH || sym == HASH_DIGRAPH)
 }
 
 fn is_hash(text: &str, lx: &Lexed) -> bool {
