@@ -18,6 +18,63 @@ impl<'s> Lowerer<'s> {
         self.scopes.pop();
     }
 
+    /// Whether `n` is the ERROR `goto` that tree-sitter makes of GNU
+    /// `goto *e;` (the `*e;` after it is an expression statement).
+    fn is_computed_goto(&self, n: Node) -> bool {
+        n.kind_str() == "ERROR"
+            && self.text(n).trim() == "goto"
+            && n.next_named_sibling()
+                .is_some_and(|s| s.kind_str() == "expression_statement")
+    }
+
+    /// `goto *e;`: evaluates `e`, then goes to any label of the function
+    /// (the labels whose address `&&label` takes are among them).
+    fn computed_goto(&mut self, goto: Node, target: Node) {
+        if let Some(e) = named_children(target).first() {
+            let e = match e.kind_str() {
+                "pointer_expression" => e.field("argument").unwrap_or(*e),
+                _ => *e,
+            };
+            self.effect(e);
+        }
+        let mut function = goto;
+        while let Some(p) = function.parent() {
+            function = p;
+            if p.kind_str() == "function_definition" {
+                break;
+            }
+        }
+        let mut names = Vec::new();
+        let mut stack = vec![function];
+        while let Some(x) = stack.pop() {
+            if x.kind_str() == "labeled_statement" {
+                if let Some(l) = x.field("label") {
+                    names.push(self.text(l).to_string());
+                }
+            }
+            stack.extend(named_children(x));
+        }
+        names.sort();
+        names.dedup();
+        // One opaque choice per label, the last one taken when no other is.
+        let mut chain: Vec<Stmt> = Vec::new();
+        for name in names.iter().rev() {
+            let id = self.label(name);
+            chain = if chain.is_empty() {
+                vec![Stmt::Goto(id)]
+            } else {
+                vec![Stmt::If {
+                    cond: Cond::Opaque,
+                    then_branch: vec![Stmt::Goto(id)],
+                    else_branch: chain,
+                }]
+            };
+        }
+        for s in chain {
+            self.push_stmt(s);
+        }
+    }
+
     pub(crate) fn statement(&mut self, n: Node) {
         if self.depth >= MAX_DEPTH {
             self.unmodelled(n, "statement nested too deeply");
@@ -32,6 +89,10 @@ impl<'s> Lowerer<'s> {
         match n.kind_str() {
             "compound_statement" => self.compound(n),
             "expression_statement" => {
+                if let Some(goto) = n.prev_named_sibling().filter(|p| self.is_computed_goto(*p)) {
+                    self.computed_goto(goto, n);
+                    return;
+                }
                 for e in named_children(n) {
                     self.effect(e);
                 }
@@ -111,6 +172,8 @@ impl<'s> Lowerer<'s> {
                     }
                 }
             }
+            // Lowered with the statement after it.
+            "ERROR" if self.is_computed_goto(n) => {}
             "ERROR" => {
                 self.note(
                     n,
