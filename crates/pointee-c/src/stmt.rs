@@ -27,17 +27,9 @@ impl<'s> Lowerer<'s> {
                 .is_some_and(|s| s.kind_str() == "expression_statement")
     }
 
-    /// `goto *e;`: evaluates `e`, then goes to any label of the function
-    /// (the labels whose address `&&label` takes are among them).
-    fn computed_goto(&mut self, goto: Node, target: Node) {
-        if let Some(e) = named_children(target).first() {
-            let e = match e.kind_str() {
-                "pointer_expression" => e.field("argument").unwrap_or(*e),
-                _ => *e,
-            };
-            self.effect(e);
-        }
-        let mut function = goto;
+    /// The names of every label of the function around `n`, sorted.
+    fn labels_of_function(&self, n: Node) -> Vec<String> {
+        let mut function = n;
         while let Some(p) = function.parent() {
             function = p;
             if p.kind_str() == "function_definition" {
@@ -56,6 +48,27 @@ impl<'s> Lowerer<'s> {
         }
         names.sort();
         names.dedup();
+        names
+    }
+
+    /// `goto *e;`: evaluates `e`, then goes to any label of the function
+    /// (the labels whose address `&&label` takes are among them).
+    fn computed_goto(&mut self, goto: Node, target: Node) {
+        if let Some(e) = named_children(target).first() {
+            let e = match e.kind_str() {
+                "pointer_expression" => e.field("argument").unwrap_or(*e),
+                _ => *e,
+            };
+            self.effect(e);
+        }
+        let names = match &self.f.all_labels {
+            Some(names) => names.clone(),
+            None => {
+                let names = self.labels_of_function(goto);
+                self.f.all_labels = Some(names.clone());
+                names
+            }
+        };
         // One opaque choice per label, the last one taken when no other is.
         let mut chain: Vec<Stmt> = Vec::new();
         for name in names.iter().rev() {
@@ -89,7 +102,12 @@ impl<'s> Lowerer<'s> {
         match n.kind_str() {
             "compound_statement" => self.compound(n),
             "expression_statement" => {
-                if let Some(goto) = n.prev_named_sibling().filter(|p| self.is_computed_goto(*p)) {
+                // (Siblings are found by a walk: look only before a `*e;`.)
+                let computed = self.src.as_bytes().get(n.start_byte()) == Some(&b'*');
+                if let Some(goto) = n
+                    .prev_named_sibling()
+                    .filter(|p| computed && self.is_computed_goto(*p))
+                {
                     self.computed_goto(goto, n);
                     return;
                 }
