@@ -28,11 +28,15 @@ pub struct CallStmt {
     pub args: Vec<Option<u32>>,
 }
 
+/// `to = (target) from`: passes the objects of `from` that may be
+/// instances of `target`.
 #[derive(Clone, Debug)]
 pub struct CastStmt {
     pub from: u32,
     pub to: u32,
     pub target: String,
+    /// `target` interned in [`Facts::type_names`].
+    pub ty: u32,
     pub stmt: u32,
 }
 
@@ -55,7 +59,7 @@ pub struct MethodFacts {
     pub class: u32,
     /// (variable, allocation site id)
     pub news: Vec<(u32, u32)>,
-    /// (from, to), casts included.
+    /// (from, to): plain copies (casts are in `casts`).
     pub copies: Vec<(u32, u32)>,
     /// (to, base, field)
     pub loads: Vec<(u32, u32, u32)>,
@@ -65,6 +69,9 @@ pub struct MethodFacts {
     pub sloads: Vec<(u32, u32)>,
     /// (static field, from)
     pub sstores: Vec<(u32, u32)>,
+    /// (to, static field, type): a load that passes only the instances of
+    /// the type (a `catch (E e)` parameter reading the thrown objects).
+    pub filtered_sloads: Vec<(u32, u32, u32)>,
     pub calls: Vec<CallStmt>,
     pub casts: Vec<CastStmt>,
     /// Per variable: statements where it is a load/store base or receiver.
@@ -80,6 +87,8 @@ pub struct Alloc {
     /// The class containing the allocation site.
     pub in_type: u32,
     pub is_string: bool,
+    /// `class` interned in [`Facts::type_names`].
+    pub ty: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -102,6 +111,12 @@ pub struct Facts {
     pub declared: Vec<HashMap<u32, u32>>,
     pub superclass: Vec<Option<u32>>,
     pub method_static: Vec<bool>,
+    /// Per class: some supertype is a library type (whose own supertypes
+    /// are unknown), so its objects may be instances of any library type.
+    pub open: Vec<bool>,
+    /// Object classes and cast targets, interned (see [`Facts::may_fit`]).
+    pub type_names: Vec<String>,
+    pub type_index: HashMap<String, u32>,
 }
 
 fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -158,6 +173,7 @@ impl Facts {
                 }
             }
         }
+        f.open = open_classes(p, &f);
         for (mi, func) in p.functions.iter().enumerate() {
             if f.method_index[&*func.name] as usize != mi {
                 f.methods.push(MethodFacts::default());
@@ -222,17 +238,26 @@ impl Facts {
                             let a = self.alloc(mi, site.0, "String", m.class, true);
                             m.news.push((x, a));
                         }
-                        Rvalue::Use(p) | Rvalue::Cast(p, _) => {
+                        Rvalue::Cast(p, t) => {
+                            let ty = intern(&mut self.type_names, &mut self.type_index, t);
+                            if let Some(y) = var(p) {
+                                m.casts.push(CastStmt {
+                                    from: y,
+                                    to: x,
+                                    target: t.to_string(),
+                                    ty,
+                                    stmt: sid,
+                                });
+                            } else if let (Base::Global(g), false, true) =
+                                (&p.base, p.deref, p.path.is_empty())
+                            {
+                                let s = intern(&mut self.statics, &mut self.static_index, g);
+                                m.filtered_sloads.push((x, s, ty));
+                            }
+                        }
+                        Rvalue::Use(p) => {
                             if let Some(y) = var(p) {
                                 m.copies.push((y, x));
-                                if let Rvalue::Cast(_, t) = rhs {
-                                    m.casts.push(CastStmt {
-                                        from: y,
-                                        to: x,
-                                        target: t.to_string(),
-                                        stmt: sid,
-                                    });
-                                }
                             } else if let (Base::Var(y), true) = (&p.base, p.deref) {
                                 if let Some(f) = self.field_of(p) {
                                     m.uses[y.0 as usize].push(BaseUse::Load(m.loads.len() as u32));
@@ -327,12 +352,14 @@ impl Facts {
     }
 
     fn alloc(&mut self, method: u32, site: u32, class: &str, in_type: u32, is_string: bool) -> u32 {
+        let ty = intern(&mut self.type_names, &mut self.type_index, class);
         self.allocs.push(Alloc {
             method,
             site,
             class: class.to_string(),
             in_type,
             is_string,
+            ty,
         });
         self.allocs.len() as u32 - 1
     }
@@ -380,7 +407,40 @@ impl Facts {
         None
     }
 
-    /// May an object of class `obj` be cast to `target` without failing?
+    /// May an object of class `obj` be an instance of `target` (the objects
+    /// a cast or a `catch` passes)? Where the hierarchy is unknown (library
+    /// types), it may: a library object may be an instance of any library
+    /// type, and so may an object of a program class with a library
+    /// supertype, or a `String`; arrays also fit `Cloneable` and
+    /// `Serializable`. A library object is never an instance of a program
+    /// class, nor a program object of an unrelated program class.
+    pub fn may_fit(&self, obj: &str, target: &str) -> bool {
+        if obj == target || target == "Object" {
+            return true;
+        }
+        match (obj.strip_suffix("[]"), target.strip_suffix("[]")) {
+            (Some(a), Some(b)) => {
+                let prim = |t: &str| PRIMITIVES.contains(&t);
+                return if prim(a) || prim(b) {
+                    a == b
+                } else {
+                    self.may_fit(a, b)
+                };
+            }
+            (Some(_), None) => return matches!(target, "Cloneable" | "Serializable"),
+            (None, Some(_)) => return false,
+            (None, None) => {}
+        }
+        match (self.class_index.get(obj), self.class_index.get(target)) {
+            (_, Some(_)) => self.is_subtype(obj, target),
+            (Some(&a), None) => self.open[a as usize],
+            (None, None) => true,
+        }
+    }
+
+    /// Is every object of class `obj` an instance of `target` (a cast of it
+    /// cannot fail)? By the declared hierarchy; a library class fits only
+    /// itself and `Object`.
     pub fn is_subtype(&self, obj: &str, target: &str) -> bool {
         if obj == target || target == "Object" {
             return true;
@@ -406,6 +466,39 @@ impl Facts {
         }
         false
     }
+}
+
+/// The primitive types, as array element names (`int[]`).
+const PRIMITIVES: [&str; 8] = [
+    "boolean", "byte", "char", "short", "int", "long", "float", "double",
+];
+
+/// Per class of `f`: some supertype, transitively, is not a class of the
+/// program (a library type); `String` is one too (it implements
+/// `CharSequence`, `Comparable`, ...).
+fn open_classes(p: &Program, f: &Facts) -> Vec<bool> {
+    let n = f.classes.len();
+    let mut direct = vec![false; n];
+    for c in &p.classes {
+        let ci = f.class_index[&*c.name] as usize;
+        let unknown = |s: &pointee_ir::Name| !f.class_index.contains_key(&**s);
+        direct[ci] |= c.superclass.iter().chain(&c.interfaces).any(unknown);
+    }
+    if let Some(&s) = f.class_index.get("String") {
+        direct[s as usize] = true;
+    }
+    let mut open = direct;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for c in 0..n {
+            if !open[c] && f.supers[c].iter().any(|&s| open[s as usize]) {
+                open[c] = true;
+                changed = true;
+            }
+        }
+    }
+    open
 }
 
 fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {

@@ -1,6 +1,6 @@
 //! The reference solver: seed 003's Figure 2.2 rules (New, Assign, Load,
 //! Store, Call) plus the written-down rules for static calls, constructor and
-//! super calls, static fields, casts and arrays, applied to every reached
+//! super calls, static fields, casts (filtered by type) and arrays, applied to every reached
 //! (method, context) pair over and over until nothing changes. No worklist,
 //! no pointer flow graph, no dense ids: contexts, objects and facts are
 //! strings in ordered sets. Slow and obviously right.
@@ -164,6 +164,65 @@ impl<'p> Reference<'p> {
         None
     }
 
+    fn class(&self, name: &str) -> Option<&pointee_ir::Class> {
+        self.p.classes.iter().find(|c| &*c.name == name)
+    }
+
+    /// The declared supertypes of a class of the program (known or not).
+    fn supers(&self, name: &str) -> Vec<String> {
+        self.class(name)
+            .map(|c| {
+                c.superclass
+                    .iter()
+                    .chain(&c.interfaces)
+                    .map(|s| s.to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// `a` reaches a type satisfying `hit` through declared supertypes.
+    fn reaches(&self, a: &str, hit: &dyn Fn(&str) -> bool) -> bool {
+        let mut todo = vec![a.to_string()];
+        let mut seen = BTreeSet::new();
+        while let Some(x) = todo.pop() {
+            if hit(&x) {
+                return true;
+            }
+            if seen.insert(x.clone()) {
+                todo.extend(self.supers(&x));
+            }
+        }
+        false
+    }
+
+    /// May an object of class `obj` be an instance of `target`? Library
+    /// types (not classes of the program) have unknown supertypes.
+    fn may_fit(&self, obj: &str, target: &str) -> bool {
+        const PRIM: [&str; 8] = [
+            "boolean", "byte", "char", "short", "int", "long", "float", "double",
+        ];
+        if obj == target || target == "Object" {
+            return true;
+        }
+        if let Some(a) = obj.strip_suffix("[]") {
+            return match target.strip_suffix("[]") {
+                Some(b) if PRIM.contains(&a) || PRIM.contains(&b) => a == b,
+                Some(b) => self.may_fit(a, b),
+                None => target == "Cloneable" || target == "Serializable",
+            };
+        }
+        if target.ends_with("[]") {
+            return false;
+        }
+        let known = |n: &str| self.class(n).is_some();
+        match (known(obj), known(target)) {
+            (_, true) => known(obj) && self.reaches(obj, &|x| x == target),
+            (true, false) => obj == "String" || self.reaches(obj, &|x| !known(x)),
+            (false, false) => true,
+        }
+    }
+
     fn add(set: &mut BTreeSet<Obj>, objs: impl IntoIterator<Item = Obj>, changed: &mut bool) {
         for o in objs {
             if set.insert(o) {
@@ -206,7 +265,23 @@ impl<'p> Reference<'p> {
                             let o = (Vec::new(), format!("{m}#{}", s.0), "String".to_string());
                             self.put(m, c, x, vec![o]);
                         }
-                        Rvalue::Use(p) | Rvalue::Cast(p, _) => {
+                        Rvalue::Cast(p, t) => {
+                            let objs = if let Some(y) = var(p) {
+                                self.get(m, c, y)
+                            } else if let (Base::Global(g), false, true) =
+                                (&p.base, p.deref, p.path.is_empty())
+                            {
+                                self.spt
+                                    .get(&**g)
+                                    .map(|s| s.iter().cloned().collect())
+                                    .unwrap_or_default()
+                            } else {
+                                Vec::new()
+                            };
+                            let objs = objs.into_iter().filter(|o| self.may_fit(&o.2, t)).collect();
+                            self.put(m, c, x, objs);
+                        }
+                        Rvalue::Use(p) => {
                             if let Some(y) = var(p) {
                                 let objs = self.get(m, c, y);
                                 self.put(m, c, x, objs);
