@@ -89,6 +89,8 @@ pub struct Alloc {
     pub is_string: bool,
     /// `class` interned in [`Facts::type_names`].
     pub ty: u32,
+    /// A zero-length array (class `A[0]`): it holds nothing.
+    pub empty: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -360,13 +362,14 @@ impl Facts {
             in_type,
             is_string,
             ty,
+            empty: class.ends_with("[0]"),
         });
         self.allocs.len() as u32 - 1
     }
 
     /// The class of an object, when it is one of the program's.
     pub fn class_id(&self, name: &str) -> Option<u32> {
-        if name.ends_with("[]") {
+        if array_element(name).is_some() {
             return self.class_index.get("Object").copied();
         }
         self.class_index.get(name).copied()
@@ -418,7 +421,7 @@ impl Facts {
         if obj == target || target == "Object" {
             return true;
         }
-        match (obj.strip_suffix("[]"), target.strip_suffix("[]")) {
+        match (array_element(obj), array_element(target)) {
             (Some(a), Some(b)) => {
                 let prim = |t: &str| PRIMITIVES.contains(&t);
                 return if prim(a) || prim(b) {
@@ -445,7 +448,7 @@ impl Facts {
         if obj == target || target == "Object" {
             return true;
         }
-        match (obj.strip_suffix("[]"), target.strip_suffix("[]")) {
+        match (array_element(obj), array_element(target)) {
             (Some(a), Some(b)) => return self.is_subtype(a, b),
             (Some(_), None) | (None, Some(_)) => return false,
             _ => {}
@@ -466,6 +469,14 @@ impl Facts {
         }
         false
     }
+}
+
+/// The element type of an array class: `A` of `A[]`, and of `A[0]` (a
+/// zero-length array, one that holds nothing).
+pub fn array_element(class: &str) -> Option<&str> {
+    class
+        .strip_suffix("[]")
+        .or_else(|| class.strip_suffix("[0]"))
 }
 
 /// The primitive types, as array element names (`int[]`).

@@ -13,7 +13,7 @@
 //! the empty context). Pending differences of one node are merged in the
 //! worklist, which does not change the solution.
 
-use crate::compile::{BaseUse, CallKind, Facts};
+use crate::compile::{BaseUse, CallKind, Facts, ARRAY_FIELD};
 use crate::context::{Contexts, CtxId, Elem, Receiver, Selector, EMPTY};
 use crate::fxhash::FxHashMap;
 use crate::ptset::PtSet;
@@ -214,11 +214,15 @@ impl<'f> Solver<'f> {
             if m.uses[var as usize].is_empty() {
                 continue;
             }
+            let array_field = self.facts.field_index.get(ARRAY_FIELD).copied();
             for o in delta.iter() {
                 for &u in &m.uses[var as usize] {
                     match u {
                         BaseUse::Store(i) => {
                             let (_, f, y) = m.stores[i as usize];
+                            if Some(f) == array_field && self.is_empty_array(o) {
+                                continue;
+                            }
                             let fnode = self.field_node(o, f);
                             self.add_edge(self.var_node(mc, y), fnode);
                         }
@@ -232,6 +236,11 @@ impl<'f> Solver<'f> {
                 }
             }
         }
+    }
+
+    /// A zero-length array: an element store into it never happens.
+    fn is_empty_array(&self, o: u32) -> bool {
+        self.facts.allocs[self.objs[o as usize].1 as usize].empty
     }
 
     /// Propagate(n, delta).

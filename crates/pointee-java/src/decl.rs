@@ -2,7 +2,7 @@
 //! program, before any body is lowered, so that bodies can resolve names,
 //! overloads and fields across files.
 
-use crate::types::{read_type, sig_name, JType};
+use crate::types::{read_type, JType};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -317,8 +317,8 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
     // to the overrides; Object itself has no body for them.
     for (name, params, ret) in [
         ("toString", vec![], JType::Class("String".into())),
-        ("equals", vec![JType::object()], JType::Prim),
-        ("hashCode", vec![], JType::Prim),
+        ("equals", vec![JType::object()], JType::void()),
+        ("hashCode", vec![], JType::void()),
     ] {
         let sig: Vec<String> = params.iter().map(JType::name).collect();
         let signature = format!("{name}({})", sig.join(","));
@@ -647,7 +647,7 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
         decl.methods.push(MethodDecl {
             name: "<init>".into(),
             params: Vec::new(),
-            ret: JType::Prim,
+            ret: JType::void(),
             is_static: false,
             is_ctor: true,
             is_private: false,
@@ -699,7 +699,7 @@ fn method_decl<'a>(
                 continue;
             };
             let mut ty = read_type(tn, src, &tv);
-            let mut sn = sig_name(tn, src, &ty);
+            let mut sn = ty.name();
             let dims = p
                 .child_by_field_name("dimensions")
                 .map(|x| crate::types::count_dims(x, src))
@@ -716,7 +716,7 @@ fn method_decl<'a>(
     let ret = m
         .child_by_field_name("type")
         .map(|t| read_type(t, src, &tv))
-        .unwrap_or(JType::Prim);
+        .unwrap_or_else(JType::void);
     let is_varargs = m.child_by_field_name("parameters").is_some_and(|ps| {
         let mut c = ps.walk();
         let last = ps
@@ -769,7 +769,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
                 continue;
             };
             let ty = read_type(t, src, tv);
-            comps.push((text(n, src).to_string(), ty.clone(), sig_name(t, src, &ty)));
+            comps.push((text(n, src).to_string(), ty.clone(), ty.name()));
         }
     }
     let name = decl.name.clone();
@@ -823,7 +823,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             .iter()
             .map(|(n, t, _)| (n.clone(), t.clone()))
             .collect(),
-        ret: JType::Prim,
+        ret: JType::void(),
         is_static: false,
         is_ctor: true,
         is_private: false,

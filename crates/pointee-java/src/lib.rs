@@ -677,7 +677,7 @@ fn lower_class(
         thrown_global(out, fb.uses_thrown);
         library_global(out, fb.uses_library);
         let lambdas = std::mem::take(&mut fb.lambdas);
-        let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
+        let (f, fs) = fb.finish(&fname, true, &types::JType::void());
         add_lambdas(out, &mut sources[file], lambdas);
         sources[file].notes = notes;
         class.methods.push(pointee_ir::Method {

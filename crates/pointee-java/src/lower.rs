@@ -11,6 +11,7 @@ use pointee_ir::{
 use tree_sitter::Node;
 
 mod call;
+mod constant;
 mod expr;
 mod lambda;
 mod methodref;
@@ -43,7 +44,7 @@ impl Ev {
         }
     }
     fn scalar() -> Ev {
-        Ev::rv(Rvalue::Scalar, JType::Prim)
+        Ev::rv(Rvalue::Scalar, JType::int())
     }
     fn unknown() -> Ev {
         Ev::rv(Rvalue::Unknown, JType::Unknown)
@@ -138,7 +139,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             lambdas: Vec::new(),
             expected: None,
             yields: Vec::new(),
-            ret_ty: JType::Prim,
+            ret_ty: JType::void(),
         };
         if !m.is_static {
             fb.this = Some(fb.add_var(

@@ -120,7 +120,7 @@ impl<'p> Reference<'p> {
     }
 
     fn dispatch(&self, class: &str, sig: &str) -> Option<String> {
-        let class = if class.ends_with("[]") {
+        let class = if class.ends_with("[]") || class.ends_with("[0]") {
             "Object"
         } else {
             class
@@ -205,7 +205,7 @@ impl<'p> Reference<'p> {
         if obj == target || target == "Object" {
             return true;
         }
-        if let Some(a) = obj.strip_suffix("[]") {
+        if let Some(a) = obj.strip_suffix("[]").or(obj.strip_suffix("[0]")) {
             return match target.strip_suffix("[]") {
                 Some(b) if PRIM.contains(&a) || PRIM.contains(&b) => a == b,
                 Some(b) => self.may_fit(a, b),
@@ -316,6 +316,10 @@ impl<'p> Reference<'p> {
                 match (&lhs.base, lhs.deref, field(lhs)) {
                     (Base::Var(x), true, Some(fl)) => {
                         for o in self.get(m, c, x.0) {
+                            // A zero-length array holds nothing.
+                            if fl == "[]" && o.2.ends_with("[0]") {
+                                continue;
+                            }
                             let set = self.fpt.entry((o, fl.clone())).or_default();
                             Self::add(set, objs.clone(), &mut self.changed);
                         }

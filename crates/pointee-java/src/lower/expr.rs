@@ -173,14 +173,14 @@ impl<'a, 'h> Fb<'a, 'h> {
                     return Ev::unknown();
                 };
                 // Types: take the first reference-typed arm.
-                let mut ty = JType::Prim;
+                let mut ty = JType::void();
                 let mut target = dest;
                 let mut arms: Vec<Block> = Vec::new();
                 for arm in [a, b] {
                     let blk = self.sub_block(|s| {
                         let ev = s.expr(arm, None);
                         if ev.ty.is_ref() {
-                            if ty == JType::Prim || ty == JType::Null {
+                            if !ty.is_ref() || ty == JType::Null {
                                 ty = ev.ty.clone();
                             }
                             let t =
