@@ -76,6 +76,12 @@ pub struct MethodFacts {
     pub casts: Vec<CastStmt>,
     /// Per variable: statements where it is a load/store base or receiver.
     pub uses: Vec<Vec<BaseUse>>,
+    /// The static initialisers run when the method is first reached: of the
+    /// classes it initialises (JLS 12.4.1: its own class when it is static,
+    /// the classes it instantiates, the classes whose static fields it
+    /// reads or writes), with their superclasses and the superinterfaces
+    /// that declare default methods (JLS 12.4.2).
+    pub inits: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -119,6 +125,8 @@ pub struct Facts {
     /// Object classes and cast targets, interned (see [`Facts::may_fit`]).
     pub type_names: Vec<String>,
     pub type_index: HashMap<String, u32>,
+    /// Per class: the static initialisers run when it is initialised.
+    pub class_inits: Vec<Vec<u32>>,
 }
 
 fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -176,6 +184,7 @@ impl Facts {
             }
         }
         f.open = open_classes(p, &f);
+        f.class_inits = class_inits(p, &f);
         for (mi, func) in p.functions.iter().enumerate() {
             if f.method_index[&*func.name] as usize != mi {
                 f.methods.push(MethodFacts::default());
@@ -209,10 +218,45 @@ impl Facts {
         m.uses = vec![Vec::new(); func.vars.len()];
         let mut basics = Vec::new();
         collect(&func.body, &mut basics);
-        for (sid, b) in basics {
-            self.basic(&mut m, mi, sid, b);
+        let mut inits: Vec<u32> = Vec::new();
+        if func.is_static {
+            inits.extend(&self.class_inits[class as usize]);
         }
+        for &(sid, b) in &basics {
+            self.basic(&mut m, mi, sid, b);
+            self.initialised_by(b, &mut inits);
+        }
+        inits.sort_unstable();
+        inits.dedup();
+        m.inits = inits;
         m
+    }
+
+    /// Adds the static initialisers a statement triggers: `new C`, and the
+    /// static fields it reads or writes.
+    fn initialised_by(&self, b: &Basic, out: &mut Vec<u32>) {
+        let mut class = |name: &str| {
+            if let Some(&c) = self.class_index.get(name) {
+                out.extend(&self.class_inits[c as usize]);
+            }
+        };
+        let mut global = |p: &Place| {
+            if let Base::Global(g) = &p.base {
+                class(g.split('.').next().unwrap_or(""));
+            }
+        };
+        match b {
+            Basic::Assign { lhs, rhs } => {
+                global(lhs);
+                match rhs {
+                    Rvalue::Use(p) | Rvalue::Cast(p, _) => global(p),
+                    Rvalue::New(_, c) => class(c),
+                    _ => {}
+                }
+            }
+            Basic::Use(p) => global(p),
+            Basic::Call { .. } => {}
+        }
     }
 
     fn field_of(&mut self, p: &Place) -> Option<u32> {
@@ -469,6 +513,52 @@ impl Facts {
         }
         false
     }
+}
+
+/// Per class: the static initialisers that run when it is initialised
+/// (JLS 12.4.2): its own, its superclasses', and those of its
+/// superinterfaces (direct or not) that declare a default method; an
+/// interface's alone.
+fn class_inits(p: &Program, f: &Facts) -> Vec<Vec<u32>> {
+    let clinit = |c: usize| {
+        f.method_index
+            .get(format!("{}.<clinit>()", f.classes[c]).as_str())
+            .copied()
+    };
+    let mut is_interface = vec![false; f.classes.len()];
+    let mut has_default = vec![false; f.classes.len()];
+    for c in &p.classes {
+        let ci = f.class_index[&*c.name] as usize;
+        is_interface[ci] = c.is_interface;
+        has_default[ci] = c.is_interface
+            && c.methods
+                .iter()
+                .any(|m| !m.is_static && m.function.is_some());
+    }
+    (0..f.classes.len())
+        .map(|c| {
+            let mut out: Vec<u32> = clinit(c).into_iter().collect();
+            if is_interface[c] {
+                return out;
+            }
+            // Hierarchies are shallow: a list is the cheapest visited set.
+            let mut seen: Vec<usize> = Vec::new();
+            let mut todo = vec![c];
+            while let Some(x) = todo.pop() {
+                if seen.contains(&x) {
+                    continue;
+                }
+                seen.push(x);
+                let counts = !is_interface[x] || has_default[x];
+                if x != c && counts {
+                    out.extend(clinit(x));
+                }
+                todo.extend(f.supers[x].iter().map(|&s| s as usize));
+            }
+            out.sort_unstable();
+            out
+        })
+        .collect()
 }
 
 /// The element type of an array class: `A` of `A[]`, and of `A[0]` (a

@@ -67,6 +67,10 @@ pub struct Solver<'f> {
     filtered_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
     /// `Facts::may_fit` by (object type, target type).
     fits: FxHashMap<(u32, u32), bool>,
+    /// Per method: reached in some context (its classes are initialised).
+    method_seen: Vec<bool>,
+    /// Static initialisers to reach, in the empty context.
+    to_init: Vec<u32>,
 }
 
 impl<'f> Solver<'f> {
@@ -93,6 +97,8 @@ impl<'f> Solver<'f> {
             filtered: Default::default(),
             filtered_index: Default::default(),
             fits: Default::default(),
+            method_seen: vec![false; facts.methods.len()],
+            to_init: Vec::new(),
         };
         s.static_nodes = (0..facts.statics.len())
             .map(|_| s.new_node(NOT_VAR))
@@ -195,7 +201,11 @@ impl<'f> Solver<'f> {
         for &r in roots {
             self.add_reachable(r, EMPTY);
         }
-        while let Some(n) = self.wl.pop_front() {
+        loop {
+            while let Some(c) = self.to_init.pop() {
+                self.add_reachable(c, EMPTY);
+            }
+            let Some(n) = self.wl.pop_front() else { break };
             let Some(pts) = self.pending[n as usize].take() else {
                 continue;
             };
@@ -270,6 +280,9 @@ impl<'f> Solver<'f> {
         self.reached.push(MethodCtx { method, ctx });
         self.reached_index.insert((method, ctx), mc);
         let m = &self.facts.methods[method as usize];
+        if !std::mem::replace(&mut self.method_seen[method as usize], true) {
+            self.to_init.extend(&m.inits);
+        }
         self.base.push(self.pt.len() as u32);
         for _ in 0..m.nvars {
             self.new_node(mc);

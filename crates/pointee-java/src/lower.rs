@@ -1,7 +1,8 @@
 //! The second pass: method bodies to IR statements. Nested expressions get
 //! temporaries so that each side of a statement has at most one dereference.
 
-use crate::decl::{text, ClassDecl, Hierarchy, MethodDecl};
+use crate::constant;
+use crate::decl::{text, ClassDecl, Constant, FieldDecl, Hierarchy, MethodDecl};
 use crate::types::{assignable, read_type, wrap_array, JType};
 use pointee_ir::{
     Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note,
@@ -11,7 +12,6 @@ use pointee_ir::{
 use tree_sitter::Node;
 
 mod call;
-mod constant;
 mod expr;
 mod lambda;
 mod methodref;

@@ -69,6 +69,11 @@ impl<'p> Reference<'p> {
                 let f = p.function(&m).unwrap();
                 let mut basics = Vec::new();
                 collect(&f.body, &mut basics);
+                for init in r.initialised(&m, f, &basics) {
+                    if r.reach.insert((init, Vec::new())) {
+                        r.changed = true;
+                    }
+                }
                 for b in basics {
                     r.rule(&m, &c, f, b);
                 }
@@ -162,6 +167,62 @@ impl<'p> Reference<'p> {
             todo.extend(sups.into_iter().rev());
         }
         None
+    }
+
+    /// The static initialisers a reached method runs (JLS 12.4.1): of its
+    /// class when it is static, of the classes it instantiates and of the
+    /// classes whose static fields it touches; each with its superclasses
+    /// and the superinterfaces declaring a default method (JLS 12.4.2).
+    fn initialised(&self, m: &str, f: &pointee_ir::Function, basics: &[&Basic]) -> Vec<String> {
+        let mut classes = Vec::new();
+        if f.is_static {
+            classes.push(self.class_of(m));
+        }
+        let global = |p: &Place, out: &mut Vec<String>| {
+            if let Base::Global(g) = &p.base {
+                out.push(g.split('.').next().unwrap().to_string());
+            }
+        };
+        for b in basics {
+            match b {
+                Basic::Assign { lhs, rhs } => {
+                    global(lhs, &mut classes);
+                    match rhs {
+                        Rvalue::Use(p) | Rvalue::Cast(p, _) => global(p, &mut classes),
+                        Rvalue::New(_, c) => classes.push(c.to_string()),
+                        _ => {}
+                    }
+                }
+                Basic::Use(p) => global(p, &mut classes),
+                Basic::Call { .. } => {}
+            }
+        }
+        let mut out = Vec::new();
+        for c in classes {
+            let Some(cl) = self.class(&c) else { continue };
+            let mut types = vec![c.clone()];
+            if !cl.is_interface {
+                let mut todo = self.supers(&c);
+                while let Some(x) = todo.pop() {
+                    let Some(xc) = self.class(&x) else { continue };
+                    let has_default = xc
+                        .methods
+                        .iter()
+                        .any(|m| !m.is_static && m.function.is_some());
+                    if !xc.is_interface || has_default {
+                        types.push(x.clone());
+                    }
+                    todo.extend(self.supers(&x));
+                }
+            }
+            for t in types {
+                let init = format!("{t}.<clinit>()");
+                if self.p.function(&init).is_some() {
+                    out.push(init);
+                }
+            }
+        }
+        out
     }
 
     fn class(&self, name: &str) -> Option<&pointee_ir::Class> {

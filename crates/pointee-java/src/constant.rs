@@ -1,6 +1,7 @@
-//! Integral constants of the source (literals, with signs, parentheses and
-//! casts): the length of a new array (a zero-length array holds nothing)
-//! and the value a box is made of (small boxed values are cached).
+//! Constants of the source: integral values (the length of a new array, a
+//! zero-length array holding nothing; the value a box is made of, small
+//! boxed values being cached), string constants (interned), and constant
+//! expressions (a constant field is read without initialising its class).
 
 use crate::decl::text;
 use tree_sitter::Node;
@@ -100,6 +101,59 @@ fn char_literal(t: &str) -> Option<u16> {
         return u16::from_str_radix(rest.trim_start_matches('u'), 16).ok();
     }
     u16::from_str_radix(&rest, 8).ok()
+}
+
+/// The text (with quotes) of a concatenation of plain string literals.
+pub fn string_value(node: Node, src: &str) -> Option<String> {
+    match node.kind() {
+        "string_literal" => {
+            let t = text(node, src);
+            (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\""))
+                .then(|| t.to_string())
+        }
+        "parenthesized_expression" => string_value(node.named_child(0)?, src),
+        "binary_expression" => {
+            let op = node.child_by_field_name("operator").map(|o| text(o, src))?;
+            if op != "+" {
+                return None;
+            }
+            let l = string_value(node.child_by_field_name("left")?, src)?;
+            let r = string_value(node.child_by_field_name("right")?, src)?;
+            Some(format!("{}{}", &l[..l.len() - 1], &r[1..]))
+        }
+        _ => None,
+    }
+}
+
+/// Is `node` a constant expression of the kinds read here: literals (not
+/// `null`) under operators, parentheses and casts? (Names of other
+/// constants are not followed: such an expression counts as not constant,
+/// which only makes more classes initialised.)
+pub fn is_constant(node: Node) -> bool {
+    match node.kind() {
+        "decimal_integer_literal"
+        | "hex_integer_literal"
+        | "octal_integer_literal"
+        | "binary_integer_literal"
+        | "decimal_floating_point_literal"
+        | "hex_floating_point_literal"
+        | "character_literal"
+        | "string_literal"
+        | "true"
+        | "false" => true,
+        "parenthesized_expression"
+        | "unary_expression"
+        | "binary_expression"
+        | "ternary_expression" => {
+            let mut c = node.walk();
+            let all = node.named_children(&mut c).all(|k| is_constant(k));
+            all
+        }
+        "cast_expression" => node
+            .child_by_field_name("value")
+            .is_some_and(|v| is_constant(v)),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
