@@ -67,6 +67,51 @@ pub fn primitive(name: &str) -> Option<JType> {
         .map(|p| JType::Prim(p))
 }
 
+/// The class a primitive is boxed to (`int` → `Integer`).
+pub fn box_class(prim: &str) -> &'static str {
+    match prim {
+        "boolean" => "Boolean",
+        "byte" => "Byte",
+        "char" => "Character",
+        "short" => "Short",
+        "long" => "Long",
+        "float" => "Float",
+        "double" => "Double",
+        _ => "Integer",
+    }
+}
+
+/// The primitive a box class holds (`Integer` → `int`).
+pub fn unboxed(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "Boolean" => "boolean",
+        "Byte" => "byte",
+        "Character" => "char",
+        "Short" => "short",
+        "Integer" => "int",
+        "Long" => "long",
+        "Float" => "float",
+        "Double" => "double",
+        _ => return None,
+    })
+}
+
+/// The type of an arithmetic operation on operands of these types (binary
+/// numeric promotion, JLS 5.6; unboxing first).
+pub fn promote(a: &JType, b: &JType) -> JType {
+    let prim = |t: &JType| match t {
+        JType::Prim(p) => Some(*p),
+        JType::Class(c) => unboxed(c),
+        _ => None,
+    };
+    for wide in ["double", "float", "long"] {
+        if prim(a) == Some(wide) || prim(b) == Some(wide) {
+            return JType::Prim(wide);
+        }
+    }
+    JType::int()
+}
+
 /// Reads a type node. `type_vars` are the type parameters in scope (erased to
 /// Object).
 pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {

@@ -8,7 +8,7 @@ use super::*;
 type Deferred<'a> = Vec<(usize, Node<'a>)>;
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<(Rvalue, JType)> {
+    pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<Arg> {
         let (mut args, lambdas) = self.args_deferring(node);
         self.lambda_args(&mut args, lambdas, None);
         args
@@ -16,10 +16,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Arguments, except lambdas (an `Unknown` placeholder): their target
     /// types are known only once the callee is chosen.
-    pub(super) fn args_deferring(
-        &mut self,
-        node: Option<Node<'a>>,
-    ) -> (Vec<(Rvalue, JType)>, Deferred<'a>) {
+    pub(super) fn args_deferring(&mut self, node: Option<Node<'a>>) -> (Vec<Arg>, Deferred<'a>) {
         let Some(al) = node else {
             return (Vec::new(), Vec::new());
         };
@@ -33,12 +30,17 @@ impl<'a, 'h> Fb<'a, 'h> {
         for (i, a) in kids.into_iter().enumerate() {
             if matches!(a.kind(), "lambda_expression" | "method_reference") {
                 lambdas.push((i, a));
-                out.push((Rvalue::Unknown, JType::Unknown));
+                out.push(Arg::new(Rvalue::Unknown, JType::Unknown));
                 continue;
             }
             let ev = self.expr(a, None);
             let ty = ev.ty.clone();
-            out.push((self.operand(ev, a), ty));
+            let value = constant::int_value(a, self.src).filter(|_| !ty.is_ref());
+            out.push(Arg {
+                rv: self.operand(ev, a),
+                ty,
+                value,
+            });
         }
         (out, lambdas)
     }
@@ -46,7 +48,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// Lowers the deferred lambda arguments against the chosen parameters.
     pub(super) fn lambda_args(
         &mut self,
-        args: &mut [(Rvalue, JType)],
+        args: &mut [Arg],
         lambdas: Vec<(usize, Node<'a>)>,
         params: Option<&[(String, JType)]>,
     ) {
@@ -54,7 +56,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.expected = params.and_then(|p| p.get(i)).map(|p| p.1.clone());
             let ev = self.expr(node, None);
             let ty = ev.ty.clone();
-            args[i] = (self.operand(ev, node), ty);
+            args[i] = Arg::new(self.operand(ev, node), ty);
         }
     }
 
@@ -63,7 +65,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub(super) fn resolve<'c>(
         &self,
         cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>,
-        args: &[(Rvalue, JType)],
+        args: &[Arg],
     ) -> Option<&'c MethodDecl<'a>> {
         for strict in [true, false] {
             let app: Vec<&MethodDecl> = cands
@@ -73,7 +75,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                     m.params
                         .iter()
                         .zip(args)
-                        .all(|((_, p), (_, a))| assignable(self.h, a, p, strict))
+                        .all(|((_, p), a)| assignable(self.h, &a.ty, p, strict))
                 })
                 .collect();
             if app.is_empty() {
@@ -124,7 +126,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         });
         match lhs {
             Some(v) => Ev::var(v, ret.clone()),
-            None => Ev::scalar(),
+            None => Ev::rv(Rvalue::Scalar, ret.clone()),
         }
     }
 
@@ -151,6 +153,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             Some(o) => match self.class_ref(o) {
                 Some(c) => (c, None, false),
+                None if name == "valueOf" && self.box_class_ref(o) => {
+                    if let Some(ev) = self.value_of(node, o) {
+                        return ev;
+                    }
+                    (String::new(), None, false)
+                }
                 None => {
                     let ev = self.expr(o, None);
                     let cls = match &ev.ty {
@@ -168,11 +176,11 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut chosen = self.resolve(cands, &args);
         // A varargs method: extra arguments (or one that is not an array)
         // are packed into a new array.
-        let spread = |m: &MethodDecl, args: &[(Rvalue, JType)]| {
+        let spread = |m: &MethodDecl, args: &[Arg]| {
             m.is_varargs
                 && (m.params.len() != args.len()
                     || !matches!(
-                        args.last().map(|a| &a.1),
+                        args.last().map(|a| &a.ty),
                         Some(JType::Array(_) | JType::Null | JType::Unknown)
                     ))
         };
@@ -183,7 +191,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 m.params[..m.params.len() - 1]
                     .iter()
                     .zip(&args)
-                    .all(|((_, p), (_, a))| assignable(self.h, a, p, false))
+                    .all(|((_, p), a)| assignable(self.h, &a.ty, p, false))
             });
             pack = chosen.is_some();
         }
@@ -204,12 +212,16 @@ impl<'a, 'h> Fb<'a, 'h> {
             })
         });
         self.lambda_args(&mut args, lambdas, params.as_deref());
+        if let Some(ps) = params {
+            let fixed = ps.len() - usize::from(pack);
+            self.box_args(&mut args, &ps[..fixed], range(node));
+        }
         if let (true, Some(m)) = (pack, chosen) {
             self.pack_varargs(node, &mut args, m);
         }
         if let (Some(sam), Some(r)) = (sam, recv) {
             let argv: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r)))
-                .chain(args.into_iter().map(|(a, _)| a))
+                .chain(args.into_iter().map(|a| a.rv))
                 .collect();
             let callee = Callee::Virtual {
                 receiver: Place::var(r),
@@ -227,7 +239,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             let vals: Vec<Rvalue> = recv
                 .map(|r| Rvalue::Use(Place::var(r)))
                 .into_iter()
-                .chain(args.into_iter().map(|a| a.0))
+                .chain(args.into_iter().map(|a| a.rv))
                 .collect();
             self.give_to_library(vals, range(node));
             return self.read_library(range(node), dest);
@@ -241,7 +253,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         );
         // A private method is not overridden: call it like `super.m()`.
         let is_super = is_super || (m.is_private && has_body);
-        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|a| a.rv).collect();
         if (is_static || is_super) && !has_body {
             self.note(node, format!("`{function}` has no body to call"));
             return Ev::unknown();
@@ -338,13 +350,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// Calls a constructor of `class` on `this`.
-    pub fn call_ctor(
-        &mut self,
-        node: Node<'a>,
-        name_node: Node,
-        class: &str,
-        args: Vec<(Rvalue, JType)>,
-    ) {
+    pub fn call_ctor(&mut self, node: Node<'a>, name_node: Node, class: &str, args: Vec<Arg>) {
         if let Some(this) = self.this {
             self.run_ctor(node, name_node, class, this, args);
         }
@@ -359,7 +365,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         name_node: Node,
         class: &str,
         recv: VarId,
-        args: Vec<(Rvalue, JType)>,
+        args: Vec<Arg>,
     ) {
         let h = self.h;
         let Some(d) = h.get(class) else { return };
@@ -381,7 +387,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         if !m.has_body {
             return;
         }
-        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+        let mut args = args;
+        self.box_args(&mut args, &m.params, range(node));
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|a| a.rv).collect();
         argv.insert(0, Rvalue::Use(Place::var(recv)));
         self.emit_call(
             node,
@@ -444,7 +452,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         } else {
             self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
             let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x)))
-                .chain(args.into_iter().map(|a| a.0))
+                .chain(args.into_iter().map(|a| a.rv))
                 .collect();
             self.give_to_library(vals, range(node));
         }
@@ -579,6 +587,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             } else {
                 self.expr(k, None)
             };
+            let ev = self.boxed(ev, &elem, k);
             if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
                 continue;
             }
@@ -611,6 +620,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         } else {
             self.expr(value, None)
         };
+        let ev = self.boxed(ev, ty, value);
         if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Scalar | Rvalue::Unknown)) {
             return;
         }
@@ -793,17 +803,19 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `f(a, b, c)` of `f(A a, T... xs)`: `t = new T[]; t[?] = b; t[?] = c`,
     /// then `f(a, t)`.
-    fn pack_varargs(
-        &mut self,
-        node: Node<'a>,
-        args: &mut Vec<(Rvalue, JType)>,
-        m: &MethodDecl<'a>,
-    ) {
+    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<Arg>, m: &MethodDecl<'a>) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
         let t = self.alloc_array(node, &arr_ty, args.len() <= fixed);
-        for (a, _) in args.drain(fixed.min(args.len())..) {
-            if let Rvalue::Use(p) = a {
+        let elem = match &arr_ty {
+            JType::Array(e) => (**e).clone(),
+            _ => JType::Unknown,
+        };
+        let mut extra: Vec<Arg> = args.drain(fixed.min(args.len())..).collect();
+        let params = vec![(String::new(), elem); extra.len()];
+        self.box_args(&mut extra, &params, range(node));
+        for a in extra {
+            if let Rvalue::Use(p) = a.rv {
                 self.emit(
                     Basic::Assign {
                         lhs: Place::deref(Base::Var(t)).index(Index::Any),
@@ -813,6 +825,6 @@ impl<'a, 'h> Fb<'a, 'h> {
                 );
             }
         }
-        args.push((Rvalue::Use(Place::var(t)), arr_ty));
+        args.push(Arg::new(Rvalue::Use(Place::var(t)), arr_ty));
     }
 }

@@ -47,7 +47,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // Java interns literals: one object per distinct text, held
                 // by the global `String."text"`.
                 let t = text(node, self.src).to_string();
-                self.strings.push((t.clone(), range(node)));
+                self.pools.strings.push((t.clone(), range(node)));
                 Ev::place(
                     Place::global(literal_global(&t).into()),
                     JType::Class("String".into()),
@@ -56,12 +56,16 @@ impl<'a, 'h> Fb<'a, 'h> {
             "decimal_integer_literal"
             | "hex_integer_literal"
             | "octal_integer_literal"
-            | "binary_integer_literal"
-            | "decimal_floating_point_literal"
-            | "hex_floating_point_literal"
-            | "true"
-            | "false"
-            | "character_literal" => Ev::scalar(),
+            | "binary_integer_literal" => {
+                let long = text(node, self.src).ends_with(['l', 'L']);
+                Ev::prim(if long { "long" } else { "int" })
+            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                let float = text(node, self.src).ends_with(['f', 'F']);
+                Ev::prim(if float { "float" } else { "double" })
+            }
+            "true" | "false" => Ev::prim("boolean"),
+            "character_literal" => Ev::prim("char"),
             "field_access" => self.field_access(node),
             "array_access" => {
                 let arr = node
@@ -95,10 +99,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                     Some(v) => self.expr(v, None),
                     None => return Ev::unknown(),
                 };
-                if !ty.is_ref() || !v.ty.is_ref() {
-                    return Ev::scalar();
-                }
                 let vn = node.child_by_field_name("value").unwrap();
+                if !ty.is_ref() {
+                    return Ev::rv(Rvalue::Scalar, ty);
+                }
+                // `(Object) 5` boxes.
+                let v = self.boxed(v, &ty, vn);
                 match self.var_of(v, vn, None) {
                     Some(y) => Ev::rv(Rvalue::Cast(Place::var(y), ty.name().into()), ty),
                     None => Ev::rv(Rvalue::Null, ty),
@@ -134,7 +140,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             "binary_expression" => {
                 // `"a" + "b"` is a constant: the interned literal "ab".
                 if let Some(t) = constant::string_value(node, self.src) {
-                    self.strings.push((t.clone(), range(node)));
+                    self.pools.strings.push((t.clone(), range(node)));
                     return Ev::place(
                         Place::global(literal_global(&t).into()),
                         JType::Class("String".into()),
@@ -154,15 +160,48 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let s = self.site(range(node), SiteKind::String);
                     return Ev::rv(Rvalue::String(s), JType::Class("String".into()));
                 }
-                Ev::scalar()
-            }
-            "unary_expression" | "update_expression" => {
-                let mut c = node.walk();
-                let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
-                for k in kids {
-                    self.expr(k, None);
+                let (lt, rt) = (
+                    l.map_or(JType::int(), |e| e.ty),
+                    r.map_or(JType::int(), |e| e.ty),
+                );
+                let boolean = JType::Prim("boolean");
+                let logical = ["&", "|", "^"].contains(&op) && (lt == boolean || rt == boolean);
+                match op {
+                    "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" => Ev::prim("boolean"),
+                    _ if logical => Ev::prim("boolean"),
+                    "<<" | ">>" | ">>>" => Ev::rv(Rvalue::Scalar, promote(&lt, &lt)),
+                    _ => Ev::rv(Rvalue::Scalar, promote(&lt, &rt)),
                 }
-                Ev::scalar()
+            }
+            "unary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, self.src))
+                    .unwrap_or("");
+                let ty = match node.child_by_field_name("operand") {
+                    Some(k) => self.expr(k, None).ty,
+                    None => JType::int(),
+                };
+                match op {
+                    "!" => Ev::prim("boolean"),
+                    _ => Ev::rv(Rvalue::Scalar, promote(&ty, &ty)),
+                }
+            }
+            "update_expression" => {
+                // `i++` on a boxed `i` stores a new box (of a value not known).
+                let Some(k) = node.named_child(0) else {
+                    return Ev::scalar();
+                };
+                let ev = self.expr(k, None);
+                match (&ev.ty, &ev.kind) {
+                    (JType::Class(c), EvK::Place(p)) if unboxed(c).is_some() => {
+                        let prim = unboxed(c).unwrap();
+                        let boxed = self.box_value(prim, &ev.ty, None, range(node));
+                        self.store(p.clone(), boxed, k);
+                        Ev::prim(prim)
+                    }
+                    _ => Ev::rv(Rvalue::Scalar, ev.ty),
+                }
             }
             "ternary_expression" => {
                 if let Some(c) = node.child_by_field_name("condition") {
@@ -178,10 +217,14 @@ impl<'a, 'h> Fb<'a, 'h> {
                 let mut ty = JType::void();
                 let mut target = dest;
                 let mut arms: Vec<Block> = Vec::new();
+                // Arms of a primitive type: (its type, its node).
+                let mut prims: Vec<(&'static str, Node<'a>)> = Vec::new();
                 for arm in [a, b] {
                     let blk = self.sub_block(|s| {
                         let ev = s.expr(arm, None);
-                        if ev.ty.is_ref() {
+                        if let JType::Prim(p) = ev.ty {
+                            prims.push((p, arm));
+                        } else {
                             if !ty.is_ref() || ty == JType::Null {
                                 ty = ev.ty.clone();
                             }
@@ -192,6 +235,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                     });
                     arms.push(blk);
                 }
+                let prims_type = match prims.as_slice() {
+                    [("boolean", _), ..] => JType::Prim("boolean"),
+                    [(a, _), (b, _)] => promote(&JType::Prim(a), &JType::Prim(b)),
+                    [(a, _)] => JType::Prim(a),
+                    _ => JType::int(),
+                };
                 let else_branch = arms.pop().unwrap();
                 let then_branch = arms.pop().unwrap();
                 self.push_stmt(Stmt::If {
@@ -199,6 +248,16 @@ impl<'a, 'h> Fb<'a, 'h> {
                     then_branch,
                     else_branch,
                 });
+                // `c ? 1 : obj` is an object: the primitive arm is boxed
+                // (after the branches, as only then is the type known; the
+                // analysis is flow-insensitive).
+                if let (true, Some(t)) = (ty.is_ref(), target) {
+                    for (p, arm) in prims {
+                        let value = constant::int_value(arm, self.src);
+                        let boxed = self.box_value(p, &ty, value, range(arm));
+                        self.var_of(boxed, arm, Some(t));
+                    }
+                }
                 match target {
                     Some(t) if ty.is_ref() => {
                         if dest.is_none() {
@@ -207,7 +266,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         }
                         Ev::var(t, ty)
                     }
-                    _ => Ev::scalar(),
+                    _ => Ev::rv(Rvalue::Scalar, prims_type),
                 }
             }
             "method_reference" => {
@@ -441,16 +500,20 @@ impl<'a, 'h> Fb<'a, 'h> {
             if op == "+=" && lhs.ty == JType::Class("String".into()) {
                 let s = self.site(range(node), SiteKind::String);
                 Ev::rv(Rvalue::String(s), lhs.ty.clone())
+            } else if let Some(p) = lhs_box(&lhs.ty) {
+                // `i += 1` on a boxed `i`: a new box of a value not known.
+                self.box_value(p, &lhs.ty, None, range(node))
             } else {
-                return Ev::scalar();
+                return Ev::rv(Rvalue::Scalar, lhs.ty);
             }
         };
         let EvK::Place(lp) = lhs.kind.clone() else {
             return rhs;
         };
         if !lhs.ty.is_ref() && !rhs.ty.is_ref() {
-            return Ev::scalar();
+            return Ev::rv(Rvalue::Scalar, lhs.ty);
         }
+        let rhs = self.boxed(rhs, &lhs.ty, r);
         if let Some(v) = local {
             self.assign_var(v, rhs, r);
             return lhs;
@@ -506,5 +569,13 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Ev::unknown()
             }
         }
+    }
+}
+
+/// The primitive a box class type holds (`Integer` → `int`).
+fn lhs_box(ty: &JType) -> Option<&'static str> {
+    match ty {
+        JType::Class(c) => unboxed(c),
+        _ => None,
     }
 }

@@ -199,12 +199,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                 fb.expr(body, None);
             }
         }
-        let mut strings = std::mem::take(&mut fb.strings);
+        let mut pools = std::mem::take(&mut fb.pools);
         let mut lambdas = std::mem::take(&mut fb.lambdas);
         let thrown = fb.uses_thrown;
         self.uses_library |= fb.uses_library;
         let (f, fs) = fb.finish(&fname, false, &ret);
-        self.strings.append(&mut strings);
+        self.pools.append(&mut pools);
         self.lambdas.append(&mut lambdas);
         self.uses_thrown |= thrown;
         let class = pointee_ir::Class {

@@ -241,6 +241,12 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `v = ev` unless `ev` already is `v`.
     pub(super) fn assign_var(&mut self, v: VarId, ev: Ev, node: Node) {
+        // A primitive for a variable of a known reference type is boxed.
+        let ty = self.var_ty[v.0 as usize].clone();
+        let ev = match ty {
+            JType::Class(_) | JType::Array(_) => self.boxed(ev, &ty, node),
+            _ => ev,
+        };
         if let EvK::Place(p) = &ev.kind {
             if p.base == Base::Var(v) && !p.deref && p.path.is_empty() {
                 return;
@@ -266,6 +272,13 @@ impl<'a, 'h> Fb<'a, 'h> {
             let body = s.sub_block(|s| {
                 s.exit_test();
                 match coll {
+                    // `for (Integer x : ints)` boxes each element.
+                    Some((_, JType::Array(e))) if !e.is_ref() && ty.is_ref() => {
+                        if let JType::Prim(p) = *e {
+                            let boxed = s.box_value(p, &ty, None, range(node));
+                            s.assign_var(x, boxed, node);
+                        }
+                    }
                     Some((Some(c), JType::Array(_))) => {
                         let p = Place::deref(Base::Var(c)).index(Index::Any);
                         s.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(p) }, range(node));
