@@ -3,11 +3,12 @@
 //! as an extra entry with symbolic inputs that may alias one another.
 
 use crate::facts::{Fact, Facts};
-use crate::loc::{LocId, Root, NULL};
+use crate::library::{self, LibTarget};
+use crate::loc::{LocId, Root, NULL, UNKNOWN};
 use crate::map;
 use crate::solver::{steps_of, Engine, EntryKind, UnitId};
 use crate::transfer::{self, push, Locset, Scope};
-use pointee_ir::{pointer_paths, Sel, Type};
+use pointee_ir::{pointer_paths, Definition, GlobalKind, Sel, Type};
 use std::sync::Arc;
 
 impl<'p> Engine<'p> {
@@ -67,28 +68,13 @@ impl<'p> Engine<'p> {
         let f = self.func(m);
         for (i, &p) in f.params.iter().enumerate() {
             let pl = self.locs.var(m, p);
-            let (arr, strs) = if i == 1 {
-                ("argv[]", "argv string")
-            } else {
-                ("envp[]", "environment string")
-            };
+            let arr = if i == 1 { "argv[]" } else { "envp[]" };
             if i >= 1 && f.var(p).ty.is_pointer_like() {
-                let a = self.locs.root(Root::Special(arr));
-                let s = self.locs.root(Root::Special(strs));
+                let a = self.library_target(LibTarget::Object(arr), &mut input);
                 input.push(Fact {
                     src: pl,
                     dst: a,
                     def: true,
-                });
-                input.push(Fact {
-                    src: a,
-                    dst: s,
-                    def: false,
-                });
-                input.push(Fact {
-                    src: a,
-                    dst: NULL,
-                    def: false,
                 });
             }
         }
@@ -179,10 +165,29 @@ impl<'p> Engine<'p> {
                 func: u32::MAX,
                 owner: &g.name,
             };
+            // Declared by the program but defined by none of its units: the
+            // C library's (stdin, environ, ...) or code outside the program.
+            let outside = matches!(
+                g.kind,
+                GlobalKind::Variable {
+                    is_static: false,
+                    definition: Definition::Extern
+                }
+            )
+            .then(|| library::global_targets(&g.name));
             for leaf in leaves {
                 let loc = self.locs.with_path(gl, &steps_of(&leaf));
                 let mut vals: Locset = Vec::new();
                 match g.init.iter().find(|i| i.path == leaf) {
+                    _ if outside.is_some() => match outside.flatten() {
+                        Some(targets) => {
+                            for &t in targets {
+                                let d = self.library_target(t, &mut out);
+                                push(&mut vals, d, targets.len() == 1);
+                            }
+                        }
+                        None => vals.push((UNKNOWN, false)),
+                    },
                     Some(init) => {
                         let several = init.values.len() > 1;
                         for v in &init.values {
@@ -211,6 +216,26 @@ impl<'p> Engine<'p> {
             }
         }
         out
+    }
+
+    /// The location of a library target; an object comes with what its
+    /// own pointers hold (`envp[]` holds environment strings and `NULL`).
+    fn library_target(&mut self, t: LibTarget, out: &mut Vec<Fact>) -> LocId {
+        match t {
+            LibTarget::Null => NULL,
+            LibTarget::Object(name) => {
+                let o = self.locs.root(Root::Special(name));
+                for &inner in library::object_targets(name) {
+                    let dst = self.library_target(inner, out);
+                    out.push(Fact {
+                        src: o,
+                        dst,
+                        def: false,
+                    });
+                }
+                o
+            }
+        }
     }
 
     /// The symbolic target of pointer location `ptr` (of type `ty`) for an
