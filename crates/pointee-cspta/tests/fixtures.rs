@@ -120,7 +120,7 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                     for fs in &jp.sources[*fi].functions {
                         for ci in &fs.calls {
                             if line_of(&files[*fi].1, ci.range.start) == *line
-                                && best.as_ref().map_or(true, |b| ci.range.start < b.0)
+                                && best.as_ref().is_none_or(|b| ci.range.start < b.0)
                             {
                                 best = Some((ci.range.start, fs.name.to_string(), ci.site.0));
                             }

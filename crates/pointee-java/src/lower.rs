@@ -383,7 +383,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Writes `ev` into `dest` (or a new temporary) unless it already is a
     /// plain variable; `None` when the value holds no object.
-    fn to_var(&mut self, ev: Ev, node: Node, dest: Option<VarId>) -> Option<VarId> {
+    fn var_of(&mut self, ev: Ev, node: Node, dest: Option<VarId>) -> Option<VarId> {
         match &ev.kind {
             EvK::Place(p)
                 if !p.deref
@@ -452,7 +452,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     fn operand(&mut self, ev: Ev, node: Node) -> Rvalue {
         match &ev.kind {
             EvK::Rv(r @ (Rvalue::Null | Rvalue::Scalar | Rvalue::Unknown)) => r.clone(),
-            _ => match self.to_var(ev, node, None) {
+            _ => match self.var_of(ev, node, None) {
                 Some(v) => Rvalue::Use(Place::var(v)),
                 None => Rvalue::Null,
             },

@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// Lambda arguments lowered once the callee is chosen: (position, node).
+type Deferred<'a> = Vec<(usize, Node<'a>)>;
+
 impl<'a, 'h> Fb<'a, 'h> {
     pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<(Rvalue, JType)> {
         let (mut args, lambdas) = self.args_deferring(node);
@@ -16,7 +19,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub(super) fn args_deferring(
         &mut self,
         node: Option<Node<'a>>,
-    ) -> (Vec<(Rvalue, JType)>, Vec<(usize, Node<'a>)>) {
+    ) -> (Vec<(Rvalue, JType)>, Deferred<'a>) {
         let Some(al) = node else {
             return (Vec::new(), Vec::new());
         };
@@ -155,7 +158,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         JType::Array(_) => "Object".into(),
                         _ => String::new(),
                     };
-                    (cls, self.to_var(ev, o, None), false)
+                    (cls, self.var_of(ev, o, None), false)
                 }
             },
         };
@@ -306,18 +309,32 @@ impl<'a, 'h> Fb<'a, 'h> {
         class: &str,
         args: Vec<(Rvalue, JType)>,
     ) {
-        let Some(this) = self.this else { return };
-        let cands: Vec<_> = match self.h.get(class) {
-            Some(d) => d
-                .methods
-                .iter()
-                .filter(|m| m.is_ctor && m.params.len() == args.len())
-                .map(|m| (d, m))
-                .collect(),
-            None => return,
-        };
+        if let Some(this) = self.this {
+            self.run_ctor(node, name_node, class, this, args);
+        }
+    }
+
+    /// Runs the constructor of the program class `class` that `args` choose
+    /// on the object in `recv` (a note when none takes them; nothing for a
+    /// library class or a bodiless constructor).
+    pub(super) fn run_ctor(
+        &mut self,
+        node: Node<'a>,
+        name_node: Node,
+        class: &str,
+        recv: VarId,
+        args: Vec<(Rvalue, JType)>,
+    ) {
+        let h = self.h;
+        let Some(d) = h.get(class) else { return };
+        let cands: Vec<_> = d
+            .methods
+            .iter()
+            .filter(|m| m.is_ctor && m.params.len() == args.len())
+            .map(|m| (d, m))
+            .collect();
         let Some(m) = self.resolve(cands, &args) else {
-            if self.h.get(class).is_some_and(|d| d.node.is_some()) {
+            if d.node.is_some() {
                 self.note(
                     node,
                     format!("no constructor of `{class}` takes {} arguments", args.len()),
@@ -328,20 +345,37 @@ impl<'a, 'h> Fb<'a, 'h> {
         if !m.has_body {
             return;
         }
-        let f = m.function.clone();
         let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-        argv.insert(0, Rvalue::Use(Place::var(this)));
+        argv.insert(0, Rvalue::Use(Place::var(recv)));
         self.emit_call(
             node,
             name_node,
-            Callee::Direct(f.into()),
+            Callee::Direct(m.function.as_str().into()),
             argv,
             &JType::Prim,
             None,
         );
     }
 
-    pub(super) fn new_object(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+    /// A new object of `class` at `node`, in a fresh temporary.
+    pub(super) fn alloc_object(&mut self, node: Node, class: &str, ty: JType) -> VarId {
+        let site = self.site(range(node), SiteKind::New);
+        let x = self.temp(ty, range(node));
+        self.emit(
+            Basic::Assign {
+                lhs: Place::var(x),
+                rhs: Rvalue::New(site, class.into()),
+            },
+            range(node),
+        );
+        x
+    }
+
+    /// `new T(args)`: the object is made in a fresh temporary and the
+    /// constructor runs on it alone; the caller assigns it where it goes
+    /// (a destination variable may hold other objects, and a constructor
+    /// run on it would run on them too).
+    pub(super) fn new_object(&mut self, node: Node<'a>) -> Ev {
         let ty = node
             .child_by_field_name("type")
             .map(|t| self.ty(t))
@@ -352,22 +386,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             .get(&(self.file, node.start_byte()))
             .cloned()
         {
-            return self.new_anonymous(node, &anon, ty, dest);
+            return self.new_anonymous(node, &anon, ty);
         }
         let cname = ty.name();
         let args = self.args(node.child_by_field_name("arguments"));
-        let site = self.site(range(node), SiteKind::New);
-        let x = match dest {
-            Some(d) => d,
-            None => self.temp(ty.clone(), range(node)),
-        };
-        self.emit(
-            Basic::Assign {
-                lhs: Place::var(x),
-                rhs: Rvalue::New(site, cname.clone().into()),
-            },
-            range(node),
-        );
+        let x = self.alloc_object(node, &cname, ty.clone());
         let tn = node.child_by_field_name("type").unwrap_or(node);
         if let Some(outer) = self.h.get(&cname).and_then(|d| d.inner_of.clone()) {
             self.store_outer(node, x, &outer);
@@ -380,43 +403,14 @@ impl<'a, 'h> Fb<'a, 'h> {
         {
             self.capture(node, x, Some(body), &cname);
         }
-        match self.h.get(&cname) {
-            Some(d) if d.node.is_some() => {
-                let cands: Vec<_> = d
-                    .methods
-                    .iter()
-                    .filter(|m| m.is_ctor && m.params.len() == args.len())
-                    .map(|m| (d, m))
-                    .collect();
-                match self.resolve(cands, &args) {
-                    Some(m) if !m.has_body => {}
-                    Some(m) => {
-                        let f = m.function.clone();
-                        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-                        argv.insert(0, Rvalue::Use(Place::var(x)));
-                        self.emit_call(
-                            node,
-                            tn,
-                            Callee::Direct(f.into()),
-                            argv,
-                            &JType::Prim,
-                            None,
-                        );
-                    }
-                    None => self.note(
-                        node,
-                        format!("no constructor of `{cname}` takes {} arguments", args.len()),
-                    ),
-                }
-            }
-            Some(_) => {}
-            None => {
-                self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
-                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x)))
-                    .chain(args.into_iter().map(|a| a.0))
-                    .collect();
-                self.give_to_library(vals, range(node));
-            }
+        if self.h.is_known(&cname) {
+            self.run_ctor(node, tn, &cname, x, args);
+        } else {
+            self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
+            let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x)))
+                .chain(args.into_iter().map(|a| a.0))
+                .collect();
+            self.give_to_library(vals, range(node));
         }
         Ev::var(x, ty)
     }
@@ -424,26 +418,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// `new T(args) { body }`: an object of the anonymous class, T's
     /// constructor run on it with the arguments, then the anonymous class's
     /// own `<init>()` (its field initialisers).
-    pub(super) fn new_anonymous(
-        &mut self,
-        node: Node<'a>,
-        anon: &str,
-        ty: JType,
-        dest: Option<VarId>,
-    ) -> Ev {
+    pub(super) fn new_anonymous(&mut self, node: Node<'a>, anon: &str, ty: JType) -> Ev {
         let args = self.args(node.child_by_field_name("arguments"));
-        let site = self.site(range(node), SiteKind::New);
-        let x = match dest {
-            Some(d) => d,
-            None => self.temp(ty.clone(), range(node)),
-        };
-        self.emit(
-            Basic::Assign {
-                lhs: Place::var(x),
-                rhs: Rvalue::New(site, anon.into()),
-            },
-            range(node),
-        );
+        let x = self.alloc_object(node, anon, ty.clone());
         let mut c = node.walk();
         let body = node
             .named_children(&mut c)
@@ -465,31 +442,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             .insert(anon.to_string(), self.class.clone());
         let tn = node.child_by_field_name("type").unwrap_or(node);
         let base = ty.name();
-        if self
-            .h
-            .get(&base)
-            .is_some_and(|d| d.node.is_some() && !d.is_interface)
-        {
-            let h = self.h;
-            let d = h.get(&base).unwrap();
-            let cands: Vec<_> = d
-                .methods
-                .iter()
-                .filter(|m| m.is_ctor && m.params.len() == args.len())
-                .map(|m| (d, m))
-                .collect();
-            if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
-                let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-                argv.insert(0, Rvalue::Use(Place::var(x)));
-                self.emit_call(
-                    node,
-                    tn,
-                    Callee::Direct(m.function.as_str().into()),
-                    argv,
-                    &JType::Prim,
-                    None,
-                );
-            }
+        if self.h.get(&base).is_some_and(|d| !d.is_interface) {
+            self.run_ctor(node, tn, &base, x, args);
         }
         let init = format!("{anon}.<init>()");
         self.emit_call(
@@ -503,7 +457,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         Ev::var(x, ty)
     }
 
-    pub(super) fn new_array(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+    /// `new A[n]...` or `new A[]{...}`, made in a fresh temporary (as
+    /// [`Self::new_object`]).
+    pub(super) fn new_array(&mut self, node: Node<'a>) -> Ev {
         let elem = node
             .child_by_field_name("type")
             .map(|t| self.ty(t))
@@ -525,15 +481,15 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
         let ty = wrap_array(elem, dims.max(1));
         if let Some(v) = node.child_by_field_name("value") {
-            return self.array_init(v, &ty, dest);
+            return self.array_init(v, &ty);
         }
-        let x = self.alloc_array(node, &ty, dest);
+        let x = self.alloc_array(node, &ty);
         // `new A[2][3]` also makes the inner arrays.
         let mut outer = x;
         let mut t = ty.clone();
         for _ in 1..dim_exprs {
             let JType::Array(inner) = t else { break };
-            let y = self.alloc_array(node, &inner, None);
+            let y = self.alloc_array(node, &inner);
             self.emit(
                 Basic::Assign {
                     lhs: Place::deref(Base::Var(outer)).index(Index::Any),
@@ -547,12 +503,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         Ev::var(x, ty)
     }
 
-    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType, dest: Option<VarId>) -> VarId {
+    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType) -> VarId {
         let site = self.site(range(node), SiteKind::New);
-        let x = match dest {
-            Some(d) => d,
-            None => self.temp(ty.clone(), range(node)),
-        };
+        let x = self.temp(ty.clone(), range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
@@ -563,8 +516,8 @@ impl<'a, 'h> Fb<'a, 'h> {
         x
     }
 
-    pub(super) fn array_init(&mut self, node: Node<'a>, ty: &JType, dest: Option<VarId>) -> Ev {
-        let x = self.alloc_array(node, ty, dest);
+    pub(super) fn array_init(&mut self, node: Node<'a>, ty: &JType) -> Ev {
+        let x = self.alloc_array(node, ty);
         let elem = match ty {
             JType::Array(e) => (**e).clone(),
             _ => JType::Unknown,
@@ -573,14 +526,14 @@ impl<'a, 'h> Fb<'a, 'h> {
         let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
         for k in kids {
             let ev = if k.kind() == "array_initializer" {
-                self.array_init(k, &elem, None)
+                self.array_init(k, &elem)
             } else {
                 self.expr(k, None)
             };
             if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
                 continue;
             }
-            if let Some(v) = self.to_var(ev, k, None) {
+            if let Some(v) = self.var_of(ev, k, None) {
                 self.emit(
                     Basic::Assign {
                         lhs: Place::deref(Base::Var(x)).index(Index::Any),
@@ -605,7 +558,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     ) {
         self.expected = Some(ty.clone());
         let ev = if value.kind() == "array_initializer" {
-            self.array_init(value, ty, None)
+            self.array_init(value, ty)
         } else {
             self.expr(value, None)
         };
@@ -666,7 +619,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let o = match explicit {
             Some(e) => {
                 let ev = self.expr(e, None);
-                self.to_var(ev, e, None)
+                self.var_of(ev, e, None)
             }
             None => match self.this {
                 Some(t) if self.h.is_subclass(&self.class, outer) => Some(t),
@@ -709,7 +662,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn enum_constants(&mut self, class: &str, decl: Node<'a>) {
         let ty = JType::Class(class.to_string());
         let arr_ty = JType::Array(Box::new(ty.clone()));
-        let arr = self.alloc_array(decl, &arr_ty, None);
+        let arr = self.alloc_array(decl, &arr_ty);
         self.emit(
             Basic::Assign {
                 lhs: Place::global(format!("{class}.$VALUES").into()),
@@ -728,36 +681,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                 );
             }
             let args = self.args(k.child_by_field_name("arguments"));
-            let site = self.site(range(k), SiteKind::New);
-            let x = self.temp(ty.clone(), range(k));
-            self.emit(
-                Basic::Assign {
-                    lhs: Place::var(x),
-                    rhs: Rvalue::New(site, class.into()),
-                },
-                range(k),
-            );
-            let h = self.h;
-            if let Some(d) = h.get(class) {
-                let cands: Vec<_> = d
-                    .methods
-                    .iter()
-                    .filter(|m| m.is_ctor && m.params.len() == args.len())
-                    .map(|m| (d, m))
-                    .collect();
-                if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
-                    let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-                    argv.insert(0, Rvalue::Use(Place::var(x)));
-                    self.emit_call(
-                        k,
-                        n,
-                        Callee::Direct(m.function.as_str().into()),
-                        argv,
-                        &JType::Prim,
-                        None,
-                    );
-                }
-            }
+            let x = self.alloc_object(k, class, ty.clone());
+            self.run_ctor(k, n, class, x, args);
             let g = Place::global(format!("{class}.{}", text(n, self.src)).into());
             self.emit(
                 Basic::Assign {
@@ -826,7 +751,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     ) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
-        let t = self.alloc_array(node, &arr_ty, None);
+        let t = self.alloc_array(node, &arr_ty);
         for (a, _) in args.drain(fixed.min(args.len())..) {
             if let Rvalue::Use(p) = a {
                 self.emit(

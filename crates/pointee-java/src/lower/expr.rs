@@ -9,8 +9,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn expr(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
         let expected = self.expected.take();
         let ev = match node.kind() {
-            "lambda_expression" => self.lambda(node, dest, expected),
-            "method_reference" => self.method_ref(node, dest, expected),
+            "lambda_expression" => self.lambda(node, expected),
+            "method_reference" => self.method_ref(node, expected),
             _ => self.expr_inner(node, dest),
         };
         match &ev.kind {
@@ -22,7 +22,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             EvK::Rv(Rvalue::New(..) | Rvalue::String(_) | Rvalue::Cast(..)) => {
                 // Materialise now so that hover on the expression has a place.
                 let ty = ev.ty.clone();
-                let v = self.to_var(ev, node, dest).expect("an object value");
+                let v = self.var_of(ev, node, dest).expect("an object value");
                 self.record(node, &Place::var(v), &ty);
                 return Ev::var(v, ty);
             }
@@ -75,17 +75,15 @@ impl<'a, 'h> Fb<'a, 'h> {
                     JType::Array(e) => (**e).clone(),
                     _ => JType::Unknown,
                 };
-                match self.to_var(arr, node, None) {
+                match self.var_of(arr, node, None) {
                     Some(v) => Ev::place(Place::deref(Base::Var(v)).index(Index::Any), elem),
                     None => Ev::rv(Rvalue::Null, elem),
                 }
             }
             "method_invocation" => self.call(node, dest),
-            "object_creation_expression" => self.new_object(node, dest),
-            "array_creation_expression" => self.new_array(node, dest),
-            "array_initializer" => {
-                self.array_init(node, &JType::Array(Box::new(JType::Unknown)), dest)
-            }
+            "object_creation_expression" => self.new_object(node),
+            "array_creation_expression" => self.new_array(node),
+            "array_initializer" => self.array_init(node, &JType::Array(Box::new(JType::Unknown))),
             "cast_expression" => {
                 let ty = node
                     .child_by_field_name("type")
@@ -99,7 +97,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                     return Ev::scalar();
                 }
                 let vn = node.child_by_field_name("value").unwrap();
-                match self.to_var(v, vn, None) {
+                match self.var_of(v, vn, None) {
                     Some(y) => Ev::rv(Rvalue::Cast(Place::var(y), ty.name().into()), ty),
                     None => Ev::rv(Rvalue::Null, ty),
                 }
@@ -115,7 +113,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         .unwrap_or(JType::Unknown);
                     let x = self.declare(text(name, self.src), ty.clone(), range(name));
                     // A pattern binding is a cast that cannot fail.
-                    if let Some(y) = self.to_var(ev, l, None) {
+                    if let Some(y) = self.var_of(ev, l, None) {
                         self.emit(
                             Basic::Assign {
                                 lhs: Place::var(x),
@@ -347,7 +345,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         if is_static {
             return Ev::place(Place::global(format!("{decl_name}.{fname}").into()), ty);
         }
-        match self.to_var(obj, obj_node, None) {
+        match self.var_of(obj, obj_node, None) {
             Some(v) => Ev::place(Place::deref(Base::Var(v)).field(fname.into()), ty),
             None => Ev::rv(Rvalue::Null, ty),
         }

@@ -90,12 +90,7 @@ fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
 }
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn lambda(
-        &mut self,
-        node: Node<'a>,
-        dest: Option<VarId>,
-        target: Option<JType>,
-    ) -> Ev {
+    pub(super) fn lambda(&mut self, node: Node<'a>, target: Option<JType>) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -117,7 +112,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let ty = JType::Class(iface.clone());
         // The lambda object, with what it captures.
         let site = self.site(range(node), SiteKind::New);
-        let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
+        let x = self.temp(ty.clone(), range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),

@@ -8,12 +8,7 @@ use super::lambda::single_abstract;
 use super::*;
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn method_ref(
-        &mut self,
-        node: Node<'a>,
-        dest: Option<VarId>,
-        target: Option<JType>,
-    ) -> Ev {
+    pub(super) fn method_ref(&mut self, node: Node<'a>, target: Option<JType>) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -48,14 +43,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             None => {
                 let ev = self.expr(q, None);
                 let ty = ev.ty.clone();
-                self.to_var(ev, q, None).map(|v| (v, ty))
+                self.var_of(ev, q, None).map(|v| (v, ty))
             }
         };
         let lname = self.h.synthetic_name(&self.class, "ref");
         let fname = format!("{lname}.{sig}");
         let ty = JType::Class(iface.clone());
         let site = self.site(range(node), SiteKind::New);
-        let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
+        let x = self.temp(ty.clone(), range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
@@ -151,44 +146,23 @@ impl<'a, 'h> Fb<'a, 'h> {
         params: Vec<(Rvalue, JType)>,
         ret: Option<VarId>,
     ) {
-        let site = self.site(range(node), SiteKind::New);
-        let t = ret.unwrap_or_else(|| self.temp(JType::Class(c.to_string()), range(node)));
-        self.emit(
-            Basic::Assign {
-                lhs: Place::var(t),
-                rhs: Rvalue::New(site, c.into()),
-            },
-            range(node),
-        );
-        let h = self.h;
-        match h.get(c) {
-            Some(d) if d.node.is_some() => {
-                let cands: Vec<_> = d
-                    .methods
-                    .iter()
-                    .filter(|m| m.is_ctor && m.params.len() == params.len())
-                    .map(|m| (d, m))
-                    .collect();
-                if let Some(m) = self.resolve(cands, &params).filter(|m| m.has_body) {
-                    let mut argv: Vec<Rvalue> = params.into_iter().map(|p| p.0).collect();
-                    argv.insert(0, Rvalue::Use(Place::var(t)));
-                    self.emit_call(
-                        node,
-                        node,
-                        Callee::Direct(m.function.as_str().into()),
-                        argv,
-                        &JType::Prim,
-                        None,
-                    );
-                }
-            }
-            Some(_) => {}
-            None => {
-                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t)))
-                    .chain(params.into_iter().map(|p| p.0))
-                    .collect();
-                self.give_to_library(vals, range(node));
-            }
+        let t = self.alloc_object(node, c, JType::Class(c.to_string()));
+        if self.h.is_known(c) {
+            self.run_ctor(node, node, c, t, params);
+        } else {
+            let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t)))
+                .chain(params.into_iter().map(|p| p.0))
+                .collect();
+            self.give_to_library(vals, range(node));
+        }
+        if let Some(r) = ret {
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(r),
+                    rhs: Rvalue::Use(Place::var(t)),
+                },
+                range(node),
+            );
         }
     }
 

@@ -132,7 +132,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // parameter reads: exceptions flow context-insensitively.
                 if let Some(e) = node.named_child(0) {
                     let ev = self.expr(e, None);
-                    if let Some(v) = self.to_var(ev, e, None) {
+                    if let Some(v) = self.var_of(ev, e, None) {
                         self.emit(
                             Basic::Assign {
                                 lhs: Place::global(THROWN.into()),
@@ -224,7 +224,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             if let Some(val) = value {
                 self.expected = Some(ty.clone());
                 let ev = if val.kind() == "array_initializer" {
-                    self.array_init(val, &ty, Some(v))
+                    self.array_init(val, &ty)
                 } else {
                     self.expr(val, Some(v))
                 };
@@ -249,7 +249,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let EvK::Rv(Rvalue::Scalar) = ev.kind {
             return;
         }
-        self.to_var(ev, node, Some(v));
+        self.var_of(ev, node, Some(v));
     }
 
     pub(super) fn foreach(&mut self, node: Node<'a>) {
@@ -257,7 +257,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             let coll = node.child_by_field_name("value").map(|v| {
                 let ev = s.expr(v, None);
                 let ty = ev.ty.clone();
-                (s.to_var(ev, v, None), ty)
+                (s.var_of(ev, v, None), ty)
             });
             let ty = node.child_by_field_name("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
             let Some(name) = node.child_by_field_name("name") else { return };
