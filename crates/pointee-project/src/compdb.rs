@@ -1,7 +1,7 @@
 //! `compile_commands.json`, the standard compilation database: an array of
 //! `{ "directory", "file", "arguments" | "command", "output"? }` entries.
 //! Each C file is one unit; relative paths start at the entry's
-//! `directory`.
+//! `directory` (itself absolute, or relative to the database's folder).
 
 use crate::json::{self, Json};
 use crate::{flags, paths, ModelError, Unit, UnitConfig};
@@ -27,7 +27,8 @@ pub(crate) fn read(path: &str, text: &str) -> Result<(Vec<Unit>, Vec<String>), M
                 None => Err(err(format!("entry {n} has no `{k}`"))),
             }
         };
-        let directory = field("directory")?;
+        // Absolute as a rule; a relative one starts at the database's folder.
+        let directory = &paths::join(&paths::parent(path), field("directory")?);
         let file = paths::join(directory, field("file")?);
         let args: Vec<String> = match (e.get("arguments"), e.get("command")) {
             (Some(Json::Array(a)), _) => a

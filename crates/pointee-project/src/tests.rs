@@ -83,6 +83,18 @@ fn a_compilation_database_names_the_units_and_their_flags() {
 }
 
 #[test]
+fn a_relative_directory_starts_at_the_database() {
+    let db = r#"[{"directory": ".", "file": "src/a.c", "arguments": ["cc", "-Iinc", "src/a.c"]}]"#;
+    let m = load_with(
+        "proj",
+        &[("build/compile_commands.json", db), ("src/a.c", "")],
+    )
+    .unwrap();
+    assert_eq!(files(&m), ["proj/build/src/a.c"]);
+    assert_eq!(m.units[0].config.include_dirs, ["proj/build/inc"]);
+}
+
+#[test]
 fn the_database_in_build_is_found() {
     let db = r#"[{"directory": "/w", "file": "a.c", "arguments": ["cc", "a.c"]}]"#;
     let m = load_with("/w", &[("build/compile_commands.json", db), ("a.c", "")]).unwrap();
