@@ -11,6 +11,7 @@
 //! where possible and listed as `Unsupported` notes; docs/java-analysis.md
 //! has the whole list. It must never analyse, do I/O or panic on any input.
 
+mod constant;
 mod decl;
 mod lower;
 mod types;
@@ -30,13 +31,17 @@ pub struct JavaProgram {
     pub sources: Vec<SourceMap>,
     /// Every `public static void main(String[])`, in file order.
     pub mains: Vec<Name>,
-    /// The static initialisers (`C.<clinit>()`), run from the entry.
+    /// Functions run before any entry, in the empty context: each file's
+    /// literal pool and the library's callbacks. (Not the static
+    /// initialisers `C.<clinit>()`: the analysis runs one when its class is
+    /// initialised, JLS 12.4.1.)
     pub initializers: Vec<Name>,
 }
 
-/// The roots of an analysis: every static initialiser, then every
-/// `main(String[])`, or those of `entry` (a class, `C.main`, or a method's
-/// full name). `Err` when `entry` names no `main`.
+/// The roots of an analysis: the functions run before any entry
+/// (`initializers`), then every `main(String[])`, or those of `entry` (a
+/// class, `C.main`, or a method's full name). `Err` when `entry` names no
+/// `main`.
 pub fn analysis_roots(
     mains: &[Name],
     initializers: &[Name],
@@ -677,7 +682,7 @@ fn lower_class(
         thrown_global(out, fb.uses_thrown);
         library_global(out, fb.uses_library);
         let lambdas = std::mem::take(&mut fb.lambdas);
-        let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
+        let (f, fs) = fb.finish(&fname, true, &types::JType::void());
         add_lambdas(out, &mut sources[file], lambdas);
         sources[file].notes = notes;
         class.methods.push(pointee_ir::Method {
@@ -685,7 +690,6 @@ fn lower_class(
             function: Some(fname.as_str().into()),
             is_static: true,
         });
-        out.initializers.push(f.name.clone());
         out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }

@@ -1,7 +1,8 @@
 //! The second pass: method bodies to IR statements. Nested expressions get
 //! temporaries so that each side of a statement has at most one dereference.
 
-use crate::decl::{text, ClassDecl, Hierarchy, MethodDecl};
+use crate::constant;
+use crate::decl::{text, ClassDecl, Constant, FieldDecl, Hierarchy, MethodDecl};
 use crate::types::{assignable, read_type, wrap_array, JType};
 use pointee_ir::{
     Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note,
@@ -43,7 +44,7 @@ impl Ev {
         }
     }
     fn scalar() -> Ev {
-        Ev::rv(Rvalue::Scalar, JType::Prim)
+        Ev::rv(Rvalue::Scalar, JType::int())
     }
     fn unknown() -> Ev {
         Ev::rv(Rvalue::Unknown, JType::Unknown)
@@ -138,7 +139,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             lambdas: Vec::new(),
             expected: None,
             yields: Vec::new(),
-            ret_ty: JType::Prim,
+            ret_ty: JType::void(),
         };
         if !m.is_static {
             fb.this = Some(fb.add_var(

@@ -352,7 +352,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             name_node,
             Callee::Direct(m.function.as_str().into()),
             argv,
-            &JType::Prim,
+            &JType::void(),
             None,
         );
     }
@@ -451,30 +451,31 @@ impl<'a, 'h> Fb<'a, 'h> {
             tn,
             Callee::Direct(init.into()),
             vec![Rvalue::Use(Place::var(x))],
-            &JType::Prim,
+            &JType::void(),
             None,
         );
         Ev::var(x, ty)
     }
 
     /// `new A[n]...` or `new A[]{...}`, made in a fresh temporary (as
-    /// [`Self::new_object`]).
+    /// [`Self::new_object`]). `new A[2][3]` also makes the inner arrays; a
+    /// dimension that is the constant 0 makes arrays that hold nothing.
     pub(super) fn new_array(&mut self, node: Node<'a>) -> Ev {
         let elem = node
             .child_by_field_name("type")
             .map(|t| self.ty(t))
             .unwrap_or(JType::Unknown);
-        let mut dim_exprs = 0;
+        let mut lengths: Vec<Option<i64>> = Vec::new();
         let mut dims = 0;
         let mut c = node.walk();
         let parts: Vec<Node<'a>> = node.children_by_field_name("dimensions", &mut c).collect();
         for d in parts {
             if d.kind() == "dimensions_expr" {
-                dim_exprs += 1;
                 dims += 1;
-                if let Some(e) = d.named_child(0) {
+                lengths.push(d.named_child(0).and_then(|e| {
                     self.expr(e, None);
-                }
+                    constant::int_value(e, self.src)
+                }));
             } else {
                 dims += crate::types::count_dims(d, self.src);
             }
@@ -483,13 +484,16 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some(v) = node.child_by_field_name("value") {
             return self.array_init(v, &ty);
         }
-        let x = self.alloc_array(node, &ty);
-        // `new A[2][3]` also makes the inner arrays.
+        let empty = |i: usize| lengths.get(i) == Some(&Some(0));
+        let x = self.alloc_array(node, &ty, empty(0));
         let mut outer = x;
         let mut t = ty.clone();
-        for _ in 1..dim_exprs {
+        for i in 1..lengths.len() {
             let JType::Array(inner) = t else { break };
-            let y = self.alloc_array(node, &inner);
+            if empty(i - 1) {
+                break;
+            }
+            let y = self.alloc_array(node, &inner, empty(i));
             self.emit(
                 Basic::Assign {
                     lhs: Place::deref(Base::Var(outer)).index(Index::Any),
@@ -503,13 +507,19 @@ impl<'a, 'h> Fb<'a, 'h> {
         Ev::var(x, ty)
     }
 
-    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType) -> VarId {
+    /// A new array of type `ty` in a fresh temporary; `empty`: of length 0
+    /// (its class is then `A[0]`, an array that can hold nothing).
+    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType, empty: bool) -> VarId {
         let site = self.site(range(node), SiteKind::New);
         let x = self.temp(ty.clone(), range(node));
+        let class = match ty {
+            JType::Array(e) if empty => format!("{}[0]", e.name()),
+            _ => ty.name(),
+        };
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
-                rhs: Rvalue::New(site, ty.name().into()),
+                rhs: Rvalue::New(site, class.into()),
             },
             range(node),
         );
@@ -517,13 +527,16 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn array_init(&mut self, node: Node<'a>, ty: &JType) -> Ev {
-        let x = self.alloc_array(node, ty);
+        let mut c = node.walk();
+        let kids: Vec<Node<'a>> = node
+            .named_children(&mut c)
+            .filter(|k| !k.kind().ends_with("comment"))
+            .collect();
+        let x = self.alloc_array(node, ty, kids.is_empty());
         let elem = match ty {
             JType::Array(e) => (**e).clone(),
             _ => JType::Unknown,
         };
-        let mut c = node.walk();
-        let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
         for k in kids {
             let ev = if k.kind() == "array_initializer" {
                 self.array_init(k, &elem)
@@ -662,7 +675,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn enum_constants(&mut self, class: &str, decl: Node<'a>) {
         let ty = JType::Class(class.to_string());
         let arr_ty = JType::Array(Box::new(ty.clone()));
-        let arr = self.alloc_array(decl, &arr_ty);
+        let consts = crate::decl::enum_constants(decl);
+        let arr = self.alloc_array(decl, &arr_ty, consts.is_empty());
         self.emit(
             Basic::Assign {
                 lhs: Place::global(format!("{class}.$VALUES").into()),
@@ -670,7 +684,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             },
             range(decl),
         );
-        for k in crate::decl::enum_constants(decl) {
+        for k in consts {
             let Some(n) = k.child_by_field_name("name") else {
                 continue;
             };
@@ -751,7 +765,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     ) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
-        let t = self.alloc_array(node, &arr_ty);
+        let t = self.alloc_array(node, &arr_ty, args.len() <= fixed);
         for (a, _) in args.drain(fixed.min(args.len())..) {
             if let Rvalue::Use(p) = a {
                 self.emit(

@@ -131,7 +131,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             "assignment_expression" => self.assignment(node),
             "binary_expression" => {
                 // `"a" + "b"` is a constant: the interned literal "ab".
-                if let Some(t) = constant_string(node, self.src) {
+                if let Some(t) = constant::string_value(node, self.src) {
                     self.strings.push((t.clone(), range(node)));
                     return Ev::place(
                         Place::global(literal_global(&t).into()),
@@ -173,14 +173,14 @@ impl<'a, 'h> Fb<'a, 'h> {
                     return Ev::unknown();
                 };
                 // Types: take the first reference-typed arm.
-                let mut ty = JType::Prim;
+                let mut ty = JType::void();
                 let mut target = dest;
                 let mut arms: Vec<Block> = Vec::new();
                 for arm in [a, b] {
                     let blk = self.sub_block(|s| {
                         let ev = s.expr(arm, None);
                         if ev.ty.is_ref() {
-                            if ty == JType::Prim || ty == JType::Null {
+                            if !ty.is_ref() || ty == JType::Null {
                                 ty = ev.ty.clone();
                             }
                             let t =
@@ -249,13 +249,11 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some(v) = self.lookup(n) {
             return Ev::var(v, self.var_ty[v.0 as usize].clone());
         }
-        if let Some((decl, f)) = self.h.field(&self.class, n) {
+        let h = self.h;
+        if let Some((decl, f)) = h.field(&self.class, n) {
             let ty = f.ty.clone();
             if f.is_static {
-                return Ev::place(
-                    Place::global(format!("{}.{}", decl.name, f.name).into()),
-                    ty,
-                );
+                return self.static_field(&decl.name, f, node);
             }
             return match self.this {
                 Some(t) => Ev::place(Place::deref(Base::Var(t)).field(n.into()), ty),
@@ -277,11 +275,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         // A field of the enclosing instance of an anonymous class.
         let outer = self.h.outers.borrow().get(&self.class).cloned();
         if let (Some(outer), Some(t)) = (outer, self.this) {
-            if let Some((decl, f)) = self.h.field(&outer, n) {
-                let (dname, fname, ty, is_static) =
-                    (decl.name.clone(), f.name.clone(), f.ty.clone(), f.is_static);
-                if is_static {
-                    return Ev::place(Place::global(format!("{dname}.{fname}").into()), ty);
+            if let Some((decl, f)) = h.field(&outer, n) {
+                let (fname, ty) = (f.name.clone(), f.ty.clone());
+                if f.is_static {
+                    return self.static_field(&decl.name, f, node);
                 }
                 let o = self.temp(JType::Class(outer), range(node));
                 self.emit(
@@ -302,6 +299,27 @@ impl<'a, 'h> Fb<'a, 'h> {
             format!("`{n}` is not modelled (not a local, field or class of the program)"),
         );
         Ev::unknown()
+    }
+
+    /// An access to the static field `f` declared by `class`: its global;
+    /// for a constant variable its value (the interned literal of a String
+    /// constant, no object for a primitive), which initialises no class; a
+    /// primitive field's access is a `Use` of the global, which moves no
+    /// object but initialises the class.
+    pub(super) fn static_field(&mut self, class: &str, f: &FieldDecl, node: Node) -> Ev {
+        let global = Place::global(format!("{class}.{}", f.name).into());
+        match &f.constant {
+            Some(Constant::Str(t)) => Ev::place(
+                Place::global(literal_global(t).into()),
+                JType::Class("String".into()),
+            ),
+            Some(Constant::Prim) => Ev::rv(Rvalue::Scalar, f.ty.clone()),
+            None if !f.ty.is_ref() => {
+                self.emit(Basic::Use(global), range(node));
+                Ev::rv(Rvalue::Scalar, f.ty.clone())
+            }
+            None => Ev::place(global, f.ty.clone()),
+        }
     }
 
     /// Is this node a class name (not shadowed by a local or field)?
@@ -331,7 +349,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             JType::Class(c) => c.clone(),
             _ => String::new(),
         };
-        let Some((decl, f)) = self.h.field(&class, fname) else {
+        let h = self.h;
+        let Some((decl, f)) = h.field(&class, fname) else {
             self.note(
                 node,
                 format!(
@@ -341,10 +360,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             );
             return self.read_library(range(node), None);
         };
-        let (decl_name, is_static, ty) = (decl.name.clone(), f.is_static, f.ty.clone());
-        if is_static {
-            return Ev::place(Place::global(format!("{decl_name}.{fname}").into()), ty);
+        if f.is_static {
+            return self.static_field(&decl.name, f, node);
         }
+        let ty = f.ty.clone();
         match self.var_of(obj, obj_node, None) {
             Some(v) => Ev::place(Place::deref(Base::Var(v)).field(fname.into()), ty),
             None => Ev::rv(Rvalue::Null, ty),
@@ -370,11 +389,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             if fname == "this" {
                 return self.qualified_this(&c, node);
             }
-            return match self.h.field(&c, &fname) {
-                Some((d, f)) if f.is_static => Ev::place(
-                    Place::global(format!("{}.{}", d.name, f.name).into()),
-                    f.ty.clone(),
-                ),
+            let h = self.h;
+            return match h.field(&c, &fname) {
+                Some((d, f)) if f.is_static => self.static_field(&d.name, f, node),
                 _ => {
                     self.note(node, format!("`{c}.{fname}` is not modelled"));
                     Ev::unknown()
@@ -487,27 +504,5 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Ev::unknown()
             }
         }
-    }
-}
-
-/// The text (with quotes) of a concatenation of plain string literals.
-fn constant_string(node: Node, src: &str) -> Option<String> {
-    match node.kind() {
-        "string_literal" => {
-            let t = text(node, src);
-            (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\""))
-                .then(|| t.to_string())
-        }
-        "parenthesized_expression" => constant_string(node.named_child(0)?, src),
-        "binary_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| text(o, src))?;
-            if op != "+" {
-                return None;
-            }
-            let l = constant_string(node.child_by_field_name("left")?, src)?;
-            let r = constant_string(node.child_by_field_name("right")?, src)?;
-            Some(format!("{}{}", &l[..l.len() - 1], &r[1..]))
-        }
-        _ => None,
     }
 }

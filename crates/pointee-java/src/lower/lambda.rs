@@ -53,16 +53,16 @@ pub(super) fn single_abstract<'a>(
 fn library_functional(iface: &str) -> Option<(String, Vec<JType>, JType)> {
     let o = JType::object;
     let (sig, params, ret): (&str, Vec<JType>, JType) = match iface {
-        "Runnable" => ("run()", vec![], JType::Prim),
+        "Runnable" => ("run()", vec![], JType::void()),
         "Callable" => ("call()", vec![], o()),
         "Supplier" => ("get()", vec![], o()),
-        "Consumer" => ("accept(Object)", vec![o()], JType::Prim),
-        "BiConsumer" => ("accept(Object,Object)", vec![o(), o()], JType::Prim),
+        "Consumer" => ("accept(Object)", vec![o()], JType::void()),
+        "BiConsumer" => ("accept(Object,Object)", vec![o(), o()], JType::void()),
         "Function" | "UnaryOperator" => ("apply(Object)", vec![o()], o()),
         "BiFunction" | "BinaryOperator" => ("apply(Object,Object)", vec![o(), o()], o()),
-        "Predicate" => ("test(Object)", vec![o()], JType::Prim),
-        "BiPredicate" => ("test(Object,Object)", vec![o(), o()], JType::Prim),
-        "Comparator" => ("compare(Object,Object)", vec![o(), o()], JType::Prim),
+        "Predicate" => ("test(Object)", vec![o()], JType::void()),
+        "BiPredicate" => ("test(Object,Object)", vec![o(), o()], JType::void()),
+        "Comparator" => ("compare(Object,Object)", vec![o(), o()], JType::void()),
         _ => return None,
     };
     Some((sig.to_string(), params, ret))

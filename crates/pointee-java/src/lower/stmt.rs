@@ -369,23 +369,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         for p in parts {
                             if p.kind() == "catch_formal_parameter" {
                                 if let Some(n) = p.child_by_field_name("name") {
-                                    let mut c4 = p.walk();
-                                    let ty = p
-                                        .named_children(&mut c4)
-                                        .find(|t| t.kind() == "catch_type")
-                                        .and_then(|t| t.named_child(0))
-                                        .map(|t| s.ty(t))
-                                        .unwrap_or(JType::Unknown);
-                                    let v = s.declare(text(n, s.src), ty.clone(), range(n));
-                                    s.emit(
-                                        Basic::Assign {
-                                            lhs: Place::var(v),
-                                            rhs: Rvalue::Use(Place::global(THROWN.into())),
-                                        },
-                                        range(n),
-                                    );
-                                    s.uses_thrown = true;
-                                    s.record(n, &Place::var(v), &ty);
+                                    s.catch_param(p, n);
                                 }
                             } else if p.kind() == "block" {
                                 s.stmt(p);
@@ -408,5 +392,41 @@ impl<'a, 'h> Fb<'a, 'h> {
                 _ => {}
             }
         }
+    }
+
+    /// A `catch (E1 | E2 e)` parameter: the thrown objects that may be
+    /// instances of one of its types (`e = (E1) Throwable.<thrown>`, a
+    /// filtered load that is not a cast of the program).
+    fn catch_param(&mut self, param: Node<'a>, name: Node<'a>) {
+        let mut c = param.walk();
+        let types: Vec<JType> = param
+            .named_children(&mut c)
+            .find(|t| t.kind() == "catch_type")
+            .map(|t| {
+                let mut c2 = t.walk();
+                let tys: Vec<JType> = t.named_children(&mut c2).map(|x| self.ty(x)).collect();
+                tys
+            })
+            .unwrap_or_default();
+        let mut types = types;
+        if types.is_empty() {
+            types.push(JType::Unknown);
+        }
+        let ty = match types.as_slice() {
+            [one] => one.clone(),
+            _ => JType::Class("Throwable".into()),
+        };
+        let v = self.declare(text(name, self.src), ty.clone(), range(name));
+        for t in types.iter().filter(|t| t.is_ref()) {
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(v),
+                    rhs: Rvalue::Cast(Place::global(THROWN.into()), t.name().into()),
+                },
+                range(name),
+            );
+        }
+        self.uses_thrown = true;
+        self.record(name, &Place::var(v), &ty);
     }
 }
