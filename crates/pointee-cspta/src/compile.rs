@@ -9,6 +9,12 @@ use std::collections::HashMap;
 /// The field name of the one collapsed array element (seed 003's `arr`).
 pub const ARRAY_FIELD: &str = "[]";
 
+/// The static field the front end names the library heap: what the
+/// program gives the library and the library may give back (see
+/// docs/java-analysis.md). A virtual call on a library object is a library
+/// call through it.
+pub const LIBRARY_HEAP: &str = "Library.<heap>";
+
 #[derive(Clone, Debug)]
 pub enum CallKind {
     /// A static call.
@@ -97,6 +103,9 @@ pub struct Alloc {
     pub ty: u32,
     /// A zero-length array (class `A[0]`): it holds nothing.
     pub empty: bool,
+    /// An object of a library class (not an array, not a class of the
+    /// program): its methods are the library's.
+    pub library: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -115,6 +124,8 @@ pub struct Facts {
     pub sig_index: HashMap<String, u32>,
     /// Direct supertypes per class.
     pub supers: Vec<Vec<u32>>,
+    /// Direct supertypes per class that are library types, by name.
+    pub library_supers: Vec<Vec<String>>,
     /// Declared methods per class: (signature, method) for those with a body.
     pub declared: Vec<HashMap<u32, u32>>,
     pub superclass: Vec<Option<u32>>,
@@ -127,6 +138,8 @@ pub struct Facts {
     pub type_index: HashMap<String, u32>,
     /// Per class: the static initialisers run when it is initialised.
     pub class_inits: Vec<Vec<u32>>,
+    /// The static field [`LIBRARY_HEAP`], when the program uses it.
+    pub library_heap: Option<u32>,
 }
 
 fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -151,6 +164,7 @@ impl Facts {
         f.method_static = p.functions.iter().map(|func| func.is_static).collect();
         let nclasses = f.classes.len();
         f.supers = vec![Vec::new(); nclasses];
+        f.library_supers = vec![Vec::new(); nclasses];
         f.declared = vec![HashMap::new(); nclasses];
         f.superclass = vec![None; nclasses];
         let mut method_class = vec![u32::MAX; f.method_names.len()];
@@ -165,6 +179,11 @@ impl Facts {
                     f.superclass[ci] = Some(si);
                 }
             }
+            for i in c.superclass.iter().chain(&c.interfaces) {
+                if !f.class_index.contains_key(&**i) {
+                    f.library_supers[ci].push(i.to_string());
+                }
+            }
             for i in &c.interfaces {
                 if let Some(&ii) = f.class_index.get(&**i) {
                     sup.push(ii);
@@ -175,7 +194,12 @@ impl Facts {
                 let sig = intern(&mut f.sigs, &mut f.sig_index, &m.signature);
                 if let Some(func) = &m.function {
                     if let Some(&mi) = f.method_index.get(&**func) {
-                        method_class[mi as usize] = ci as u32;
+                        // A bridge (a method listed under another
+                        // signature, as javac makes for a generic
+                        // interface's method) does not make it this class's.
+                        if func.ends_with(&format!(".{}", m.signature)) {
+                            method_class[mi as usize] = ci as u32;
+                        }
                         if !m.is_static {
                             f.declared[ci].insert(sig, mi);
                         }
@@ -200,6 +224,7 @@ impl Facts {
             let mf = f.method(func, mi as u32, class);
             f.methods.push(mf);
         }
+        f.library_heap = f.static_index.get(LIBRARY_HEAP).copied();
         f
     }
 
@@ -407,6 +432,7 @@ impl Facts {
             is_string,
             ty,
             empty: class.ends_with("[0]"),
+            library: !self.class_index.contains_key(class) && array_element(class).is_none(),
         });
         self.allocs.len() as u32 - 1
     }
@@ -486,24 +512,29 @@ impl Facts {
     }
 
     /// Is every object of class `obj` an instance of `target` (a cast of it
-    /// cannot fail)? By the declared hierarchy; a library class fits only
-    /// itself and `Object`.
+    /// cannot fail)? By the declared hierarchy (a library supertype
+    /// declared by name counts); a library class fits only itself and
+    /// `Object`.
     pub fn is_subtype(&self, obj: &str, target: &str) -> bool {
         if obj == target || target == "Object" {
             return true;
         }
         match (array_element(obj), array_element(target)) {
             (Some(a), Some(b)) => return self.is_subtype(a, b),
-            (Some(_), None) | (None, Some(_)) => return false,
+            (Some(_), None) => return matches!(target, "Cloneable" | "Serializable"),
+            (None, Some(_)) => return false,
             _ => {}
         }
-        let (Some(a), Some(b)) = (self.class_index.get(obj), self.class_index.get(target)) else {
+        let Some(&a) = self.class_index.get(obj) else {
             return false;
         };
-        let mut todo = vec![*a];
+        let b = self.class_index.get(target).copied();
+        let mut todo = vec![a];
         let mut seen = vec![false; self.classes.len()];
         while let Some(x) = todo.pop() {
-            if x == *b {
+            if Some(x) == b
+                || (b.is_none() && self.library_supers[x as usize].iter().any(|s| s == target))
+            {
                 return true;
             }
             if std::mem::replace(&mut seen[x as usize], true) {

@@ -71,6 +71,8 @@ pub struct Solver<'f> {
     method_seen: Vec<bool>,
     /// Static initialisers to reach, in the empty context.
     to_init: Vec<u32>,
+    /// (reached method, call) pairs that made a library call.
+    library_calls: crate::fxhash::FxHashSet<(u32, u32)>,
 }
 
 impl<'f> Solver<'f> {
@@ -99,6 +101,7 @@ impl<'f> Solver<'f> {
             fits: Default::default(),
             method_seen: vec![false; facts.methods.len()],
             to_init: Vec::new(),
+            library_calls: Default::default(),
         };
         s.static_nodes = (0..facts.statics.len())
             .map(|_| s.new_node(NOT_VAR))
@@ -336,7 +339,12 @@ impl<'f> Solver<'f> {
             CallKind::Special(t, _) => Some(t),
             CallKind::Static(_) => None,
         };
-        let Some(target) = target else { return };
+        let Some(target) = target else {
+            if let (CallKind::Virtual(..), true) = (&c.kind, a.library) {
+                self.library_call(mc, call, o);
+            }
+            return;
+        };
         let recv = Receiver {
             heap_ctx: hctx,
             alloc,
@@ -350,6 +358,28 @@ impl<'f> Solver<'f> {
             self.add_wl(self.var_node(callee, this), &PtSet::singleton(o));
         }
         self.call_edge(mc, call, target, ct);
+    }
+
+    /// A virtual call on `o`, an object of a library class: the library's
+    /// method, modelled by the library heap: the receiver and the arguments
+    /// go into it, the result comes from it.
+    fn library_call(&mut self, mc: u32, call: u32, o: u32) {
+        let Some(lib) = self.facts.library_heap else {
+            return;
+        };
+        let heap = self.static_nodes[lib as usize];
+        self.add_wl(heap, &PtSet::singleton(o));
+        if !self.library_calls.insert((mc, call)) {
+            return;
+        }
+        let facts = self.facts;
+        let c = &facts.methods[self.reached[mc as usize].method as usize].calls[call as usize];
+        for a in c.args.iter().flatten() {
+            self.add_edge(self.var_node(mc, *a), heap);
+        }
+        if let Some(l) = c.lhs {
+            self.add_edge(heap, self.var_node(mc, l));
+        }
     }
 
     /// Adds `c:l -> c^t:m` to the call graph, and its parameter and return

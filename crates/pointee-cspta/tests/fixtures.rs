@@ -251,3 +251,8 @@ fn fixtures_meet_their_expectations_and_match_the_reference() {
 fn there_are_at_least_40_fixtures() {
     assert!(fixtures().len() >= 40, "{} fixtures", fixtures().len());
 }
+
+#[test]
+fn the_front_end_and_the_solver_name_the_library_heap_alike() {
+    assert_eq!(pointee_java::LIBRARY, pointee_cspta::LIBRARY_HEAP);
+}

@@ -13,10 +13,12 @@
 
 mod constant;
 mod decl;
+mod library;
 mod lower;
 mod types;
 
 use decl::{text, Hierarchy};
+pub use lower::LIBRARY;
 use lower::{range, Fb, Method};
 use pointee_ir::{
     Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, Range, SourceMap,
@@ -185,6 +187,10 @@ fn thrown_global(out: &mut JavaProgram, used: bool) {
     }
 }
 
+/// The class of the one object that stands for every object the library
+/// makes itself (not a class of the program: calls on it are library calls).
+pub const LIBRARY_OBJECT: &str = "<library>";
+
 /// When the program talks to the library: a root `Library.<callbacks>()`
 /// through which the library calls back every method it could know of on
 /// the objects it was given: the methods of program classes with a library
@@ -260,6 +266,29 @@ fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
         f.stmt_count += 1;
         fs.stmts.push(Range::default());
     };
+    // The objects the library makes itself (its own lambdas, the results
+    // of its factories, ...): one object of a library class, in the heap.
+    f.site_count += 1;
+    fs.sites.push(SiteInfo {
+        range: Range::default(),
+        kind: SiteKind::New,
+    });
+    stmt(
+        &mut f,
+        &mut fs,
+        Basic::Assign {
+            lhs: r.clone(),
+            rhs: Rvalue::New(SiteId(0), LIBRARY_OBJECT.into()),
+        },
+    );
+    stmt(
+        &mut f,
+        &mut fs,
+        Basic::Assign {
+            lhs: heap.clone(),
+            rhs: Rvalue::Use(r.clone()),
+        },
+    );
     stmt(
         &mut f,
         &mut fs,
@@ -641,6 +670,7 @@ fn lower_class(
         out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }
+    bridges(h, c, &mut class);
     // Static initialisers.
     let statics: Vec<&Node> = members
         .iter()
@@ -694,6 +724,35 @@ fn lower_class(
         sources[file].functions.push(fs);
     }
     out.program.classes.push(class);
+}
+
+/// Bridges, as javac makes them: a class implementing a library functional
+/// interface with its method under a more specific signature
+/// (`compare(Foo,Foo)` of a `Comparator<Foo>`) also answers the interface's
+/// erased signature (`compare(Object,Object)`), which calls through the
+/// interface dispatch on.
+fn bridges(h: &Hierarchy, c: &decl::ClassDecl, class: &mut Class) {
+    if c.is_interface {
+        return;
+    }
+    for a in h.ancestors(&c.name).iter() {
+        let Some(sam) = library::functional(a) else {
+            continue;
+        };
+        let cands = h.methods_named(&c.name, sam.name(), sam.params.len());
+        if cands.iter().any(|(_, m)| m.signature == sam.signature)
+            || class.methods.iter().any(|m| *m.signature == sam.signature)
+        {
+            continue;
+        }
+        if let Some((_, m)) = cands.iter().find(|(_, m)| !m.is_static && m.has_body) {
+            class.methods.push(pointee_ir::Method {
+                signature: sam.signature.as_str().into(),
+                function: Some(m.function.as_str().into()),
+                is_static: false,
+            });
+        }
+    }
 }
 
 /// A field declaration's initializers or an initializer block.

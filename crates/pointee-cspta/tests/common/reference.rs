@@ -114,10 +114,11 @@ impl<'p> Reference<'p> {
 
     fn class_of(&self, method: &str) -> String {
         for c in &self.p.classes {
-            if c.methods
-                .iter()
-                .any(|m| m.function.as_deref() == Some(method))
-            {
+            // Not through a bridge (listed under another signature).
+            if c.methods.iter().any(|m| {
+                m.function.as_deref() == Some(method)
+                    && method.ends_with(&format!(".{}", m.signature))
+            }) {
                 return c.name.to_string();
             }
         }
@@ -223,6 +224,12 @@ impl<'p> Reference<'p> {
             }
         }
         out
+    }
+
+    /// An object of a library class: not a class of the program, not an
+    /// array.
+    fn is_library_object(&self, class: &str) -> bool {
+        self.class(class).is_none() && !class.ends_with("[]") && !class.ends_with("[0]")
     }
 
     fn class(&self, name: &str) -> Option<&pointee_ir::Class> {
@@ -427,6 +434,27 @@ impl<'p> Reference<'p> {
                         for o in self.get(m, c, r) {
                             if let Some(t) = self.dispatch(&o.2, signature) {
                                 targets.push((t, self.select(c, m, site.0, Some(&o)), Some(o)));
+                            } else if self.is_library_object(&o.2)
+                                && self.p.global(pointee_cspta::LIBRARY_HEAP).is_some()
+                            {
+                                // The library's method: receiver and
+                                // arguments into the heap, the result from it.
+                                let mut objs = vec![o.clone()];
+                                for a in argv.iter().skip(1).flatten() {
+                                    objs.extend(self.get(m, c, *a));
+                                }
+                                let set = self
+                                    .spt
+                                    .entry(pointee_cspta::LIBRARY_HEAP.to_string())
+                                    .or_default();
+                                Self::add(set, objs, &mut self.changed);
+                                if let Some(l) = lhs.as_ref().and_then(var) {
+                                    let heap: Vec<Obj> = self.spt[pointee_cspta::LIBRARY_HEAP]
+                                        .iter()
+                                        .cloned()
+                                        .collect();
+                                    self.put(m, c, l, heap);
+                                }
                             }
                         }
                     }

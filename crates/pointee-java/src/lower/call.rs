@@ -187,9 +187,35 @@ impl<'a, 'h> Fb<'a, 'h> {
             });
             pack = chosen.is_some();
         }
-        self.lambda_args(&mut args, lambdas, chosen.map(|m| m.params.as_slice()));
+        // The method of a library functional interface (`f.apply(x)` on a
+        // `Function`): a virtual call, dispatched to the program's objects
+        // (lambdas, method references, classes); the solver applies the
+        // library model to library objects.
+        let sam = match (chosen, recv, is_super) {
+            (None, Some(_), false) => self.library_sam(&class, &name, args.len()),
+            _ => None,
+        };
+        let params = chosen.map(|m| m.params.clone()).or_else(|| {
+            sam.as_ref().map(|s| {
+                s.params
+                    .iter()
+                    .map(|t| (String::new(), t.clone()))
+                    .collect()
+            })
+        });
+        self.lambda_args(&mut args, lambdas, params.as_deref());
         if let (true, Some(m)) = (pack, chosen) {
             self.pack_varargs(node, &mut args, m);
+        }
+        if let (Some(sam), Some(r)) = (sam, recv) {
+            let argv: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r)))
+                .chain(args.into_iter().map(|(a, _)| a))
+                .collect();
+            let callee = Callee::Virtual {
+                receiver: Place::var(r),
+                signature: sam.signature.as_str().into(),
+            };
+            return self.emit_call(node, name_node, callee, argv, &sam.ret, dest);
         }
         let Some(m) = chosen else {
             if name == "values" && args.is_empty() && self.h.get(&class).is_some_and(|d| d.is_enum)
@@ -279,6 +305,16 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
         }
         ev
+    }
+
+    /// The method `name` with `arity` parameters of a library functional
+    /// interface that `class` is or extends.
+    fn library_sam(&self, class: &str, name: &str, arity: usize) -> Option<crate::library::Sam> {
+        self.h
+            .ancestors(class)
+            .iter()
+            .filter_map(|a| crate::library::functional(a))
+            .find(|s| s.name() == name && s.params.len() == arity)
     }
 
     /// `this(...)` or `super(...)` as the first statement of a constructor.

@@ -89,6 +89,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                     .child_by_field_name("type")
                     .map(|t| self.ty(t))
                     .unwrap_or(JType::Unknown);
+                // The cast's type is a lambda's or method reference's target.
+                self.expected = Some(ty.clone());
                 let v = match node.child_by_field_name("value") {
                     Some(v) => self.expr(v, None),
                     None => return Ev::unknown(),

@@ -13,7 +13,7 @@ pub(super) fn single_abstract<'a>(
     iface: &str,
 ) -> Option<(String, Vec<JType>, JType)> {
     let Some(decl) = h.get(iface) else {
-        return library_functional(iface);
+        return crate::library::functional(iface).map(|s| (s.signature, s.params, s.ret));
     };
     if !decl.is_interface {
         return None;
@@ -45,27 +45,6 @@ pub(super) fn single_abstract<'a>(
         )),
         _ => None,
     }
-}
-
-/// The functional interfaces of the library that lambdas commonly target,
-/// erased: (signature, parameters, result). Objects of these are called
-/// back by the library (see the library heap).
-fn library_functional(iface: &str) -> Option<(String, Vec<JType>, JType)> {
-    let o = JType::object;
-    let (sig, params, ret): (&str, Vec<JType>, JType) = match iface {
-        "Runnable" => ("run()", vec![], JType::void()),
-        "Callable" => ("call()", vec![], o()),
-        "Supplier" => ("get()", vec![], o()),
-        "Consumer" => ("accept(Object)", vec![o()], JType::void()),
-        "BiConsumer" => ("accept(Object,Object)", vec![o(), o()], JType::void()),
-        "Function" | "UnaryOperator" => ("apply(Object)", vec![o()], o()),
-        "BiFunction" | "BinaryOperator" => ("apply(Object,Object)", vec![o(), o()], o()),
-        "Predicate" => ("test(Object)", vec![o()], JType::void()),
-        "BiPredicate" => ("test(Object,Object)", vec![o(), o()], JType::void()),
-        "Comparator" => ("compare(Object,Object)", vec![o(), o()], JType::void()),
-        _ => return None,
-    };
-    Some((sig.to_string(), params, ret))
 }
 
 /// The names of a lambda's parameters.
