@@ -30,7 +30,7 @@ mod unit;
 
 use pointee_ir::{Program, SourceMap};
 
-pub use link::{rename_source, LowerError};
+pub use link::{merge_declaration, rename_source, LinkWarning, LowerError};
 pub use pointee_cpp;
 pub use pointee_cpp::{Config, FileSystem, Session};
 pub use scope::{FileScope, FunctionSyntax, Outline};
@@ -42,6 +42,9 @@ pub use unit::{preprocess, to_source};
 pub struct CProgram {
     pub program: Program,
     pub sources: Vec<SourceMap>,
+    /// What linking accepted but the user should know (tentative
+    /// definitions merged across units).
+    pub warnings: Vec<LinkWarning>,
 }
 
 /// One translation unit lowered on its own: the unit a cache keeps per file.
