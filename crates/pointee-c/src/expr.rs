@@ -198,6 +198,9 @@ impl<'s> Lowerer<'s> {
             "cast_expression" => self.cast(n),
             "compound_literal_expression" => self.compound_literal(n),
             "initializer_list" => self.unmodelled(n, "brace list outside an initializer"),
+            // GNU `({ ...; e; })`: the statements, then `e`'s value.
+            "compound_statement" => self.statement_expression(n),
+            "gnu_asm_expression" => self.asm(n),
             _ => self.unmodelled(n, &format!("`{}` expression", n.kind_str())),
         }
     }
@@ -398,11 +401,20 @@ impl<'s> Lowerer<'s> {
     }
 
     fn pointer_expression(&mut self, n: Node) -> Val {
+        if self.is_label_address(n) {
+            // GNU `&&label`: the address of code, not of memory.
+            return Val::rv(Rvalue::Scalar, Type::pointer_to(Type::Void));
+        }
         let Some(arg) = n.field("argument") else {
             return self.unmodelled(n, "bad `*`/`&`");
         };
+        self.pointer_op(n, arg, self.operator(n))
+    }
+
+    /// `*arg` or `&arg` (`op`), for the expression `n`.
+    fn pointer_op(&mut self, n: Node, arg: Node, op: &str) -> Val {
         let v = self.expr(arg);
-        if self.operator(n) == "&" {
+        if op == "&" {
             let ty = Type::pointer_to(v.ty.clone());
             return match v.kind {
                 ValKind::Place(p, _) if p.deref && p.path.is_empty() => {
@@ -551,10 +563,108 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// A GNU statement expression `({ ... })`: its statements in a scope of
+    /// their own; its value is the last one's, when that is an expression.
+    fn statement_expression(&mut self, n: Node) -> Val {
+        if !self.in_function() {
+            return self.unmodelled(n, "statement expression outside a function");
+        }
+        self.scopes.push(Default::default());
+        let items = named_children(n);
+        let mut value = Val::rv(Rvalue::Scalar, Type::Void);
+        for (k, &item) in items.iter().enumerate() {
+            let last = k + 1 == items.len();
+            match (last, item.kind_str(), named_children(item).first()) {
+                (true, "expression_statement", Some(&e)) => value = self.expr(e),
+                _ => self.statement(item),
+            }
+        }
+        self.scopes.pop();
+        value
+    }
+
+    /// GNU `asm`: its inputs are read, its outputs get unknown values, and
+    /// it may do anything to memory that escaped (an unknown call).
+    fn asm(&mut self, n: Node) -> Val {
+        if !self.in_function() {
+            return Val::scalar();
+        }
+        let operands = |field: &'static str| {
+            n.field(field)
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|o| o.field("value"))
+                .collect::<Vec<_>>()
+        };
+        for v in operands("input_operands") {
+            self.effect(v);
+        }
+        let site = self.new_site(range(n), SiteKind::Call);
+        self.emit(
+            Basic::Call {
+                site,
+                lhs: None,
+                callee: Callee::Direct("__pointee_unmodelled".into()),
+                args: Vec::new(),
+            },
+            range(n),
+        );
+        for v in operands("output_operands") {
+            let lv = self.expr(v);
+            let (place, collapsed) = self.place_of(&lv, range(v));
+            self.assign(&place, collapsed, &lv.ty, &Val::unknown(), range(v));
+        }
+        Val::scalar()
+    }
+
+    /// GNU `&&label` (tree-sitter reads it as `&` of `&label`).
+    pub(crate) fn is_label_address(&self, n: Node) -> bool {
+        self.operator(n) == "&"
+            && self.text(n).starts_with("&&")
+            && n.field("argument").is_some_and(|a| {
+                a.kind_str() == "pointer_expression"
+                    && a.field("argument").is_some_and(|l| {
+                        l.kind_str() == "identifier" && self.lookup(self.text(l)).is_none()
+                    })
+            })
+    }
+
+    /// The type of `(T)` when a call's callee is a parenthesized type name:
+    /// `(T)(x)` is a cast, which tree-sitter (knowing no typedefs) reads as
+    /// a call.
+    pub(crate) fn typedef_callee(&self, call: Node) -> Option<Type> {
+        let f = call.field("function")?;
+        self.paren_typedef(f)
+    }
+
+    /// The type named by `(T)`, a parenthesized typedef name.
+    fn paren_typedef(&self, n: Node) -> Option<Type> {
+        if n.kind_str() != "parenthesized_expression" {
+            return None;
+        }
+        let inner = named_children(n);
+        match (inner.as_slice(), inner.first().map(|i| self.lookup(self.text(*i)))) {
+            ([i], Some(Some(Sym::Typedef(t)))) if i.kind_str() == "identifier" => Some(t.clone()),
+            _ => None,
+        }
+    }
+
     fn call(&mut self, n: Node) -> Val {
         let Some(fnode) = n.field("function") else {
             return self.unmodelled(n, "bad call");
         };
+        if let Some(ty) = self.typedef_callee(n) {
+            // `(T)(a, b)`: a cast of the comma expression.
+            let args = n.field("arguments").map(named_children).unwrap_or_default();
+            let Some((&last, rest)) = args.split_last() else {
+                return self.unmodelled(n, "cast of nothing");
+            };
+            for &a in rest {
+                self.effect(a);
+            }
+            return self.cast_to(ty, last);
+        }
         let fnode_s = strip_parens(fnode);
         let mut builtin_name = None;
         if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
@@ -762,6 +872,18 @@ impl<'s> Lowerer<'s> {
             return self.unmodelled(n, "bad binary expression");
         };
         let op = self.operator(n);
+        if let Some(ty) = self.paren_typedef(l) {
+            // `(T)*p`, `(T)&x`, `(T)-x`: a cast of a unary expression,
+            // which tree-sitter (knowing no typedefs) reads as binary.
+            let v = match op {
+                "*" | "&" => self.pointer_op(n, r, op),
+                _ => {
+                    self.effect(r);
+                    Val::scalar()
+                }
+            };
+            return self.cast_val(ty, v, r);
+        }
         let lv = self.expr(l);
         self.read_if_deref(&lv, range(l));
         if matches!(op, "&&" | "||") {
@@ -892,7 +1014,17 @@ impl<'s> Lowerer<'s> {
         let Some(value) = n.field("value") else {
             return self.unmodelled(n, "bad cast");
         };
+        self.cast_to(ty, value)
+    }
+
+    /// `(ty) value`.
+    fn cast_to(&mut self, ty: Type, value: Node) -> Val {
         let v = self.expr(value);
+        self.cast_val(ty, v, value)
+    }
+
+    /// `(ty)` of the value `v` of the expression `value`.
+    fn cast_val(&mut self, ty: Type, v: Val, value: Node) -> Val {
         if ty == Type::Void {
             self.read_if_deref(&v, range(value));
             return Val::rv(Rvalue::Scalar, Type::Void);

@@ -46,6 +46,8 @@ pub(crate) struct FnState {
     /// (`Stmt::Continue`), `Some(label)` a label before a `for` update or a
     /// `do` condition.
     pub continues: Vec<Option<LabelId>>,
+    /// Every label of the function, found at its first computed `goto`.
+    pub all_labels: Option<Vec<String>>,
     temps: u32,
     names: HashMap<String, u32>,
 }

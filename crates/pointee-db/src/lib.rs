@@ -5,7 +5,10 @@
 //! configuration. Tracked queries derive, for C:
 //!
 //! ```text
-//! SourceFile ──c_outline──▶ COutline (file scope, declarations, function spans)
+//! SourceFile ──c_expanded──▶ the unit preprocessed (expanded text and its
+//!     │                      map back; reads the texts of its includes and
+//!     │                      its configuration from CInputs)
+//!     └─c_outline──▶ COutline (file scope, declarations, function spans)
 //!     ├─ file_scope ──▶ what bodies may name (position-free)
 //!     ├─ file_functions ──▶ names of the file's functions
 //!     ├─ function_text(FunctionKey) ──▶ the definition's text
@@ -15,15 +18,16 @@
 //!     │                 └─ function_calls(FunctionKey) ──▶ its call sites
 //!     ├─ file_decls ──▶ globals, externs, records (position-free; the
 //!     │                 outline's and what bodies add)
-//!     └─ lower_c ──▶ CFile (IR + source map): the outline and every
+//!     └─ lower_c ──▶ CFile (IR + source maps): the outline and every
 //!                    lower_function shifted to where the function is now
+//!                    and mapped back to the files (pointee_c::to_source)
 //! Project ──c_program──▶ the linked Program (from c_function + file_decls)
 //!         ──c_engine──▶ the engine's run (CEngine), kept for requests
 //!         ──c_analysis──▶ its position-free results (call edges, checks)
 //! ```
 //!
-//! Every edit of a file re-runs `c_outline` (it reads the tree; it lowers
-//! declarations but no body) and the O(1) per-function `function_text`
+//! Every edit of a file re-runs `c_expanded` and `c_outline` (it parses the
+//! expanded text; it lowers declarations but no body) and the O(1) per-function `function_text`
 //! projections; `lower_c` (which only shifts and assembles) runs when a
 //! request needs positions, diagnostics read `file_notes`. A function
 //! is lowered again only when its text or the file scope changed: editing a

@@ -129,11 +129,16 @@ impl SourceMap {
     }
 }
 
-/// The item with the shortest range that touches `offset`.
+/// The item with the shortest range that touches `offset`; of several with
+/// one range (the expressions of one macro use all land on it), the last
+/// recorded, which is the outermost.
 fn innermost<F, T>(items: impl Iterator<Item = (F, T, Range)>, offset: u32) -> Option<(F, T)> {
     items
         .filter(|(_, _, r)| r.touches(offset))
-        .min_by_key(|(_, _, r)| r.len())
+        .fold(None, |best: Option<(F, T, Range)>, item| match &best {
+            Some((_, _, b)) if b.len() < item.2.len() => best,
+            _ => Some(item),
+        })
         .map(|(f, t, _)| (f, t))
 }
 
