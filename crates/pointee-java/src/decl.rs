@@ -169,7 +169,7 @@ pub struct Hierarchy<'a> {
     /// `cap$x`), found when its creation is lowered, before its methods.
     pub captures: std::cell::RefCell<HashMap<String, Vec<(String, JType)>>>,
     /// The class whose instance method created each anonymous class: its
-    /// `this` is the anonymous object's field `this$0`.
+    /// `this` is the anonymous object's field `this$0` (see [`Self::outer`]).
     pub outers: std::cell::RefCell<HashMap<String, String>>,
     /// Lambdas and method references made so far per class (their classes
     /// are `C$lambda$1`, `C$ref$1`, ... in lowering order).
@@ -180,11 +180,6 @@ pub struct Hierarchy<'a> {
 
 impl<'a> Hierarchy<'a> {
     pub fn new(table: &'a ClassTable) -> Hierarchy<'a> {
-        let outers = table
-            .classes
-            .iter()
-            .filter_map(|c| c.inner_of.clone().map(|o| (c.name.clone(), o)))
-            .collect();
         Hierarchy {
             table,
             origin: 0,
@@ -193,7 +188,7 @@ impl<'a> Hierarchy<'a> {
             method_nodes: HashMap::default(),
             anonymous: HashMap::default(),
             captures: Default::default(),
-            outers: std::cell::RefCell::new(outers),
+            outers: Default::default(),
             synthetic: Default::default(),
             ancestors: Default::default(),
         }
@@ -217,11 +212,6 @@ impl<'a> Hierarchy<'a> {
                 if c.decl.anonymous_base.is_some() {
                     self.anonymous
                         .insert(c.syntax.node.start_byte(), c.decl.name.clone());
-                }
-                if let Some(o) = &c.decl.inner_of {
-                    self.outers
-                        .borrow_mut()
-                        .insert(c.decl.name.clone(), o.clone());
                 }
             }
             for (m, node) in c.decl.methods.iter().zip(&c.methods) {
@@ -254,6 +244,16 @@ impl<'a> Hierarchy<'a> {
                 c.superclass = Some(base);
             }
         }
+    }
+
+    /// The class whose instance an object of `class` holds in `this$0`:
+    /// an inner or local class's enclosing class, the class that created an
+    /// anonymous one.
+    pub fn outer(&self, class: &str) -> Option<String> {
+        if let Some(o) = self.outers.borrow().get(class) {
+            return Some(o.clone());
+        }
+        self.get(class).and_then(|c| c.inner_of.clone())
     }
 
     /// The syntax of a class of the unit.

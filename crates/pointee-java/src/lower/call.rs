@@ -635,7 +635,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// In an anonymous class, a bare call `m()` that none of its own methods
     /// take goes to the enclosing instance: (its class, a variable holding it).
     fn outer_of_anonymous(&mut self, name: &str, node: Node<'a>) -> Option<(String, VarId)> {
-        let outer = self.h.outers.borrow().get(&self.class).cloned()?;
+        let outer = self.h.outer(&self.class)?;
         if self.h.ancestors(&self.class).iter().any(|c| {
             self.h
                 .get(c)
@@ -681,10 +681,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Some(t)
                     if self
                         .h
-                        .outers
-                        .borrow()
-                        .get(&self.class)
-                        .is_some_and(|o| self.h.is_subclass(o, outer)) =>
+                        .outer(&self.class)
+                        .is_some_and(|o| self.h.is_subclass(&o, outer)) =>
                 {
                     let v = self.temp(JType::Class(outer.to_string()), range(node));
                     self.emit(
