@@ -64,9 +64,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// parameter types).
     pub(super) fn resolve<'c>(
         &self,
-        cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>,
+        cands: Vec<(&'c ClassDecl, &'c MethodDecl)>,
         args: &[Arg],
-    ) -> Option<&'c MethodDecl<'a>> {
+    ) -> Option<&'c MethodDecl> {
         for strict in [true, false] {
             let app: Vec<&MethodDecl> = cands
                 .iter()
@@ -376,7 +376,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             .map(|m| (d, m))
             .collect();
         let Some(m) = self.resolve(cands, &args) else {
-            if d.node.is_some() {
+            if !d.builtin {
                 self.note(
                     node,
                     format!("no constructor of `{class}` takes {} arguments", args.len()),
@@ -424,12 +424,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             .field("type")
             .map(|t| self.ty(t))
             .unwrap_or(JType::Unknown);
-        if let Some(anon) = self
-            .h
-            .anonymous
-            .get(&(self.file, node.start_byte()))
-            .cloned()
-        {
+        if let Some(anon) = self.h.anonymous.get(&node.start_byte()).cloned() {
             return self.new_anonymous(node, &anon, ty);
         }
         let cname = ty.name();
@@ -443,7 +438,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             .h
             .get(&cname)
             .filter(|d| d.is_local)
-            .and_then(|d| d.body)
+            .and_then(|_| self.h.syntax(&cname))
+            .and_then(|s| s.body)
         {
             self.capture(node, x, Some(body), &cname);
         }
@@ -639,7 +635,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// In an anonymous class, a bare call `m()` that none of its own methods
     /// take goes to the enclosing instance: (its class, a variable holding it).
     fn outer_of_anonymous(&mut self, name: &str, node: Node<'a>) -> Option<(String, VarId)> {
-        let outer = self.h.outers.borrow().get(&self.class).cloned()?;
+        let outer = self.h.outer(&self.class)?;
         if self.h.ancestors(&self.class).iter().any(|c| {
             self.h
                 .get(c)
@@ -685,10 +681,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Some(t)
                     if self
                         .h
-                        .outers
-                        .borrow()
-                        .get(&self.class)
-                        .is_some_and(|o| self.h.is_subclass(o, outer)) =>
+                        .outer(&self.class)
+                        .is_some_and(|o| self.h.is_subclass(&o, outer)) =>
                 {
                     let v = self.temp(JType::Class(outer.to_string()), range(node));
                     self.emit(
@@ -803,7 +797,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `f(a, b, c)` of `f(A a, T... xs)`: `t = new T[]; t[?] = b; t[?] = c`,
     /// then `f(a, t)`.
-    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<Arg>, m: &MethodDecl<'a>) {
+    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<Arg>, m: &MethodDecl) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
         let t = self.alloc_array(node, &arr_ty, args.len() <= fixed);

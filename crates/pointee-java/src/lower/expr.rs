@@ -326,7 +326,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             );
         }
         // A field of the enclosing instance of an anonymous class.
-        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        let outer = self.h.outer(&self.class);
         if let (Some(outer), Some(t)) = (outer, self.this) {
             if let Some((decl, f)) = h.field(&outer, n) {
                 let (fname, ty) = (f.name.clone(), f.ty.clone());
@@ -534,7 +534,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         if self.h.is_subclass(&self.class, c) {
             return Ev::var(t, JType::Class(self.class.clone()));
         }
-        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        let outer = self.h.outer(&self.class);
         match outer {
             Some(o) if self.h.is_subclass(&o, c) => {
                 let v = self.temp(JType::Class(o.clone()), range(node));

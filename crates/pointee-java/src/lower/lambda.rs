@@ -19,7 +19,7 @@ pub(super) fn single_abstract<'a>(
         return None;
     }
     let mut with_body: Vec<&str> = Vec::new();
-    let mut abstract_: Vec<&MethodDecl<'a>> = Vec::new();
+    let mut abstract_: Vec<&MethodDecl> = Vec::new();
     for c in h.ancestors(iface).iter() {
         let Some(d) = h.get(c) else { continue };
         if !d.is_interface {
@@ -144,7 +144,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_static: false,
             type_vars: &type_vars,
         };
-        let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
+        let mut fb = Fb::new(self.h, self.src, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
         for ((n, r), t) in names.iter().zip(&param_tys) {

@@ -171,9 +171,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // Local classes are classes of the program (collected with
                 // the class table); a second one of the same name is not.
                 let known = node.field("name").is_some_and(|n| {
-                    self.h
-                        .get(text(n, self.src))
-                        .is_some_and(|d| d.node.map(|x| x.id()) == Some(node.id()))
+                    self.h.get(text(n, self.src)).is_some_and(|d| d.is_local)
+                        && self
+                            .h
+                            .syntax(text(n, self.src))
+                            .is_some_and(|s| s.node.id() == node.id())
                 });
                 if !known {
                     self.note(
