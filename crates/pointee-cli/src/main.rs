@@ -82,14 +82,25 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             });
             Ok(0)
         }
-        Command::Check { paths, each } => {
+        Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?
+                    .into_iter()
+                    .map(|ws| (ws, None))
+                    .collect()
             } else {
-                vec![load::workspace(paths)?]
+                let p = load::program(paths, model.as_ref())?;
+                for n in &p.notes {
+                    eprintln!("pointee: note: {n}");
+                }
+                vec![(p.ws, p.entries)]
             };
             let mut report = pointee_ide::CheckReport::default();
-            for ws in &programs {
+            for (ws, entries) in &programs {
+                let opts = pointee_ide::Options {
+                    c_entries: entries.clone(),
+                    ..opts.clone()
+                };
                 let r = pointee_ide::check(ws, &opts)?;
                 report.alias_checks.extend(r.alias_checks);
                 report.diagnostics.extend(r.diagnostics);
