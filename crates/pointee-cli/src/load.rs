@@ -34,7 +34,7 @@ pub fn program(paths: &[String], model: Option<&ModelFile>) -> Result<Program, I
         }
         (Some(ModelFile::Manifest(toml)), rest) => {
             let root = match rest {
-                [] => pointee_project::paths::parent(toml),
+                [] => pointee_project::paths::parent(toml).to_string(),
                 [dir] => dir.clone(),
                 _ => {
                     return Err(InputError(
