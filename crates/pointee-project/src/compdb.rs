@@ -28,7 +28,7 @@ pub(crate) fn read(path: &str, text: &str) -> Result<(Vec<Unit>, Vec<String>), M
             }
         };
         // Absolute as a rule; a relative one starts at the database's folder.
-        let directory = &paths::join(&paths::parent(path), field("directory")?);
+        let directory = &paths::join(paths::parent(path), field("directory")?);
         let file = paths::join(directory, field("file")?);
         let args: Vec<String> = match (e.get("arguments"), e.get("command")) {
             (Some(Json::Array(a)), _) => a

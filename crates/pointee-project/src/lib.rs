@@ -174,7 +174,7 @@ pub(crate) fn c_files(listing: &[String]) -> impl Iterator<Item = &str> {
 /// The include directories a unit without flags most likely needs: its own
 /// folder, the root's `include/` (when it has one) and the root.
 pub(crate) fn guessed_config(root: &str, rel: &str, listing: &[String]) -> Config {
-    let mut dirs = vec![paths::join(root, &paths::parent(rel))];
+    let mut dirs = vec![paths::join(root, paths::parent(rel))];
     if listing.iter().any(|f| f.starts_with("include/")) {
         dirs.push(paths::join(root, "include"));
     }
