@@ -50,11 +50,11 @@ pub fn program(paths: &[String], model: Option<&ModelFile>) -> Result<Program, I
         (None, [dir]) if Path::new(dir).is_dir() => {
             let listing = listing(dir)?;
             if !listing.iter().any(|f| f.ends_with(".c")) {
-                return Ok(plain(paths)?);
+                return plain(paths);
             }
             pointee_project::load(dir, &listing, &mut read_model_file).map_err(model_error)?
         }
-        (None, _) => return Ok(plain(paths)?),
+        (None, _) => return plain(paths),
     };
     units(model)
 }
