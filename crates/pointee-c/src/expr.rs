@@ -49,6 +49,16 @@ impl Val {
     }
 }
 
+/// What a call of a gcc builtin is.
+enum Builtin {
+    /// It is this value (evaluated already).
+    Value(Val),
+    /// It is a call of this function.
+    Call(String),
+    /// It is a call of an unknown function.
+    Unknown,
+}
+
 /// True when a value of the rvalue may hold an address.
 pub(crate) fn carries_pointer(r: &Rvalue) -> bool {
     !matches!(r, Rvalue::Null | Rvalue::Scalar)
@@ -200,7 +210,10 @@ impl<'s> Lowerer<'s> {
         let name = self.text(n);
         match self.lookup(name).cloned() {
             Some(Sym::Local(id, ty)) => Val::place(Place::var(id), ty),
-            Some(Sym::Global(g, ty)) => Val::place(Place::global(g), ty),
+            Some(Sym::Global(g, ty)) => {
+                self.use_global(&g, &ty);
+                Val::place(Place::global(g), ty)
+            }
             Some(Sym::Function(f, ty)) => Val {
                 kind: ValKind::Func(f),
                 ty: Type::Function(Box::new(ty)),
@@ -543,42 +556,61 @@ impl<'s> Lowerer<'s> {
             return self.unmodelled(n, "bad call");
         };
         let fnode_s = strip_parens(fnode);
-        let (callee, ret) =
-            if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
-                // An undeclared function: implicitly declared (C89).
-                let name: Name = self.text(fnode_s).into();
-                (Callee::Direct(name), Type::Unknown)
-            } else {
-                let v = self.expr(fnode);
-                let ret = match &v.ty {
-                    Type::Function(f) => f.ret.clone(),
-                    Type::Pointer(t) => match &**t {
-                        Type::Function(f) => f.ret.clone(),
-                        _ => Type::Unknown,
-                    },
-                    _ => Type::Unknown,
-                };
-                match &v.kind {
-                    ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
-                    ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
-                    ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
-                    ValKind::Rv(_) => {
-                        let base = self.base_holding(&v, range(fnode));
-                        (
-                            Callee::Indirect(Place {
-                                base,
-                                deref: false,
-                                path: Vec::new(),
-                            }),
-                            ret,
-                        )
-                    }
+        let mut builtin_name = None;
+        if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+            if let Some(rest) = self.text(fnode_s).strip_prefix("__builtin_") {
+                match self.builtin_call(n, rest) {
+                    Builtin::Value(v) => return v,
+                    Builtin::Call(name) => builtin_name = Some(name),
+                    Builtin::Unknown => {}
                 }
+            }
+        }
+        let (callee, ret) = if let Some(name) = &builtin_name {
+            (Callee::Direct(name.as_str().into()), Type::Unknown)
+        } else if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+            // An undeclared function: implicitly declared (C89).
+            let name: Name = self.text(fnode_s).into();
+            (Callee::Direct(name), Type::Unknown)
+        } else {
+            let v = self.expr(fnode);
+            let ret = match &v.ty {
+                Type::Function(f) => f.ret.clone(),
+                Type::Pointer(t) => match &**t {
+                    Type::Function(f) => f.ret.clone(),
+                    _ => Type::Unknown,
+                },
+                _ => Type::Unknown,
             };
+            match &v.kind {
+                ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
+                ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
+                ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
+                ValKind::Rv(_) => {
+                    let base = self.base_holding(&v, range(fnode));
+                    (
+                        Callee::Indirect(Place {
+                            base,
+                            deref: false,
+                            path: Vec::new(),
+                        }),
+                        ret,
+                    )
+                }
+            }
+        };
         let mut args = Vec::new();
         // `va_arg(ap, T)` is a macro whose second argument is a type: only
         // `ap` is a value (the analysis models what `va_arg` returns).
         let is_va_arg = matches!(&callee, Callee::Direct(f) if &**f == "va_arg");
+        let ret = match (&callee, ret) {
+            // What the library function returns, when a header declared it.
+            (Callee::Direct(f), Type::Unknown) if builtin_name.is_some() => match self.lookup(f) {
+                Some(Sym::Function(_, t)) => t.ret.clone(),
+                _ => Type::Unknown,
+            },
+            (_, ret) => ret,
+        };
         if let Some(list) = n.field("arguments") {
             for a in named_children(list)
                 .into_iter()
@@ -906,6 +938,10 @@ impl<'s> Lowerer<'s> {
     pub(crate) fn condition(&mut self, n: Node) -> pointee_ir::Cond {
         use pointee_ir::Cond;
         let n = strip_parens(n);
+        if let Some(hinted) = self.expect_hint(n) {
+            // `if (__builtin_expect(p != NULL, 1))` tests `p != NULL`.
+            return self.condition(hinted);
+        }
         match n.kind_str() {
             "unary_expression" if self.operator(n) == "!" => {
                 let Some(a) = n.field("argument") else {
@@ -953,6 +989,26 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// The condition inside `__builtin_expect(cond, hint)` (its hint is a
+    /// constant, with no effect).
+    fn expect_hint<'t>(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.kind_str() != "call_expression" {
+            return None;
+        }
+        let f = n.field("function")?;
+        let name = self.text(f);
+        if !matches!(
+            name,
+            "__builtin_expect" | "__builtin_expect_with_probability"
+        ) || self.lookup(name).is_some()
+        {
+            return None;
+        }
+        let args = named_children(n.field("arguments")?);
+        (args.len() >= 2 && args[1..].iter().all(|a| a.kind_str() == "number_literal"))
+            .then(|| args[0])
+    }
+
     /// The place whose nullness a condition tests, read by a `Use` so the
     /// test has a program point.
     fn tested_place(&mut self, v: &Val, n: Node) -> Option<Place> {
@@ -965,6 +1021,67 @@ impl<'s> Lowerer<'s> {
                 Some(p.clone())
             }
             _ => None,
+        }
+    }
+
+    /// A call of gcc's `__builtin_NAME` (`rest` is `NAME`): a value, the
+    /// library function it stands for, or neither (an unknown function,
+    /// which the analysis treats soundly).
+    fn builtin_call(&mut self, n: Node, rest: &str) -> Builtin {
+        let args = n.field("arguments").map(named_children).unwrap_or_default();
+        match rest {
+            // The value is the first argument's (the rest are hints).
+            "expect" | "expect_with_probability" | "assume_aligned" => {
+                let Some(&first) = args.first() else {
+                    return Builtin::Value(Val::scalar());
+                };
+                let v = self.expr(first);
+                for &a in &args[1..] {
+                    self.effect(a);
+                }
+                Builtin::Value(v)
+            }
+            // Arguments that are types, or not evaluated: no effect.
+            "offsetof" | "types_compatible_p" | "constant_p" | "classify_type" => {
+                Builtin::Value(Val::scalar())
+            }
+            // `va_arg(ap, T)` and friends, under the names the analysis
+            // knows (`call` keeps only `ap` of `va_arg`).
+            "va_start" | "va_end" | "va_copy" | "va_arg" => {
+                Builtin::Call(format!("va_{}", &rest[3..]))
+            }
+            "unreachable" | "trap" | "abort" => Builtin::Call("abort".into()),
+            // Integer and floating-point helpers: their arguments' effects,
+            // a number.
+            r if r.starts_with("huge_val")
+                || r.starts_with("inf")
+                || r.starts_with("nan")
+                || r.starts_with("is")
+                || r.starts_with("signbit")
+                || r.starts_with("fpclassify")
+                || r.starts_with("clz")
+                || r.starts_with("ctz")
+                || r.starts_with("popcount")
+                || r.starts_with("parity")
+                || r.starts_with("ffs")
+                || r.starts_with("bswap")
+                || r.starts_with("object_size")
+                || r.starts_with("copysign")
+                || r.starts_with("fabs") =>
+            {
+                for &a in &args {
+                    self.effect(a);
+                }
+                Builtin::Value(Val::scalar())
+            }
+            // `__builtin_memcpy` is `memcpy`.
+            r if crate::library::is_function(r)
+                || matches!(self.lookup(r), Some(Sym::Function(..)))
+                || r == "alloca" =>
+            {
+                Builtin::Call(r.to_string())
+            }
+            _ => Builtin::Unknown,
         }
     }
 

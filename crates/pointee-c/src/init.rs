@@ -339,7 +339,8 @@ impl<'s> Lowerer<'s> {
             }
             "identifier" => match self.lookup(self.text(n)).cloned() {
                 Some(Sym::Function(f, _)) => Rvalue::Function(f),
-                Some(Sym::Global(g, Type::Array(..))) => {
+                Some(Sym::Global(g, ty @ Type::Array(..))) => {
+                    self.use_global(&g, &ty);
                     Rvalue::AddrOf(Place::global(g).index(Index::Zero))
                 }
                 Some(Sym::EnumConst) => Rvalue::Scalar,
@@ -447,7 +448,10 @@ impl<'s> Lowerer<'s> {
         let n = strip_parens(n);
         match n.kind_str() {
             "identifier" => match self.lookup(self.text(n)).cloned() {
-                Some(Sym::Global(g, ty)) => Some((Place::global(g), ty)),
+                Some(Sym::Global(g, ty)) => {
+                    self.use_global(&g, &ty);
+                    Some((Place::global(g), ty))
+                }
                 _ => None,
             },
             "field_expression" if self.operator(n) == "." => {

@@ -4,9 +4,10 @@
 //! model (`pointee-project`): its units form the program.
 
 use crate::args::ModelFile;
-use pointee_ide::{InputError, Language, SourceFile, Workspace};
+use pointee_ide::{InputError, Language, SourceFile, System, Workspace};
 use pointee_project::ProgramModel;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A program read from disk, and what its model says beyond its files.
 pub struct Program {
@@ -84,8 +85,14 @@ fn units(model: ProgramModel) -> Result<Program, InputError> {
         .iter()
         .map(|u| read(Path::new(&u.file), &u.file))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut ws = on_disk(Workspace::new(files));
+    ws.configs = model
+        .units
+        .into_iter()
+        .map(|u| (u.file, u.config))
+        .collect();
     Ok(Program {
-        ws: Workspace::new(files),
+        ws,
         entries: model.entries,
         notes: model.notes,
     })
@@ -135,7 +142,8 @@ fn listing(dir: &str) -> Result<Vec<String>, InputError> {
     Ok(out)
 }
 
-/// The files and directories given, as one program.
+/// The files and directories given, as one program; C includes are read
+/// from the disk.
 pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     let mut files = Vec::new();
     for p in paths {
@@ -143,7 +151,12 @@ pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files.dedup_by(|a, b| a.name == b.name);
-    Ok(Workspace::new(files))
+    Ok(on_disk(Workspace::new(files)))
+}
+
+fn on_disk(mut ws: Workspace) -> Workspace {
+    ws.system = Some(System(Arc::new(pointee_lsp::disk::Disk)));
+    ws
 }
 
 /// The position's file plus the `--with` paths, as one program.
@@ -163,7 +176,7 @@ pub fn each_file(paths: &[String]) -> Result<Vec<Workspace>, InputError> {
     Ok(ws
         .files
         .into_iter()
-        .map(|f| Workspace::new(vec![f]))
+        .map(|f| on_disk(Workspace::new(vec![f])))
         .collect())
 }
 

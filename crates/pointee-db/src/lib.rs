@@ -54,7 +54,7 @@
 //!
 //! This crate must never depend on tokio, LSP types or serde.
 
-pub use pointee_c::CFile;
+pub use pointee_c::{CFile, FileSystem};
 use pointee_ir::Name;
 use std::sync::Arc;
 
@@ -174,6 +174,15 @@ pub struct FunctionKey<'db> {
 
 #[salsa::db]
 pub trait Db: salsa::Database {
+    /// What the C front end reads beside the files' texts: the files
+    /// includes find first, each unit's preprocessor configuration (see
+    /// `lowering::CInputs`).
+    fn c_inputs(&self) -> CInputs;
+
+    /// The files beneath the database's own (the disk, given by the edge;
+    /// nothing by default) and the preprocessor's cache of lexed files.
+    fn front_end(&self) -> &FrontEnd;
+
     /// The C engine's last run per project, which the next run reuses (see
     /// `c_engine`).
     fn last_c_engines(&self) -> &LastEngines;
@@ -193,6 +202,8 @@ pub struct Database {
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
     writes: Arc<std::sync::atomic::AtomicU64>,
+    c_inputs: Option<CInputs>,
+    front_end: Arc<FrontEnd>,
 }
 
 /// The C engine's last run of each project.
@@ -209,6 +220,14 @@ impl Db for Database {
 
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
         self.writes.clone()
+    }
+
+    fn c_inputs(&self) -> CInputs {
+        self.c_inputs.expect("made with the database")
+    }
+
+    fn front_end(&self) -> &FrontEnd {
+        &self.front_end
     }
 }
 
@@ -238,11 +257,22 @@ impl Database {
 
     /// A database on `storage`, with nothing kept yet.
     fn on(storage: salsa::Storage<Self>) -> Database {
-        Database {
+        let mut db = Database {
             storage,
             last_c_engines: Arc::default(),
             writes: Arc::default(),
-        }
+            c_inputs: None,
+            front_end: Arc::default(),
+        };
+        db.c_inputs = Some(CInputs::new(&db, Arc::default(), Arc::default(), 0));
+        db
+    }
+
+    /// This database reading what its own files do not hold (C includes)
+    /// from `system` (the disk, at the edge; memory in tests).
+    pub fn with_system(mut self, system: System) -> Database {
+        self.front_end = Arc::new(FrontEnd::new(system));
+        self
     }
 
     /// A database that reports every salsa event to `on_event` (tests use
@@ -289,7 +319,8 @@ pub fn upsert_file(
     files.push(f);
     files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
     db.will_write();
-    project.set_files(db).to(files);
+    project.set_files(db).to(files.clone());
+    set_c_files(db, &files);
     f
 }
 
@@ -305,7 +336,8 @@ pub fn remove_file(db: &mut Database, project: Project, path: &str) -> bool {
         return false;
     }
     db.will_write();
-    project.set_files(db).to(kept);
+    project.set_files(db).to(kept.clone());
+    set_c_files(db, &kept);
     true
 }
 

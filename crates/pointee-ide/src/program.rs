@@ -97,11 +97,31 @@ impl SourceFile {
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
     pub files: Vec<SourceFile>,
+    /// Where C `#include`s not among `files` are read (the disk, given by
+    /// the edge); `None`: only the C library model's headers.
+    pub system: Option<System>,
+    /// How each C translation unit is preprocessed (the program model's),
+    /// by file name; a unit not listed gets the default configuration.
+    pub configs: std::collections::HashMap<String, pointee_c::Config>,
+}
+
+/// Files beneath the workspace's own, read through this (C includes).
+#[derive(Clone)]
+pub struct System(pub std::sync::Arc<dyn pointee_c::FileSystem + Send + Sync>);
+
+impl std::fmt::Debug for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("System")
+    }
 }
 
 impl Workspace {
     pub fn new(files: Vec<SourceFile>) -> Workspace {
-        Workspace { files }
+        Workspace {
+            files,
+            system: None,
+            configs: Default::default(),
+        }
     }
 
     pub fn file(&self, name: &str) -> Option<&SourceFile> {

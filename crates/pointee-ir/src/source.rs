@@ -51,6 +51,15 @@ pub struct SourceMap {
     pub records: Vec<(Name, Range)>,
     /// Things the front end could not model precisely or skipped.
     pub notes: Vec<Note>,
+    /// Each outermost macro use and what it expanded to (C).
+    pub expansions: Vec<MacroExpansion>,
+}
+
+/// A macro use in the file and the text it expanded to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroExpansion {
+    pub range: Range,
+    pub text: String,
 }
 
 impl SourceMap {
@@ -85,6 +94,9 @@ impl SourceMap {
         }
         for n in &mut self.notes {
             n.range = n.range.shifted(delta);
+        }
+        for e in &mut self.expansions {
+            e.range = e.range.shifted(delta);
         }
     }
 

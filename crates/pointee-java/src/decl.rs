@@ -2,6 +2,7 @@
 //! program, before any body is lowered, so that bodies can resolve names,
 //! overloads and fields across files.
 
+use crate::syntax::Fields;
 use crate::types::{read_type, JType};
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -275,7 +276,7 @@ pub fn has_modifier(node: Node, src: &str, m: &str) -> bool {
 
 fn type_params(node: Node, src: &str) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(tp) = node.child_by_field_name("type_parameters") {
+    if let Some(tp) = node.field("type_parameters") {
         let mut c = tp.walk();
         for p in tp.named_children(&mut c) {
             if p.kind() == "type_parameter" {
@@ -392,13 +393,13 @@ fn collect_decl<'a>(
         _ => return,
     }
     let is_interface = node.kind() == "interface_declaration";
-    let Some(name_node) = node.child_by_field_name("name") else {
+    let Some(name_node) = node.field("name") else {
         return;
     };
     let name = text(name_node, src).to_string();
     let mut tv: Vec<String> = outer_tv.to_vec();
     tv.extend(type_params(node, src));
-    let superclass = node.child_by_field_name("superclass").and_then(|s| {
+    let superclass = node.field("superclass").and_then(|s| {
         let mut c = s.walk();
         let t = s.named_children(&mut c).next();
         t.map(|t| read_type(t, src, &tv).name())
@@ -410,7 +411,7 @@ fn collect_decl<'a>(
             .find(|n| n.kind() == "extends_interfaces");
         ext.map(|e| type_list(e, src, &tv)).unwrap_or_default()
     } else {
-        node.child_by_field_name("interfaces")
+        node.field("interfaces")
             .map(|i| type_list(i, src, &tv))
             .unwrap_or_default()
     };
@@ -425,7 +426,7 @@ fn collect_decl<'a>(
         type_vars: tv.clone(),
         node: Some(node),
         body: if node.kind() == "enum_declaration" {
-            node.child_by_field_name("body").and_then(|b| {
+            node.field("body").and_then(|b| {
                 let mut c = b.walk();
                 let decls = b
                     .named_children(&mut c)
@@ -433,7 +434,7 @@ fn collect_decl<'a>(
                 decls
             })
         } else {
-            node.child_by_field_name("body")
+            node.field("body")
         },
         anonymous_base: None,
         inner_of: None,
@@ -446,7 +447,7 @@ fn collect_decl<'a>(
     if node.kind() == "enum_declaration" {
         decl.is_enum = true;
         for k in enum_constants(node) {
-            if let Some(n) = k.child_by_field_name("name") {
+            if let Some(n) = k.field("name") {
                 decl.fields.push(FieldDecl {
                     name: text(n, src).to_string(),
                     ty: JType::Class(name.clone()),
@@ -465,8 +466,7 @@ fn collect_decl<'a>(
     if node.kind() == "record_declaration" {
         record_members(&mut decl, node, src, &tv);
     }
-    let anon = anonymous_in(decl.body);
-    let local_body = decl.body;
+    let (anon, locals) = anonymous_and_local(decl.body);
     let outer_is_interface = decl.is_interface;
     out.push(decl);
     for n in nested {
@@ -491,14 +491,14 @@ fn collect_decl<'a>(
             skipped,
         );
     }
-    collect_locals(local_body, &name, src, file, &tv, out, skipped);
+    collect_locals(locals, &name, src, file, &tv, out, skipped);
 }
 
 /// Local classes (declared in a method body): classes of the program under
 /// their simple names, holding the enclosing instance (when there is one) in
 /// `this$0` and the locals they mention in `cap$x`, like anonymous classes.
 fn collect_locals<'a>(
-    body: Option<Node<'a>>,
+    locals: Vec<Node<'a>>,
     outer: &str,
     src: &str,
     file: usize,
@@ -506,7 +506,7 @@ fn collect_locals<'a>(
     out: &mut Vec<ClassDecl<'a>>,
     skipped: &mut Skipped<'a>,
 ) {
-    for l in anonymous_and_local(body).1 {
+    for l in locals {
         let before = out.len();
         collect_decl(l, src, file, tv, out, skipped);
         if l.kind() == "class_declaration" && out.len() > before {
@@ -523,46 +523,53 @@ fn anonymous_in(body: Option<Node>) -> Vec<Node> {
 }
 
 /// The anonymous class expressions and the local class declarations (in
-/// method bodies) of a class body.
+/// method bodies) of a class body, in source order; neither looks inside
+/// another class body. One walk with a cursor (no allocation per node).
 fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
-    let mut out = Vec::new();
+    let mut anon = Vec::new();
     let mut locals = Vec::new();
     let Some(body) = body else {
-        return (out, locals);
+        return (anon, locals);
     };
-    let mut todo = vec![body];
-    while let Some(n) = todo.pop() {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids.into_iter().rev() {
-            match k.kind() {
-                "class_declaration"
-                | "interface_declaration"
-                | "enum_declaration"
-                | "record_declaration"
-                    if n != body =>
-                {
-                    locals.push(k)
+    let mut c = body.walk();
+    if !c.goto_first_child() {
+        return (anon, locals);
+    }
+    let mut depth = 1;
+    loop {
+        let k = c.node();
+        let descend = match k.kind() {
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => {
+                // A member class at the body's level; a local one deeper.
+                if depth > 1 {
+                    locals.push(k);
                 }
-                "class_declaration"
-                | "interface_declaration"
-                | "enum_declaration"
-                | "record_declaration"
-                | "class_body" => {}
-                "object_creation_expression" => {
-                    let mut c2 = k.walk();
-                    if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
-                        out.push(k);
-                    }
-                    todo.push(k);
-                }
-                _ => todo.push(k),
+                false
             }
+            "class_body" => false,
+            "object_creation_expression" => {
+                let mut c2 = k.walk();
+                if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
+                    anon.push(k);
+                }
+                true
+            }
+            _ => true,
+        };
+        if descend && c.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !c.goto_next_sibling() {
+            if depth == 1 || !c.goto_parent() {
+                return (anon, locals);
+            }
+            depth -= 1;
         }
     }
-    out.sort_by_key(|n| n.start_byte());
-    locals.sort_by_key(|n| n.start_byte());
-    (out, locals)
 }
 
 fn collect_anonymous<'a>(
@@ -575,7 +582,7 @@ fn collect_anonymous<'a>(
     skipped: &mut Skipped<'a>,
 ) {
     let base = node
-        .child_by_field_name("type")
+        .field("type")
         .map(|t| read_type(t, src, tv).name())
         .unwrap_or_else(|| "Object".into());
     let mut c = node.walk();
@@ -622,21 +629,21 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
                 "field_declaration" | "constant_declaration" => {
                     let is_static = is_interface || has_modifier(m, src, "static");
                     let is_final = is_interface || has_modifier(m, src, "final");
-                    let Some(tn) = m.child_by_field_name("type") else {
+                    let Some(tn) = m.field("type") else {
                         continue;
                     };
                     let base = read_type(tn, src, &tv);
                     let mut c2 = m.walk();
-                    for d in m.children_by_field_name("declarator", &mut c2) {
-                        let Some(n) = d.child_by_field_name("name") else {
+                    for d in m.fields("declarator", &mut c2) {
+                        let Some(n) = d.field("name") else {
                             continue;
                         };
                         let dims = d
-                            .child_by_field_name("dimensions")
+                            .field("dimensions")
                             .map(|x| crate::types::count_dims(x, src))
                             .unwrap_or(0);
                         let ty = crate::types::wrap_array(base.clone(), dims);
-                        let value = d.child_by_field_name("value");
+                        let value = d.field("value");
                         let constant = match value.filter(|_| is_static && is_final) {
                             Some(v) if !ty.is_ref() && crate::constant::is_constant(v) => {
                                 Some(Constant::Prim)
@@ -699,19 +706,17 @@ fn method_decl<'a>(
     let name = if is_ctor {
         "<init>".to_string()
     } else {
-        text(m.child_by_field_name("name")?, src).to_string()
+        text(m.field("name")?, src).to_string()
     };
     let mut tv = class_tv.to_vec();
     tv.extend(type_params(m, src));
     let mut params = Vec::new();
     let mut sig = Vec::new();
-    if let Some(ps) = m.child_by_field_name("parameters") {
+    if let Some(ps) = m.field("parameters") {
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
             let (tn, nn) = match p.kind() {
-                "formal_parameter" => {
-                    (p.child_by_field_name("type"), p.child_by_field_name("name"))
-                }
+                "formal_parameter" => (p.field("type"), p.field("name")),
                 "spread_parameter" => {
                     let mut c2 = p.walk();
                     let t = p.named_children(&mut c2).find(|n| n.kind() != "modifiers");
@@ -719,7 +724,7 @@ fn method_decl<'a>(
                     let d = p
                         .named_children(&mut c3)
                         .find(|n| n.kind() == "variable_declarator");
-                    (t, d.and_then(|d| d.child_by_field_name("name")))
+                    (t, d.and_then(|d| d.field("name")))
                 }
                 _ => continue,
             };
@@ -729,7 +734,7 @@ fn method_decl<'a>(
             let mut ty = read_type(tn, src, &tv);
             let mut sn = ty.name();
             let dims = p
-                .child_by_field_name("dimensions")
+                .field("dimensions")
                 .map(|x| crate::types::count_dims(x, src))
                 .unwrap_or(0)
                 + usize::from(p.kind() == "spread_parameter");
@@ -742,10 +747,10 @@ fn method_decl<'a>(
         }
     }
     let ret = m
-        .child_by_field_name("type")
+        .field("type")
         .map(|t| read_type(t, src, &tv))
         .unwrap_or_else(JType::void);
-    let is_varargs = m.child_by_field_name("parameters").is_some_and(|ps| {
+    let is_varargs = m.field("parameters").is_some_and(|ps| {
         let mut c = ps.walk();
         let last = ps
             .named_children(&mut c)
@@ -754,7 +759,7 @@ fn method_decl<'a>(
         last.is_some_and(|p| p.kind() == "spread_parameter")
     });
     let signature = format!("{name}({})", sig.join(","));
-    let has_body = m.child_by_field_name("body").is_some();
+    let has_body = m.field("body").is_some();
     Some(MethodDecl {
         function: format!("{class}.{signature}"),
         name,
@@ -773,7 +778,7 @@ fn method_decl<'a>(
 
 /// The `enum_constant` nodes of an enum declaration.
 pub fn enum_constants(node: Node) -> Vec<Node> {
-    let Some(b) = node.child_by_field_name("body") else {
+    let Some(b) = node.field("body") else {
         return Vec::new();
     };
     let mut c = b.walk();
@@ -789,11 +794,10 @@ pub fn enum_constants(node: Node) -> Vec<Node> {
 /// canonical one with a body).
 fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &[String]) {
     let mut comps: Vec<(String, JType, String)> = Vec::new();
-    if let Some(ps) = node.child_by_field_name("parameters") {
+    if let Some(ps) = node.field("parameters") {
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
-            let (Some(t), Some(n)) = (p.child_by_field_name("type"), p.child_by_field_name("name"))
-            else {
+            let (Some(t), Some(n)) = (p.field("type"), p.field("name")) else {
                 continue;
             };
             let ty = read_type(t, src, tv);

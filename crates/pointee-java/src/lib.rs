@@ -16,8 +16,10 @@ mod decl;
 mod library;
 mod lower;
 mod made;
+mod syntax;
 mod types;
 
+use crate::syntax::Fields;
 use decl::{text, Hierarchy};
 pub use lower::LIBRARY;
 use lower::{range, Fb, Method, Pools};
@@ -268,8 +270,8 @@ fn lower_class(
             continue;
         }
         let mut w = m.walk();
-        for d in m.children_by_field_name("declarator", &mut w) {
-            let Some(n) = d.child_by_field_name("name") else {
+        for d in m.fields("declarator", &mut w) {
+            let Some(n) = d.field("name") else {
                 continue;
             };
             let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else {
@@ -298,7 +300,7 @@ fn lower_class(
         let consts = decl::enum_constants(cnode);
         let names = consts
             .iter()
-            .filter_map(|k| k.child_by_field_name("name"))
+            .filter_map(|k| k.field("name"))
             .map(|n| (text(n, src).to_string(), range(n)));
         for (f, r) in names.chain(std::iter::once(("$VALUES".to_string(), range(cnode)))) {
             let Some(fd) = c.fields.iter().find(|x| x.name == f) else {
@@ -337,11 +339,8 @@ fn lower_class(
         let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         if let Some(node) = m.node {
             fb.fs.range = range(node);
-            fb.fs.name_range = node
-                .child_by_field_name("name")
-                .map(range)
-                .unwrap_or(range(node));
-            if let Some(ps) = node.child_by_field_name("parameters") {
+            fb.fs.name_range = node.field("name").map(range).unwrap_or(range(node));
+            if let Some(ps) = node.field("parameters") {
                 let mut w = ps.walk();
                 let mut i = 0;
                 for p in ps.named_children(&mut w) {
@@ -350,25 +349,19 @@ fn lower_class(
                     {
                         continue;
                     }
-                    let nr = p.child_by_field_name("name").map(range).unwrap_or(range(p));
+                    let nr = p.field("name").map(range).unwrap_or(range(p));
                     fb.add_param(&m.params[i].0, m.params[i].1.clone(), nr);
                     i += 1;
                 }
             }
         } else {
             fb.fs.range = range(cnode);
-            fb.fs.name_range = cnode
-                .child_by_field_name("name")
-                .map(range)
-                .unwrap_or(range(cnode));
+            fb.fs.name_range = cnode.field("name").map(range).unwrap_or(range(cnode));
         }
         if let Some(decl::Synth::RecordCtor) = m.synth {
             // The record's components are the canonical constructor's
             // parameters (a compact constructor does not list them).
-            let at = cnode
-                .child_by_field_name("name")
-                .map(range)
-                .unwrap_or(range(cnode));
+            let at = cnode.field("name").map(range).unwrap_or(range(cnode));
             for (n, t) in &m.params {
                 fb.add_param(n, t.clone(), at);
             }
@@ -386,7 +379,7 @@ fn lower_class(
             Some(decl::Synth::Accessor(f)) => fb.accessor(f),
             None if m.is_ctor => lower_ctor(&mut fb, c, m.node, &members, src),
             None => {
-                if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
+                if let Some(b) = m.node.and_then(|n| n.field("body")) {
                     fb.stmt(b);
                 }
             }
@@ -415,8 +408,8 @@ fn lower_class(
                     && {
                         let mut w = m.walk();
                         let has_value = m
-                            .children_by_field_name("declarator", &mut w)
-                            .any(|d| d.child_by_field_name("value").is_some());
+                            .fields("declarator", &mut w)
+                            .any(|d| d.field("value").is_some());
                         has_value
                     })
         })
@@ -432,10 +425,7 @@ fn lower_class(
         let mut notes = std::mem::take(&mut sources[file].notes);
         let mut fb = Fb::new(h, src, file, &mut notes, &meth);
         fb.fs.range = range(cnode);
-        fb.fs.name_range = cnode
-            .child_by_field_name("name")
-            .map(range)
-            .unwrap_or(range(cnode));
+        fb.fs.name_range = cnode.field("name").map(range).unwrap_or(range(cnode));
         if c.is_enum {
             fb.enum_constants(&c.name, cnode);
         }
@@ -506,12 +496,9 @@ fn init_member<'a>(
         return;
     }
     let mut w = m.walk();
-    let decls: Vec<Node<'a>> = m.children_by_field_name("declarator", &mut w).collect();
+    let decls: Vec<Node<'a>> = m.fields("declarator", &mut w).collect();
     for d in decls {
-        let (Some(n), Some(v)) = (
-            d.child_by_field_name("name"),
-            d.child_by_field_name("value"),
-        ) else {
+        let (Some(n), Some(v)) = (d.field("name"), d.field("value")) else {
             continue;
         };
         let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else {
@@ -531,7 +518,7 @@ fn lower_ctor<'a>(
     members: &[Node<'a>],
     src: &str,
 ) {
-    let body = node.and_then(|n| n.child_by_field_name("body"));
+    let body = node.and_then(|n| n.field("body"));
     let stmts: Vec<Node<'a>> = match body {
         Some(b) => {
             let mut w = b.walk();
@@ -544,7 +531,7 @@ fn lower_ctor<'a>(
         .filter(|s| s.kind() == "explicit_constructor_invocation")
         .copied();
     let delegates = explicit
-        .and_then(|e| e.child_by_field_name("constructor"))
+        .and_then(|e| e.field("constructor"))
         .is_some_and(|k| k.kind() == "this");
     match explicit {
         Some(e) => fb.stmt(e),
@@ -554,12 +541,7 @@ fn lower_ctor<'a>(
         None => {
             if let Some(sup) = &c.superclass {
                 let at = node.or(c.node).expect("a declared class");
-                fb.call_ctor(
-                    at,
-                    at.child_by_field_name("name").unwrap_or(at),
-                    sup,
-                    Vec::new(),
-                );
+                fb.call_ctor(at, at.field("name").unwrap_or(at), sup, Vec::new());
             }
         }
     }
@@ -581,8 +563,8 @@ fn lower_ctor<'a>(
         }
         let mut w = m.walk();
         let names: Vec<Node<'a>> = m
-            .children_by_field_name("declarator", &mut w)
-            .filter_map(|d| d.child_by_field_name("name"))
+            .fields("declarator", &mut w)
+            .filter_map(|d| d.field("name"))
             .collect();
         for n in names {
             if let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) {

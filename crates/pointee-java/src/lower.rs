@@ -3,6 +3,7 @@
 
 use crate::constant;
 use crate::decl::{text, ClassDecl, Constant, FieldDecl, Hierarchy, MethodDecl};
+use crate::syntax::Fields;
 use crate::types::{assignable, box_class, promote, read_type, unboxed, wrap_array, JType};
 use pointee_ir::{
     Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note,
