@@ -57,7 +57,8 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             let mut dump = pointee_ide::dump(&ws, &opts)?;
             if inv.no_facts {
                 // What the analysis found goes; what the front end read stays.
-                dump.sections.retain(|(title, _)| title == "macro expansions");
+                dump.sections
+                    .retain(|(title, _)| title == "macro expansions");
                 for f in &mut dump.functions {
                     for l in &mut f.lines {
                         l.facts.clear();
@@ -83,14 +84,25 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             });
             Ok(0)
         }
-        Command::Check { paths, each } => {
+        Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?
+                    .into_iter()
+                    .map(|ws| (ws, None))
+                    .collect()
             } else {
-                vec![load::workspace(paths)?]
+                let p = load::program(paths, model.as_ref())?;
+                for n in &p.notes {
+                    eprintln!("pointee: note: {n}");
+                }
+                vec![(p.ws, p.entries)]
             };
             let mut report = pointee_ide::CheckReport::default();
-            for ws in &programs {
+            for (ws, entries) in &programs {
+                let opts = pointee_ide::Options {
+                    c_entries: entries.clone(),
+                    ..opts.clone()
+                };
                 let r = pointee_ide::check(ws, &opts)?;
                 report.alias_checks.extend(r.alias_checks);
                 report.diagnostics.extend(r.diagnostics);

@@ -61,13 +61,33 @@ fn model(dir: &Path) -> ProgramModel {
 /// The units as files named from the projects folder (`NAME/x.c`), so
 /// that answers (a renamed `static`'s `name@file`) do not depend on where
 /// the repository is.
-fn workspace(m: &ProgramModel) -> Workspace {
-    Workspace::new(
+fn workspace(m: &ProgramModel, dir: &Path) -> Workspace {
+    let mut ws = Workspace::new(
         m.units
             .iter()
             .map(|u| SourceFile::new(shown(&u.file), std::fs::read_to_string(&u.file).unwrap()))
             .collect(),
-    )
+    );
+    ws.configs = m
+        .units
+        .iter()
+        .map(|u| (shown(&u.file), u.config.clone()))
+        .collect();
+    // The folder's headers (and the fixtures' run-time header), read as
+    // the preprocessor asks for them.
+    let mut headers = pointee_c::pointee_cpp::MemoryFs::new();
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow/alias_runtime.h");
+    let project = shown(&root_of(dir));
+    for rel in listing(dir).iter().filter(|f| f.ends_with(".h")) {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        headers.insert(&format!("{project}/{rel}"), &text);
+    }
+    headers.insert(
+        &format!("{project}/alias_runtime.h"),
+        &std::fs::read_to_string(runtime).unwrap(),
+    );
+    ws.system = Some(pointee_ide::System(std::sync::Arc::new(headers)));
+    ws
 }
 
 fn shown(file: &str) -> String {
@@ -83,7 +103,7 @@ fn c_projects() {
     let (mut expectations, mut checks) = (0, 0);
     for dir in projects() {
         let m = model(&dir);
-        let ws = workspace(&m);
+        let ws = workspace(&m, &dir);
         let opts = Options {
             c_entries: m.entries.clone(),
             ..Options::default()
@@ -141,8 +161,13 @@ fn c_projects_run_under_gcc() {
                 let c = &u.config;
                 args.extend(c.quote_dirs.iter().map(|d| format!("-iquote{d}")));
                 args.extend(c.include_dirs.iter().map(|d| format!("-I{d}")));
-                args.extend(c.undefines.iter().map(|d| format!("-U{d}")));
-                args.extend(c.defines.iter().map(|(n, v)| format!("-D{n}={v}")));
+                args.extend(c.system_dirs.iter().map(|d| format!("-isystem{d}")));
+                args.extend(c.macros.iter().map(|m| match m {
+                    pointee_project::MacroOption::Define { name, value } => {
+                        format!("-D{name}={value}")
+                    }
+                    pointee_project::MacroOption::Undef(n) => format!("-U{n}"),
+                }));
                 for f in &c.forced_includes {
                     args.push("-include".into());
                     args.push(f.clone());

@@ -18,9 +18,12 @@ pub(crate) fn lower(ws: &Workspace) -> Result<pointee_c::CProgram, InputError> {
         .files_of(Language::C)
         .map(|f| (f.name.as_str(), f.text.as_str()))
         .collect();
+    let config = |name: &str| ws.configs.get(name);
     match &ws.system {
-        None => pointee_c::lower(&files),
-        Some(system) => pointee_c::lower_over(&files, &*system.0),
+        None => {
+            pointee_c::lower_configured(&files, &config, &pointee_c::pointee_cpp::MemoryFs::new())
+        }
+        Some(system) => pointee_c::lower_configured(&files, &config, &*system.0),
     }
     .map_err(|e| InputError(e.0))
 }
@@ -428,7 +431,26 @@ fn verdict(a: Alias) -> Verdict {
 }
 
 pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, InputError> {
-    answer(ws, opts, |c, a| Ok(c.check(a)))
+    let lowered = lower(ws)?;
+    let mut a = pointee_flow::analyze(&lowered.program, settings(opts, &lowered.program));
+    let answers = CAnswers::new(ws, lowered.sources.iter().collect(), &lowered.program);
+    let mut report = answers.check(&mut a);
+    // What linking accepted but the user should know, at each declaration.
+    for w in &lowered.warnings {
+        for s in lowered.sources.iter().filter(|s| w.files.contains(&s.file)) {
+            let (Some(file), Some(g)) = (ws.file(&s.file), s.global(&w.name)) else {
+                continue;
+            };
+            report.diagnostics.push(crate::Diagnostic {
+                span: file.span(g.name_range),
+                severity: crate::Severity::Warning,
+                code: "link".into(),
+                message: w.message.clone(),
+            });
+        }
+    }
+    report.diagnostics.sort();
+    Ok(report)
 }
 
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {

@@ -90,14 +90,25 @@ impl Dump {
                 dump.notes.extend(notes_of(source, file));
                 expansions.extend(source.expansions.iter().map(|e| {
                     let at = file.location(e.range.start);
-                    (at.clone(), format!("{}:{}:{}: {} => {}", at.file, at.line, at.column, file.text_of(e.range), shorten(&e.text)))
+                    (
+                        at.clone(),
+                        format!(
+                            "{}:{}:{}: {} => {}",
+                            at.file,
+                            at.line,
+                            at.column,
+                            file.text_of(e.range),
+                            shorten(&e.text)
+                        ),
+                    )
                 }));
             }
         }
         if !expansions.is_empty() {
             expansions.sort();
             let lines = expansions.into_iter().map(|(_, l)| l).collect();
-            dump.sections.insert(0, ("macro expansions".to_string(), lines));
+            dump.sections
+                .insert(0, ("macro expansions".to_string(), lines));
         }
         dump.functions
             .sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));

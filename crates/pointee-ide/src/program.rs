@@ -100,6 +100,9 @@ pub struct Workspace {
     /// Where C `#include`s not among `files` are read (the disk, given by
     /// the edge); `None`: only the C library model's headers.
     pub system: Option<System>,
+    /// How each C translation unit is preprocessed (the program model's),
+    /// by file name; a unit not listed gets the default configuration.
+    pub configs: std::collections::HashMap<String, pointee_c::Config>,
 }
 
 /// Files beneath the workspace's own, read through this (C includes).
@@ -117,6 +120,7 @@ impl Workspace {
         Workspace {
             files,
             system: None,
+            configs: Default::default(),
         }
     }
 
