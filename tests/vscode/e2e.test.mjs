@@ -184,12 +184,149 @@ describe('the fixture', () => {
   });
 });
 
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function launchChromium() {
+  // playwright gives the browser a fresh profile of its own.
+  return chromium.launch({
+    executablePath: process.env.POINTEE_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+// The webview's page and script as the extension ships them, in Chromium
+// with a stand-in for the webview API, fed the fake answers the unit tests
+// use: what the graph looks like and does before the server answers
+// pointee/graph (the test in code-server below checks the real one).
+describe('the graph webview (fake answers of the proposed shape)', () => {
+  const EXT = join(HERE, '..', '..', 'editors', 'vscode');
+  let kit;
+  let b;
+  let p;
+
+  before(async () => {
+    // Built by `npm test` (build.mjs --tests), which run.sh runs first.
+    kit = createRequire(join(EXT, 'out', 'test', 'x.js'))('./webview-kit.js');
+    b = await launchChromium();
+    p = await b.newPage({ viewport: { width: 1000, height: 700 } });
+    const files = {
+      '/index.html': [
+        'text/html',
+        kit.graphPage({
+          cspSource: 'http://webview.test',
+          script: 'http://webview.test/graph.js',
+          style: 'http://webview.test/graph.css',
+          nonce: 'n0nce',
+          title: 'Call graph: devices.c',
+        }),
+      ],
+      '/graph.js': ['text/javascript', readFileSync(join(EXT, 'out', 'webview', 'graph.js'))],
+      '/graph.css': ['text/css', readFileSync(join(EXT, 'media', 'graph.css'))],
+    };
+    await p.route('http://webview.test/**', (route) => {
+      const [type, body] = files[new URL(route.request().url()).pathname] ?? ['text/plain', ''];
+      return route.fulfill({ status: body ? 200 : 404, contentType: type, body });
+    });
+    await p.addInitScript(() => {
+      window.sent = [];
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m) });
+    });
+    await p.goto('http://webview.test/index.html');
+    await p.waitForFunction(() => window.sent.some((m) => m.type === 'ready'));
+    // What VS Code's dark theme gives a webview.
+    await p.evaluate(() => {
+      const theme = {
+        '--vscode-foreground': '#cccccc',
+        '--vscode-editor-background': '#1e1e1e',
+        '--vscode-editorWidget-background': '#252526',
+        '--vscode-editorWidget-border': '#454545',
+        '--vscode-focusBorder': '#007fd4',
+        '--vscode-button-background': '#0e639c',
+        '--vscode-button-foreground': '#ffffff',
+        '--vscode-font-family': 'sans-serif',
+        '--vscode-editor-font-family': 'monospace',
+      };
+      for (const [k, v] of Object.entries(theme)) {
+        document.documentElement.style.setProperty(k, v);
+      }
+    });
+  });
+
+  after(async () => {
+    await b?.close();
+  });
+
+  const show = (state, title) => p.evaluate(([state, title]) => window.postMessage({ type: 'graph', title, state }, '*'), [state, title]);
+  const drawn = () =>
+    p.evaluate(() => ({
+      nodes: [...document.querySelectorAll('svg#graph .node')].map((e) => e.getAttribute('data-id')),
+      edges: [...document.querySelectorAll('svg#graph .edge')].map((e) => `${e.getAttribute('data-from')} -> ${e.getAttribute('data-to')} (${e.getAttribute('data-kind')})`),
+      dashed: [...document.querySelectorAll('svg#graph .edge path')]
+        .filter((e) => getComputedStyle(e).strokeDasharray !== 'none')
+        .map((e) => e.parentElement.getAttribute('data-to')),
+      expandable: [...document.querySelectorAll('svg#graph .expand')].map((e) => e.getAttribute('data-expand')),
+      counts: document.getElementById('counts').textContent,
+      legend: document.getElementById('legend').textContent,
+    }));
+
+  it('draws the answer, dashes resolved calls, opens a node on click and expands on +', async () => {
+    const s1 = kit.mergeAnswer(kit.emptyState('call'), kit.fakes.first);
+    await show(s1, 'Call graph: devices.c');
+    await p.locator('svg#graph .node').nth(1).waitFor();
+    let d = await drawn();
+    assert.deepEqual(d.nodes, ['main', 'apply']);
+    assert.deepEqual(d.edges, ['main -> apply (direct)']);
+    assert.deepEqual(d.expandable, ['apply']);
+    assert.equal(d.counts, '2 nodes, 1 edges');
+    await p.screenshot({ path: join(ARTIFACTS, 'webview-1-first.png') });
+
+    await p.locator('svg#graph .node[data-id="main"]').click();
+    await p.locator('svg#graph .expand[data-expand="apply"]').click();
+    const sent = await p.evaluate(() => window.sent.filter((m) => m.type !== 'ready'));
+    assert.deepEqual(sent, [
+      { type: 'open', id: 'main' },
+      { type: 'expand', id: 'apply' },
+    ]);
+
+    const s2 = kit.mergeAnswer(s1, kit.fakes.expandApply, 'apply');
+    await show(s2, 'Call graph: devices.c');
+    await p.locator('svg#graph .node').nth(3).waitFor();
+    d = await drawn();
+    assert.deepEqual(d.nodes, ['main', 'apply', 'inc', 'dec']);
+    assert.deepEqual(d.edges, ['main -> apply (direct)', 'apply -> inc (indirect)', 'apply -> dec (indirect)']);
+    assert.deepEqual(d.dashed, ['inc', 'dec']);
+    assert.deepEqual(d.expandable, ['main']);
+    assert.match(d.legend, /direct call.*through a function pointer or virtual call/);
+    await p.screenshot({ path: join(ARTIFACTS, 'webview-2-expanded.png') });
+  });
+
+  it('draws an invocation graph with its recursion and a pointer flow graph', async () => {
+    await show(kit.mergeAnswer(kit.emptyState('invocation'), kit.fakes.invocation), 'Invocation graph: walk.c');
+    await p.locator('svg#graph[data-kind="invocation"] .node').nth(3).waitFor();
+    let d = await drawn();
+    assert.deepEqual(d.edges, ['main#0 -> walk#1 (direct)', 'walk#1 -> walk#2 (indirect)', 'walk#2 -> walk#1 (recursion)', 'walk#1 -> visit#3 (indirect)']);
+    assert.deepEqual(d.dashed.sort(), ['visit#3', 'walk#1', 'walk#2']);
+    await p.screenshot({ path: join(ARTIFACTS, 'webview-3-invocation.png') });
+    await show(kit.mergeAnswer(kit.emptyState('pointerFlow'), kit.fakes.pointerFlow), 'Pointer flow graph: Main.java');
+    await p.locator('svg#graph[data-kind="pointerFlow"] .node').nth(3).waitFor();
+    d = await drawn();
+    assert.deepEqual(d.nodes, ['o:12', 'v:Main.main/a', 'v:Main.main/b', 'f:A.next']);
+    assert.match(d.legend, /allocation.*field store/);
+    await p.screenshot({ path: join(ARTIFACTS, 'webview-4-pointer-flow.png') });
+  });
+});
+
 describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 }, () => {
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    for (const f of readdirSync(ARTIFACTS)) {
-      rmSync(join(ARTIFACTS, f), { recursive: true, force: true });
-    }
     tmp = mkdtempSync(join(tmpdir(), 'pointee-vscode-e2e-'));
     ws = join(tmp, 'project');
     cpSync(join(HERE, 'fixture'), ws, { recursive: true });
@@ -245,20 +382,7 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     );
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
 
-    // playwright gives the browser a fresh profile of its own.
-    browser = await chromium.launch({
-      executablePath: process.env.POINTEE_E2E_CHROMIUM ?? '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.setDefaultTimeout(STEP_MS);
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);

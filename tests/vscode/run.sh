@@ -75,6 +75,8 @@ export POINTEE_E2E_CODE_SERVER="$cs_dir/node_modules/code-server/out/node/entry.
 export POINTEE_E2E_MODULES="$cs_dir/node_modules"
 export POINTEE_E2E_VSIX="$vsix"
 export POINTEE_E2E_ARTIFACTS="${POINTEE_E2E_ARTIFACTS:-$repo/target/vscode-e2e}"
+rm -rf "$POINTEE_E2E_ARTIFACTS"
+mkdir -p "$POINTEE_E2E_ARTIFACTS"
 cd "$here"
 node --test --test-reporter=spec --test-timeout=900000 e2e.test.mjs
 echo "vscode e2e: screenshots in $POINTEE_E2E_ARTIFACTS" >&2

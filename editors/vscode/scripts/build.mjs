@@ -1,9 +1,9 @@
 // Bundles the extension (out/extension.js, for VS Code's Node), the graph
 // webview's script (out/webview/graph.js, for the browser) and, with
-// --tests, the unit tests (out/test/*.test.js, for `node --test`).
+// --tests, the unit tests (out/test/unit/*.test.js, for `node --test`).
 // Type checking is `npm run typecheck` (tsc --noEmit); esbuild only strips.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const tests = process.argv.includes('--tests');
@@ -27,11 +27,16 @@ await esbuild.build({
   minify: !tests,
 });
 if (tests) {
+  rmSync('out/test', { recursive: true, force: true });
   const dir = 'test/unit';
   await esbuild.build({
     ...common,
-    entryPoints: readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => join(dir, f)),
+    entryPoints: [
+      ...readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => join(dir, f)),
+      'test/webview-kit.ts',
+    ],
     outdir: 'out/test',
+    outbase: 'test',
     platform: 'node',
     format: 'cjs',
     external: ['vscode'],

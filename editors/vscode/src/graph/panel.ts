@@ -6,6 +6,7 @@
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { LanguageClient, ResponseError } from 'vscode-languageclient/node';
+import { graphPage } from './page';
 import { emptyState, GraphState, mergeAnswer } from './state';
 import { checkGraphResult, GRAPH_METHOD, GRAPH_TITLES, GraphKind, GraphParams, GraphResult } from './protocol';
 
@@ -141,36 +142,11 @@ async function ask(client: LanguageClient, params: GraphParams): Promise<GraphRe
 }
 
 function html(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = crypto.randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'out', 'webview', 'graph.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'graph.css'));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `img-src ${webview.cspSource}`,
-  ].join('; ');
-  const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${esc(title)}</title>
-</head>
-<body>
-<header id="toolbar">
-  <span id="title">${esc(title)}</span>
-  <span id="partial" hidden>partial</span>
-  <span id="counts"></span>
-  <span class="legend"><span class="swatch direct"></span>direct call</span>
-  <span class="legend"><span class="swatch resolved"></span>through a function pointer / virtual call</span>
-  <button id="fit" title="Fit the graph to the window">Fit</button>
-</header>
-<svg id="graph" role="img" aria-label="${esc(title)}"></svg>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+  return graphPage({
+    cspSource: webview.cspSource,
+    script: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'out', 'webview', 'graph.js')).toString(),
+    style: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'graph.css')).toString(),
+    nonce: crypto.randomBytes(16).toString('base64'),
+    title,
+  });
 }

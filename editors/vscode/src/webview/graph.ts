@@ -6,6 +6,7 @@
 
 import { Layout, layoutGraph, LayoutNode } from '../graph/layout';
 import type { FromWebview, ToWebview } from '../graph/panel';
+import type { GraphState } from '../graph/state';
 
 declare function acquireVsCodeApi(): { postMessage(m: FromWebview): void };
 
@@ -82,12 +83,67 @@ function drawNode(n: LayoutNode, parent: SVGGElement, details: Map<string, strin
   }
 }
 
+/** What each line style means, per kind of graph. */
+const LEGENDS: Record<string, [string, string][]> = {
+  call: [
+    ['direct', 'direct call'],
+    ['resolved', 'through a function pointer or virtual call'],
+  ],
+  invocation: [
+    ['direct', 'direct call'],
+    ['resolved', 'through a function pointer'],
+    ['recursion', 'approximate to recursive node'],
+  ],
+  pointerFlow: [
+    ['new', 'allocation'],
+    ['direct', 'assignment, parameter, return'],
+    ['load', 'field load'],
+    ['store', 'field store'],
+  ],
+};
+
+function drawLegend(kind: string): void {
+  const legend = document.getElementById('legend')!;
+  legend.replaceChildren();
+  for (const [style, text] of LEGENDS[kind] ?? []) {
+    const item = document.createElement('span');
+    item.className = 'legend';
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${style}`;
+    item.append(swatch, text);
+    legend.append(item);
+  }
+}
+
+/**
+ * Where to look after a redraw: a new graph (other roots) is fitted to the
+ * window; after an expansion the expanded node stays where it was on
+ * screen, so the user's eye does not lose it.
+ */
+function keepView(old: Layout | undefined, oldRoots: string, now: Layout, state: GraphState): void {
+  const anchor = state.expanded[state.expanded.length - 1];
+  const before = old?.nodes.find((n) => n.id === anchor);
+  const after = now.nodes.find((n) => n.id === anchor);
+  if (!old || oldRoots !== state.roots.join('\n') || !before || !after) {
+    fit();
+    return;
+  }
+  view.x += (before.x - after.x) * view.scale;
+  view.y += (before.y - after.y) * view.scale;
+  applyView();
+}
+
+let roots = '';
+
 function draw(m: Extract<ToWebview, { type: 'graph' }>): void {
-  const first = layout === undefined;
+  const old = layout;
   layout = layoutGraph(m.state);
+  document.getElementById('title')!.textContent = m.title;
+  document.title = m.title;
   const details = new Map(m.state.nodes.map((n) => [n.id, [n.label, n.detail, ...(n.flags ?? [])].filter(Boolean).join('\n')]));
   svg.replaceChildren();
   svg.setAttribute('data-kind', m.state.kind);
+  drawLegend(m.state.kind);
   const defs = el('defs', {}, svg);
   const marker = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto-start-reverse' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, marker);
@@ -105,11 +161,8 @@ function draw(m: Extract<ToWebview, { type: 'graph' }>): void {
   }
   document.getElementById('partial')!.hidden = !m.state.partial;
   document.getElementById('counts')!.textContent = `${layout.nodes.length} nodes, ${layout.edges.length} edges`;
-  if (first) {
-    fit();
-  } else {
-    applyView();
-  }
+  keepView(old, roots, layout, m.state);
+  roots = m.state.roots.join('\n');
   document.body.dataset.ready = 'true';
 }
 

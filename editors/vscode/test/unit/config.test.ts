@@ -11,7 +11,8 @@ import {
   serverConfiguration,
 } from '../../src/config';
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+// The bundled test runs from out/test/unit/: the manifest is three folders up.
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
 const declared: Record<string, { default: unknown }> = manifest.contributes.configuration.properties;
 
 /** Reads the manifest's defaults, with `over` on top (as VS Code would). */

@@ -4,39 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { layoutGraph, nodeWidth, DEFAULT_LAYOUT } from '../../src/graph/layout';
-import { checkGraphResult, GraphResult } from '../../src/graph/protocol';
+import { checkGraphResult } from '../../src/graph/protocol';
 import { edgeKey, emptyState, mergeAnswer } from '../../src/graph/state';
-
-const loc = (line: number) => ({
-  uri: 'file:///w/main.c',
-  range: { start: { line, character: 4 }, end: { line, character: 9 } },
-});
-
-/** main calls apply directly, apply calls inc or dec through a pointer. */
-const first: GraphResult = {
-  kind: 'call',
-  roots: ['main'],
-  nodes: [
-    { id: 'main', label: 'main', kind: 'function', location: loc(20), flags: ['entry'] },
-    { id: 'apply', label: 'apply', kind: 'function', location: loc(10), more: true },
-  ],
-  edges: [{ from: 'main', to: 'apply', kind: 'direct', location: loc(22) }],
-};
-const expandApply: GraphResult = {
-  kind: 'call',
-  roots: ['apply'],
-  nodes: [
-    { id: 'apply', label: 'apply', kind: 'function', location: loc(10) },
-    { id: 'main', label: 'main', kind: 'function', location: loc(20), more: true },
-    { id: 'inc', label: 'inc', kind: 'function', location: loc(2) },
-    { id: 'dec', label: 'dec', kind: 'function', location: loc(5) },
-  ],
-  edges: [
-    { from: 'main', to: 'apply', kind: 'direct', location: loc(22) },
-    { from: 'apply', to: 'inc', kind: 'indirect', location: loc(11) },
-    { from: 'apply', to: 'dec', kind: 'indirect', location: loc(11) },
-  ],
-};
+import { expandApply, first, invocation, loc, pointerFlow } from '../fakes';
 
 test('an answer of the proposed shape passes the check; broken ones say why', () => {
   assert.deepEqual(checkGraphResult(first), first);
@@ -155,24 +125,31 @@ test('nodes are wide enough for their label and badge; unknown endpoints are dro
 });
 
 test('a pointer flow graph (Java) lays out objects and variables alike', () => {
-  const pfg: GraphResult = {
-    kind: 'pointerFlow',
-    roots: ['v:Main.main/a'],
-    nodes: [
-      { id: 'o:12', label: 'new A at 12', kind: 'object' },
-      { id: 'v:Main.main/a', label: 'a', kind: 'variable' },
-      { id: 'v:Main.main/b', label: 'b', kind: 'variable' },
-      { id: 'f:A.next', label: 'A.next', kind: 'field' },
-    ],
-    edges: [
-      { from: 'o:12', to: 'v:Main.main/a', kind: 'new' },
-      { from: 'v:Main.main/a', to: 'v:Main.main/b', kind: 'assign' },
-      { from: 'v:Main.main/b', to: 'f:A.next', kind: 'store' },
-    ],
-  };
+  const pfg = pointerFlow;
   assert.ok(typeof checkGraphResult(pfg) !== 'string');
   const l = layoutGraph(mergeAnswer(emptyState('pointerFlow'), pfg));
   const y = (id: string) => l.nodes.find((n) => n.id === id)!.y;
   assert.ok(y('o:12') < y('v:Main.main/a') && y('v:Main.main/a') < y('v:Main.main/b') && y('v:Main.main/b') < y('f:A.next'));
   assert.equal(l.edges.filter((e) => e.resolved).length, 0);
+});
+
+test('an invocation graph with a recursive cycle lays out, the recursion edge included', () => {
+  assert.ok(typeof checkGraphResult(invocation) !== 'string');
+  const l = layoutGraph(mergeAnswer(emptyState('invocation'), invocation));
+  assert.deepEqual(
+    l.edges.map((e) => [e.from, e.to, e.kind, e.resolved]),
+    [
+      ['main#0', 'walk#1', 'direct', false],
+      ['walk#1', 'walk#2', 'indirect', true],
+      ['walk#2', 'walk#1', 'recursion', false],
+      ['walk#1', 'visit#3', 'indirect', true],
+    ],
+  );
+  for (const e of l.edges) {
+    assert.ok(e.points.length >= 2, `${e.from} -> ${e.to} is routed`);
+  }
+  const n = (id: string) => l.nodes.find((x) => x.id === id)!;
+  assert.deepEqual(n('walk#1').flags, ['recursive']);
+  assert.deepEqual(n('walk#2').flags, ['approximate']);
+  assert.ok(n('main#0').y < n('walk#1').y && n('walk#1').y < n('walk#2').y, 'the back edge does not turn the ranks over');
 });
