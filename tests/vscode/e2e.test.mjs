@@ -330,6 +330,8 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     tmp = mkdtempSync(join(tmpdir(), 'pointee-vscode-e2e-'));
     ws = join(tmp, 'project');
     cpSync(join(HERE, 'fixture'), ws, { recursive: true });
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(join(ws, '.vscode', 'settings.json'), '{}');
     const data = join(tmp, 'data');
     const ext = join(tmp, 'extensions');
     mkdirSync(join(data, 'User'), { recursive: true });
@@ -409,7 +411,7 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     await step('ready', async () => {
       await openFile('devices.c');
       await page.locator('.monaco-editor .view-lines', { hasText: 'open_fn' }).waitFor();
-      const item = page.locator('.statusbar-item', { hasText: /pointee: ready/ });
+      const item = page.locator('.statusbar-item', { hasText: /pointee: ready \(/ });
       await item.waitFor();
       const text = spaces(await item.innerText()).trim();
       assert.match(text, /^pointee: ready \(\d+(\.\d)? m?s\)$/, text);
@@ -463,6 +465,80 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     });
   });
 
+  it('with go-to on indirect calls only, definition answers on the indirect call and nowhere else', { timeout: STEP_MS * 2 }, async () => {
+    const [line, column] = position('devices.c', 'dev->file');
+    const [declLine, declColumn] = position('devices.c', 'dev) {');
+    await step('definition-elsewhere', async () => {
+      // No neighbour installed: pointee answers the parameter's declaration.
+      await goTo(line, column);
+      await command('Go to Definition');
+      await page.locator('.statusbar-item', { hasText: `Ln ${declLine}, Col ${declColumn}` }).waitFor();
+    });
+    await step('indirect-only', async () => {
+      // As with clangd installed (pointee.goto.indirectCallsOnly: auto); read per request.
+      writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'pointee.goto.indirectCallsOnly': 'on' }));
+      await page.waitForTimeout(1000); // the settings file is watched
+      await goTo(line, column);
+      await command('Go to Definition');
+      // VS Code says it found nothing, where pointee would answer the parameter's declaration.
+      await page.locator('.monaco-editor-overlaymessage', { hasText: /No definition found/ }).waitFor();
+      await screenshot('indirect-only-elsewhere');
+      const [l2, c2] = position('devices.c', 'open_fn(dev->file)');
+      await goTo(l2, c2);
+      await command('Go to Definition');
+      const rows = page.locator('.peekview-widget .monaco-list-row');
+      await rows.nth(1).waitFor();
+      const texts = (await rows.allInnerTexts()).map(spaces).join(' | ');
+      assert.match(texts, /disk_open/);
+      assert.match(texts, /tty_open/);
+    });
+    await page.keyboard.press('Escape');
+    writeFileSync(join(ws, '.vscode', 'settings.json'), '{}');
+  });
+
+  it('the Java context sensitivity quick pick applies at once, without a new server', { timeout: STEP_MS * 3 }, async () => {
+    const servers = () => serverPids(serverBinary);
+    const before = servers();
+    assert.equal(before.length, 1, `one server runs: ${before}`);
+    await openFile('Boxes.java');
+    const [line, column] = position('Boxes.java', 'x.get()');
+    const hoverText = async () => {
+      await goTo(line, column);
+      await command('Show or Focus Hover');
+      const hover = page.locator('.monaco-hover', { hasText: 'new One()' });
+      await hover.waitFor();
+      const text = spaces(await hover.innerText());
+      await page.keyboard.press('Escape');
+      return text;
+    };
+    await step('java-2-obj', async () => {
+      const text = await hoverText();
+      assert.doesNotMatch(text, /new Two\(\)/, `2-obj tells the boxes apart: ${text}`);
+    });
+    await step('java-quick-pick', async () => {
+      await command('pointee: Choose Java Context Sensitivity');
+      const row = page.locator('.quick-input-list .monaco-list-row').filter({
+        has: page.locator('.label-name').filter({ hasText: /^\s*ci\s*$/ }),
+      });
+      await row.waitFor();
+      assert.match(spaces(await page.locator('.quick-input-list').innerText()), /2-obj\s*object sensitive.*\(current\)/);
+      await screenshot('java-quick-pick-open');
+      await row.click();
+    });
+    await step('java-ci', async () => {
+      // The server re-analyses after the configuration change.
+      const deadline = Date.now() + 30_000;
+      let text = '';
+      while (Date.now() < deadline && !/new Two\(\)/.test(text)) {
+        text = await hoverText();
+      }
+      assert.match(text, /new One\(\) at 9.*\n?.*new Two\(\) at 10/s, `ci merges the boxes: ${text}`);
+      const saved = JSON.parse(readFileSync(join(ws, '.vscode', 'settings.json'), 'utf8'));
+      assert.equal(saved['pointee.java.contextSensitivity'], 'ci');
+      assert.deepEqual(servers(), before, 'the same server process answered');
+    });
+  });
+
   it('the graph command shows what the server answers for pointee/graph', { timeout: STEP_MS * 2 }, async () => {
     const [line, column] = position('devices.c', 'open_fn(dev->file)');
     // What the server itself answers, asked without the extension.
@@ -480,6 +556,7 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     } finally {
       await lsp.close();
     }
+    await openFile('devices.c');
     await goTo(line, column);
     if (answer.error?.code === -32601) {
       // FIXME: the server does not answer pointee/graph yet (issue 11 adds
@@ -508,6 +585,22 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     });
   });
 });
+
+/** The pids of the running `BINARY lsp` processes. */
+function serverPids(binary) {
+  const pids = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv[0] === binary && argv[1] === 'lsp') {
+        pids.push(Number(pid));
+      }
+    } catch {
+      // gone
+    }
+  }
+  return pids.sort();
+}
 
 /** The frame of the graph webview (webviews are nested iframes). */
 async function webviewFrame() {

@@ -549,6 +549,8 @@ impl LanguageServer for Backend {
                     }),
                     file_operations: None,
                 }),
+                // Says that `pointee/status` follows each analysis.
+                experimental: Some(serde_json::json!({ "pointeeStatus": true })),
                 ..Default::default()
             },
             ..Default::default()

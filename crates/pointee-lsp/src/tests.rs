@@ -34,6 +34,7 @@ struct Client {
     next: i64,
     notes: Vec<Value>,
     dir: std::path::PathBuf,
+    server_capabilities: Value,
 }
 
 impl Client {
@@ -61,6 +62,7 @@ impl Client {
             next: 1,
             notes: Vec::new(),
             dir,
+            server_capabilities: Value::Null,
         };
         let root = c.uri("");
         let r = c
@@ -76,6 +78,7 @@ impl Client {
             )
             .await;
         assert!(r.get("result").is_some(), "{r}");
+        c.server_capabilities = r["result"]["capabilities"].clone();
         c.notify("initialized", json!({})).await;
         c
     }
@@ -712,6 +715,7 @@ async fn a_long_analysis_reports_progress() {
 async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
     let caps = json!({"experimental": {"pointeeStatus": true}});
     let mut c = Client::start_with(&[], json!({"debounceMs": 0}), caps).await;
+    assert_eq!(c.server_capabilities["experimental"]["pointeeStatus"], true);
     c.open("s.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
         .await;
     c.diagnostics("s.c", |_| true).await;

@@ -177,8 +177,11 @@ class Pointee {
       this.setStatus({ state: 'failed', message: `the server did not start: ${message}` });
       return;
     }
-    if (!this.serverSendsStatus && this.analysingSince === undefined) {
-      this.setStatus({ state: 'ready' });
+    // A server that sends `pointee/status` says so; its first analysis is
+    // under way (its status or progress follows). Another server is ready.
+    this.serverSendsStatus = client.initializeResult?.capabilities.experimental?.pointeeStatus === true;
+    if (this.analysingSince === undefined) {
+      this.setStatus(this.serverSendsStatus ? { state: 'analysing' } : { state: 'ready' });
     }
   }
 
@@ -224,7 +227,6 @@ class Pointee {
   }
 
   status(n: StatusNotification): void {
-    this.serverSendsStatus = true;
     this.analysingSince = undefined;
     if (n.state === 'failed') {
       this.output.appendLine(`pointee: ${n.message ?? 'the analysis failed'}`);
