@@ -23,7 +23,7 @@ mod syntax;
 
 use pointee_ir::{Program, SourceMap};
 
-pub use link::{rename_source, LowerError};
+pub use link::{merge_declaration, rename_source, LinkWarning, LowerError};
 pub use scope::{FileScope, FunctionSyntax, Outline};
 
 /// The lowered program and one source map per input file (same order).
@@ -31,6 +31,9 @@ pub use scope::{FileScope, FunctionSyntax, Outline};
 pub struct CProgram {
     pub program: Program,
     pub sources: Vec<SourceMap>,
+    /// What linking accepted but the user should know (tentative
+    /// definitions merged across units).
+    pub warnings: Vec<LinkWarning>,
 }
 
 /// One file lowered on its own: the unit a cache keeps per file.

@@ -6,9 +6,9 @@ use crate::syntax::{self, named_children, range, text, Fields};
 use crate::CFile;
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
-    Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
-    GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId, SiteInfo,
-    SiteKind, SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
+    Basic, Block, CallInfo, Definition, ExprInfo, FnType, Function, FunctionSource, Global,
+    GlobalKind, GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId,
+    SiteInfo, SiteKind, SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
 };
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -825,7 +825,12 @@ impl<'s> Lowerer<'s> {
                 continue;
             }
             if !self.in_function() || is_extern {
-                let g = self.declare_global(&name, ty, is_static, name_node, value);
+                let definition = match (value, is_extern) {
+                    (Some(_), _) => Definition::Initialised,
+                    (None, true) => Definition::Extern,
+                    (None, false) => Definition::Tentative,
+                };
+                let g = self.declare_global(&name, ty, (is_static, definition), name_node, value);
                 if self.in_function() {
                     self.bind(&name, Sym::Global(g.0, g.1));
                 }
@@ -843,7 +848,7 @@ impl<'s> Lowerer<'s> {
         &mut self,
         name: &str,
         ty: Type,
-        is_static: bool,
+        (is_static, definition): (bool, Definition),
         name_node: Node,
         value: Option<Node>,
     ) -> (Name, Type) {
@@ -867,14 +872,23 @@ impl<'s> Lowerer<'s> {
                 if value.is_some() {
                     g.init = init;
                 }
-                if is_static {
-                    g.kind = GlobalKind::Variable { is_static: true };
+                // The file's strongest declaration of the name counts.
+                if let GlobalKind::Variable {
+                    is_static: s,
+                    definition: d,
+                } = &mut g.kind
+                {
+                    *s |= is_static;
+                    *d = (*d).max(definition);
                 }
             }
             None => self.put_global(Global {
                 name: key.clone(),
                 ty: ty.clone(),
-                kind: GlobalKind::Variable { is_static },
+                kind: GlobalKind::Variable {
+                    is_static,
+                    definition,
+                },
                 init,
             }),
         }
@@ -889,25 +903,22 @@ impl<'s> Lowerer<'s> {
     }
 
     /// A global a C library header would declare (`stdin`, `errno`, ...),
-    /// made on first use; its initial value is the library's (unknown).
+    /// made on first use: declared only (`extern`), so linking keeps it one
+    /// object that no unit defines, and the analysis gives it the library's
+    /// value.
     pub(crate) fn library_global(&mut self, name: &str, ty: Type) {
         let key: Name = name.into();
         if self.global_slots.contains_key(&key) {
             return;
         }
-        let init = if ty.is_pointer_like() {
-            vec![pointee_ir::GlobalInit {
-                path: Vec::new(),
-                values: vec![pointee_ir::Rvalue::Unknown],
-            }]
-        } else {
-            Vec::new()
-        };
         self.put_global(Global {
             name: key.clone(),
             ty: ty.clone(),
-            kind: GlobalKind::Variable { is_static: false },
-            init,
+            kind: GlobalKind::Variable {
+                is_static: false,
+                definition: Definition::Extern,
+            },
+            init: Vec::new(),
         });
         self.scopes[0].insert(name.to_string(), Sym::Global(key, ty));
     }

@@ -146,8 +146,11 @@ fn merge_parts(mut file: CFile, parts: impl Iterator<Item = CFile>) -> CFile {
             }
         }
         for g in program.globals {
-            file.program.globals.retain(|x| x.name != g.name);
-            file.program.globals.push(g);
+            match file.program.globals.iter_mut().find(|x| x.name == g.name) {
+                // A block-scope `extern` must not undo the file's definition.
+                Some(x) => crate::link::merge_declaration(x, g),
+                None => file.program.globals.push(g),
+            }
         }
         for g in source.globals {
             file.source.globals.retain(|x| x.name != g.name);

@@ -44,6 +44,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         verbose: inv.verbose,
         no_facts: inv.no_facts,
         c_context_bound: inv.context_bound,
+        c_entries: None,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),

@@ -16,7 +16,9 @@ mod result;
 mod solver;
 
 pub use alias::{alias_checks, check_kind, AliasResult, AliasVerdict, CheckKind};
-pub use compile::{Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, ARRAY_FIELD};
+pub use compile::{
+    Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, ARRAY_FIELD, LIBRARY_HEAP,
+};
 pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};

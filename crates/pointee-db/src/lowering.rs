@@ -233,8 +233,9 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     let outline = c_outline(db, file);
     let p = &outline.file.program;
     let mut types = p.types.clone();
-    // By name (so moving a declaration changes nothing here); a later
-    // global replaces an earlier one, the first extern and record stay.
+    // By name (so moving a declaration changes nothing here); a global's
+    // declarations merge as linking merges them, the first extern and
+    // record stay.
     let mut globals: BTreeMap<Name, Global> = p
         .globals
         .iter()
@@ -251,7 +252,13 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     for_each_definition(db, file, |_, part| {
         let q = &part.program;
         for g in &q.globals {
-            globals.insert(g.name.clone(), g.clone());
+            match globals.get_mut(&g.name) {
+                // A block-scope `extern` must not undo the file's definition.
+                Some(x) => pointee_c::merge_declaration(x, g.clone()),
+                None => {
+                    globals.insert(g.name.clone(), g.clone());
+                }
+            }
         }
         for (k, r) in &q.types.records {
             types.records.entry(k.clone()).or_insert_with(|| r.clone());

@@ -11,6 +11,10 @@
 //!
 //! `POINTEE_UPDATE=1 cargo test -p pointee-flow --test fixtures` rewrites the
 //! HOVER and CALLEES expectations with today's answers (review the diff).
+//! The expectations are read and checked by `expect/mod.rs`, which the
+//! multi-file projects (`tests/projects.rs`) share.
+
+mod expect;
 
 use pointee_ide::{Options, SourceFile, Workspace};
 use std::path::{Path, PathBuf};
@@ -26,67 +30,6 @@ fn fixtures() -> Vec<PathBuf> {
     v
 }
 
-fn render_hover(h: &pointee_ide::Hover) -> String {
-    if !h.reachable {
-        return "unreachable".into();
-    }
-    let items: Vec<String> = h
-        .targets
-        .iter()
-        .map(|t| format!("{} {}", t.name, if t.definite { "D" } else { "P" }))
-        .collect();
-    let extra = if h.extra_entry { " extra" } else { "" };
-    format!("{{{}}}{extra}", items.join(", "))
-}
-
-/// The 1-based column of the first whole-word occurrence of `expr` in `code`.
-fn column_of(code: &str, expr: &str) -> Option<u32> {
-    let bytes = code.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut from = 0;
-    while let Some(i) = code[from..].find(expr) {
-        let s = from + i;
-        let e = s + expr.len();
-        let ok_l = s == 0 || !word(bytes[s - 1]) || !word(expr.as_bytes()[0]);
-        let ok_r = e >= bytes.len() || !word(bytes[e]) || !word(*expr.as_bytes().last().unwrap());
-        if ok_l && ok_r {
-            return Some(code[..s].chars().count() as u32 + 1);
-        }
-        from = s + 1;
-    }
-    None
-}
-
-struct Expect {
-    line: u32,
-    kind: &'static str,
-    expr: String,
-    want: String,
-}
-
-fn expectations(text: &str) -> Vec<Expect> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(c) = line.find("// ") else { continue };
-        for part in line[c + 3..].split(';') {
-            let part = part.trim();
-            for kind in ["HOVER", "CALLEES"] {
-                if let Some(rest) = part.strip_prefix(kind) {
-                    if let Some((expr, want)) = rest.split_once(" = ") {
-                        out.push(Expect {
-                            line: i as u32 + 1,
-                            kind,
-                            expr: expr.trim().to_string(),
-                            want: want.trim().to_string(),
-                        });
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn c_flow_fixtures() {
     let update = std::env::var("POINTEE_UPDATE").is_ok();
@@ -97,79 +40,12 @@ fn c_flow_fixtures() {
         let text = std::fs::read_to_string(&path).unwrap();
         let ws = Workspace::new(vec![SourceFile::new(name.clone(), text.clone())]);
         let opts = Options::default();
-        let mut new_text: Vec<String> = text.lines().map(str::to_string).collect();
         counts.0 += 1;
-        for e in expectations(&text) {
-            let line_text = text.lines().nth(e.line as usize - 1).unwrap();
-            let code = &line_text[..line_text.find("// ").unwrap()];
-            let Some(col) = column_of(code, &e.expr) else {
-                failures.push(format!(
-                    "{name}:{}: `{}` not found on the line",
-                    e.line, e.expr
-                ));
-                continue;
-            };
-            let got = if e.kind == "HOVER" {
-                counts.1 += 1;
-                match pointee_ide::hover(&ws, &name, e.line, col, &opts) {
-                    Ok(h) => render_hover(&h),
-                    Err(err) => format!("error: {err}"),
-                }
-            } else {
-                counts.1 += 1;
-                match pointee_ide::callees(&ws, &name, e.line, col, &opts) {
-                    Ok(cs) => {
-                        let v: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
-                        format!("{{{}}}", v.join(", "))
-                    }
-                    Err(err) => format!("error: {err}"),
-                }
-            };
-            if got != e.want {
-                if update {
-                    let l = &mut new_text[e.line as usize - 1];
-                    let old = format!("{} {} = {}", e.kind, e.expr, e.want);
-                    let new = format!("{} {} = {}", e.kind, e.expr, got);
-                    *l = l.replacen(&old, &new, 1);
-                } else {
-                    failures.push(format!(
-                        "{name}:{}: {} {}: want {}, got {}",
-                        e.line, e.kind, e.expr, e.want, got
-                    ));
-                }
-            }
-        }
-        match pointee_ide::check(&ws, &opts) {
-            Ok(report) => {
-                let calls: usize = text
-                    .lines()
-                    .map(|l| l.split("//").next().unwrap().matches("ALIAS(").count())
-                    .sum();
-                counts.2 += report.alias_checks.len();
-                if report.alias_checks.len() != calls {
-                    failures.push(format!(
-                        "{name}: {} alias checks in the text, {} evaluated",
-                        calls,
-                        report.alias_checks.len()
-                    ));
-                }
-                for c in report.alias_checks.iter().filter(|c| !c.ok) {
-                    failures.push(format!(
-                        "{name}:{}: {} is {}",
-                        c.at.line,
-                        c.check,
-                        c.verdict.as_str()
-                    ));
-                }
-            }
-            Err(err) => failures.push(format!("{name}: check failed: {err}")),
-        }
-        if update {
-            let mut s = new_text.join("\n");
-            s.push('\n');
-            if s != text {
-                std::fs::write(&path, s).unwrap();
-            }
+        let (n, new_text) = expect::check_expectations(&ws, &name, &opts, update, &mut failures);
+        counts.1 += n;
+        counts.2 += expect::check_alias_checks(&ws, &name, &opts, &mut failures);
+        if let Some(s) = new_text {
+            std::fs::write(&path, s).unwrap();
         }
     }
     eprintln!(

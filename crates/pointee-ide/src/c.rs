@@ -19,11 +19,24 @@ pub(crate) fn lower(ws: &Workspace) -> Result<pointee_c::CProgram, InputError> {
     pointee_c::lower(&files).map_err(|e| InputError(e.0))
 }
 
-fn settings(opts: &Options) -> Settings {
+fn settings(opts: &Options, program: &Program) -> Settings {
     let mut s = Settings::default();
     if let Some(bound) = opts.c_context_bound {
         s.max_contexts_per_function = bound.max(1) as usize;
     }
+    // The model's entry patterns, as the program's function names.
+    s.entries = opts.c_entries.as_ref().map(|patterns| {
+        program
+            .functions
+            .iter()
+            .map(|f| f.name.clone())
+            .filter(|n| {
+                patterns
+                    .iter()
+                    .any(|p| pointee_project::paths::match_name(p.as_bytes(), n.as_bytes()))
+            })
+            .collect()
+    });
     s
 }
 
@@ -374,7 +387,7 @@ fn answer<T>(
     ask: impl FnOnce(&CAnswers, &mut Analysis) -> Result<T, InputError>,
 ) -> Result<T, InputError> {
     let lowered = lower(ws)?;
-    let mut a = pointee_flow::analyze(&lowered.program, settings(opts));
+    let mut a = pointee_flow::analyze(&lowered.program, settings(opts, &lowered.program));
     let answers = CAnswers::new(ws, lowered.sources.iter().collect(), &lowered.program);
     ask(&answers, &mut a)
 }
@@ -415,7 +428,7 @@ pub(crate) fn check(ws: &Workspace, opts: &Options) -> Result<CheckReport, Input
 pub(crate) fn dump(ws: &Workspace, opts: &Options) -> Result<Dump, InputError> {
     let lowered = lower(ws)?;
     let program = &lowered.program;
-    let mut a = (!opts.no_facts).then(|| pointee_flow::analyze(program, settings(opts)));
+    let mut a = (!opts.no_facts).then(|| pointee_flow::analyze(program, settings(opts, program)));
     let mut units = std::collections::HashMap::new();
     let mut dump = Dump::of_program(ws, program, &lowered.sources, opts, |name, s| {
         match a.as_mut() {

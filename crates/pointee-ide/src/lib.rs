@@ -32,6 +32,9 @@ pub struct Options {
     /// C: at most this many calling contexts per function before contexts
     /// merge (reported as `merged` in hover); `None` is the engine's default.
     pub c_context_bound: Option<u32>,
+    /// C: the functions to analyse as entries (names or `*`/`?` patterns,
+    /// the program model's `entries`); `None` is the engine's rule.
+    pub c_entries: Option<Vec<String>>,
 }
 
 /// The language of the whole workspace: all files must share one.

@@ -2,7 +2,7 @@
 //! program, before any body is lowered, so that bodies can resolve names,
 //! overloads and fields across files.
 
-use crate::types::{read_type, sig_name, JType};
+use crate::types::{read_type, JType};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -10,6 +10,19 @@ pub struct FieldDecl {
     pub name: String,
     pub ty: JType,
     pub is_static: bool,
+    /// A static constant variable (JLS 4.12.4: `static final`, primitive or
+    /// String, initialised by a constant expression): a read of it is the
+    /// value itself and initialises no class.
+    pub constant: Option<Constant>,
+}
+
+/// The value of a constant variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constant {
+    /// A primitive: no object.
+    Prim,
+    /// A String: the interned literal of this text (with quotes).
+    Str(String),
 }
 
 pub struct MethodDecl<'a> {
@@ -317,8 +330,8 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
     // to the overrides; Object itself has no body for them.
     for (name, params, ret) in [
         ("toString", vec![], JType::Class("String".into())),
-        ("equals", vec![JType::object()], JType::Prim),
-        ("hashCode", vec![], JType::Prim),
+        ("equals", vec![JType::object()], JType::void()),
+        ("hashCode", vec![], JType::void()),
     ] {
         let sig: Vec<String> = params.iter().map(JType::name).collect();
         let signature = format!("{name}({})", sig.join(","));
@@ -438,6 +451,7 @@ fn collect_decl<'a>(
                     name: text(n, src).to_string(),
                     ty: JType::Class(name.clone()),
                     is_static: true,
+                    constant: None,
                 });
             }
         }
@@ -445,6 +459,7 @@ fn collect_decl<'a>(
             name: "$VALUES".into(),
             ty: JType::Array(Box::new(JType::Class(name.clone()))),
             is_static: true,
+            constant: None,
         });
     }
     if node.kind() == "record_declaration" {
@@ -606,6 +621,7 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
             match m.kind() {
                 "field_declaration" | "constant_declaration" => {
                     let is_static = is_interface || has_modifier(m, src, "static");
+                    let is_final = is_interface || has_modifier(m, src, "final");
                     let Some(tn) = m.child_by_field_name("type") else {
                         continue;
                     };
@@ -619,10 +635,22 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
                             .child_by_field_name("dimensions")
                             .map(|x| crate::types::count_dims(x, src))
                             .unwrap_or(0);
+                        let ty = crate::types::wrap_array(base.clone(), dims);
+                        let value = d.child_by_field_name("value");
+                        let constant = match value.filter(|_| is_static && is_final) {
+                            Some(v) if !ty.is_ref() && crate::constant::is_constant(v) => {
+                                Some(Constant::Prim)
+                            }
+                            Some(v) if ty == JType::Class("String".into()) => {
+                                crate::constant::string_value(v, src).map(Constant::Str)
+                            }
+                            _ => None,
+                        };
                         decl.fields.push(FieldDecl {
                             name: text(n, src).to_string(),
-                            ty: crate::types::wrap_array(base.clone(), dims),
+                            ty,
                             is_static,
+                            constant,
                         });
                     }
                 }
@@ -647,7 +675,7 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
         decl.methods.push(MethodDecl {
             name: "<init>".into(),
             params: Vec::new(),
-            ret: JType::Prim,
+            ret: JType::void(),
             is_static: false,
             is_ctor: true,
             is_private: false,
@@ -699,7 +727,7 @@ fn method_decl<'a>(
                 continue;
             };
             let mut ty = read_type(tn, src, &tv);
-            let mut sn = sig_name(tn, src, &ty);
+            let mut sn = ty.name();
             let dims = p
                 .child_by_field_name("dimensions")
                 .map(|x| crate::types::count_dims(x, src))
@@ -716,7 +744,7 @@ fn method_decl<'a>(
     let ret = m
         .child_by_field_name("type")
         .map(|t| read_type(t, src, &tv))
-        .unwrap_or(JType::Prim);
+        .unwrap_or_else(JType::void);
     let is_varargs = m.child_by_field_name("parameters").is_some_and(|ps| {
         let mut c = ps.walk();
         let last = ps
@@ -769,7 +797,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
                 continue;
             };
             let ty = read_type(t, src, tv);
-            comps.push((text(n, src).to_string(), ty.clone(), sig_name(t, src, &ty)));
+            comps.push((text(n, src).to_string(), ty.clone(), ty.name()));
         }
     }
     let name = decl.name.clone();
@@ -778,6 +806,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             name: f.clone(),
             ty: ty.clone(),
             is_static: false,
+            constant: None,
         });
         let signature = format!("{f}()");
         if !decl.methods.iter().any(|m| m.signature == signature) {
@@ -823,7 +852,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             .iter()
             .map(|(n, t, _)| (n.clone(), t.clone()))
             .collect(),
-        ret: JType::Prim,
+        ret: JType::void(),
         is_static: false,
         is_ctor: true,
         is_private: false,

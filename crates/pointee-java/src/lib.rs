@@ -11,14 +11,19 @@
 //! where possible and listed as `Unsupported` notes; docs/java-analysis.md
 //! has the whole list. It must never analyse, do I/O or panic on any input.
 
+mod constant;
 mod decl;
+mod library;
 mod lower;
+mod made;
 mod types;
 
 use decl::{text, Hierarchy};
-use lower::{range, Fb, Method};
+pub use lower::LIBRARY;
+use lower::{range, Fb, Method, Pools};
+pub use made::LIBRARY_OBJECT;
 use pointee_ir::{
-    Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, Range, SourceMap,
+    Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, SourceMap,
 };
 use tree_sitter::{Node, Parser, Tree};
 
@@ -30,13 +35,17 @@ pub struct JavaProgram {
     pub sources: Vec<SourceMap>,
     /// Every `public static void main(String[])`, in file order.
     pub mains: Vec<Name>,
-    /// The static initialisers (`C.<clinit>()`), run from the entry.
+    /// Functions run before any entry, in the empty context: each file's
+    /// literal pool and the library's callbacks. (Not the static
+    /// initialisers `C.<clinit>()`: the analysis runs one when its class is
+    /// initialised, JLS 12.4.1.)
     pub initializers: Vec<Name>,
 }
 
-/// The roots of an analysis: every static initialiser, then every
-/// `main(String[])`, or those of `entry` (a class, `C.main`, or a method's
-/// full name). `Err` when `entry` names no `main`.
+/// The roots of an analysis: the functions run before any entry
+/// (`initializers`), then every `main(String[])`, or those of `entry` (a
+/// class, `C.main`, or a method's full name). `Err` when `entry` names no
+/// `main`.
 pub fn analysis_roots(
     mains: &[Name],
     initializers: &[Name],
@@ -145,12 +154,13 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
 
     // Pass 2: bodies.
     let mut out = JavaProgram::default();
-    let mut strings: Vec<Vec<(String, Range)>> = vec![Vec::new(); files.len()];
+    let mut pools: Vec<Pools> = vec![Pools::default(); files.len()];
     for ci in 0..h.classes.len() {
-        lower_class(&h, ci, &srcs, &mut sources, &mut out, &mut strings);
+        lower_class(&h, ci, &srcs, &mut sources, &mut out, &mut pools);
     }
-    literal_pools(&mut out, &mut sources, strings);
-    library_callbacks(&mut out, &mut sources);
+    made::box_pools(&mut out, &mut sources, &pools);
+    made::literal_pools(&mut out, &mut sources, &pools);
+    made::library_callbacks(&mut out, &mut sources);
     out.sources = sources;
     out
 }
@@ -180,143 +190,6 @@ fn thrown_global(out: &mut JavaProgram, used: bool) {
     }
 }
 
-/// When the program talks to the library: a root `Library.<callbacks>()`
-/// through which the library calls back every method it could know of on
-/// the objects it was given: the methods of program classes with a library
-/// supertype (`run()` of a `Runnable`, `compare` of a `Comparator`, ...) and
-/// `toString()`, `equals(Object)`, `hashCode()`; the library heap is each
-/// argument, and each result goes back into it.
-fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
-    use pointee_ir::{
-        Basic, Callee, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt,
-        StmtId, Type, Var, VarId, VarKind,
-    };
-    if out.program.global(lower::LIBRARY).is_none() || sources.is_empty() {
-        return;
-    }
-    let known: std::collections::HashSet<&str> =
-        out.program.classes.iter().map(|c| &*c.name).collect();
-    let mut sigs: std::collections::BTreeSet<String> =
-        ["toString()", "equals(Object)", "hashCode()"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-    for c in &out.program.classes {
-        let library_super = c
-            .superclass
-            .iter()
-            .chain(&c.interfaces)
-            .any(|s| !known.contains(&**s));
-        if library_super {
-            sigs.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.is_static && !m.signature.starts_with('<'))
-                    .map(|m| m.signature.to_string()),
-            );
-        }
-    }
-    let name: Name = "Library.<callbacks>()".into();
-    let mut f = Function {
-        name: name.clone(),
-        params: Vec::new(),
-        ret: Type::Void,
-        variadic: false,
-        is_static: true,
-        vars: vec![
-            Var {
-                name: "lib".into(),
-                ty: Type::Class("Object".into()),
-                kind: VarKind::Temp,
-                restrict: false,
-            },
-            Var {
-                name: "r".into(),
-                ty: Type::Class("Object".into()),
-                kind: VarKind::Temp,
-                restrict: false,
-            },
-        ],
-        ret_var: None,
-        body: Vec::new(),
-        labels: 0,
-        stmt_count: 0,
-        site_count: 0,
-    };
-    let mut fs = FunctionSource {
-        name: name.clone(),
-        vars: vec![Range::default(); 2],
-        ..Default::default()
-    };
-    let (lib, r) = (Place::var(VarId(0)), Place::var(VarId(1)));
-    let heap = Place::global(lower::LIBRARY.into());
-    let stmt = |f: &mut Function, fs: &mut FunctionSource, b: Basic| {
-        f.body.push(Stmt::Basic(StmtId(f.stmt_count), b));
-        f.stmt_count += 1;
-        fs.stmts.push(Range::default());
-    };
-    stmt(
-        &mut f,
-        &mut fs,
-        Basic::Assign {
-            lhs: lib.clone(),
-            rhs: Rvalue::Use(heap.clone()),
-        },
-    );
-    for sig in sigs {
-        let arity = sig.split_once('(').map_or(0, |(_, a)| {
-            a.trim_end_matches(')')
-                .split(',')
-                .filter(|x| !x.is_empty())
-                .count()
-        });
-        let site = SiteId(f.site_count);
-        f.site_count += 1;
-        fs.sites.push(SiteInfo {
-            range: Range::default(),
-            kind: SiteKind::Call,
-        });
-        let args = vec![Rvalue::Use(lib.clone()); arity + 1];
-        let callee = Callee::Virtual {
-            receiver: lib.clone(),
-            signature: sig.as_str().into(),
-        };
-        stmt(
-            &mut f,
-            &mut fs,
-            Basic::Call {
-                site,
-                lhs: Some(r.clone()),
-                callee,
-                args,
-            },
-        );
-    }
-    stmt(
-        &mut f,
-        &mut fs,
-        Basic::Assign {
-            lhs: heap,
-            rhs: Rvalue::Use(r),
-        },
-    );
-    if let Some(c) = out
-        .program
-        .classes
-        .iter_mut()
-        .find(|c| &*c.name == "Object")
-    {
-        c.methods.push(pointee_ir::Method {
-            signature: "<callbacks>()".into(),
-            function: Some(name.clone()),
-            is_static: true,
-        });
-    }
-    out.initializers.push(name);
-    out.program.functions.push(f.into());
-    sources[0].functions.push(fs);
-}
-
 /// Declares the library heap once, when some body uses it.
 fn library_global(out: &mut JavaProgram, used: bool) {
     if used && out.program.global(lower::LIBRARY).is_none() {
@@ -326,111 +199,6 @@ fn library_global(out: &mut JavaProgram, used: bool) {
             kind: GlobalKind::StaticField,
             init: Vec::new(),
         });
-    }
-}
-
-/// One static function per file, `String.<literals FILE>()`, run from the
-/// entry: it makes one object per distinct literal text of the file and
-/// stores it in the global `String."text"` that every use of the literal
-/// reads (Java interns literals, so equal texts are one object).
-fn literal_pools(
-    out: &mut JavaProgram,
-    sources: &mut [SourceMap],
-    strings: Vec<Vec<(String, Range)>>,
-) {
-    use pointee_ir::{
-        Basic, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId,
-        Type, Var, VarId, VarKind,
-    };
-    let mut literal_globals = std::collections::HashSet::new();
-    for (file, lits) in strings.into_iter().enumerate() {
-        if lits.is_empty() {
-            continue;
-        }
-        let name: Name = format!("String.<literals {}>()", sources[file].file).into();
-        let mut f = Function {
-            name: name.clone(),
-            params: Vec::new(),
-            ret: Type::Void,
-            variadic: false,
-            is_static: true,
-            vars: Vec::new(),
-            ret_var: None,
-            body: Vec::new(),
-            labels: 0,
-            stmt_count: 0,
-            site_count: 0,
-        };
-        let mut fs = FunctionSource {
-            name: name.clone(),
-            ..Default::default()
-        };
-        let mut seen = std::collections::HashSet::new();
-        for (text, r) in &lits {
-            if !seen.insert(text.as_str()) {
-                continue;
-            }
-            let k = f.vars.len() as u32;
-            f.vars.push(Var {
-                name: format!("s{k}").into(),
-                ty: Type::Class("String".into()),
-                kind: VarKind::Temp,
-                restrict: false,
-            });
-            fs.vars.push(*r);
-            fs.sites.push(SiteInfo {
-                range: *r,
-                kind: SiteKind::String,
-            });
-            let g: Name = lower::literal_global(text).into();
-            let v = Place::var(VarId(k));
-            f.body.push(Stmt::Basic(
-                StmtId(2 * k),
-                Basic::Assign {
-                    lhs: v.clone(),
-                    rhs: Rvalue::String(SiteId(k)),
-                },
-            ));
-            f.body.push(Stmt::Basic(
-                StmtId(2 * k + 1),
-                Basic::Assign {
-                    lhs: Place::global(g.clone()),
-                    rhs: Rvalue::Use(v),
-                },
-            ));
-            fs.stmts.push(*r);
-            fs.stmts.push(*r);
-            if literal_globals.insert(g.clone()) {
-                out.program.globals.push(Global {
-                    name: g.clone(),
-                    ty: Type::Class("String".into()),
-                    kind: GlobalKind::StaticField,
-                    init: Vec::new(),
-                });
-                sources[file].globals.push(GlobalSource {
-                    name: g,
-                    name_range: *r,
-                    sites: Vec::new(),
-                });
-            }
-        }
-        f.site_count = f.vars.len() as u32;
-        f.stmt_count = 2 * f.site_count;
-        if let Some(c) = out
-            .program
-            .classes
-            .iter_mut()
-            .find(|c| &*c.name == "String")
-        {
-            c.methods.push(pointee_ir::Method {
-                signature: format!("<literals {}>()", sources[file].file).into(),
-                function: Some(name.clone()),
-                is_static: true,
-            });
-        }
-        out.initializers.push(name);
-        out.program.functions.push(f.into());
-        sources[file].functions.push(fs);
     }
 }
 
@@ -458,7 +226,7 @@ fn lower_class(
     srcs: &[&str],
     sources: &mut [SourceMap],
     out: &mut JavaProgram,
-    strings: &mut [Vec<(String, Range)>],
+    pools: &mut [Pools],
 ) {
     let c = &h.classes[ci];
     let mut class = Class {
@@ -623,7 +391,7 @@ fn lower_class(
                 }
             }
         }
-        strings[file].append(&mut fb.strings);
+        pools[file].append(&mut fb.pools);
         thrown_global(out, fb.uses_thrown);
         library_global(out, fb.uses_library);
         let lambdas = std::mem::take(&mut fb.lambdas);
@@ -636,6 +404,7 @@ fn lower_class(
         out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }
+    bridges(h, c, &mut class);
     // Static initialisers.
     let statics: Vec<&Node> = members
         .iter()
@@ -673,11 +442,11 @@ fn lower_class(
         for m in statics {
             init_member(&mut fb, c, *m, src, true);
         }
-        strings[file].append(&mut fb.strings);
+        pools[file].append(&mut fb.pools);
         thrown_global(out, fb.uses_thrown);
         library_global(out, fb.uses_library);
         let lambdas = std::mem::take(&mut fb.lambdas);
-        let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
+        let (f, fs) = fb.finish(&fname, true, &types::JType::void());
         add_lambdas(out, &mut sources[file], lambdas);
         sources[file].notes = notes;
         class.methods.push(pointee_ir::Method {
@@ -685,11 +454,39 @@ fn lower_class(
             function: Some(fname.as_str().into()),
             is_static: true,
         });
-        out.initializers.push(f.name.clone());
         out.program.functions.push(f.into());
         sources[file].functions.push(fs);
     }
     out.program.classes.push(class);
+}
+
+/// Bridges, as javac makes them: a class implementing a library functional
+/// interface with its method under a more specific signature
+/// (`compare(Foo,Foo)` of a `Comparator<Foo>`) also answers the interface's
+/// erased signature (`compare(Object,Object)`), which calls through the
+/// interface dispatch on.
+fn bridges(h: &Hierarchy, c: &decl::ClassDecl, class: &mut Class) {
+    if c.is_interface {
+        return;
+    }
+    for a in h.ancestors(&c.name).iter() {
+        let Some(sam) = library::functional(a) else {
+            continue;
+        };
+        let cands = h.methods_named(&c.name, sam.name(), sam.params.len());
+        if cands.iter().any(|(_, m)| m.signature == sam.signature)
+            || class.methods.iter().any(|m| *m.signature == sam.signature)
+        {
+            continue;
+        }
+        if let Some((_, m)) = cands.iter().find(|(_, m)| !m.is_static && m.has_body) {
+            class.methods.push(pointee_ir::Method {
+                signature: sam.signature.as_str().into(),
+                function: Some(m.function.as_str().into()),
+                is_static: false,
+            });
+        }
+    }
 }
 
 /// A field declaration's initializers or an initializer block.

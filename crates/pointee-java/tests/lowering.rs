@@ -14,7 +14,7 @@ fn fixtures() -> Vec<PathBuf> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 todo.push(p);
-            } else if p.extension().map_or(false, |e| e == "java") {
+            } else if p.extension().is_some_and(|e| e == "java") {
                 out.push(p);
             }
         }
@@ -74,8 +74,7 @@ fn check_invariants(jp: &pointee_java::JavaProgram) {
                     if let Rvalue::Use(p) | Rvalue::Cast(p, _) = rhs {
                         assert!(ok_place(p));
                         assert!(
-                            !(lhs.deref && p.deref)
-                                && !(lhs.deref && matches!(p.base, Base::Global(_))),
+                            !lhs.deref || !(p.deref || matches!(p.base, Base::Global(_))),
                             "{}: {}",
                             f.name,
                             f.basic_to_string(b)
@@ -145,6 +144,8 @@ fn every_prefix_of_some_fixtures_lowers() {
             "ArrayInitializers",
             "Lambdas",
             "Enums",
+            "Boxing",
+            "LibraryLambdas",
         ]
         .iter()
         .any(|f| n.starts_with(f))
@@ -180,7 +181,7 @@ class B {}
     let f = jp.program.function("A.make()").unwrap();
     assert_eq!(
         body(f),
-        "  t1 = new B#0\n  call#1 B.<init>()(t1)\n  a = new A#2\n  call#3 A.<init>(B)(a, t1)\n  A.g = a\n  ret = call#4 a.<virtual get()>(a)\n  return\n"
+        "  t1 = new B#0\n  call#1 B.<init>()(t1)\n  t2 = new A#2\n  call#3 A.<init>(B)(t2, t1)\n  a = t2\n  A.g = a\n  ret = call#4 a.<virtual get()>(a)\n  return\n"
     );
     let c = jp.program.function("A.<init>(B)").unwrap();
     assert_eq!(body(c), "  (*this).f = b\n");

@@ -13,7 +13,7 @@ pub(super) fn single_abstract<'a>(
     iface: &str,
 ) -> Option<(String, Vec<JType>, JType)> {
     let Some(decl) = h.get(iface) else {
-        return library_functional(iface);
+        return crate::library::functional(iface).map(|s| (s.signature, s.params, s.ret));
     };
     if !decl.is_interface {
         return None;
@@ -47,27 +47,6 @@ pub(super) fn single_abstract<'a>(
     }
 }
 
-/// The functional interfaces of the library that lambdas commonly target,
-/// erased: (signature, parameters, result). Objects of these are called
-/// back by the library (see the library heap).
-fn library_functional(iface: &str) -> Option<(String, Vec<JType>, JType)> {
-    let o = JType::object;
-    let (sig, params, ret): (&str, Vec<JType>, JType) = match iface {
-        "Runnable" => ("run()", vec![], JType::Prim),
-        "Callable" => ("call()", vec![], o()),
-        "Supplier" => ("get()", vec![], o()),
-        "Consumer" => ("accept(Object)", vec![o()], JType::Prim),
-        "BiConsumer" => ("accept(Object,Object)", vec![o(), o()], JType::Prim),
-        "Function" | "UnaryOperator" => ("apply(Object)", vec![o()], o()),
-        "BiFunction" | "BinaryOperator" => ("apply(Object,Object)", vec![o(), o()], o()),
-        "Predicate" => ("test(Object)", vec![o()], JType::Prim),
-        "BiPredicate" => ("test(Object,Object)", vec![o(), o()], JType::Prim),
-        "Comparator" => ("compare(Object,Object)", vec![o(), o()], JType::Prim),
-        _ => return None,
-    };
-    Some((sig.to_string(), params, ret))
-}
-
 /// The names of a lambda's parameters.
 fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
     let Some(p) = node.child_by_field_name("parameters") else {
@@ -90,12 +69,7 @@ fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
 }
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn lambda(
-        &mut self,
-        node: Node<'a>,
-        dest: Option<VarId>,
-        target: Option<JType>,
-    ) -> Ev {
+    pub(super) fn lambda(&mut self, node: Node<'a>, target: Option<JType>) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -117,7 +91,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let ty = JType::Class(iface.clone());
         // The lambda object, with what it captures.
         let site = self.site(range(node), SiteKind::New);
-        let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
+        let x = self.temp(ty.clone(), range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
@@ -225,12 +199,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                 fb.expr(body, None);
             }
         }
-        let mut strings = std::mem::take(&mut fb.strings);
+        let mut pools = std::mem::take(&mut fb.pools);
         let mut lambdas = std::mem::take(&mut fb.lambdas);
         let thrown = fb.uses_thrown;
         self.uses_library |= fb.uses_library;
         let (f, fs) = fb.finish(&fname, false, &ret);
-        self.strings.append(&mut strings);
+        self.pools.append(&mut pools);
         self.lambdas.append(&mut lambdas);
         self.uses_thrown |= thrown;
         let class = pointee_ir::Class {

@@ -132,7 +132,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // parameter reads: exceptions flow context-insensitively.
                 if let Some(e) = node.named_child(0) {
                     let ev = self.expr(e, None);
-                    if let Some(v) = self.to_var(ev, e, None) {
+                    if let Some(v) = self.var_of(ev, e, None) {
                         self.emit(
                             Basic::Assign {
                                 lhs: Place::global(THROWN.into()),
@@ -224,7 +224,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             if let Some(val) = value {
                 self.expected = Some(ty.clone());
                 let ev = if val.kind() == "array_initializer" {
-                    self.array_init(val, &ty, Some(v))
+                    self.array_init(val, &ty)
                 } else {
                     self.expr(val, Some(v))
                 };
@@ -241,6 +241,12 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `v = ev` unless `ev` already is `v`.
     pub(super) fn assign_var(&mut self, v: VarId, ev: Ev, node: Node) {
+        // A primitive for a variable of a known reference type is boxed.
+        let ty = self.var_ty[v.0 as usize].clone();
+        let ev = match ty {
+            JType::Class(_) | JType::Array(_) => self.boxed(ev, &ty, node),
+            _ => ev,
+        };
         if let EvK::Place(p) = &ev.kind {
             if p.base == Base::Var(v) && !p.deref && p.path.is_empty() {
                 return;
@@ -249,7 +255,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let EvK::Rv(Rvalue::Scalar) = ev.kind {
             return;
         }
-        self.to_var(ev, node, Some(v));
+        self.var_of(ev, node, Some(v));
     }
 
     pub(super) fn foreach(&mut self, node: Node<'a>) {
@@ -257,7 +263,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             let coll = node.child_by_field_name("value").map(|v| {
                 let ev = s.expr(v, None);
                 let ty = ev.ty.clone();
-                (s.to_var(ev, v, None), ty)
+                (s.var_of(ev, v, None), ty)
             });
             let ty = node.child_by_field_name("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
             let Some(name) = node.child_by_field_name("name") else { return };
@@ -266,6 +272,13 @@ impl<'a, 'h> Fb<'a, 'h> {
             let body = s.sub_block(|s| {
                 s.exit_test();
                 match coll {
+                    // `for (Integer x : ints)` boxes each element.
+                    Some((_, JType::Array(e))) if !e.is_ref() && ty.is_ref() => {
+                        if let JType::Prim(p) = *e {
+                            let boxed = s.box_value(p, &ty, None, range(node));
+                            s.assign_var(x, boxed, node);
+                        }
+                    }
                     Some((Some(c), JType::Array(_))) => {
                         let p = Place::deref(Base::Var(c)).index(Index::Any);
                         s.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(p) }, range(node));
@@ -369,23 +382,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         for p in parts {
                             if p.kind() == "catch_formal_parameter" {
                                 if let Some(n) = p.child_by_field_name("name") {
-                                    let mut c4 = p.walk();
-                                    let ty = p
-                                        .named_children(&mut c4)
-                                        .find(|t| t.kind() == "catch_type")
-                                        .and_then(|t| t.named_child(0))
-                                        .map(|t| s.ty(t))
-                                        .unwrap_or(JType::Unknown);
-                                    let v = s.declare(text(n, s.src), ty.clone(), range(n));
-                                    s.emit(
-                                        Basic::Assign {
-                                            lhs: Place::var(v),
-                                            rhs: Rvalue::Use(Place::global(THROWN.into())),
-                                        },
-                                        range(n),
-                                    );
-                                    s.uses_thrown = true;
-                                    s.record(n, &Place::var(v), &ty);
+                                    s.catch_param(p, n);
                                 }
                             } else if p.kind() == "block" {
                                 s.stmt(p);
@@ -408,5 +405,41 @@ impl<'a, 'h> Fb<'a, 'h> {
                 _ => {}
             }
         }
+    }
+
+    /// A `catch (E1 | E2 e)` parameter: the thrown objects that may be
+    /// instances of one of its types (`e = (E1) Throwable.<thrown>`, a
+    /// filtered load that is not a cast of the program).
+    fn catch_param(&mut self, param: Node<'a>, name: Node<'a>) {
+        let mut c = param.walk();
+        let types: Vec<JType> = param
+            .named_children(&mut c)
+            .find(|t| t.kind() == "catch_type")
+            .map(|t| {
+                let mut c2 = t.walk();
+                let tys: Vec<JType> = t.named_children(&mut c2).map(|x| self.ty(x)).collect();
+                tys
+            })
+            .unwrap_or_default();
+        let mut types = types;
+        if types.is_empty() {
+            types.push(JType::Unknown);
+        }
+        let ty = match types.as_slice() {
+            [one] => one.clone(),
+            _ => JType::Class("Throwable".into()),
+        };
+        let v = self.declare(text(name, self.src), ty.clone(), range(name));
+        for t in types.iter().filter(|t| t.is_ref()) {
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(v),
+                    rhs: Rvalue::Cast(Place::global(THROWN.into()), t.name().into()),
+                },
+                range(name),
+            );
+        }
+        self.uses_thrown = true;
+        self.record(name, &Place::var(v), &ty);
     }
 }
