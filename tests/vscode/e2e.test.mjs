@@ -581,7 +581,41 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
         .locator('svg#graph .edge')
         .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-from')} -> ${e.getAttribute('data-to')} (${e.getAttribute('data-kind')})`));
       assert.deepEqual(nodes.sort(), graph.nodes.map((n) => n.id).sort());
-      assert.deepEqual(edges.sort(), [...new Set(graph.edges.map((e) => `${e.from} -> ${e.to} (${e.kind})`))].sort());
+      // One drawn edge per (from, to, kind, call site), as docs/lsp.md says.
+      const site = (e) => (e.location ? `${e.location.uri}:${e.location.range.start.line}:${e.location.range.start.character}` : '');
+      const unique = new Map(graph.edges.map((e) => [`${e.from}|${e.to}|${e.kind}|${site(e)}`, `${e.from} -> ${e.to} (${e.kind})`]));
+      assert.deepEqual(edges.sort(), [...unique.values()].sort());
+    });
+    await step('graph-click-opens', async () => {
+      // Clicking a node with a location opens its source there.
+      const target = graph.nodes.find((n) => n.location && !graph.roots.includes(n.id)) ?? graph.nodes.find((n) => n.location);
+      assert.ok(target, 'some node has a location');
+      const frame = await webviewFrame();
+      await frame.locator(`svg#graph .node[data-id="${target.id}"]`).click();
+      const at = `Ln ${target.location.range.start.line + 1}, Col ${target.location.range.start.character + 1}`;
+      await page.locator('.statusbar-item', { hasText: at }).waitFor();
+    });
+  });
+
+  it('a server path that names no binary: a notification with a button to the setting; cleared, a new server starts', { timeout: STEP_MS * 3 }, async () => {
+    const before = serverPids(serverBinary);
+    await step('no-server', async () => {
+      writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'pointee.serverPath': '/nowhere/pointee' }));
+      const toast = page.locator('.notification-toast', { hasText: 'pointee.serverPath is set to "/nowhere/pointee", which is not an executable file.' });
+      await toast.waitFor();
+      await page.locator('.statusbar-item', { hasText: 'pointee: no server' }).waitFor();
+      assert.deepEqual(serverPids(serverBinary), [], 'the old server stopped');
+      await page.waitForTimeout(500); // the toast fades in
+      await screenshot('no-server-notification');
+      await toast.getByRole('button', { name: 'Open Setting' }).click();
+      await page.locator('.settings-editor .setting-item-contents', { hasText: 'Server Path' }).first().waitFor();
+    });
+    await step('server-again', async () => {
+      writeFileSync(join(ws, '.vscode', 'settings.json'), '{}');
+      await page.locator('.statusbar-item', { hasText: /pointee: ready \(/ }).waitFor();
+      const now = serverPids(serverBinary);
+      assert.equal(now.length, 1, `one server runs: ${now}`);
+      assert.notDeepEqual(now, before, 'a new server process');
     });
   });
 });
