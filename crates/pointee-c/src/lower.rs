@@ -46,6 +46,8 @@ pub(crate) struct FnState {
     /// (`Stmt::Continue`), `Some(label)` a label before a `for` update or a
     /// `do` condition.
     pub continues: Vec<Option<LabelId>>,
+    /// Every label of the function, found at its first computed `goto`.
+    pub all_labels: Option<Vec<String>>,
     temps: u32,
     names: HashMap<String, u32>,
 }
@@ -78,6 +80,9 @@ pub(crate) struct Lowerer<'s> {
     global_slots: FxHashMap<Name, usize>,
     global_source_slots: FxHashMap<Name, usize>,
     extern_names: std::collections::HashSet<Name>,
+    /// Globals declared `extern` and not (yet) defined here: no IR until
+    /// used (see `use_global`).
+    pub declared_only: pointee_ir::fxhash::FxHashSet<Name>,
     /// Typedef names looked up so far: a header whose type was derived
     /// without one does not depend on the scope.
     pub typedef_lookups: u32,
@@ -122,6 +127,7 @@ impl<'s> Lowerer<'s> {
             global_slots: FxHashMap::default(),
             global_source_slots: FxHashMap::default(),
             extern_names: Default::default(),
+            declared_only: Default::default(),
             typedef_lookups: 0,
             predeclared: FxHashMap::default(),
             key_buf: String::new(),
@@ -151,6 +157,7 @@ impl<'s> Lowerer<'s> {
         CFile {
             program: self.program,
             source: self.source,
+            headers: Vec::new(),
         }
     }
 
@@ -824,6 +831,25 @@ impl<'s> Lowerer<'s> {
                 }
                 continue;
             }
+            if is_extern && value.is_none() && !self.global_slots.contains_key(name.as_str()) {
+                // A declaration, no definition (headers declare many a
+                // global a unit never uses): the global is made where it
+                // is used.
+                let key: Name = name.as_str().into();
+                self.declared_only.insert(key.clone());
+                self.scopes[0].insert(name.clone(), Sym::Global(key.clone(), ty.clone()));
+                if self.in_function() {
+                    self.bind(&name, Sym::Global(key.clone(), ty));
+                }
+                if !self.global_source_slots.contains_key(&key) {
+                    self.put_global_source(GlobalSource {
+                        name: key,
+                        name_range: range(name_node),
+                        sites: Vec::new(),
+                    });
+                }
+                continue;
+            }
             if !self.in_function() || is_extern {
                 let definition = match (value, is_extern) {
                     (Some(_), _) => Definition::Initialised,
@@ -853,6 +879,7 @@ impl<'s> Lowerer<'s> {
         value: Option<Node>,
     ) -> (Name, Type) {
         let key: Name = name.into();
+        self.declared_only.remove(&key);
         let slot = self.global_slots.get(&key).copied();
         let ty = match (&ty, slot) {
             // `extern int a[];` then `int a[10];`: keep the more complete type.
@@ -902,6 +929,17 @@ impl<'s> Lowerer<'s> {
         (key, ty)
     }
 
+    /// A global used here: one only declared (`extern`) is made now. A C
+    /// library global (`stdin`, `errno`, ...; declared by a header or not)
+    /// starts with the library's value: unknown.
+    pub(crate) fn use_global(&mut self, name: &Name, ty: &Type) {
+        let declared_only = self.declared_only.contains(name)
+            || (self.base.declared_only.contains(name) && !self.global_slots.contains_key(name));
+        if declared_only && !self.global_slots.contains_key(name) {
+            self.library_global(name, ty.clone());
+        }
+    }
+
     /// A global a C library header would declare (`stdin`, `errno`, ...),
     /// made on first use: declared only (`extern`), so linking keeps it one
     /// object that no unit defines, and the analysis gives it the library's
@@ -920,7 +958,9 @@ impl<'s> Lowerer<'s> {
             },
             init: Vec::new(),
         });
-        self.scopes[0].insert(name.to_string(), Sym::Global(key, ty));
+        if !self.scopes[0].contains_key(name) {
+            self.scopes[0].insert(name.to_string(), Sym::Global(key, ty));
+        }
     }
 
     /// A `static` local: a global named `function::name`.
@@ -1139,6 +1179,8 @@ impl<'s> Lowerer<'s> {
                 });
             self.bind(t, Sym::Typedef(Type::Record(key)));
         }
+        // gcc's own type behind `va_list` (the bundled <stdarg.h>).
+        self.bind("__builtin_va_list", Sym::Typedef(Type::Record("va_list".into())));
     }
 }
 

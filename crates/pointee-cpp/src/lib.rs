@@ -118,7 +118,7 @@ pub struct Diagnostic {
 }
 
 /// A preprocessed translation unit.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Output {
     /// The expanded text: what the compiler's parser sees.
     pub text: String,

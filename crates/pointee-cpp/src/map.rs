@@ -191,7 +191,9 @@ impl Emitter {
                 self.text.extend(gap.iter().map(|&c| if c == b'\n' { '\n' } else { ' ' }));
             }
             _ if self.text.is_empty() => {}
-            _ => self.text.push(if t.has(LINE_START) { '\n' } else { ' ' }),
+            _ if t.has(LINE_START) => self.text.push('\n'),
+            _ if t.has(crate::macros::SPACE) || !glues(&self.text, spelling) => self.text.push(' '),
+            _ => {}
         }
         let start = self.text.len() as u32;
         self.text.push_str(spelling);
@@ -219,6 +221,43 @@ impl Emitter {
             spans: self.spans.clone(),
         }
     }
+}
+
+/// Whether `next` can follow the text with no space between and still be
+/// read as its own token (a macro's tokens are written as close as that).
+fn glues(text: &str, next: &str) -> bool {
+    let (Some(a), Some(b)) = (text.chars().next_back(), next.chars().next()) else {
+        return true;
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || !c.is_ascii();
+    if a.is_whitespace() {
+        return true;
+    }
+    if word(a) && (word(b) || b == '.' || b == '\'' || b == '"') {
+        return false;
+    }
+    // A number goes on through `.`, and through a sign after an exponent.
+    if a == '.' && b.is_ascii_digit() {
+        return false;
+    }
+    if matches!(b, '+' | '-') && matches!(a, 'e' | 'E' | 'p' | 'P') {
+        let run = text.trim_end_matches(|c: char| word(c) || c == '.');
+        if text[run.len()..].starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            return false;
+        }
+    }
+    if word(a) || word(b) || matches!(b, '"' | '\'') {
+        return true;
+    }
+    // Two punctuators that would read as one (or as a comment).
+    const PAIRS: [&str; 29] = [
+        "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=",
+        "-=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:", "..", "/*", "//", "|=",
+    ];
+    let mut pair = String::with_capacity(2);
+    pair.push(a);
+    pair.push(b);
+    !PAIRS.contains(&pair.as_str())
 }
 
 /// Whether `next` extends `prev` into one span: byte for byte on both

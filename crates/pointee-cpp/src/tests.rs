@@ -610,10 +610,10 @@ fn arguments_land_where_they_are_spelled_and_bodies_on_the_use() {
     let out = pp(&files);
     assert_eq!(lands(&out, &files, "state", 0), "state");
     assert_eq!(lands(&out, &files, "l_G", 0), "G(state)");
-    assert_eq!(lands(&out, &files, "state -> l_G", 0), "G(state)");
+    assert_eq!(lands(&out, &files, "state->l_G", 0), "G(state)");
     assert_eq!(lands(&out, &files, "x", 0), "x");
     // A node from the expansion to text after it covers both.
-    let whole = "( state -> l_G ) ->x";
+    let whole = "(state->l_G)->x";
     assert!(out.text.contains(whole), "{:?}", out.text);
     assert_eq!(lands(&out, &files, whole, 0), "G(state)->x");
 }
@@ -668,4 +668,13 @@ fn paths_are_joined_and_normalised() {
     assert_eq!(parent("a/b/c.h"), "a/b");
     assert_eq!(parent("c.h"), "");
     assert_eq!(normalize("/a//b/../../.."), "/");
+}
+
+#[test]
+fn expanded_tokens_never_run_together() {
+    // Written as close as possible, but read back as the same tokens.
+    assert_expands(
+        "#define NEG(x) -x\n#define P +\n#define E 1e\n#define ID(x) x\n-NEG(1) +P E+1 ID(a)ID(b) ID(/)ID(/) ID(L)'c' ID(.)ID(5)",
+        "- - 1 + + 1e + 1 a b / / L 'c' . 5",
+    );
 }

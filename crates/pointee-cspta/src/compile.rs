@@ -3,8 +3,8 @@
 //! statements sorted by rule (New, Assign, Load, Store, Call), and the class
 //! hierarchy for Dispatch and cast checks.
 
+use crate::fxhash::FxHashMap as HashMap;
 use pointee_ir::{Base, Basic, Callee, Place, Program, Rvalue, Sel, Stmt};
-use std::collections::HashMap;
 
 /// The field name of the one collapsed array element (seed 003's `arr`).
 pub const ARRAY_FIELD: &str = "[]";
@@ -106,6 +106,9 @@ pub struct Alloc {
     /// An object of a library class (not an array, not a class of the
     /// program): its methods are the library's.
     pub library: bool,
+    /// The class its methods are looked up in: its own, `Object` for an
+    /// array, none for a library object.
+    pub dispatch_class: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -133,9 +136,13 @@ pub struct Facts {
     /// Per class: some supertype is a library type (whose own supertypes
     /// are unknown), so its objects may be instances of any library type.
     pub open: Vec<bool>,
-    /// Object classes and cast targets, interned (see [`Facts::may_fit`]).
+    /// Object classes and cast targets (and their array elements),
+    /// interned, and what the type tests need of each (`types.rs`).
     pub type_names: Vec<String>,
     pub type_index: HashMap<String, u32>,
+    pub types: Vec<crate::types::TypeInfo>,
+    /// Per class: its direct subtypes (`supers` reversed).
+    pub subclasses: Vec<Vec<u32>>,
     /// Per class: the static initialisers run when it is initialised.
     pub class_inits: Vec<Vec<u32>>,
     /// The static field [`LIBRARY_HEAP`], when the program uses it.
@@ -165,7 +172,7 @@ impl Facts {
         let nclasses = f.classes.len();
         f.supers = vec![Vec::new(); nclasses];
         f.library_supers = vec![Vec::new(); nclasses];
-        f.declared = vec![HashMap::new(); nclasses];
+        f.declared = vec![HashMap::default(); nclasses];
         f.superclass = vec![None; nclasses];
         let mut method_class = vec![u32::MAX; f.method_names.len()];
         for (ci, c) in p.classes.iter().enumerate() {
@@ -205,6 +212,12 @@ impl Facts {
                         }
                     }
                 }
+            }
+        }
+        f.subclasses = vec![Vec::new(); nclasses];
+        for (c, sups) in f.supers.iter().enumerate() {
+            for &s in sups {
+                f.subclasses[s as usize].push(c as u32);
             }
         }
         f.open = open_classes(p, &f);
@@ -310,7 +323,7 @@ impl Facts {
                             m.news.push((x, a));
                         }
                         Rvalue::Cast(p, t) => {
-                            let ty = intern(&mut self.type_names, &mut self.type_index, t);
+                            let ty = self.intern_type(t);
                             if let Some(y) = var(p) {
                                 m.casts.push(CastStmt {
                                     from: y,
@@ -423,7 +436,7 @@ impl Facts {
     }
 
     fn alloc(&mut self, method: u32, site: u32, class: &str, in_type: u32, is_string: bool) -> u32 {
-        let ty = intern(&mut self.type_names, &mut self.type_index, class);
+        let ty = self.intern_type(class);
         self.allocs.push(Alloc {
             method,
             site,
@@ -433,8 +446,27 @@ impl Facts {
             ty,
             empty: class.ends_with("[0]"),
             library: !self.class_index.contains_key(class) && array_element(class).is_none(),
+            dispatch_class: self.class_id(class),
         });
         self.allocs.len() as u32 - 1
+    }
+
+    /// Interns a type name (and an array's element type), with what the
+    /// type tests need of it.
+    fn intern_type(&mut self, name: &str) -> u32 {
+        if let Some(&t) = self.type_index.get(name) {
+            return t;
+        }
+        let elem = array_element(name).map(|e| self.intern_type(e));
+        let t = intern(&mut self.type_names, &mut self.type_index, name);
+        self.types.push(crate::types::TypeInfo {
+            class: elem.map_or_else(|| self.class_index.get(name).copied(), |_| None),
+            elem,
+            prim: PRIMITIVES.contains(&name),
+            object: name == "Object",
+            array_super: matches!(name, "Cloneable" | "Serializable"),
+        });
+        t
     }
 
     /// The class of an object, when it is one of the program's.
@@ -445,10 +477,11 @@ impl Facts {
         self.class_index.get(name).copied()
     }
 
-    /// Dispatch(o, sig): the first method with a body for `sig` up the
-    /// superclass chain of the object's class.
-    pub fn dispatch(&self, class: &str, sig: u32) -> Option<u32> {
-        let mut c = self.class_id(class);
+    /// Dispatch(o, sig) for an object of class `class` (`Alloc::dispatch_class`):
+    /// the first method with a body for `sig` up the superclass chain, else
+    /// a default method of an interface (depth-first over the supertypes).
+    pub fn dispatch(&self, class: Option<u32>, sig: u32) -> Option<u32> {
+        let mut c = class;
         let mut steps = 0;
         while let Some(ci) = c {
             if let Some(&m) = self.declared[ci as usize].get(&sig) {
@@ -460,89 +493,24 @@ impl Facts {
                 break;
             }
         }
-        // A default method of an interface.
-        self.class_id(class)
-            .and_then(|ci| self.default_method(ci, sig))
+        class.and_then(|ci| self.default_method(ci, sig))
     }
 
     fn default_method(&self, c: u32, sig: u32) -> Option<u32> {
         let mut todo = vec![c];
-        let mut seen = vec![false; self.classes.len()];
+        // Hierarchies are shallow: a list is the cheapest visited set.
+        let mut seen: Vec<u32> = Vec::new();
         while let Some(x) = todo.pop() {
-            if std::mem::replace(&mut seen[x as usize], true) {
+            if seen.contains(&x) {
                 continue;
             }
+            seen.push(x);
             if let Some(&m) = self.declared[x as usize].get(&sig) {
                 return Some(m);
             }
             todo.extend(self.supers[x as usize].iter().rev());
         }
         None
-    }
-
-    /// May an object of class `obj` be an instance of `target` (the objects
-    /// a cast or a `catch` passes)? Where the hierarchy is unknown (library
-    /// types), it may: a library object may be an instance of any library
-    /// type, and so may an object of a program class with a library
-    /// supertype, or a `String`; arrays also fit `Cloneable` and
-    /// `Serializable`. A library object is never an instance of a program
-    /// class, nor a program object of an unrelated program class.
-    pub fn may_fit(&self, obj: &str, target: &str) -> bool {
-        if obj == target || target == "Object" {
-            return true;
-        }
-        match (array_element(obj), array_element(target)) {
-            (Some(a), Some(b)) => {
-                let prim = |t: &str| PRIMITIVES.contains(&t);
-                return if prim(a) || prim(b) {
-                    a == b
-                } else {
-                    self.may_fit(a, b)
-                };
-            }
-            (Some(_), None) => return matches!(target, "Cloneable" | "Serializable"),
-            (None, Some(_)) => return false,
-            (None, None) => {}
-        }
-        match (self.class_index.get(obj), self.class_index.get(target)) {
-            (_, Some(_)) => self.is_subtype(obj, target),
-            (Some(&a), None) => self.open[a as usize],
-            (None, None) => true,
-        }
-    }
-
-    /// Is every object of class `obj` an instance of `target` (a cast of it
-    /// cannot fail)? By the declared hierarchy (a library supertype
-    /// declared by name counts); a library class fits only itself and
-    /// `Object`.
-    pub fn is_subtype(&self, obj: &str, target: &str) -> bool {
-        if obj == target || target == "Object" {
-            return true;
-        }
-        match (array_element(obj), array_element(target)) {
-            (Some(a), Some(b)) => return self.is_subtype(a, b),
-            (Some(_), None) => return matches!(target, "Cloneable" | "Serializable"),
-            (None, Some(_)) => return false,
-            _ => {}
-        }
-        let Some(&a) = self.class_index.get(obj) else {
-            return false;
-        };
-        let b = self.class_index.get(target).copied();
-        let mut todo = vec![a];
-        let mut seen = vec![false; self.classes.len()];
-        while let Some(x) = todo.pop() {
-            if Some(x) == b
-                || (b.is_none() && self.library_supers[x as usize].iter().any(|s| s == target))
-            {
-                return true;
-            }
-            if std::mem::replace(&mut seen[x as usize], true) {
-                continue;
-            }
-            todo.extend(&self.supers[x as usize]);
-        }
-        false
     }
 }
 
@@ -551,11 +519,14 @@ impl Facts {
 /// superinterfaces (direct or not) that declare a default method; an
 /// interface's alone.
 fn class_inits(p: &Program, f: &Facts) -> Vec<Vec<u32>> {
-    let clinit = |c: usize| {
-        f.method_index
-            .get(format!("{}.<clinit>()", f.classes[c]).as_str())
-            .copied()
-    };
+    // The static initialiser of each class, found once.
+    let mut inits: HashMap<&str, u32> = HashMap::default();
+    for (m, name) in f.method_names.iter().enumerate() {
+        if let Some(class) = name.strip_suffix(".<clinit>()") {
+            inits.insert(class, m as u32);
+        }
+    }
+    let clinit = |c: usize| inits.get(f.classes[c].as_str()).copied();
     let mut is_interface = vec![false; f.classes.len()];
     let mut has_default = vec![false; f.classes.len()];
     for c in &p.classes {

@@ -14,6 +14,7 @@ use pointee_ir::fxhash;
 mod ptset;
 mod result;
 mod solver;
+mod types;
 
 pub use alias::{alias_checks, check_kind, AliasResult, AliasVerdict, CheckKind};
 pub use compile::{
@@ -23,3 +24,4 @@ pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPT
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};
 pub use solver::{CallEdge, MethodCtx};
+pub use types::{TypeInfo, TypeTests};

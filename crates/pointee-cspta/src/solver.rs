@@ -17,6 +17,7 @@ use crate::compile::{BaseUse, CallKind, Facts, ARRAY_FIELD};
 use crate::context::{Contexts, CtxId, Elem, Receiver, Selector, EMPTY};
 use crate::fxhash::FxHashMap;
 use crate::ptset::PtSet;
+use crate::types::TypeTests;
 use std::collections::VecDeque;
 
 const NOT_VAR: u32 = u32::MAX;
@@ -65,8 +66,10 @@ pub struct Solver<'f> {
     /// node, type); only the objects that may be instances pass.
     filtered: FxHashMap<u32, Vec<(u32, u32)>>,
     filtered_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
-    /// `Facts::may_fit` by (object type, target type).
-    fits: FxHashMap<(u32, u32), bool>,
+    /// Which objects a cast passes.
+    types: TypeTests<'f>,
+    /// Dispatch results by (class, signature).
+    dispatched: FxHashMap<(u32, u32), Option<u32>>,
     /// Per method: reached in some context (its classes are initialised).
     method_seen: Vec<bool>,
     /// Static initialisers to reach, in the empty context.
@@ -98,7 +101,8 @@ impl<'f> Solver<'f> {
             cg_index: Default::default(),
             filtered: Default::default(),
             filtered_index: Default::default(),
-            fits: Default::default(),
+            types: TypeTests::new(facts),
+            dispatched: Default::default(),
             method_seen: vec![false; facts.methods.len()],
             to_init: Vec::new(),
             library_calls: Default::default(),
@@ -185,14 +189,7 @@ impl<'f> Solver<'f> {
         let mut out = PtSet::new();
         for o in pts.iter() {
             let a = &self.facts.allocs[self.objs[o as usize].1 as usize];
-            let facts = self.facts;
-            let fits = *self.fits.entry((a.ty, ty)).or_insert_with(|| {
-                facts.may_fit(
-                    &facts.type_names[a.ty as usize],
-                    &facts.type_names[ty as usize],
-                )
-            });
-            if fits {
+            if self.types.may_fit(a.ty, ty) {
                 out.insert(o);
             }
         }
@@ -335,7 +332,10 @@ impl<'f> Solver<'f> {
         let (hctx, alloc) = self.objs[o as usize];
         let a = &facts.allocs[alloc as usize];
         let target = match c.kind {
-            CallKind::Virtual(_, sig) => facts.dispatch(&a.class, sig),
+            CallKind::Virtual(_, sig) => *self
+                .dispatched
+                .entry((a.dispatch_class.unwrap_or(u32::MAX), sig))
+                .or_insert_with(|| facts.dispatch(a.dispatch_class, sig)),
             CallKind::Special(t, _) => Some(t),
             CallKind::Static(_) => None,
         };

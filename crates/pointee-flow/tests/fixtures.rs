@@ -30,6 +30,16 @@ fn fixtures() -> Vec<PathBuf> {
     v
 }
 
+/// The fixtures' run-time header, for their `#include "alias_runtime.h"`
+/// (pointee reads it with `__POINTEE__` defined: the checks stay calls).
+fn runtime_header() -> pointee_ide::System {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow");
+    let text = std::fs::read_to_string(dir.join("alias_runtime.h")).unwrap();
+    let mut fs = pointee_c::pointee_cpp::MemoryFs::new();
+    fs.insert("alias_runtime.h", &text);
+    pointee_ide::System(std::sync::Arc::new(fs))
+}
+
 #[test]
 fn c_flow_fixtures() {
     let update = std::env::var("POINTEE_UPDATE").is_ok();
@@ -38,7 +48,8 @@ fn c_flow_fixtures() {
     for path in fixtures() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
-        let ws = Workspace::new(vec![SourceFile::new(name.clone(), text.clone())]);
+        let mut ws = Workspace::new(vec![SourceFile::new(name.clone(), text.clone())]);
+        ws.system = Some(runtime_header());
         let opts = Options::default();
         counts.0 += 1;
         let (n, new_text) = expect::check_expectations(&ws, &name, &opts, update, &mut failures);

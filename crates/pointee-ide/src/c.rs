@@ -10,13 +10,19 @@ use pointee_flow::{Alias, Analysis, LocId, Root, Settings};
 use pointee_ir::{Basic, Callee as IrCallee, Function, Point, Program, SourceMap, StmtId};
 use std::collections::HashMap;
 
-/// Lowers every C file of the workspace as one program.
+/// Lowers every C file of the workspace as one program: each a translation
+/// unit, whose includes are read from the workspace's files, then its
+/// system.
 pub(crate) fn lower(ws: &Workspace) -> Result<pointee_c::CProgram, InputError> {
     let files: Vec<(&str, &str)> = ws
         .files_of(Language::C)
         .map(|f| (f.name.as_str(), f.text.as_str()))
         .collect();
-    pointee_c::lower(&files).map_err(|e| InputError(e.0))
+    match &ws.system {
+        None => pointee_c::lower(&files),
+        Some(system) => pointee_c::lower_over(&files, &*system.0),
+    }
+    .map_err(|e| InputError(e.0))
 }
 
 fn settings(opts: &Options, program: &Program) -> Settings {

@@ -56,6 +56,7 @@ impl Dump {
         mut facts: impl FnMut(&str, StmtId) -> Vec<String>,
     ) -> Dump {
         let mut dump = Dump::default();
+        let mut expansions: Vec<(Location, String)> = Vec::new();
         for source in sources {
             let Some(file) = ws.file(&source.file) else {
                 continue;
@@ -87,12 +88,30 @@ impl Dump {
             }
             if opts.verbose {
                 dump.notes.extend(notes_of(source, file));
+                expansions.extend(source.expansions.iter().map(|e| {
+                    let at = file.location(e.range.start);
+                    (at.clone(), format!("{}:{}:{}: {} => {}", at.file, at.line, at.column, file.text_of(e.range), shorten(&e.text)))
+                }));
             }
+        }
+        if !expansions.is_empty() {
+            expansions.sort();
+            let lines = expansions.into_iter().map(|(_, l)| l).collect();
+            dump.sections.insert(0, ("macro expansions".to_string(), lines));
         }
         dump.functions
             .sort_by(|a, b| a.at.cmp(&b.at).then(a.name.cmp(&b.name)));
         dump.notes.sort();
         dump
+    }
+}
+
+/// A long expansion, cut to a line's length.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 160;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{} ...", &text[..i]),
+        None => text.to_string(),
     }
 }
 

@@ -16,7 +16,8 @@ pub use answer::*;
 pub use c::CAnswers;
 pub use dump::{Dump, DumpFunction, DumpLine, DumpNote};
 pub use java::JavaAnswers;
-pub use program::{Language, SourceFile, Workspace};
+pub use pointee_c::FileSystem;
+pub use program::{Language, SourceFile, System, Workspace};
 
 /// Settings that shape an analysis run.
 #[derive(Clone, Debug, Default)]

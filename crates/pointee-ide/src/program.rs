@@ -97,11 +97,27 @@ impl SourceFile {
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
     pub files: Vec<SourceFile>,
+    /// Where C `#include`s not among `files` are read (the disk, given by
+    /// the edge); `None`: only the C library model's headers.
+    pub system: Option<System>,
+}
+
+/// Files beneath the workspace's own, read through this (C includes).
+#[derive(Clone)]
+pub struct System(pub std::sync::Arc<dyn pointee_c::FileSystem + Send + Sync>);
+
+impl std::fmt::Debug for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("System")
+    }
 }
 
 impl Workspace {
     pub fn new(files: Vec<SourceFile>) -> Workspace {
-        Workspace { files }
+        Workspace {
+            files,
+            system: None,
+        }
     }
 
     pub fn file(&self, name: &str) -> Option<&SourceFile> {

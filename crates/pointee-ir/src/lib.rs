@@ -22,8 +22,8 @@ mod types;
 
 pub use display::{path_to_string, type_to_string, BodyLine};
 pub use source::{
-    CallInfo, ExprInfo, FunctionSource, GlobalSource, Note, NoteKind, Point, Range, SiteInfo,
-    SiteKind, SourceMap,
+    CallInfo, ExprInfo, FunctionSource, GlobalSource, MacroExpansion, Note, NoteKind, Point, Range,
+    SiteInfo, SiteKind, SourceMap,
 };
 pub use text::LineIndex;
 pub use types::{

@@ -4,6 +4,7 @@
 //! expressions (a constant field is read without initialising its class).
 
 use crate::decl::text;
+use crate::syntax::Fields;
 use tree_sitter::Node;
 
 /// The value of an integral constant expression of the simple kind: an
@@ -20,8 +21,8 @@ pub fn int_value(node: Node, src: &str) -> Option<i64> {
         "false" => Some(0),
         "parenthesized_expression" => int_value(node.named_child(0)?, src),
         "unary_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| text(o, src))?;
-            let v = int_value(node.child_by_field_name("operand")?, src)?;
+            let op = node.field("operator").map(|o| text(o, src))?;
+            let v = int_value(node.field("operand")?, src)?;
             match op {
                 "-" => v.checked_neg(),
                 "+" => Some(v),
@@ -29,8 +30,8 @@ pub fn int_value(node: Node, src: &str) -> Option<i64> {
             }
         }
         "cast_expression" => {
-            let ty = text(node.child_by_field_name("type")?, src);
-            let v = int_value(node.child_by_field_name("value")?, src)?;
+            let ty = text(node.field("type")?, src);
+            let v = int_value(node.field("value")?, src)?;
             match ty {
                 "byte" => Some(v as i8 as i64),
                 "short" => Some(v as i16 as i64),
@@ -113,12 +114,12 @@ pub fn string_value(node: Node, src: &str) -> Option<String> {
         }
         "parenthesized_expression" => string_value(node.named_child(0)?, src),
         "binary_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| text(o, src))?;
+            let op = node.field("operator").map(|o| text(o, src))?;
             if op != "+" {
                 return None;
             }
-            let l = string_value(node.child_by_field_name("left")?, src)?;
-            let r = string_value(node.child_by_field_name("right")?, src)?;
+            let l = string_value(node.field("left")?, src)?;
+            let r = string_value(node.field("right")?, src)?;
             Some(format!("{}{}", &l[..l.len() - 1], &r[1..]))
         }
         _ => None,
@@ -149,9 +150,7 @@ pub fn is_constant(node: Node) -> bool {
             let all = node.named_children(&mut c).all(|k| is_constant(k));
             all
         }
-        "cast_expression" => node
-            .child_by_field_name("value")
-            .is_some_and(|v| is_constant(v)),
+        "cast_expression" => node.field("value").is_some_and(|v| is_constant(v)),
         _ => false,
     }
 }
@@ -168,7 +167,7 @@ mod tests {
         while node.kind() != "variable_declarator" {
             node = node.named_child(node.named_child_count() - 1).unwrap();
         }
-        int_value(node.child_by_field_name("value").unwrap(), &src)
+        int_value(node.field("value").unwrap(), &src)
     }
 
     #[test]

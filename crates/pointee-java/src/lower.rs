@@ -3,6 +3,7 @@
 
 use crate::constant;
 use crate::decl::{text, ClassDecl, Constant, FieldDecl, Hierarchy, MethodDecl};
+use crate::syntax::Fields;
 use crate::types::{assignable, box_class, promote, read_type, unboxed, wrap_array, JType};
 use pointee_ir::{
     Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note,
@@ -77,6 +78,16 @@ impl Pools {
         self.strings.append(&mut other.strings);
         self.boxes.append(&mut other.boxes);
     }
+
+    /// Moves every range `delta` bytes later.
+    pub fn shift(&mut self, delta: u32) {
+        for (_, r) in &mut self.strings {
+            *r = r.shifted(delta);
+        }
+        for (_, _, r) in &mut self.boxes {
+            *r = r.shifted(delta);
+        }
+    }
 }
 
 /// A lowered call argument.
@@ -111,7 +122,6 @@ pub struct Method<'m> {
 pub struct Fb<'a, 'h> {
     pub h: &'h Hierarchy<'a>,
     pub src: &'h str,
-    pub file: usize,
     pub notes: &'h mut Vec<Note>,
     class: String,
     type_vars: Vec<String>,
@@ -153,14 +163,12 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn new(
         h: &'h Hierarchy<'a>,
         src: &'h str,
-        file: usize,
         notes: &'h mut Vec<Note>,
         m: &Method,
     ) -> Fb<'a, 'h> {
         let mut fb = Fb {
             h,
             src,
-            file,
             notes,
             class: m.class.to_string(),
             type_vars: m.type_vars.to_vec(),
@@ -190,7 +198,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 "this",
                 JType::Class(m.class.to_string()),
                 VarKind::Param,
-                Range::default(),
+                Range::new(h.origin as usize, h.origin as usize),
             ));
         }
         fb
@@ -226,7 +234,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn set_ret(&mut self, ty: &JType) {
         self.ret_ty = ty.clone();
         if ty.is_ref() {
-            self.ret_var = Some(self.add_var("ret", ty.clone(), VarKind::Return, Range::default()));
+            let at = Range::new(self.h.origin as usize, self.h.origin as usize);
+            self.ret_var = Some(self.add_var("ret", ty.clone(), VarKind::Return, at));
         }
     }
 

@@ -2,6 +2,7 @@
 //! assignability test used by overload resolution.
 
 use crate::decl::Hierarchy;
+use crate::syntax::Fields;
 use pointee_ir::Type;
 use tree_sitter::Node;
 
@@ -153,11 +154,11 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
         }
         "array_type" => {
             let elem = node
-                .child_by_field_name("element")
+                .field("element")
                 .map(|e| read_type(e, src, type_vars))
                 .unwrap_or(JType::Unknown);
             let dims = node
-                .child_by_field_name("dimensions")
+                .field("dimensions")
                 .map(|d| count_dims(d, src))
                 .unwrap_or(1);
             wrap_array(elem, dims)

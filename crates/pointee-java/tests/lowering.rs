@@ -257,3 +257,93 @@ class B { Object x() { return null; } Object x() { return this; } }";
     assert_eq!(names.len(), n, "{names:?}");
     check_invariants(&jp);
 }
+
+/// Lowers `files` as an editor does: each file's outline, the class table,
+/// then each unit from its own text (positions relative to it), assembled.
+fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
+    let trees: Vec<_> = files
+        .iter()
+        .map(|(_, t)| pointee_java::parser().parse(t, None).unwrap())
+        .collect();
+    let outlines: Vec<_> = files
+        .iter()
+        .zip(&trees)
+        .map(|((n, t), tree)| pointee_java::outline(n, t, tree))
+        .collect();
+    let (table, notes) = pointee_java::class_table(&outlines.iter().collect::<Vec<_>>());
+    let units: Vec<Vec<(u32, pointee_java::LoweredUnit)>> = files
+        .iter()
+        .zip(&outlines)
+        .map(|((n, t), o)| {
+            o.units
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let text = &t[r.start as usize..r.end as usize];
+                    let u = pointee_java::lower_unit_text(&table, n, text, i);
+                    assert_eq!(u.origin, 0);
+                    (r.start, u)
+                })
+                .collect()
+        })
+        .collect();
+    let parts: Vec<_> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| pointee_java::FileParts {
+            file: n,
+            notes: outlines[i]
+                .notes
+                .iter()
+                .cloned()
+                .chain(
+                    notes
+                        .iter()
+                        .filter(|(f, _)| *f == i)
+                        .map(|(_, n)| n.clone()),
+                )
+                .collect(),
+            units: units[i].iter().map(|(s, u)| (*s, u)).collect(),
+        })
+        .collect();
+    pointee_java::assemble(&table, &parts)
+}
+
+#[test]
+fn lowering_unit_by_unit_from_their_own_texts_gives_the_same_program() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
+    let mut programs: Vec<Vec<PathBuf>> = fixtures()
+        .into_iter()
+        .filter(|p| p.parent() == Some(dir.as_path()))
+        .map(|p| vec![p])
+        .collect();
+    // The multi-file program, as one.
+    programs.push(
+        fixtures()
+            .into_iter()
+            .filter(|p| p.parent() != Some(dir.as_path()))
+            .collect(),
+    );
+    for paths in programs {
+        let texts: Vec<(String, String)> = paths
+            .iter()
+            .map(|p| {
+                (
+                    p.to_string_lossy().into_owned(),
+                    std::fs::read_to_string(p).unwrap(),
+                )
+            })
+            .collect();
+        let files: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        let whole = pointee_java::lower(&files);
+        let units = lower_by_units(&files);
+        let name = &texts[0].0;
+        assert_eq!(whole.program, units.program, "{name}: program");
+        assert_eq!(whole.sources, units.sources, "{name}: source maps");
+        assert_eq!(whole.mains, units.mains, "{name}");
+        assert_eq!(whole.initializers, units.initializers, "{name}");
+    }
+}

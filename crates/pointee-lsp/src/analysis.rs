@@ -183,7 +183,7 @@ pub struct Store {
 
 impl Default for Store {
     fn default() -> Self {
-        let db = Database::default();
+        let db = Database::default().with_system(Arc::new(crate::disk::Disk));
         let project = Project::new(&db, Vec::new(), db::Config::default());
         Store {
             inner: Mutex::new(Inner {
@@ -243,7 +243,9 @@ impl Store {
                 .collect();
             files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
             db.will_write();
-            project.set_files(db).to(files);
+            project.set_files(db).to(files.clone());
+            // C includes find these before the disk.
+            db::set_c_files(db, &files);
         }
         let config = settings.db_config();
         db::set_config(db, project, config.clone());

@@ -15,6 +15,7 @@
 
 pub mod analysis;
 pub mod convert;
+pub mod disk;
 pub mod docs;
 mod sanitize;
 

@@ -117,7 +117,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// primitive `e`; of anything else (a String to parse) a library call.
     /// `None` (nothing lowered) for another number of arguments.
     pub(super) fn value_of(&mut self, node: Node<'a>, class: Node) -> Option<Ev> {
-        let args = node.child_by_field_name("arguments")?;
+        let args = node.field("arguments")?;
         let mut c = args.walk();
         let kids: Vec<Node<'a>> = args
             .named_children(&mut c)

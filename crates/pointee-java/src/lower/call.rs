@@ -64,9 +64,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// parameter types).
     pub(super) fn resolve<'c>(
         &self,
-        cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>,
+        cands: Vec<(&'c ClassDecl, &'c MethodDecl)>,
         args: &[Arg],
-    ) -> Option<&'c MethodDecl<'a>> {
+    ) -> Option<&'c MethodDecl> {
         for strict in [true, false] {
             let app: Vec<&MethodDecl> = cands
                 .iter()
@@ -131,11 +131,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn call(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some(name_node) = node.field("name") else {
             return Ev::unknown();
         };
         let name = text(name_node, self.src).to_string();
-        let obj = node.child_by_field_name("object");
+        let obj = node.field("object");
         // The receiver: (class whose methods are searched, receiver variable
         // or None for a static context, is super).
         let (class, recv, is_super): (String, Option<VarId>, bool) = match obj {
@@ -170,7 +170,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             },
         };
-        let (mut args, lambdas) = self.args_deferring(node.child_by_field_name("arguments"));
+        let (mut args, lambdas) = self.args_deferring(node.field("arguments"));
         let h = self.h;
         let cands = h.methods_named(&class, &name, args.len());
         let mut chosen = self.resolve(cands, &args);
@@ -331,7 +331,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `this(...)` or `super(...)` as the first statement of a constructor.
     pub(super) fn ctor_call(&mut self, node: Node<'a>) {
-        let Some(kw) = node.child_by_field_name("constructor") else {
+        let Some(kw) = node.field("constructor") else {
             return;
         };
         let class = if kw.kind() == "this" {
@@ -340,12 +340,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             match self.h.get(&self.class).and_then(|c| c.superclass.clone()) {
                 Some(s) => s,
                 None => {
-                    self.args(node.child_by_field_name("arguments"));
+                    self.args(node.field("arguments"));
                     return;
                 }
             }
         };
-        let args = self.args(node.child_by_field_name("arguments"));
+        let args = self.args(node.field("arguments"));
         self.call_ctor(node, kw, &class, args);
     }
 
@@ -376,7 +376,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             .map(|m| (d, m))
             .collect();
         let Some(m) = self.resolve(cands, &args) else {
-            if d.node.is_some() {
+            if !d.builtin {
                 self.note(
                     node,
                     format!("no constructor of `{class}` takes {} arguments", args.len()),
@@ -421,21 +421,16 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// run on it would run on them too).
     pub(super) fn new_object(&mut self, node: Node<'a>) -> Ev {
         let ty = node
-            .child_by_field_name("type")
+            .field("type")
             .map(|t| self.ty(t))
             .unwrap_or(JType::Unknown);
-        if let Some(anon) = self
-            .h
-            .anonymous
-            .get(&(self.file, node.start_byte()))
-            .cloned()
-        {
+        if let Some(anon) = self.h.anonymous.get(&node.start_byte()).cloned() {
             return self.new_anonymous(node, &anon, ty);
         }
         let cname = ty.name();
-        let args = self.args(node.child_by_field_name("arguments"));
+        let args = self.args(node.field("arguments"));
         let x = self.alloc_object(node, &cname, ty.clone());
-        let tn = node.child_by_field_name("type").unwrap_or(node);
+        let tn = node.field("type").unwrap_or(node);
         if let Some(outer) = self.h.get(&cname).and_then(|d| d.inner_of.clone()) {
             self.store_outer(node, x, &outer);
         }
@@ -443,7 +438,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             .h
             .get(&cname)
             .filter(|d| d.is_local)
-            .and_then(|d| d.body)
+            .and_then(|_| self.h.syntax(&cname))
+            .and_then(|s| s.body)
         {
             self.capture(node, x, Some(body), &cname);
         }
@@ -463,7 +459,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// constructor run on it with the arguments, then the anonymous class's
     /// own `<init>()` (its field initialisers).
     pub(super) fn new_anonymous(&mut self, node: Node<'a>, anon: &str, ty: JType) -> Ev {
-        let args = self.args(node.child_by_field_name("arguments"));
+        let args = self.args(node.field("arguments"));
         let x = self.alloc_object(node, anon, ty.clone());
         let mut c = node.walk();
         let body = node
@@ -484,7 +480,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             .outers
             .borrow_mut()
             .insert(anon.to_string(), self.class.clone());
-        let tn = node.child_by_field_name("type").unwrap_or(node);
+        let tn = node.field("type").unwrap_or(node);
         let base = ty.name();
         if self.h.get(&base).is_some_and(|d| !d.is_interface) {
             self.run_ctor(node, tn, &base, x, args);
@@ -506,13 +502,13 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// dimension that is the constant 0 makes arrays that hold nothing.
     pub(super) fn new_array(&mut self, node: Node<'a>) -> Ev {
         let elem = node
-            .child_by_field_name("type")
+            .field("type")
             .map(|t| self.ty(t))
             .unwrap_or(JType::Unknown);
         let mut lengths: Vec<Option<i64>> = Vec::new();
         let mut dims = 0;
         let mut c = node.walk();
-        let parts: Vec<Node<'a>> = node.children_by_field_name("dimensions", &mut c).collect();
+        let parts: Vec<Node<'a>> = node.fields("dimensions", &mut c).collect();
         for d in parts {
             if d.kind() == "dimensions_expr" {
                 dims += 1;
@@ -525,7 +521,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
         }
         let ty = wrap_array(elem, dims.max(1));
-        if let Some(v) = node.child_by_field_name("value") {
+        if let Some(v) = node.field("value") {
             return self.array_init(v, &ty);
         }
         let empty = |i: usize| lengths.get(i) == Some(&Some(0));
@@ -639,7 +635,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// In an anonymous class, a bare call `m()` that none of its own methods
     /// take goes to the enclosing instance: (its class, a variable holding it).
     fn outer_of_anonymous(&mut self, name: &str, node: Node<'a>) -> Option<(String, VarId)> {
-        let outer = self.h.outers.borrow().get(&self.class).cloned()?;
+        let outer = self.h.outer(&self.class)?;
         if self.h.ancestors(&self.class).iter().any(|c| {
             self.h
                 .get(c)
@@ -685,10 +681,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Some(t)
                     if self
                         .h
-                        .outers
-                        .borrow()
-                        .get(&self.class)
-                        .is_some_and(|o| self.h.is_subclass(o, outer)) =>
+                        .outer(&self.class)
+                        .is_some_and(|o| self.h.is_subclass(&o, outer)) =>
                 {
                     let v = self.temp(JType::Class(outer.to_string()), range(node));
                     self.emit(
@@ -731,16 +725,16 @@ impl<'a, 'h> Fb<'a, 'h> {
             range(decl),
         );
         for k in consts {
-            let Some(n) = k.child_by_field_name("name") else {
+            let Some(n) = k.field("name") else {
                 continue;
             };
-            if k.child_by_field_name("body").is_some() {
+            if k.field("body").is_some() {
                 self.note(
                     k,
                     "an enum constant's class body is not modelled (it is a plain constant)",
                 );
             }
-            let args = self.args(k.child_by_field_name("arguments"));
+            let args = self.args(k.field("arguments"));
             let x = self.alloc_object(k, class, ty.clone());
             self.run_ctor(k, n, class, x, args);
             let g = Place::global(format!("{class}.{}", text(n, self.src)).into());
@@ -803,7 +797,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `f(a, b, c)` of `f(A a, T... xs)`: `t = new T[]; t[?] = b; t[?] = c`,
     /// then `f(a, t)`.
-    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<Arg>, m: &MethodDecl<'a>) {
+    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<Arg>, m: &MethodDecl) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
         let t = self.alloc_array(node, &arr_ty, args.len() <= fixed);

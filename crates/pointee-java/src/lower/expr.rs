@@ -68,10 +68,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             "character_literal" => Ev::prim("char"),
             "field_access" => self.field_access(node),
             "array_access" => {
-                let arr = node
-                    .child_by_field_name("array")
-                    .map(|a| self.expr(a, None));
-                if let Some(i) = node.child_by_field_name("index") {
+                let arr = node.field("array").map(|a| self.expr(a, None));
+                if let Some(i) = node.field("index") {
                     self.expr(i, None);
                 }
                 let Some(arr) = arr else { return Ev::unknown() };
@@ -90,16 +88,16 @@ impl<'a, 'h> Fb<'a, 'h> {
             "array_initializer" => self.array_init(node, &JType::Array(Box::new(JType::Unknown))),
             "cast_expression" => {
                 let ty = node
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| self.ty(t))
                     .unwrap_or(JType::Unknown);
                 // The cast's type is a lambda's or method reference's target.
                 self.expected = Some(ty.clone());
-                let v = match node.child_by_field_name("value") {
+                let v = match node.field("value") {
                     Some(v) => self.expr(v, None),
                     None => return Ev::unknown(),
                 };
-                let vn = node.child_by_field_name("value").unwrap();
+                let vn = node.field("value").unwrap();
                 if !ty.is_ref() {
                     return Ev::rv(Rvalue::Scalar, ty);
                 }
@@ -111,12 +109,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "instanceof_expression" => {
-                let left = node
-                    .child_by_field_name("left")
-                    .map(|l| (self.expr(l, None), l));
-                if let (Some((ev, l)), Some(name)) = (left, node.child_by_field_name("name")) {
+                let left = node.field("left").map(|l| (self.expr(l, None), l));
+                if let (Some((ev, l)), Some(name)) = (left, node.field("name")) {
                     let ty = node
-                        .child_by_field_name("right")
+                        .field("right")
                         .map(|t| self.ty(t))
                         .unwrap_or(JType::Unknown);
                     let x = self.declare(text(name, self.src), ty.clone(), range(name));
@@ -131,7 +127,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         );
                     }
                     self.record(name, &Place::var(x), &ty);
-                } else if node.child_by_field_name("pattern").is_some() {
+                } else if node.field("pattern").is_some() {
                     self.note(node, "record patterns are not modelled");
                 }
                 Ev::scalar()
@@ -146,12 +142,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                         JType::Class("String".into()),
                     );
                 }
-                let l = node.child_by_field_name("left").map(|l| self.expr(l, None));
-                let r = node
-                    .child_by_field_name("right")
-                    .map(|r| self.expr(r, None));
+                let l = node.field("left").map(|l| self.expr(l, None));
+                let r = node.field("right").map(|r| self.expr(r, None));
                 let op = node
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| text(o, self.src))
                     .unwrap_or("");
                 let is_str = |e: &Option<Ev>| matches!(e, Some(Ev { ty: JType::Class(c), .. }) if c == "String");
@@ -175,10 +169,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "unary_expression" => {
                 let op = node
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| text(o, self.src))
                     .unwrap_or("");
-                let ty = match node.child_by_field_name("operand") {
+                let ty = match node.field("operand") {
                     Some(k) => self.expr(k, None).ty,
                     None => JType::int(),
                 };
@@ -204,13 +198,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "ternary_expression" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.field("condition") {
                     self.expr(c, None);
                 }
-                let (Some(a), Some(b)) = (
-                    node.child_by_field_name("consequence"),
-                    node.child_by_field_name("alternative"),
-                ) else {
+                let (Some(a), Some(b)) = (node.field("consequence"), node.field("alternative"))
+                else {
                     return Ev::unknown();
                 };
                 // Types: take the first reference-typed arm.
@@ -334,7 +326,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             );
         }
         // A field of the enclosing instance of an anonymous class.
-        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        let outer = self.h.outer(&self.class);
         if let (Some(outer), Some(t)) = (outer, self.this) {
             if let Some((decl, f)) = h.field(&outer, n) {
                 let (fname, ty) = (f.name.clone(), f.ty.clone());
@@ -432,10 +424,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn field_access(&mut self, node: Node<'a>) -> Ev {
-        let (Some(obj), Some(field)) = (
-            node.child_by_field_name("object"),
-            node.child_by_field_name("field"),
-        ) else {
+        let (Some(obj), Some(field)) = (node.field("object"), node.field("field")) else {
             return Ev::unknown();
         };
         let fname = text(field, self.src).to_string();
@@ -474,14 +463,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn assignment(&mut self, node: Node<'a>) -> Ev {
-        let (Some(l), Some(r)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-        ) else {
+        let (Some(l), Some(r)) = (node.field("left"), node.field("right")) else {
             return Ev::unknown();
         };
         let op = node
-            .child_by_field_name("operator")
+            .field("operator")
             .map(|o| text(o, self.src))
             .unwrap_or("=");
         let lhs = self.expr(l, None);
@@ -548,7 +534,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         if self.h.is_subclass(&self.class, c) {
             return Ev::var(t, JType::Class(self.class.clone()));
         }
-        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        let outer = self.h.outer(&self.class);
         match outer {
             Some(o) if self.h.is_subclass(&o, c) => {
                 let v = self.temp(JType::Class(o.clone()), range(node));

@@ -19,7 +19,7 @@ pub(super) fn single_abstract<'a>(
         return None;
     }
     let mut with_body: Vec<&str> = Vec::new();
-    let mut abstract_: Vec<&MethodDecl<'a>> = Vec::new();
+    let mut abstract_: Vec<&MethodDecl> = Vec::new();
     for c in h.ancestors(iface).iter() {
         let Some(d) = h.get(c) else { continue };
         if !d.is_interface {
@@ -49,7 +49,7 @@ pub(super) fn single_abstract<'a>(
 
 /// The names of a lambda's parameters.
 fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
-    let Some(p) = node.child_by_field_name("parameters") else {
+    let Some(p) = node.field("parameters") else {
         return Vec::new();
     };
     if p.kind() == "identifier" {
@@ -60,9 +60,7 @@ fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
     kids.into_iter()
         .filter_map(|k| match k.kind() {
             "identifier" => Some((text(k, src), range(k))),
-            "formal_parameter" => k
-                .child_by_field_name("name")
-                .map(|n| (text(n, src), range(n))),
+            "formal_parameter" => k.field("name").map(|n| (text(n, src), range(n))),
             _ => None,
         })
         .collect()
@@ -101,7 +99,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         );
         // Captured: the enclosing locals whose names the body mentions.
         let mut mentioned = std::collections::HashSet::new();
-        let mut todo: Vec<Node> = node.child_by_field_name("body").into_iter().collect();
+        let mut todo: Vec<Node> = node.field("body").into_iter().collect();
         while let Some(n) = todo.pop() {
             if n.kind() == "identifier" {
                 mentioned.insert(text(n, self.src));
@@ -146,7 +144,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_static: false,
             type_vars: &type_vars,
         };
-        let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
+        let mut fb = Fb::new(self.h, self.src, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
         for ((n, r), t) in names.iter().zip(&param_tys) {
@@ -187,7 +185,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 fb.class = self.class.clone();
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             if body.kind() == "block" {
                 fb.stmt(body);
             } else if let Some(r) = fb.ret_var {

@@ -75,7 +75,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_static: false,
             type_vars: &type_vars,
         };
-        let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
+        let mut fb = Fb::new(self.h, self.src, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
         for (i, t) in param_tys.iter().enumerate() {

@@ -26,14 +26,14 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "if_statement" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.field("condition") {
                     self.expr(c, None);
                 }
-                let then_branch = match node.child_by_field_name("consequence") {
+                let then_branch = match node.field("consequence") {
                     Some(t) => self.sub_block(|s| s.stmt(t)),
                     None => Vec::new(),
                 };
-                let else_branch = match node.child_by_field_name("alternative") {
+                let else_branch = match node.field("alternative") {
                     Some(e) => self.sub_block(|s| s.stmt(e)),
                     None => Vec::new(),
                 };
@@ -45,11 +45,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "while_statement" => {
                 let body = self.sub_block(|s| {
-                    if let Some(c) = node.child_by_field_name("condition") {
+                    if let Some(c) = node.field("condition") {
                         s.expr(c, None);
                     }
                     s.exit_test();
-                    if let Some(b) = node.child_by_field_name("body") {
+                    if let Some(b) = node.field("body") {
                         s.stmt(b);
                     }
                 });
@@ -57,10 +57,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "do_statement" => {
                 let body = self.sub_block(|s| {
-                    if let Some(b) = node.child_by_field_name("body") {
+                    if let Some(b) = node.field("body") {
                         s.stmt(b);
                     }
-                    if let Some(c) = node.child_by_field_name("condition") {
+                    if let Some(c) = node.field("condition") {
                         s.expr(c, None);
                     }
                     s.exit_test();
@@ -70,8 +70,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             "for_statement" => {
                 let b = self.sub_block(|s| {
                     let mut c = node.walk();
-                    let inits: Vec<Node<'a>> =
-                        node.children_by_field_name("init", &mut c).collect();
+                    let inits: Vec<Node<'a>> = node.fields("init", &mut c).collect();
                     for i in inits {
                         if i.kind() == "local_variable_declaration" {
                             s.local_decl(i);
@@ -80,16 +79,15 @@ impl<'a, 'h> Fb<'a, 'h> {
                         }
                     }
                     let body = s.sub_block(|s| {
-                        if let Some(c) = node.child_by_field_name("condition") {
+                        if let Some(c) = node.field("condition") {
                             s.expr(c, None);
                             s.exit_test();
                         }
-                        if let Some(b) = node.child_by_field_name("body") {
+                        if let Some(b) = node.field("body") {
                             s.stmt(b);
                         }
                         let mut c = node.walk();
-                        let ups: Vec<Node<'a>> =
-                            node.children_by_field_name("update", &mut c).collect();
+                        let ups: Vec<Node<'a>> = node.fields("update", &mut c).collect();
                         for u in ups {
                             s.expr(u, None);
                         }
@@ -172,10 +170,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             | "record_declaration" => {
                 // Local classes are classes of the program (collected with
                 // the class table); a second one of the same name is not.
-                let known = node.child_by_field_name("name").is_some_and(|n| {
-                    self.h
-                        .get(text(n, self.src))
-                        .is_some_and(|d| d.node.map(|x| x.id()) == Some(node.id()))
+                let known = node.field("name").is_some_and(|n| {
+                    self.h.get(text(n, self.src)).is_some_and(|d| d.is_local)
+                        && self
+                            .h
+                            .syntax(text(n, self.src))
+                            .is_some_and(|s| s.node.id() == node.id())
                 });
                 if !known {
                     self.note(
@@ -198,18 +198,18 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn local_decl(&mut self, node: Node<'a>) {
-        let Some(tn) = node.child_by_field_name("type") else {
+        let Some(tn) = node.field("type") else {
             return;
         };
         let base = self.ty(tn);
         let mut c = node.walk();
-        let decls: Vec<Node<'a>> = node.children_by_field_name("declarator", &mut c).collect();
+        let decls: Vec<Node<'a>> = node.fields("declarator", &mut c).collect();
         for d in decls {
-            let Some(name) = d.child_by_field_name("name") else {
+            let Some(name) = d.field("name") else {
                 continue;
             };
             let dims = d
-                .child_by_field_name("dimensions")
+                .field("dimensions")
                 .map(|x| crate::types::count_dims(x, self.src))
                 .unwrap_or(0);
             let ty = if tn.kind() == "type_identifier" && text(tn, self.src) == "var" {
@@ -217,7 +217,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             } else {
                 wrap_array(base.clone(), dims)
             };
-            let value = d.child_by_field_name("value");
+            let value = d.field("value");
             // Declared after the initializer is lowered is wrong for Java
             // scoping only in self-referential initializers; declare first.
             let v = self.declare(text(name, self.src), ty.clone(), range(name));
@@ -260,13 +260,13 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     pub(super) fn foreach(&mut self, node: Node<'a>) {
         let b = self.sub_block(|s| {
-            let coll = node.child_by_field_name("value").map(|v| {
+            let coll = node.field("value").map(|v| {
                 let ev = s.expr(v, None);
                 let ty = ev.ty.clone();
                 (s.var_of(ev, v, None), ty)
             });
-            let ty = node.child_by_field_name("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
-            let Some(name) = node.child_by_field_name("name") else { return };
+            let ty = node.field("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
+            let Some(name) = node.field("name") else { return };
             let x = s.declare(text(name, s.src), ty.clone(), range(name));
             s.record(name, &Place::var(x), &ty);
             let body = s.sub_block(|s| {
@@ -290,7 +290,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         let _ = ev;
                     }
                 }
-                if let Some(b) = node.child_by_field_name("body") {
+                if let Some(b) = node.field("body") {
                     s.stmt(b);
                 }
             });
@@ -316,10 +316,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         // A switch expression's arms give its value (a switch statement
         // inside one does not).
         let value = self.yields.last().is_some_and(|y| y.2 == node.id());
-        if let Some(c) = node.child_by_field_name("condition") {
+        if let Some(c) = node.field("condition") {
             self.expr(c, None);
         }
-        let Some(body) = node.child_by_field_name("body") else {
+        let Some(body) = node.field("body") else {
             return;
         };
         let mut arms = Vec::new();
@@ -362,11 +362,9 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let mut c2 = k.walk();
                     let rs: Vec<Node<'a>> = k.named_children(&mut c2).collect();
                     for r in rs {
-                        if let (Some(t), Some(n), Some(v)) = (
-                            r.child_by_field_name("type"),
-                            r.child_by_field_name("name"),
-                            r.child_by_field_name("value"),
-                        ) {
+                        if let (Some(t), Some(n), Some(v)) =
+                            (r.field("type"), r.field("name"), r.field("value"))
+                        {
                             let ty = self.ty(t);
                             let var = self.declare(text(n, self.src), ty, range(n));
                             let ev = self.expr(v, Some(var));
@@ -381,7 +379,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         let parts: Vec<Node<'a>> = k.named_children(&mut c3).collect();
                         for p in parts {
                             if p.kind() == "catch_formal_parameter" {
-                                if let Some(n) = p.child_by_field_name("name") {
+                                if let Some(n) = p.field("name") {
                                     s.catch_param(p, n);
                                 }
                             } else if p.kind() == "block" {
