@@ -1,7 +1,8 @@
 //! Reading the program from disk: files and directories (searched for
 //! sources), with one clear error for anything unreadable.
 
-use pointee_ide::{InputError, Language, SourceFile, Workspace};
+use crate::workspace::{SourceFile, Workspace};
+use pointee_ide::{InputError, Lang as Language};
 use std::path::Path;
 
 /// The files and directories given, as one program.

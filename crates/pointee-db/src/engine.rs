@@ -206,8 +206,3 @@ fn c_results(
     out.stats = a.stats();
     Ok(Arc::new(out))
 }
-
-/// What one place denotes or holds at a point, merged over contexts: target
-/// names (the engine's, e.g. `x`, `heap#3`) with a definite flag; `None` when
-/// no analysed context reaches the point.
-pub type Values = Option<Vec<(String, bool)>>;

@@ -18,9 +18,12 @@
 //!     └─ lower_c ──▶ CFile (IR + source map): the outline and every
 //!                    lower_function shifted to where the function is now
 //! Project ──c_program──▶ the linked Program (from c_function + file_decls)
+//!         ├─ c_symbols ──▶ which file defines each name of the program
 //!         ──c_engine──▶ the engine's run (CEngine), kept for requests
 //!         ──c_analysis──▶ its position-free results (call edges, checks)
 //! ```
+//!
+//! For answers (pointee-ide), per file: `line_index` and `syntax_tree`.
 //!
 //! Every edit of a file re-runs `c_outline` (it reads the tree; it lowers
 //! declarations but no body) and the O(1) per-function `function_text`
@@ -52,7 +55,8 @@
 //! solved inside the engine, i.e. inside this one query: salsa cannot see
 //! call chains, which are found during the analysis (function pointers).
 //!
-//! This crate must never depend on tokio, LSP types or serde.
+//! This crate must never depend on tokio, LSP types or serde, and never
+//! answers users' questions itself: pointee-ide does, on top of it.
 
 pub use pointee_c::CFile;
 use pointee_ir::Name;
@@ -66,9 +70,11 @@ mod graveyard;
 mod java;
 mod lowering;
 pub mod session;
+mod symbols;
 pub use engine::*;
 pub use java::*;
 pub use lowering::*;
+pub use symbols::*;
 
 /// A tree-sitter tree, compared by identity (a tree has no `Eq`): a new tree
 /// is set together with the new text it was parsed from.

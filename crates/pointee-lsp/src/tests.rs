@@ -671,7 +671,7 @@ async fn a_panicking_request_is_an_error_and_the_server_goes_on() {
     let r: tower_lsp_server::jsonrpc::Result<()> = b.run(|_| panic!("boom")).await;
     let e = r.unwrap_err();
     assert!(e.message.contains("boom"), "{e:?}");
-    let ok = b.run(|_| 42).await.unwrap();
+    let ok = b.run(|_| Ok(42)).await.unwrap();
     assert_eq!(ok, 42);
 }
 
