@@ -16,23 +16,34 @@ pub fn c_settings(config: &Config) -> pointee_flow::Settings {
     s
 }
 
-/// A resolved call edge of the invocation graph, without positions.
+/// How a call reaches its callee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CallKind {
+    /// The callee is named.
+    Direct,
+    /// Through a function pointer (C), resolved by the analysis.
+    Indirect,
+    /// Virtual dispatch (Java), resolved by the analysis.
+    Virtual,
+}
+
+/// A resolved call edge of a program (C or Java), without positions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CallEdge {
     pub caller: Name,
     pub stmt: StmtId,
     pub callee: Name,
-    /// The call goes through a function pointer.
-    pub indirect: bool,
+    pub kind: CallKind,
 }
 
-/// An alias check found in a function, with the engine's verdict.
+/// An alias check found in a function, with the engine's verdict (C:
+/// pointee-flow's, Java: pointee-cspta's).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AliasCheck {
     pub function: Name,
     pub stmt: StmtId,
     pub check: Name,
-    pub verdict: pointee_flow::Alias,
+    pub verdict: pointee_ir::Verdict,
     pub ok: bool,
 }
 
@@ -176,7 +187,7 @@ fn c_results(
                     caller: f.name.clone(),
                     stmt,
                     callee: name.clone(),
-                    indirect: false,
+                    kind: CallKind::Direct,
                 });
             }
             if let [x, y] = args {
@@ -198,7 +209,11 @@ fn c_results(
             caller,
             stmt,
             callee,
-            indirect,
+            kind: if indirect {
+                CallKind::Indirect
+            } else {
+                CallKind::Direct
+            },
         });
     }
     out.edges.sort();

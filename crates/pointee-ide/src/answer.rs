@@ -5,6 +5,7 @@
 use crate::FileId;
 use pointee_db::Lang;
 use pointee_ir::Range;
+pub use pointee_ir::Verdict;
 
 /// A byte offset in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,25 +128,6 @@ pub struct NavTarget {
     pub file: FileId,
     /// The name, or the whole range when there is no name.
     pub range: Range,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verdict {
-    No,
-    May,
-    Must,
-    Unreachable,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::No => "no",
-            Verdict::May => "may",
-            Verdict::Must => "must",
-            Verdict::Unreachable => "unreachable",
-        }
-    }
 }
 
 /// One `MUSTALIAS(p, q)`-style check found in the source.

@@ -1,13 +1,13 @@
 //! Check: the alias checks (`MUSTALIAS(p, q)`, `NOALIAS`, ...) of a
 //! language's whole program with the engines' verdicts, the casts that may
 //! fail (Java), and the analyses' figures. The verdicts are the engines'
-//! (pointee-flow's, kept by `pointee_db::c_analysis`; pointee-cspta's);
-//! nothing here re-derives them.
+//! (pointee-flow's and pointee-cspta's, kept by `pointee_db::c_analysis` and
+//! `pointee_db::java_analysis`); nothing here re-derives them.
 
 use crate::c::CProgram;
 use crate::java::JavaProgram;
-use crate::{AliasCheck, Analysis, CheckReport, Diagnostic, FileRange, Lang, Severity, Verdict};
-use pointee_cspta::AliasVerdict;
+use crate::{AliasCheck, Analysis, CheckReport, Diagnostic, FileRange, Lang, Severity};
+use pointee_ir::FunctionSource;
 
 pub(crate) fn check(a: &Analysis, lang: Lang) -> CheckReport {
     let mut report = match lang {
@@ -28,36 +28,37 @@ pub(crate) fn check(a: &Analysis, lang: Lang) -> CheckReport {
     report
 }
 
-/// The C program's alias checks where they are, from the engine's run.
-pub(crate) fn c_alias_checks(c: &CProgram) -> Vec<AliasCheck> {
-    let Ok(analysis) = pointee_db::c_analysis(c.db, c.project) else {
-        return Vec::new();
-    };
-    analysis
-        .alias_checks
+/// The alias checks of a program's analysis (C: pointee-flow's verdicts,
+/// Java: pointee-cspta's, both kept by the database), where they are.
+pub(crate) fn alias_checks<'a>(
+    checks: &[pointee_db::AliasCheck],
+    source: impl Fn(&str) -> Option<(crate::FileId, &'a FunctionSource)>,
+    lang: Lang,
+) -> Vec<AliasCheck> {
+    checks
         .iter()
         .filter_map(|check| {
-            let (file, fs) = c.function_source(&check.function)?;
-            let call = fs.calls.iter().find(|x| x.stmt == check.stmt)?;
+            let (file, fs) = source(&check.function)?;
+            // C: the call; Java: its statement.
+            let range = match lang {
+                Lang::C => fs.calls.iter().find(|x| x.stmt == check.stmt)?.range,
+                Lang::Java => *fs.stmts.get(check.stmt.0 as usize)?,
+            };
             Some(AliasCheck {
-                at: FileRange {
-                    file,
-                    range: call.range,
-                },
+                at: FileRange { file, range },
                 check: check.check.to_string(),
-                verdict: c_verdict(check.verdict),
+                verdict: check.verdict,
                 ok: check.ok,
             })
         })
         .collect()
 }
 
-fn c_verdict(v: pointee_flow::Alias) -> Verdict {
-    match v {
-        pointee_flow::Alias::No => Verdict::No,
-        pointee_flow::Alias::May => Verdict::May,
-        pointee_flow::Alias::Must => Verdict::Must,
-        pointee_flow::Alias::Unreachable => Verdict::Unreachable,
+/// The C program's alias checks where they are.
+pub(crate) fn c_alias_checks(c: &CProgram) -> Vec<AliasCheck> {
+    match pointee_db::c_analysis(c.db, c.project) {
+        Ok(a) => alias_checks(&a.alias_checks, |f| c.function_source(f), Lang::C),
+        Err(_) => Vec::new(),
     }
 }
 
@@ -76,25 +77,8 @@ fn c_check(c: &CProgram) -> CheckReport {
 pub(crate) fn java_check(j: &JavaProgram) -> CheckReport {
     let mut report = CheckReport::default();
     let Some(pta) = j.pta else { return report };
-    for c in pointee_cspta::alias_checks(pta, &j.jp.program) {
-        let name = &j.jp.program.functions[c.method as usize].name;
-        let Some((file, fs)) = j.function_source(name) else {
-            continue;
-        };
-        let verdict = match c.verdict {
-            AliasVerdict::No => Verdict::No,
-            AliasVerdict::May => Verdict::May,
-            AliasVerdict::Unreachable => Verdict::Unreachable,
-        };
-        report.alias_checks.push(AliasCheck {
-            at: FileRange {
-                file,
-                range: fs.stmts[c.stmt as usize],
-            },
-            check: c.kind.name().to_string(),
-            verdict,
-            ok: c.ok(),
-        });
+    if let Ok(a) = pointee_db::java_analysis(j.db(), j.project) {
+        report.alias_checks = alias_checks(&a.alias_checks, |f| j.function_source(f), Lang::Java);
     }
     for (m, cast, fails) in pta.casts() {
         if !fails {
