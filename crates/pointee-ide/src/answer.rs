@@ -112,6 +112,10 @@ pub struct Hover {
     /// Merged over contexts: definite only if definite in every context.
     pub targets: Vec<Target>,
     pub contexts: Vec<ContextTargets>,
+    /// The functions a call through the expression may reach: on the callee
+    /// of a call, that call's callees (as `callees` answers); on another
+    /// function pointer, the functions it points to.
+    pub may_call: Vec<Callee>,
 }
 
 /// A possible callee of a call.

@@ -16,6 +16,7 @@ use pointee_ir::{
 /// The engine's analysis (named apart from this crate's [`Analysis`]).
 pub(crate) type Flow<'p> = pointee_flow::Analysis<'p>;
 
+#[derive(Clone)]
 pub(crate) struct CProgram<'a> {
     pub db: &'a Database,
     pub project: Project,

@@ -3,60 +3,15 @@
 //! sensitivity). Prepared on a definition's name, on a call (every possible
 //! callee), or inside a function body.
 
-use crate::c::CProgram;
-use crate::java::JavaProgram;
+use crate::program::Program;
 use crate::{Analysis, CallItem, CallLink, FileId, FilePosition, FileRange, Lang};
-use pointee_db::{CallEdge, Project};
 use pointee_ir::{FunctionSource, StmtId};
 use std::collections::BTreeMap;
 
-/// One language's program as the call hierarchy sees it.
-enum Program<'a> {
-    C(CProgram<'a>),
-    Java(JavaProgram<'a>),
-}
-
-impl<'a> Program<'a> {
-    fn of(a: &'a Analysis, lang: Lang, project: Project) -> Program<'a> {
-        match lang {
-            Lang::C => Program::C(CProgram::new(a, project)),
-            Lang::Java => Program::Java(JavaProgram::new(a, project)),
-        }
-    }
-
-    fn lang(&self) -> Lang {
-        match self {
-            Program::C(_) => Lang::C,
-            Program::Java(_) => Lang::Java,
-        }
-    }
-
-    /// Where a function of the program is defined.
-    fn function_source(&self, name: &str) -> Option<(FileId, &'a FunctionSource)> {
-        match self {
-            Program::C(c) => c.function_source(name),
-            Program::Java(j) => j.function_source(name),
-        }
-    }
-
-    /// The resolved call edges of the program.
-    fn edges(&self) -> &'a [CallEdge] {
-        match self {
-            Program::C(c) => pointee_db::c_analysis(c.db, c.project)
-                .as_ref()
-                .map(|a| &a.edges[..])
-                .unwrap_or(&[]),
-            Program::Java(j) => pointee_db::java_analysis(j.db(), j.project)
-                .as_ref()
-                .map(|a| &a.edges[..])
-                .unwrap_or(&[]),
-        }
-    }
-
-    fn item(&self, name: &str) -> Option<CallItem> {
-        let (file, fs) = self.function_source(name)?;
-        Some(item(self.lang(), file, name, fs))
-    }
+/// A function of the call hierarchy, by its name in the program.
+fn named(p: &Program, name: &str) -> Option<CallItem> {
+    let (file, fs) = p.function_source(name)?;
+    Some(item(p.lang(), file, name, fs))
 }
 
 fn item(lang: Lang, file: FileId, name: &str, fs: &FunctionSource) -> CallItem {
@@ -74,23 +29,15 @@ fn item(lang: Lang, file: FileId, name: &str, fs: &FunctionSource) -> CallItem {
 /// function pointers and virtual dispatch), or else the function the cursor
 /// is in.
 pub(crate) fn prepare(a: &Analysis, pos: FilePosition) -> Vec<CallItem> {
-    let Some(lang) = a.lang(pos.file) else {
+    let Some(p) = Program::of(a, pos.file) else {
         return Vec::new();
     };
-    let p = Program::of(a, lang, a.project_of(pos.file));
-    let functions: &[FunctionSource] = match &p {
-        Program::C(c) => &c.source(pos.file).functions,
-        Program::Java(j) => match j.source_map(pos.file) {
-            Some(sm) => &sm.functions,
-            None => return Vec::new(),
-        },
+    let Some(source) = p.source(pos.file) else {
+        return Vec::new();
     };
-    let pname = |n: &str| -> String {
-        match &p {
-            Program::C(c) => c.program_name(pos.file, n).to_string(),
-            Program::Java(_) => n.to_string(),
-        }
-    };
+    let functions = &source.functions;
+    let lang = p.lang();
+    let pname = |n: &str| p.program_name(pos.file, n);
     for fs in functions {
         if fs.name_range.touches(pos.offset) && !fs.name_range.is_empty() {
             return vec![item(lang, pos.file, &pname(&fs.name), fs)];
@@ -104,10 +51,9 @@ pub(crate) fn prepare(a: &Analysis, pos: FilePosition) -> Vec<CallItem> {
     if let Some((fs, call)) = call {
         let caller = pname(&fs.name);
         let mut out: Vec<CallItem> = p
-            .edges()
+            .callees(&caller, call)
             .iter()
-            .filter(|e| *e.caller == *caller && e.stmt == call.stmt)
-            .filter_map(|e| p.item(&e.callee))
+            .filter_map(|c| named(&p, &c.name))
             .collect();
         out.dedup();
         if !out.is_empty() {
@@ -138,10 +84,9 @@ fn calls(file: FileId, fs: &FunctionSource, stmts: &[StmtId]) -> Vec<FileRange> 
 /// (direct ones and those resolved through function pointers or virtual
 /// dispatch).
 pub(crate) fn incoming(a: &Analysis, file: FileId, function: &str) -> Vec<CallLink> {
-    let Some(lang) = a.lang(file) else {
+    let Some(p) = Program::of(a, file) else {
         return Vec::new();
     };
-    let p = Program::of(a, lang, a.project_of(file));
     let mut by_caller: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
     for e in p.edges().iter().filter(|e| *e.callee == *function) {
         by_caller.entry(&e.caller).or_default().push(e.stmt);
@@ -161,10 +106,9 @@ pub(crate) fn incoming(a: &Analysis, file: FileId, function: &str) -> Vec<CallLi
 /// Callees of `function` (of the program of `file`), with the calls in its
 /// body.
 pub(crate) fn outgoing(a: &Analysis, file: FileId, function: &str) -> Vec<CallLink> {
-    let Some(lang) = a.lang(file) else {
+    let Some(p) = Program::of(a, file) else {
         return Vec::new();
     };
-    let p = Program::of(a, lang, a.project_of(file));
     let Some((caller_file, caller_fs)) = p.function_source(function) else {
         return Vec::new();
     };
@@ -176,7 +120,7 @@ pub(crate) fn outgoing(a: &Analysis, file: FileId, function: &str) -> Vec<CallLi
         .into_iter()
         .filter_map(|(callee, stmts)| {
             Some(CallLink {
-                item: p.item(callee)?,
+                item: named(&p, callee)?,
                 calls: calls(caller_file, caller_fs, &stmts),
             })
         })

@@ -14,8 +14,9 @@
 
 use crate::c::CProgram;
 use crate::java::JavaProgram;
+use crate::program::Program;
 use crate::{Analysis, FileId, FilePosition, Lang, NavTarget};
-use pointee_ir::{Basic, Callee, Range, SourceMap};
+use pointee_ir::{Range, SourceMap};
 
 pub(crate) fn implementation(a: &Analysis, pos: FilePosition) -> Vec<NavTarget> {
     possible_callees(a, pos).unwrap_or_default()
@@ -35,58 +36,23 @@ pub(crate) fn declaration(a: &Analysis, pos: FilePosition) -> Vec<NavTarget> {
 /// Every possible callee of the indirect (C) or any (Java) call whose
 /// callee's name is at `pos`; `None` when the cursor is not there.
 fn possible_callees(a: &Analysis, pos: FilePosition) -> Option<Vec<NavTarget>> {
-    if let Some(c) = CProgram::of(a, pos.file) {
-        let source = c.source(pos.file);
-        let (fs, call) = innermost_call(source, pos.offset)?;
-        if !on_callee_name(a, pos, call.callee_range) {
-            return None;
-        }
-        let program = pointee_db::c_program(c.db, c.project).as_ref().ok()?;
-        let caller = c.program_name(pos.file, &fs.name);
-        let f = program.function(&caller)?;
-        let mut indirect = false;
-        pointee_ir::for_each_basic(&f.body, &mut |id, b| {
-            if id == call.stmt {
-                indirect = matches!(
-                    b,
-                    Basic::Call {
-                        callee: Callee::Indirect(_),
-                        ..
-                    }
-                );
-            }
-        });
-        if !indirect {
-            return None;
-        }
-        let analysis = pointee_db::c_analysis(c.db, c.project).as_ref().ok()?;
-        let out = analysis
-            .edges
-            .iter()
-            .filter(|e| e.caller == caller && e.stmt == call.stmt)
-            .filter_map(|e| {
-                let (file, fs) = c.function_source(&e.callee)?;
-                Some(NavTarget {
-                    file,
-                    range: fs.name_range,
-                })
-            })
-            .collect();
-        return Some(out);
-    }
-    let j = JavaProgram::of(a, pos.file)?;
-    let sm = j.source_map(pos.file)?;
-    let on_call = sm
+    let p = Program::of(a, pos.file)?;
+    let (fs, call) = p
+        .source(pos.file)?
         .functions
         .iter()
-        .flat_map(|fs| fs.calls.iter())
-        .any(|c| c.callee_range.touches(pos.offset) && on_callee_name(a, pos, c.callee_range));
-    if !on_call {
+        .flat_map(|fs| fs.calls.iter().map(move |c| (fs, c)))
+        .filter(|(_, c)| c.callee_range.touches(pos.offset))
+        .min_by_key(|(_, c)| c.callee_range.len())?;
+    if !on_callee_name(a, pos, call.callee_range) {
         return None;
     }
-    let callees = crate::callees::callees(a, pos)?;
+    let caller = p.program_name(pos.file, &fs.name);
+    if p.lang() == Lang::C && p.direct_callee(&caller, call).is_some() {
+        return None;
+    }
     Some(
-        callees
+        p.callees(&caller, call)
             .into_iter()
             .filter_map(|c| c.decl)
             .map(|d| NavTarget {
@@ -95,19 +61,6 @@ fn possible_callees(a: &Analysis, pos: FilePosition) -> Option<Vec<NavTarget>> {
             })
             .collect(),
     )
-}
-
-/// The innermost call whose callee expression touches `off`.
-fn innermost_call(
-    source: &SourceMap,
-    off: u32,
-) -> Option<(&pointee_ir::FunctionSource, &pointee_ir::CallInfo)> {
-    source
-        .functions
-        .iter()
-        .flat_map(|fs| fs.calls.iter().map(move |c| (fs, c)))
-        .filter(|(_, c)| c.callee_range.touches(off))
-        .min_by_key(|(_, c)| c.callee_range.len())
 }
 
 /// Whether the identifier at `pos` is the last name of the callee

@@ -5,29 +5,28 @@
 
 use crate::c::{CProgram, Flow};
 use crate::java::JavaProgram;
-use crate::{Analysis, ContextTargets, FilePosition, FileRange, Hover};
+use crate::program::Program;
+use crate::{
+    Analysis, Callee, ContextTargets, FileId, FilePosition, FileRange, Hover, Target, TargetKind,
+};
 use pointee_cspta::PtSet;
 use pointee_ir::Base;
+use pointee_ir::Range;
 use std::collections::BTreeSet;
 
 pub(crate) fn hover(a: &Analysis, pos: FilePosition) -> Option<Hover> {
-    if let Some(c) = CProgram::of(a, pos.file) {
-        return c_hover(&c, pos);
+    match Program::of(a, pos.file)? {
+        Program::C(c) => c_hover(&c, pos),
+        Program::Java(j) => java_hover(&j, pos),
     }
-    java_hover(&JavaProgram::of(a, pos.file)?, pos)
 }
 
 fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
     let (fs, e) = c.source(pos.file).expr_at(pos.offset)?;
     let function = c.program_name(pos.file, &fs.name);
     let engine = c.engine()?;
-    let range = FileRange {
-        file: pos.file,
-        range: e.range,
-    };
-    engine.with(|_, a| {
-        let rv = c.rvalue(pos.file, &e.place);
-        let per = a.values_at(&function, e.point, &rv);
+    let (targets, contexts, reachable, merged, extra) = engine.with(|_, a| {
+        let per = a.values_at(&function, e.point, &c.rvalue(pos.file, &e.place));
         let merged = Flow::merge_values(&per);
         let mut contexts = Vec::new();
         let mut extra = true;
@@ -44,16 +43,49 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
                 contexts.push(ContextTargets { chain, targets });
             }
         }
-        Some(Hover {
-            expr: c.text(pos.file, e.range).to_string(),
-            range,
-            reachable: merged.is_some(),
-            merged: merged_by_bound,
-            extra_entry: merged.is_some() && extra,
-            targets: merged.map(|m| c.targets(a, &m)).unwrap_or_default(),
-            contexts,
-        })
+        let targets: Vec<Target> = merged.as_ref().map(|m| c.targets(a, m)).unwrap_or_default();
+        (targets, contexts, merged.is_some(), merged_by_bound, extra)
+    });
+    Some(Hover {
+        expr: c.text(pos.file, e.range).to_string(),
+        range: FileRange {
+            file: pos.file,
+            range: e.range,
+        },
+        reachable,
+        merged,
+        extra_entry: reachable && extra,
+        may_call: may_call(c, pos.file, e.range, &targets),
+        targets,
+        contexts,
     })
+}
+
+/// On the callee of a call (`fp` in `fp(x)` or `(*fp)(x)`): that call's
+/// callees, the one answer `callees` gives; on another function pointer,
+/// the functions it points to.
+fn may_call(c: &CProgram, file: FileId, expr: Range, targets: &[Target]) -> Vec<Callee> {
+    let call = c
+        .source(file)
+        .functions
+        .iter()
+        .flat_map(|fs| fs.calls.iter().map(move |call| (fs, call)))
+        .filter(|(_, call)| {
+            call.callee_range.start <= expr.start && expr.end <= call.callee_range.end
+        })
+        .min_by_key(|(_, call)| call.callee_range.len());
+    if let Some((fs, call)) = call {
+        let p = Program::C(c.clone());
+        return p.callees(&c.program_name(file, &fs.name), call);
+    }
+    targets
+        .iter()
+        .filter(|t| t.kind == TargetKind::Function)
+        .map(|t| Callee {
+            name: t.name.clone(),
+            decl: t.decl,
+        })
+        .collect()
 }
 
 fn java_hover(j: &JavaProgram, pos: FilePosition) -> Option<Hover> {
@@ -104,5 +136,6 @@ fn java_hover(j: &JavaProgram, pos: FilePosition) -> Option<Hover> {
         extra_entry: false,
         targets: j.targets(&merged),
         contexts,
+        may_call: Vec::new(),
     })
 }

@@ -160,15 +160,6 @@ impl<'a> JavaProgram<'a> {
         });
     }
 
-    /// By where they are defined (file path, offset), then name.
-    pub fn sort_callees(&self, v: &mut [crate::Callee]) {
-        let key = |c: &crate::Callee| {
-            c.decl
-                .map(|d| (self.a.file_path(d.file).to_string(), d.range.start))
-        };
-        v.sort_by(|a, b| (key(a), &a.name).cmp(&(key(b), &b.name)));
-    }
-
     /// The objects a place may denote or hold in one method context: the
     /// base's objects, then each field selected in turn.
     pub fn place_pts(&self, mc: u32, place: &Place) -> PtSet {

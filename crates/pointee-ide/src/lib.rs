@@ -27,6 +27,7 @@ mod highlights;
 mod hover;
 mod inlay_hints;
 mod java;
+mod program;
 
 pub use answer::*;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};

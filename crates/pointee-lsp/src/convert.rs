@@ -6,7 +6,7 @@
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
     Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Highlight,
-    HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target, TargetKind,
+    HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
 };
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -192,13 +192,16 @@ pub fn hover(files: &Files, h: &Hover) -> lsp::Hover {
         if h.targets.is_empty() {
             md.push_str("- nothing\n");
         }
-        let fns: Vec<&Target> = h
-            .targets
-            .iter()
-            .filter(|t| t.kind == TargetKind::Function)
-            .collect();
-        if !fns.is_empty() {
-            md.push_str(&format!("\nMay call: {}\n", list(files, &fns)));
+        if !h.may_call.is_empty() {
+            let fns: Vec<String> = h
+                .may_call
+                .iter()
+                .map(|c| match c.decl.and_then(|d| files.link(d)) {
+                    Some(url) => format!("[`{}`]({url})", c.name),
+                    None => format!("`{}`", c.name),
+                })
+                .collect();
+            md.push_str(&format!("\nMay call: {}\n", fns.join(", ")));
         }
         let disagree = h.contexts.windows(2).any(|w| w[0].targets != w[1].targets);
         if disagree {
