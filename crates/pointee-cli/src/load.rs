@@ -4,8 +4,10 @@
 use crate::workspace::{SourceFile, Workspace};
 use pointee_ide::{InputError, Lang as Language};
 use std::path::Path;
+use std::sync::Arc;
 
-/// The files and directories given, as one program.
+/// The files and directories given, as one program; C includes are read
+/// from the disk.
 pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     let mut files = Vec::new();
     for p in paths {
@@ -13,7 +15,12 @@ pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files.dedup_by(|a, b| a.name == b.name);
-    Ok(Workspace::new(files))
+    Ok(on_disk(Workspace::new(files)))
+}
+
+fn on_disk(mut ws: Workspace) -> Workspace {
+    ws.system = Some(Arc::new(pointee_lsp::disk::Disk));
+    ws
 }
 
 /// The position's file plus the `--with` paths, as one program.
@@ -33,7 +40,7 @@ pub fn each_file(paths: &[String]) -> Result<Vec<Workspace>, InputError> {
     Ok(ws
         .files
         .into_iter()
-        .map(|f| Workspace::new(vec![f]))
+        .map(|f| on_disk(Workspace::new(vec![f])))
         .collect())
 }
 

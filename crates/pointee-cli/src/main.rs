@@ -48,6 +48,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         java_cs: inv.cs.clone(),
         java_entry: inv.entry.clone(),
         c_context_bound: inv.context_bound,
+        c_entries: None,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),

@@ -2,7 +2,7 @@
 //! `load.rs`), and the one-shot analysis of them: every file applied to a
 //! fresh `pointee_ide::AnalysisHost` as one change.
 
-use pointee_ide::{Analysis, AnalysisHost, Config, InputError, Lang};
+use pointee_ide::{Analysis, AnalysisHost, Change, Config, InputError, Lang, System};
 
 /// One file as read: its name as given and its text.
 #[derive(Clone, Debug)]
@@ -21,14 +21,20 @@ impl SourceFile {
 }
 
 /// The files that form one program.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Workspace {
     pub files: Vec<SourceFile>,
+    /// Where C `#include`s not among `files` are read (the disk); `None`:
+    /// only the C library model's headers.
+    pub system: Option<System>,
 }
 
 impl Workspace {
     pub fn new(files: Vec<SourceFile>) -> Workspace {
-        Workspace { files }
+        Workspace {
+            files,
+            system: None,
+        }
     }
 
     pub fn file(&self, name: &str) -> Option<&SourceFile> {
@@ -54,10 +60,12 @@ impl Workspace {
     /// not exist, ...).
     pub fn analyse(&self, config: Config) -> Result<(Lang, Analysis), InputError> {
         let lang = self.language()?;
-        let host = AnalysisHost::with_files(
-            self.files.iter().map(|f| (f.name.clone(), f.text.as_str())),
-            config,
-        );
+        let mut host = match &self.system {
+            Some(system) => AnalysisHost::with_system(system.clone()),
+            None => AnalysisHost::default(),
+        };
+        let files = self.files.iter().map(|f| (f.name.clone(), f.text.as_str()));
+        host.apply_change(Change::of_files(files, config));
         let analysis = host.analysis();
         if let Some(e) = now(analysis.program_error(lang)) {
             return Err(e);

@@ -133,6 +133,7 @@ fn crates_depend_one_way_and_the_server_only_on_the_answer_layer() {
     // Layers, bottom first; a crate may depend on crates of lower layers.
     let layers: &[&[&str]] = &[
         &["pointee-ir"],
+        &["pointee-cpp", "pointee-project"],
         &["pointee-c", "pointee-flow", "pointee-java", "pointee-cspta"],
         &["pointee-db"],
         &["pointee-ide"],

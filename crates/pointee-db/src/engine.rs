@@ -7,12 +7,25 @@ use pointee_ir::{Callee, Name, Point, StmtId};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The C engine's settings for a configuration.
-pub fn c_settings(config: &Config) -> pointee_flow::Settings {
+/// The C engine's settings for a configuration of `program` (whose
+/// functions the entry patterns name).
+pub fn c_settings(config: &Config, program: &pointee_ir::Program) -> pointee_flow::Settings {
     let mut s = pointee_flow::Settings::default();
     if let Some(bound) = config.c_context_bound {
         s.max_contexts_per_function = bound.max(1) as usize;
     }
+    s.entries = config.c_entries.as_ref().map(|patterns| {
+        program
+            .functions
+            .iter()
+            .map(|f| f.name.clone())
+            .filter(|n| {
+                patterns
+                    .iter()
+                    .any(|p| pointee_project::paths::match_name(p.as_bytes(), n.as_bytes()))
+            })
+            .collect()
+    });
     s
 }
 
@@ -118,7 +131,7 @@ impl std::fmt::Debug for CEngine {
 #[salsa::tracked(returns(ref))]
 pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
     let program = c_program(db, project).clone()?;
-    let mut settings = c_settings(project.config(db));
+    let mut settings = c_settings(project.config(db), &program);
     // Stop when an input is about to be written: this run's revision is
     // outdated then, and the write waits for it. Only while the run lasts:
     // queries replay bodies later, and must not stop for writes that left

@@ -112,7 +112,7 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     Ok(Arc::new(out))
 }
 
-/// The roots (static initialisers, then every `main`, or those of the
+/// The roots (the literal pools and library callbacks, then every `main`, or those of the
 /// configured entry), as pointee-ide chooses them.
 pub fn java_roots(ir: &JavaIr, config: &Config) -> Result<Vec<Name>, String> {
     pointee_java::analysis_roots(&ir.mains, &ir.initializers, config.java_entry.as_deref())

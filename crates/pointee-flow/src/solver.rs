@@ -33,6 +33,10 @@ pub struct Settings {
     /// new input is merged with the earlier overflowing ones and analysed
     /// once (the unit is marked `merged`; hover reports it).
     pub max_contexts_per_function: usize,
+    /// The functions to start from (the program model's `entries`); `None`:
+    /// `main`, or every externally visible function without one (see
+    /// `entry.rs`).
+    pub entries: Option<Vec<Name>>,
     /// Asked now and then during a run: `true` stops it (the run unwinds
     /// with an [`Interrupted`] payload). Not part of what a run computes.
     pub interrupt: Interrupt,
@@ -43,6 +47,7 @@ impl Default for Settings {
         Settings {
             malloc_may_fail: true,
             max_contexts_per_function: 256,
+            entries: None,
             interrupt: Interrupt::default(),
         }
     }

@@ -108,7 +108,10 @@ fn glob(name: &str, ty: Type) -> Global {
     Global {
         name: name.into(),
         ty,
-        kind: GlobalKind::Variable { is_static: false },
+        kind: GlobalKind::Variable {
+            is_static: false,
+            definition: pointee_ir::Definition::Tentative,
+        },
         init: vec![],
     }
 }

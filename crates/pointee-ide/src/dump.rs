@@ -62,7 +62,7 @@ pub struct DumpConfig {
 
 pub(crate) fn dump(a: &Analysis, lang: Lang, config: &DumpConfig) -> Dump {
     let mut dump = match lang {
-        Lang::C => c_dump(&CProgram::new(a, a.main()), config),
+        Lang::C => c_dump(a, &CProgram::new(a, a.main()), config),
         Lang::Java => java_dump(a, &JavaProgram::new(a, a.main()), config),
     };
     dump.functions
@@ -71,9 +71,56 @@ pub(crate) fn dump(a: &Analysis, lang: Lang, config: &DumpConfig) -> Dump {
         (a.key(x.at), &x.kind, &x.message).cmp(&(a.key(y.at), &y.kind, &y.message))
     });
     if config.no_facts {
-        dump.sections.clear();
+        // What the analysis found goes; what the front end read stays.
+        dump.sections.retain(|(title, _)| title == MACRO_EXPANSIONS);
     }
     dump
+}
+
+const MACRO_EXPANSIONS: &str = "macro expansions";
+
+/// Each outermost macro use of the files (with `verbose`): `file:line:col:
+/// use => expansion`, in file order.
+fn expansions(a: &Analysis, files: &[(FileId, &SourceMap)]) -> Option<(String, Vec<String>)> {
+    let mut lines: Vec<((&str, u32), String)> = Vec::new();
+    for &(file, source) in files {
+        let text = a.file_text(file);
+        let Ok(index) = a.line_index(file) else {
+            continue;
+        };
+        let path = a.file_path(file);
+        for e in &source.expansions {
+            let (line, col) = index.line_col_chars(e.range.start);
+            let used = text
+                .get(e.range.start as usize..e.range.end as usize)
+                .unwrap_or("");
+            lines.push((
+                (path, e.range.start),
+                format!(
+                    "{path}:{}:{}: {used} => {}",
+                    line + 1,
+                    col + 1,
+                    shorten(&e.text)
+                ),
+            ));
+        }
+    }
+    lines.sort();
+    (!lines.is_empty()).then(|| {
+        (
+            MACRO_EXPANSIONS.to_string(),
+            lines.into_iter().map(|(_, l)| l).collect(),
+        )
+    })
+}
+
+/// A long expansion, cut to a line's length.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 160;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{} ...", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 /// The functions of one file with their IR lines; `name` gives a
@@ -128,11 +175,15 @@ fn functions_of(
     }
 }
 
-fn c_dump(c: &CProgram, config: &DumpConfig) -> Dump {
+fn c_dump(a: &Analysis, c: &CProgram, config: &DumpConfig) -> Dump {
     let mut dump = Dump::default();
     let Ok(program) = pointee_db::c_program(c.db, c.project) else {
         return dump;
     };
+    if config.verbose {
+        let files: Vec<(FileId, &SourceMap)> = c.files().map(|f| (f, c.source(f))).collect();
+        dump.sections.extend(expansions(a, &files));
+    }
     let engine = (!config.no_facts).then(|| c.engine()).flatten();
     let mut units: HashMap<String, Vec<pointee_flow::UnitId>> = HashMap::new();
     for file in c.files() {

@@ -32,7 +32,7 @@ mod program;
 pub use answer::*;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
 pub use pointee_db::salsa::Cancelled;
-pub use pointee_db::{Config, Lang, TreeHandle};
+pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
 pub use pointee_ir::{LineIndex, Range};
 
 use pointee_db::salsa::Setter;
@@ -56,11 +56,26 @@ type FileChange = Option<(Arc<str>, Option<TreeHandle>)>;
 pub struct Change {
     files: Vec<(String, FileChange)>,
     config: Option<Config>,
+    unit_configs: Option<BTreeMap<String, UnitConfig>>,
+    system_changed: bool,
 }
 
 impl Change {
     pub fn new() -> Change {
         Change::default()
+    }
+
+    /// Every file of `files` (path, text), and the configuration.
+    pub fn of_files<P: Into<String>, T: Into<Arc<str>>>(
+        files: impl IntoIterator<Item = (P, T)>,
+        config: Config,
+    ) -> Change {
+        let mut change = Change::new();
+        for (path, text) in files {
+            change.set_file(path, text);
+        }
+        change.set_config(config);
+        change
     }
 
     /// Adds a file or replaces its text.
@@ -81,6 +96,18 @@ impl Change {
 
     pub fn set_config(&mut self, config: Config) {
         self.config = Some(config);
+    }
+
+    /// How each C unit (by path) is preprocessed; a unit not named gets
+    /// the default.
+    pub fn set_unit_configs(&mut self, configs: BTreeMap<String, UnitConfig>) {
+        self.unit_configs = Some(configs);
+    }
+
+    /// Files beneath the workspace's own (the system's: headers on disk)
+    /// may have changed: C units are preprocessed again.
+    pub fn system_changed(&mut self) {
+        self.system_changed = true;
     }
 }
 
@@ -107,6 +134,12 @@ impl Default for AnalysisHost {
 }
 
 impl AnalysisHost {
+    /// A host that reads what the workspace's files do not hold (C
+    /// `#include`s) from `system` (the disk, given by the edge).
+    pub fn with_system(system: System) -> AnalysisHost {
+        AnalysisHost::new(Database::default().with_system(system))
+    }
+
     /// A host on `db` (a database with an event hook, for tests).
     pub fn new(db: Database) -> AnalysisHost {
         let main = Project::new(&db, Vec::new(), Config::default());
@@ -125,13 +158,8 @@ impl AnalysisHost {
         files: impl IntoIterator<Item = (P, T)>,
         config: Config,
     ) -> AnalysisHost {
-        let mut change = Change::new();
-        for (path, text) in files {
-            change.set_file(path, text);
-        }
-        change.set_config(config);
         let mut host = AnalysisHost::default();
-        host.apply_change(change);
+        host.apply_change(Change::of_files(files, config));
         host
     }
 
@@ -187,10 +215,18 @@ impl AnalysisHost {
             // In path order (the map's).
             let files: Vec<FileId> = self.files.values().copied().collect();
             self.db.will_write();
-            self.main.set_files(&mut self.db).to(files);
+            self.main.set_files(&mut self.db).to(files.clone());
+            // C includes find the workspace's files before the system's.
+            pointee_db::set_c_files(&mut self.db, &files);
         }
         if let Some(config) = change.config {
             pointee_db::set_config(&mut self.db, self.main, config);
+        }
+        if let Some(configs) = change.unit_configs {
+            pointee_db::set_c_configs(&mut self.db, configs);
+        }
+        if change.system_changed {
+            pointee_db::system_changed(&mut self.db);
         }
         self.split_if_unlinked();
     }

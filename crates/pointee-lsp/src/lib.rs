@@ -14,6 +14,7 @@
 //!   moment.
 
 pub mod convert;
+pub mod disk;
 pub mod docs;
 mod sanitize;
 pub mod settings;

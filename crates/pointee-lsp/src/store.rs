@@ -9,12 +9,22 @@ use pointee_ide::{Analysis, AnalysisHost, Change};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-#[derive(Default)]
 pub struct Store {
     inner: Mutex<Synced>,
 }
 
-#[derive(Default)]
+impl Default for Store {
+    fn default() -> Store {
+        Store {
+            inner: Mutex::new(Synced {
+                // C includes beyond the workspace's files come from the disk.
+                host: AnalysisHost::with_system(Arc::new(crate::disk::Disk)),
+                texts: HashMap::new(),
+            }),
+        }
+    }
+}
+
 struct Synced {
     host: AnalysisHost,
     /// The text each file had at the last sync.
