@@ -61,12 +61,7 @@ pub struct CFile {
 /// Lowers one translation unit, reading the file at `path` and what it
 /// includes through `fs`. Never fails: syntax errors become notes and the
 /// rest of the file is lowered as far as it goes.
-pub fn lower_unit(
-    session: &mut Session,
-    config: &Config,
-    fs: &dyn FileSystem,
-    path: &str,
-) -> CFile {
+pub fn lower_unit(session: &mut Session, config: &Config, fs: &dyn FileSystem, path: &str) -> CFile {
     let pp = preprocess(session, config, fs, path);
     let lowered = lower_expanded(path, &pp.text, &syntax::parse(&pp.text));
     to_source(lowered, &pp)

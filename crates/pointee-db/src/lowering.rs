@@ -3,12 +3,12 @@
 
 use crate::{CFile, Db, FunctionKey, Lang, Project, SourceFile};
 use pointee_c::{FileScope, FunctionSyntax, Outline};
+use salsa::Setter;
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
     Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Note,
     Program, Rvalue, SourceMap, StmtId,
 };
-use salsa::Setter;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
