@@ -676,40 +676,39 @@ impl<'s> Lowerer<'s> {
                 }
             }
         }
-        let (callee, ret) =
-            if let Some(name) = &builtin_name {
-                (Callee::Direct(name.as_str().into()), Type::Unknown)
-            } else if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
-                // An undeclared function: implicitly declared (C89).
-                let name: Name = self.text(fnode_s).into();
-                (Callee::Direct(name), Type::Unknown)
-            } else {
-                let v = self.expr(fnode);
-                let ret = match &v.ty {
+        let (callee, ret) = if let Some(name) = &builtin_name {
+            (Callee::Direct(name.as_str().into()), Type::Unknown)
+        } else if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+            // An undeclared function: implicitly declared (C89).
+            let name: Name = self.text(fnode_s).into();
+            (Callee::Direct(name), Type::Unknown)
+        } else {
+            let v = self.expr(fnode);
+            let ret = match &v.ty {
+                Type::Function(f) => f.ret.clone(),
+                Type::Pointer(t) => match &**t {
                     Type::Function(f) => f.ret.clone(),
-                    Type::Pointer(t) => match &**t {
-                        Type::Function(f) => f.ret.clone(),
-                        _ => Type::Unknown,
-                    },
                     _ => Type::Unknown,
-                };
-                match &v.kind {
-                    ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
-                    ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
-                    ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
-                    ValKind::Rv(_) => {
-                        let base = self.base_holding(&v, range(fnode));
-                        (
-                            Callee::Indirect(Place {
-                                base,
-                                deref: false,
-                                path: Vec::new(),
-                            }),
-                            ret,
-                        )
-                    }
-                }
+                },
+                _ => Type::Unknown,
             };
+            match &v.kind {
+                ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
+                ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
+                ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
+                ValKind::Rv(_) => {
+                    let base = self.base_holding(&v, range(fnode));
+                    (
+                        Callee::Indirect(Place {
+                            base,
+                            deref: false,
+                            path: Vec::new(),
+                        }),
+                        ret,
+                    )
+                }
+            }
+        };
         let mut args = Vec::new();
         // `va_arg(ap, T)` is a macro whose second argument is a type: only
         // `ap` is a value (the analysis models what `va_arg` returns).
@@ -1130,8 +1129,10 @@ impl<'s> Lowerer<'s> {
         }
         let f = n.field("function")?;
         let name = self.text(f);
-        if !matches!(name, "__builtin_expect" | "__builtin_expect_with_probability")
-            || self.lookup(name).is_some()
+        if !matches!(
+            name,
+            "__builtin_expect" | "__builtin_expect_with_probability"
+        ) || self.lookup(name).is_some()
         {
             return None;
         }
@@ -1178,7 +1179,9 @@ impl<'s> Lowerer<'s> {
             }
             // `va_arg(ap, T)` and friends, under the names the analysis
             // knows (`call` keeps only `ap` of `va_arg`).
-            "va_start" | "va_end" | "va_copy" | "va_arg" => Builtin::Call(format!("va_{}", &rest[3..])),
+            "va_start" | "va_end" | "va_copy" | "va_arg" => {
+                Builtin::Call(format!("va_{}", &rest[3..]))
+            }
             "unreachable" | "trap" | "abort" => Builtin::Call("abort".into()),
             // Integer and floating-point helpers: their arguments' effects,
             // a number.

@@ -61,7 +61,12 @@ pub struct CFile {
 /// Lowers one translation unit, reading the file at `path` and what it
 /// includes through `fs`. Never fails: syntax errors become notes and the
 /// rest of the file is lowered as far as it goes.
-pub fn lower_unit(session: &mut Session, config: &Config, fs: &dyn FileSystem, path: &str) -> CFile {
+pub fn lower_unit(
+    session: &mut Session,
+    config: &Config,
+    fs: &dyn FileSystem,
+    path: &str,
+) -> CFile {
     let pp = preprocess(session, config, fs, path);
     let lowered = lower_expanded(path, &pp.text, &syntax::parse(&pp.text));
     to_source(lowered, &pp)
@@ -195,15 +200,26 @@ pub fn lower(files: &[(&str, &str)]) -> Result<CProgram, LowerError> {
 /// [`lower`], with what is not among `files` read from `system` (e.g. the
 /// disk, given by the caller).
 pub fn lower_over(files: &[(&str, &str)], system: &dyn FileSystem) -> Result<CProgram, LowerError> {
+    lower_configured(files, &|_| None, system)
+}
+
+/// [`lower_over`], each unit preprocessed with its configuration from the
+/// program model (`config(name)`; `None`: the default one).
+pub fn lower_configured<'c>(
+    files: &[(&str, &str)],
+    config: &dyn Fn(&str) -> Option<&'c Config>,
+    system: &dyn FileSystem,
+) -> Result<CProgram, LowerError> {
     let own = unit::files_fs(files);
     let fs = pointee_cpp::Layered {
         over: &own,
         under: system,
     };
     let mut session = Session::default();
+    let default = Config::default();
     let lowered: Vec<CFile> = files
         .iter()
-        .map(|(n, _)| lower_unit(&mut session, &Config::default(), &fs, n))
+        .map(|(n, _)| lower_unit(&mut session, config(n).unwrap_or(&default), &fs, n))
         .collect();
     link_files(lowered)
 }

@@ -53,10 +53,15 @@ pub struct Bundled;
 
 impl pointee_cpp::FileSystem for Bundled {
     fn read(&self, path: &str) -> Option<Arc<str>> {
-        static TEXTS: std::sync::OnceLock<Vec<(&'static str, Arc<str>)>> = std::sync::OnceLock::new();
+        static TEXTS: std::sync::OnceLock<Vec<(&'static str, Arc<str>)>> =
+            std::sync::OnceLock::new();
         let name = path.strip_prefix(DIR)?.strip_prefix('/')?;
-        let texts = TEXTS.get_or_init(|| HEADERS.iter().map(|(n, t)| (*n, Arc::from(*t))).collect());
-        texts.iter().find(|(n, _)| *n == name).map(|(_, t)| t.clone())
+        let texts =
+            TEXTS.get_or_init(|| HEADERS.iter().map(|(n, t)| (*n, Arc::from(*t))).collect());
+        texts
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.clone())
     }
 }
 

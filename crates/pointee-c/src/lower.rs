@@ -1180,7 +1180,10 @@ impl<'s> Lowerer<'s> {
             self.bind(t, Sym::Typedef(Type::Record(key)));
         }
         // gcc's own type behind `va_list` (the bundled <stdarg.h>).
-        self.bind("__builtin_va_list", Sym::Typedef(Type::Record("va_list".into())));
+        self.bind(
+            "__builtin_va_list",
+            Sym::Typedef(Type::Record("va_list".into())),
+        );
     }
 }
 

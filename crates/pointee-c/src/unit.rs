@@ -210,7 +210,12 @@ impl Mapper<'_> {
             if loc.file == home {
                 return Range::new(loc.range.start as usize, loc.range.end as usize);
             }
-            match self.pp.files.get(loc.file as usize).and_then(|f| f.included_at) {
+            match self
+                .pp
+                .files
+                .get(loc.file as usize)
+                .and_then(|f| f.included_at)
+            {
                 Some(at) => loc = at,
                 None => return Range::default(),
             }

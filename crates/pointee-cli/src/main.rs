@@ -107,15 +107,26 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             });
             Ok(0)
         }
-        Command::Check { paths, each } => {
+        Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?
+                    .into_iter()
+                    .map(|ws| (ws, None))
+                    .collect()
             } else {
-                vec![load::workspace(paths)?]
+                let p = load::program(paths, model.as_ref())?;
+                for n in &p.notes {
+                    eprintln!("pointee: note: {n}");
+                }
+                vec![(p.ws, p.entries)]
             };
             let mut report = render::CheckReport::default();
-            for ws in &programs {
-                let (lang, analysis) = ws.analyse(config.clone())?;
+            for (ws, entries) in &programs {
+                let config = pointee_ide::Config {
+                    c_entries: entries.clone(),
+                    ..config.clone()
+                };
+                let (lang, analysis) = ws.analyse(config)?;
                 let loc = Locator {
                     analysis: &analysis,
                 };

@@ -2,7 +2,8 @@
 //! `load.rs`), and the one-shot analysis of them: every file applied to a
 //! fresh `pointee_ide::AnalysisHost` as one change.
 
-use pointee_ide::{Analysis, AnalysisHost, Change, Config, InputError, Lang, System};
+use pointee_ide::{Analysis, AnalysisHost, Change, Config, InputError, Lang, System, UnitConfig};
+use std::collections::BTreeMap;
 
 /// One file as read: its name as given and its text.
 #[derive(Clone, Debug)]
@@ -27,6 +28,9 @@ pub struct Workspace {
     /// Where C `#include`s not among `files` are read (the disk); `None`:
     /// only the C library model's headers.
     pub system: Option<System>,
+    /// How each C translation unit is preprocessed (the program model's),
+    /// by file name; a unit not listed gets the default configuration.
+    pub configs: BTreeMap<String, UnitConfig>,
 }
 
 impl Workspace {
@@ -34,6 +38,7 @@ impl Workspace {
         Workspace {
             files,
             system: None,
+            configs: BTreeMap::new(),
         }
     }
 
@@ -65,7 +70,9 @@ impl Workspace {
             None => AnalysisHost::default(),
         };
         let files = self.files.iter().map(|f| (f.name.clone(), f.text.as_str()));
-        host.apply_change(Change::of_files(files, config));
+        let mut change = Change::of_files(files, config);
+        change.set_unit_configs(self.configs.clone());
+        host.apply_change(change);
         let analysis = host.analysis();
         if let Some(e) = now(analysis.program_error(lang)) {
             return Err(e);

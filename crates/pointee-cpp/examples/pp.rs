@@ -48,7 +48,10 @@ fn main() {
         if std::env::var("PRINT").is_ok() {
             println!("{}", out.text);
             for d in &out.diagnostics {
-                eprintln!("{}: {:?} {}", out.files[d.file as usize].path, d.severity, d.message);
+                eprintln!(
+                    "{}: {:?} {}",
+                    out.files[d.file as usize].path, d.severity, d.message
+                );
             }
         }
     }

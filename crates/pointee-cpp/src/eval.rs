@@ -90,7 +90,10 @@ impl Parser<'_> {
         let e = self.unevaluated_unless(!c.is_true(), |p| p.conditional())?;
         let unsigned = t.unsigned || e.unsigned;
         let v = if c.is_true() { t } else { e };
-        Ok(Value { bits: v.bits, unsigned })
+        Ok(Value {
+            bits: v.bits,
+            unsigned,
+        })
     }
 
     fn unevaluated_unless(
@@ -310,7 +313,11 @@ fn escape(b: &[u8]) -> (i64, usize) {
             (i64::from_str_radix(s, 16).unwrap_or(0), 1 + n)
         }
         Some(c) if c.is_ascii_digit() => {
-            let n = b.iter().take(3).take_while(|c| (b'0'..=b'7').contains(c)).count();
+            let n = b
+                .iter()
+                .take(3)
+                .take_while(|c| (b'0'..=b'7').contains(c))
+                .count();
             let s = std::str::from_utf8(&b[..n]).unwrap_or("0");
             (i64::from_str_radix(s, 8).unwrap_or(0), n)
         }

@@ -245,7 +245,11 @@ impl Pp<'_> {
         let is_hash = |b: &crate::macros::BodyTok| {
             m.is_function() && b.kind == Kind::Punct && (b.sym == HASH || b.sym == HASH_DIGRAPH)
         };
-        let va = if m.variadic { args.len().checked_sub(1) } else { None };
+        let va = if m.variadic {
+            args.len().checked_sub(1)
+        } else {
+            None
+        };
         let mut expanded: Vec<Option<Vec<Tok>>> = vec![None; args.len()];
         let mut out: Vec<Tok> = Vec::with_capacity(m.body.len());
         let body = &m.body;
@@ -502,7 +506,11 @@ impl Pp<'_> {
             if name.is_some_and(|n| n.kind == Kind::End) {
                 self.unread_end();
             }
-            self.diag(at.pos, Severity::Error, "`defined` without a macro name".into());
+            self.diag(
+                at.pos,
+                Severity::Error,
+                "`defined` without a macro name".into(),
+            );
             return 0;
         };
         if paren {
@@ -512,7 +520,11 @@ impl Pp<'_> {
                     if other.is_some_and(|t| t.kind == Kind::End) {
                         self.unread_end();
                     }
-                    self.diag(at.pos, Severity::Error, "missing `)` after `defined`".into());
+                    self.diag(
+                        at.pos,
+                        Severity::Error,
+                        "missing `)` after `defined`".into(),
+                    );
                 }
             }
         }
@@ -522,7 +534,11 @@ impl Pp<'_> {
     /// `__has_include("x")` or `__has_include(<x>)` in `#if`: 1 or 0.
     fn has_include(&mut self, at: &Tok, next: bool) -> u8 {
         if !self.next_is_lparen() {
-            self.diag(at.pos, Severity::Error, "`__has_include` without `(`".into());
+            self.diag(
+                at.pos,
+                Severity::Error,
+                "`__has_include` without `(`".into(),
+            );
             return 0;
         }
         let m = Macro {

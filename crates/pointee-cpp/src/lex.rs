@@ -372,9 +372,16 @@ mod tests {
         let t = lex("a/* x\n */b // c\n#d");
         assert_eq!(t.len(), 4);
         assert_eq!(t[0].flags & LINE_START, LINE_START);
-        assert_eq!(t[1].flags & (SPACE | LINE_START), SPACE, "a block comment joins lines");
+        assert_eq!(
+            t[1].flags & (SPACE | LINE_START),
+            SPACE,
+            "a block comment joins lines"
+        );
         assert_eq!(t[2].flags & LINE_START, LINE_START);
-        assert_eq!(&"a/* x\n */b // c\n#d"[t[2].start as usize..t[2].end as usize], "#");
+        assert_eq!(
+            &"a/* x\n */b // c\n#d"[t[2].start as usize..t[2].end as usize],
+            "#"
+        );
     }
 
     #[test]
@@ -383,7 +390,11 @@ mod tests {
         let t = lex(text);
         let spelled: Vec<String> = t.iter().map(|x| spelling(text, x).into_owned()).collect();
         assert_eq!(spelled, ["#", "define", "A", "1", "+", "2", "BC"]);
-        assert_eq!(t[4].flags & LINE_START, 0, "a spliced line continues the directive");
+        assert_eq!(
+            t[4].flags & LINE_START,
+            0,
+            "a spliced line continues the directive"
+        );
         assert_eq!(t[6].flags & SPLICED, SPLICED);
     }
 

@@ -201,7 +201,10 @@ pub(crate) fn parse_define(toks: &[Tok], at: Pos) -> Result<(Sym, Macro), BadDef
     let mut params = None;
     let mut variadic = false;
     // A function-like macro has `(` right after its name, no space between.
-    if toks.get(1).is_some_and(|t| t.sym == LPAREN && !t.has(SPACE)) {
+    if toks
+        .get(1)
+        .is_some_and(|t| t.sym == LPAREN && !t.has(SPACE))
+    {
         let mut ps = Vec::new();
         i = 2;
         loop {
@@ -267,7 +270,11 @@ pub(crate) fn parse_define(toks: &[Tok], at: Pos) -> Result<(Sym, Macro), BadDef
     }
     if params.is_some() {
         for (k, b) in body.iter().enumerate() {
-            if is_hash(b) && body.get(k + 1).is_none_or(|n| n.param.is_none() && n.sym != VA_OPT) {
+            if is_hash(b)
+                && body
+                    .get(k + 1)
+                    .is_none_or(|n| n.param.is_none() && n.sym != VA_OPT)
+            {
                 return Err(BadDefine("`#` is not followed by a macro parameter"));
             }
         }

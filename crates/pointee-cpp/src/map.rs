@@ -188,7 +188,8 @@ impl Emitter {
             Some((0, end)) if verbatim && t.pos.file == 0 && end <= t.pos.range.start => {
                 // The whitespace, directives and comments before it, blanked.
                 let gap = &file_text.as_bytes()[end as usize..t.pos.range.start as usize];
-                self.text.extend(gap.iter().map(|&c| if c == b'\n' { '\n' } else { ' ' }));
+                self.text
+                    .extend(gap.iter().map(|&c| if c == b'\n' { '\n' } else { ' ' }));
             }
             _ if self.text.is_empty() => {}
             _ if t.has(LINE_START) => self.text.push('\n'),
@@ -199,7 +200,9 @@ impl Emitter {
         self.text.push_str(spelling);
         let expanded = Range::new(start, self.text.len() as u32);
         self.last = verbatim.then_some((t.pos.file, t.pos.range.end));
-        let exact = t.has(SPELLED) && !t.has(SPLICED) && spelling.len() as u32 == t.pos.range.end - t.pos.range.start;
+        let exact = t.has(SPELLED)
+            && !t.has(SPLICED)
+            && spelling.len() as u32 == t.pos.range.end - t.pos.range.start;
         let span = Span {
             expanded,
             to: t.pos.into(),
@@ -269,7 +272,8 @@ fn continues(prev: &Span, next: &Span) -> bool {
     if prev.exact {
         next.expanded.start >= prev.expanded.end
             && next.to.range.start >= prev.to.range.end
-            && next.expanded.start - prev.expanded.start == next.to.range.start - prev.to.range.start
+            && next.expanded.start - prev.expanded.start
+                == next.to.range.start - prev.to.range.start
     } else {
         prev.to == next.to
     }

@@ -52,7 +52,6 @@ impl Session {
         pp.run(path);
         pp.finish()
     }
-
 }
 
 /// A file's tokens from the cache, lexed when its text is new.
@@ -69,7 +68,10 @@ fn lexed_in(
     }
     let toks = lex::lex(&text);
     let guard = include_guard(&text, &toks);
-    let syms = toks.iter().map(|t| int.intern(&lex::spelling(&text, t))).collect();
+    let syms = toks
+        .iter()
+        .map(|t| int.intern(&lex::spelling(&text, t)))
+        .collect();
     let l = Arc::new(LexedFile {
         text,
         toks,
@@ -338,7 +340,9 @@ impl<'a> Pp<'a> {
     }
 
     fn active(&self) -> bool {
-        self.conds.last().is_none_or(|c| c.parent_active && c.taking)
+        self.conds
+            .last()
+            .is_none_or(|c| c.parent_active && c.taking)
     }
 
     /// The `k`th token of a lexed file, as the expander sees it.
@@ -386,7 +390,11 @@ impl<'a> Pp<'a> {
         };
         while self.conds.len() > frame.conds_base {
             let c = self.conds.pop().expect("counted above");
-            self.diag(c.at, Severity::Error, "unterminated conditional directive".into());
+            self.diag(
+                c.at,
+                Severity::Error,
+                "unterminated conditional directive".into(),
+            );
         }
         if let Some(parent) = self.frames.last() {
             self.out.resume(parent.file, frame.resume_at);
@@ -395,7 +403,10 @@ impl<'a> Pp<'a> {
 
     /// Carries out the directive whose `#` is the current token.
     fn directive(&mut self) {
-        let frame = self.frames.last_mut().expect("a directive is read from a file");
+        let frame = self
+            .frames
+            .last_mut()
+            .expect("a directive is read from a file");
         let lexed = frame.lexed.clone();
         let file = frame.file;
         let hash = frame.next;
@@ -484,7 +495,11 @@ impl<'a> Pp<'a> {
                 Ok((name, m)) => {
                     self.macros.insert(name, Arc::new(m));
                 }
-                Err(e) => self.diag(whole, Severity::Warning, format!("#define ignored: {}", e.0)),
+                Err(e) => self.diag(
+                    whole,
+                    Severity::Warning,
+                    format!("#define ignored: {}", e.0),
+                ),
             },
             "undef" => match toks.first() {
                 Some(t) if t.kind == Kind::Ident => {
@@ -494,7 +509,14 @@ impl<'a> Pp<'a> {
             },
             "include" | "include_next" | "import" => {
                 let once = name == "import";
-                self.include(&toks, &lexed.text, whole, line_end, name == "include_next", once)
+                self.include(
+                    &toks,
+                    &lexed.text,
+                    whole,
+                    line_end,
+                    name == "include_next",
+                    once,
+                )
             }
             "error" => {
                 let msg = self.line_text(&lexed.text, hash + 2, end, &lexed);
@@ -607,7 +629,11 @@ impl<'a> Pp<'a> {
         import: bool,
     ) {
         let Some((name, quoted)) = self.header_name(toks, text) else {
-            self.diag(at, Severity::Error, "#include expects \"FILE\" or <FILE>".into());
+            self.diag(
+                at,
+                Severity::Error,
+                "#include expects \"FILE\" or <FILE>".into(),
+            );
             return;
         };
         if self.frames.len() > MAX_INCLUDE_DEPTH {
@@ -618,11 +644,16 @@ impl<'a> Pp<'a> {
         let Some((path, found_at, text)) = found else {
             if self.reported_missing.insert(name.clone()) {
                 let (severity, message) = if quoted {
-                    (Severity::Warning, format!("`{name}` not found; its names are unknown"))
+                    (
+                        Severity::Warning,
+                        format!("`{name}` not found; its names are unknown"),
+                    )
                 } else {
                     (
                         Severity::Info,
-                        format!("<{name}> is not in pointee's C library model; its names are unknown"),
+                        format!(
+                            "<{name}> is not in pointee's C library model; its names are unknown"
+                        ),
                     )
                 };
                 self.diag(at, severity, message);
@@ -745,7 +776,14 @@ impl<'a> Pp<'a> {
 
     /// A token made by the preprocessor (stringification, pasting, a
     /// builtin macro), landing at `pos` inside the expansion at `outer`.
-    pub fn made_tok(&mut self, spelling: &str, kind: Kind, pos: Pos, outer: Pos, space: bool) -> Tok {
+    pub fn made_tok(
+        &mut self,
+        spelling: &str,
+        kind: Kind,
+        pos: Pos,
+        outer: Pos,
+        space: bool,
+    ) -> Tok {
         Tok {
             sym: self.int.intern(spelling),
             kind,
@@ -800,7 +838,9 @@ fn include_guard(text: &str, toks: &[Lexed]) -> Option<String> {
                 Some("if" | "ifdef" | "ifndef") => depth += 1,
                 Some("elif" | "else" | "elifdef" | "elifndef") if depth == 0 => return None,
                 Some("endif") if depth == 0 => {
-                    let rest = (k + 1..toks.len()).find(|&j| line_start(j)).unwrap_or(toks.len());
+                    let rest = (k + 1..toks.len())
+                        .find(|&j| line_start(j))
+                        .unwrap_or(toks.len());
                     return (rest == toks.len()).then(|| name.into_owned());
                 }
                 Some("endif") => depth -= 1,
@@ -811,4 +851,3 @@ fn include_guard(text: &str, toks: &[Lexed]) -> Option<String> {
     }
     None
 }
-

@@ -60,7 +60,10 @@ fn function_like_macros_take_arguments() {
 
 #[test]
 fn a_function_like_name_without_parentheses_is_not_expanded() {
-    assert_expands("#define f(x) [x]\nint (*p)(int) = f; f (1);", "int (*p)(int) = f; [1];");
+    assert_expands(
+        "#define f(x) [x]\nint (*p)(int) = f; f (1);",
+        "int (*p)(int) = f; [1];",
+    );
 }
 
 #[test]
@@ -99,7 +102,11 @@ fn token_pasting() {
 fn pasting_that_makes_no_token_keeps_both_with_a_warning() {
     let out = pp(&[("main.c", "#define CAT(a, b) a ## b\nCAT(+, -)")]);
     assert_eq!(tokens(&out.text), "+ -");
-    assert!(messages(&out)[0].contains("not one token"), "{:?}", messages(&out));
+    assert!(
+        messages(&out)[0].contains("not one token"),
+        "{:?}",
+        messages(&out)
+    );
 }
 
 #[test]
@@ -134,10 +141,7 @@ fn a_macro_is_not_expanded_inside_its_own_expansion() {
         "#define x x + 1\n#define f(a) f(a) * 2\n#define g f\nx; f(3); g(4);",
         "x + 1; f(3) * 2; f(4) * 2;",
     );
-    assert_expands(
-        "#define foo a foo b\n#define bar foo\nbar",
-        "a foo b",
-    );
+    assert_expands("#define foo a foo b\n#define bar foo\nbar", "a foo b");
 }
 
 #[test]
@@ -243,10 +247,7 @@ fn arguments_are_expanded_before_substitution_but_not_next_to_hash() {
 #[test]
 fn a_macro_call_may_end_after_the_expansion_that_named_it() {
     // `f(2)` expands to `2*g`; `g` takes `(9)` from the text after it.
-    assert_expands(
-        "#define f(a) a*g\n#define g(a) f(a)\nf(2)(9)",
-        "2*9*g",
-    );
+    assert_expands("#define f(a) a*g\n#define g(a) f(a)\nf(2)(9)", "2*9*g");
 }
 
 #[test]
@@ -264,7 +265,10 @@ fn an_unterminated_call_is_reported() {
 
 #[test]
 fn bad_defines_are_reported_and_ignored() {
-    let out = pp(&[("main.c", "#define\n#define 3 x\n#define F(a, a) a\n#define G(a) #b\n#define H ## x\nF G H")]);
+    let out = pp(&[(
+        "main.c",
+        "#define\n#define 3 x\n#define F(a, a) a\n#define G(a) #b\n#define H ## x\nF G H",
+    )]);
     assert_eq!(tokens(&out.text), "F G H");
     assert_eq!(out.diagnostics.len(), 5, "{:?}", messages(&out));
 }
@@ -316,7 +320,10 @@ fn if_arithmetic_is_cs() {
         ("0 && 1 / 0", false), // not evaluated: no error
         ("1 || 1 / 0", true),
         ("UNKNOWN == 0 && !UNKNOWN", true),
-        ("0x10 == 16 && 010 == 8 && 0b11 == 3 && 10L == 10 && 3ull == 3", true),
+        (
+            "0x10 == 16 && 010 == 8 && 0b11 == 3 && 10L == 10 && 3ull == 3",
+            true,
+        ),
         ("(2 > 1) + (1 > 2) == 1", true),
     ];
     for (e, want) in cases {
@@ -335,7 +342,10 @@ fn defined_and_macros_in_if() {
 
 #[test]
 fn if_errors_are_reported_and_take_no_branch() {
-    let out = pp(&[("main.c", "#if 1 / 0\na\n#endif\n#if (1\nb\n#endif\n#if\nc\n#endif\nd")]);
+    let out = pp(&[(
+        "main.c",
+        "#if 1 / 0\na\n#endif\n#if (1\nb\n#endif\n#if\nc\n#endif\nd",
+    )]);
     assert_eq!(tokens(&out.text), "d");
     assert_eq!(out.diagnostics.len(), 3, "{:?}", messages(&out));
 }
@@ -365,7 +375,10 @@ fn unbalanced_conditionals_are_reported() {
     ]);
     assert_eq!(tokens(&out.text), "x");
     let m = messages(&out);
-    assert!(m.iter().any(|m| m.contains("unterminated conditional")), "{m:?}");
+    assert!(
+        m.iter().any(|m| m.contains("unterminated conditional")),
+        "{m:?}"
+    );
     assert!(m.iter().any(|m| m.contains("#endif without #if")), "{m:?}");
     assert!(m.iter().any(|m| m.contains("#else without #if")), "{m:?}");
 }
@@ -402,7 +415,17 @@ fn quoted_includes_look_beside_the_including_file_first() {
     );
     assert_eq!(tokens(&out.text), "sub_b a top_b main");
     let paths: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, ["main.c", "<built-in>", "<command-line>", "sub/a.h", "sub/b.h", "b.h"]);
+    assert_eq!(
+        paths,
+        [
+            "main.c",
+            "<built-in>",
+            "<command-line>",
+            "sub/a.h",
+            "sub/b.h",
+            "b.h"
+        ]
+    );
 }
 
 #[test]
@@ -483,7 +506,10 @@ fn missing_headers_are_reported_once_and_are_not_fatal() {
                 Severity::Info,
                 "<nowhere.h> is not in pointee's C library model; its names are unknown"
             ),
-            (Severity::Warning, "`gone.h` not found; its names are unknown"),
+            (
+                Severity::Warning,
+                "`gone.h` not found; its names are unknown"
+            ),
         ]
     );
 }
@@ -491,7 +517,9 @@ fn missing_headers_are_reported_once_and_are_not_fatal() {
 #[test]
 fn recursive_includes_stop() {
     let out = pp(&[("main.c", "#include \"main.c\"\nx")]);
-    assert!(messages(&out).iter().any(|m| m.contains("nested too deeply")));
+    assert!(messages(&out)
+        .iter()
+        .any(|m| m.contains("nested too deeply")));
 }
 
 // ---------------------------------------------------- other directives
@@ -542,7 +570,10 @@ fn std_sets_the_version_and_strictness() {
     };
     let out = run(
         &c89,
-        &[("main.c", "#ifdef __STDC_VERSION__\nv\n#endif\n__STRICT_ANSI__ linux")],
+        &[(
+            "main.c",
+            "#ifdef __STDC_VERSION__\nv\n#endif\n__STRICT_ANSI__ linux",
+        )],
     );
     assert_eq!(tokens(&out.text), "1 linux");
     let c11 = Config::from_args(&["-std=c11"], "");
@@ -553,7 +584,15 @@ fn std_sets_the_version_and_strictness() {
 #[test]
 fn command_line_defines_and_undefines_in_order() {
     let config = Config::from_args(
-        &["-DA", "-DB=2", "-DF(x)=(x+1)", "-U__GNUC__", "-DC=1", "-UC", "-D__POINTEE__=7"],
+        &[
+            "-DA",
+            "-DB=2",
+            "-DF(x)=(x+1)",
+            "-U__GNUC__",
+            "-DC=1",
+            "-UC",
+            "-D__POINTEE__=7",
+        ],
         "",
     );
     let out = run(&config, &[("main.c", "A B F(3) __GNUC__ C __POINTEE__")]);
@@ -565,7 +604,11 @@ fn forced_includes_come_before_the_main_file() {
     let config = Config::from_args(&["-include", "cfg.h", "-include", "b.h"], "");
     let out = run(
         &config,
-        &[("main.c", "VALUE"), ("cfg.h", "#define VALUE 42\nfirst"), ("b.h", "second")],
+        &[
+            ("main.c", "VALUE"),
+            ("cfg.h", "#define VALUE 42\nfirst"),
+            ("b.h", "second"),
+        ],
     );
     assert_eq!(tokens(&out.text), "first second 42");
 }
@@ -600,7 +643,12 @@ fn a_file_without_macros_keeps_its_offsets() {
             assert_eq!(out.text.find(word), Some(i), "{word}");
         }
     }
-    assert_eq!(out.map.spans.len(), 1, "one run byte for byte: {:?}", out.map.spans);
+    assert_eq!(
+        out.map.spans.len(),
+        1,
+        "one run byte for byte: {:?}",
+        out.map.spans
+    );
 }
 
 #[test]
@@ -637,8 +685,14 @@ fn nested_expansions_land_on_the_outermost_use_in_the_file() {
 #[test]
 fn a_macro_from_a_header_lands_on_its_use_and_the_header_keeps_its_own() {
     let files = [
-        ("main.c", "#include \"list.h\"\nnode *f(node *n) { return NEXT(n); }"),
-        ("list.h", "typedef struct node { struct node *next; } node;\n#define NEXT(n) ((n)->next)\n"),
+        (
+            "main.c",
+            "#include \"list.h\"\nnode *f(node *n) { return NEXT(n); }",
+        ),
+        (
+            "list.h",
+            "typedef struct node { struct node *next; } node;\n#define NEXT(n) ((n)->next)\n",
+        ),
     ];
     let out = pp(&files);
     assert_eq!(lands(&out, &files, "next", 0), "next", "the header's field");
@@ -656,7 +710,10 @@ fn a_diagnostic_inside_an_expansion_lands_on_the_use() {
     let main = "#define CAT(a, b) a ## b\nint x = CAT(+, -);";
     let out = pp(&[("main.c", main)]);
     let d = &out.diagnostics[0];
-    assert_eq!(&main[d.range.start as usize..d.range.end as usize], "CAT(+, -)");
+    assert_eq!(
+        &main[d.range.start as usize..d.range.end as usize],
+        "CAT(+, -)"
+    );
 }
 
 #[test]

@@ -27,15 +27,22 @@ impl<'p> Engine<'p> {
                 .filter_map(|n| self.locs.func_index.get(n).copied())
                 .collect()
         });
-        let callers = Callers::of(self, main.is_none());
+        // Made on the first entry that needs it (a program whose `main`
+        // reaches every function never does).
+        let mut callers: Option<Callers> = None;
+        let library = main.is_none();
+        let mut any_caller = |e: &mut Self, fi: u32| {
+            let c = callers.get_or_insert_with(|| Callers::of(e, library));
+            let input = e.extra_input(fi, c);
+            e.invoke_entry(fi, input, EntryKind::Extra);
+        };
         match named {
             Some(named) => {
                 for fi in named {
                     if Some(fi) == main {
                         self.run_main(fi);
                     } else {
-                        let input = self.extra_input(fi, &callers);
-                        self.invoke_entry(fi, input, EntryKind::Extra);
+                        any_caller(self, fi);
                     }
                 }
             }
@@ -45,8 +52,7 @@ impl<'p> Engine<'p> {
                 None => {
                     for fi in 0..self.prog.functions.len() as u32 {
                         if !self.func(fi).is_static {
-                            let input = self.extra_input(fi, &callers);
-                            self.invoke_entry(fi, input, EntryKind::Extra);
+                            any_caller(self, fi);
                         }
                     }
                 }
@@ -55,8 +61,7 @@ impl<'p> Engine<'p> {
         let reached = self.reached_functions();
         for fi in 0..self.prog.functions.len() as u32 {
             if !reached[fi as usize] {
-                let input = self.extra_input(fi, &callers);
-                self.invoke_entry(fi, input, EntryKind::Extra);
+                any_caller(self, fi);
             }
         }
         self.run_units = self.units.len();

@@ -83,8 +83,13 @@ fn c_projects_run_under_gcc() {
                 let c = &u.config;
                 args.extend(c.quote_dirs.iter().map(|d| format!("-iquote{d}")));
                 args.extend(c.include_dirs.iter().map(|d| format!("-I{d}")));
-                args.extend(c.undefines.iter().map(|d| format!("-U{d}")));
-                args.extend(c.defines.iter().map(|(n, v)| format!("-D{n}={v}")));
+                args.extend(c.system_dirs.iter().map(|d| format!("-isystem{d}")));
+                args.extend(c.macros.iter().map(|m| match m {
+                    pointee_project::MacroOption::Define { name, value } => {
+                        format!("-D{name}={value}")
+                    }
+                    pointee_project::MacroOption::Undef(n) => format!("-U{n}"),
+                }));
                 for f in &c.forced_includes {
                     args.push("-include".into());
                     args.push(f.clone());

@@ -62,10 +62,39 @@ pub(crate) fn c_alias_checks(c: &CProgram) -> Vec<AliasCheck> {
     }
 }
 
+/// What linking accepted but the user should know (tentative definitions
+/// merged across units), at each file's declaration.
+pub(crate) fn c_link_warnings(c: &CProgram) -> Vec<Diagnostic> {
+    let Ok(linked) = pointee_db::c_link(c.db, c.project) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for w in &linked.warnings {
+        for file in c.files() {
+            if !w.files.iter().any(|f| **f == *file.path(c.db)) {
+                continue;
+            }
+            let Some(g) = c.source(file).global(&w.name) else {
+                continue;
+            };
+            out.push(Diagnostic {
+                range: FileRange {
+                    file,
+                    range: g.name_range,
+                },
+                severity: Severity::Warning,
+                code: "link".into(),
+                message: w.message.clone(),
+            });
+        }
+    }
+    out
+}
+
 fn c_check(c: &CProgram) -> CheckReport {
     CheckReport {
         alias_checks: c_alias_checks(c),
-        diagnostics: Vec::new(),
+        diagnostics: c_link_warnings(c),
         stats: pointee_db::c_analysis(c.db, c.project)
             .as_ref()
             .map(|a| a.stats.clone())

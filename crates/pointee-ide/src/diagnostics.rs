@@ -6,7 +6,7 @@
 //! form one program.
 
 use crate::c::CProgram;
-use crate::check::{c_alias_checks, java_check};
+use crate::check::{c_alias_checks, c_link_warnings, java_check};
 use crate::java::JavaProgram;
 use crate::{AliasCheck, Analysis, Diagnostic, DiagnosticsConfig, FileId, FileRange, Severity};
 use pointee_db::Lang;
@@ -93,6 +93,11 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
                     out.push(alias_check_diagnostic(&check, check.at));
                 }
             }
+            out.extend(
+                c_link_warnings(&c)
+                    .into_iter()
+                    .filter(|d| d.range.file == file),
+            );
         }
     }
     out.sort_by_key(|d| (d.range.range.start, d.range.range.end));

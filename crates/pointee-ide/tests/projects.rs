@@ -82,7 +82,12 @@ fn c_projects() {
             c_entries: m.entries.clone(),
             ..Config::default()
         };
-        let a = expect::analyse_in(&units(&m), config, Some(projects_dir()));
+        let configs = m
+            .units
+            .iter()
+            .map(|u| (shown(&u.file), u.config.clone()))
+            .collect();
+        let a = expect::analyse_in(&units(&m), config, configs, Some(projects_dir()));
         for u in &m.units {
             let (n, new_text) =
                 expect::check_expectations(&a, &shown(&u.file), update, &mut failures);

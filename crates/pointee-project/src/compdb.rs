@@ -4,7 +4,7 @@
 //! `directory` (itself absolute, or relative to the database's folder).
 
 use crate::json::{self, Json};
-use crate::{flags, paths, ModelError, Unit, UnitConfig};
+use crate::{flags, paths, Config, ModelError, Unit};
 
 /// The units of a database, and notes on the entries it skipped.
 pub(crate) fn read(path: &str, text: &str) -> Result<(Vec<Unit>, Vec<String>), ModelError> {
@@ -28,7 +28,7 @@ pub(crate) fn read(path: &str, text: &str) -> Result<(Vec<Unit>, Vec<String>), M
             }
         };
         // Absolute as a rule; a relative one starts at the database's folder.
-        let directory = &paths::join(&paths::parent(path), field("directory")?);
+        let directory = &paths::join(paths::parent(path), field("directory")?);
         let file = paths::join(directory, field("file")?);
         let args: Vec<String> = match (e.get("arguments"), e.get("command")) {
             (Some(Json::Array(a)), _) => a
@@ -62,11 +62,10 @@ pub(crate) fn read(path: &str, text: &str) -> Result<(Vec<Unit>, Vec<String>), M
             ));
             continue;
         }
-        let mut config = UnitConfig::default();
-        let problems = flags::read_flags(&args, directory, &mut config);
-        if let Some(p) = problems.first() {
+        if let Some(p) = flags::missing_argument(&args) {
             return Err(err(format!("entry {n}: `{p}` has no argument")));
         }
+        let config = Config::from_args(&args, directory);
         units.push(Unit { file, config });
     }
     Ok((units, notes))

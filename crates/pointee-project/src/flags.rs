@@ -1,11 +1,7 @@
 //! Compiler command lines: POSIX shell word splitting (the `command` form of
-//! a compilation database) and the flags that shape preprocessing (`-I`,
-//! `-iquote`, `-isystem`, `-idirafter`, `-D`, `-U`, `-include`, `-imacros`,
-//! `-std`, `-ansi`). Every other flag is ignored: it does not change what
-//! the preprocessor reads.
-
-use crate::paths;
-use crate::UnitConfig;
+//! a compilation database), and a check that no preprocessing flag lacks
+//! its argument. The flags themselves are read by the preprocessor's
+//! `Config::from_args`.
 
 /// Splits a command line as a POSIX shell does (without expansions):
 /// blanks separate words, `'...'` is literal, `"..."` keeps `\` before
@@ -73,132 +69,22 @@ pub fn shell_words(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// What `-D`/`-U` flags leave, in command-line order: a name defined (with
-/// its value) or undefined.
-#[derive(Default)]
-pub(crate) struct Macros(Vec<(String, Option<String>)>);
-
-impl Macros {
-    /// `-D NAME`, `-D NAME=VALUE`, `-D 'F(x)=x'`: the name is everything
-    /// before `=` (with a function-like macro's parameters); no `=` means
-    /// the value `1`, as gcc does.
-    pub(crate) fn define(&mut self, arg: &str) {
-        let (name, value) = arg.split_once('=').unwrap_or((arg, "1"));
-        self.set(name, Some(value.to_string()));
-    }
-
-    pub(crate) fn undefine(&mut self, name: &str) {
-        self.set(name, None);
-    }
-
-    fn set(&mut self, name: &str, value: Option<String>) {
-        // The macro's name, without a function-like macro's parameters.
-        let key = |n: &str| n.split('(').next().unwrap_or(n).trim().to_string();
-        let k = key(name);
-        self.0.retain(|(n, _)| key(n) != k);
-        self.0.push((name.trim().to_string(), value));
-    }
-
-    /// Puts the net effect into `config`: the last word on each name wins,
-    /// which is what gcc's in-order processing gives (each name ends in one
-    /// of the two lists; the preprocessor applies undefines before defines).
-    pub(crate) fn apply(self, config: &mut UnitConfig) {
-        for (name, value) in self.0 {
-            let base = name.split('(').next().unwrap_or(&name).to_string();
-            config
-                .defines
-                .retain(|(n, _)| n.split('(').next() != Some(&base));
-            config.undefines.retain(|n| *n != base);
-            match value {
-                Some(v) => config.defines.push((name, v)),
-                None => config.undefines.push(base),
-            }
-        }
-    }
-}
-
-/// Reads the preprocessing flags of a compiler's arguments (the compiler
-/// itself first), with relative paths taken from `dir`, into `config`.
-/// Returns the flags it could not complete (a flag missing its argument).
-pub fn read_flags(args: &[String], dir: &str, config: &mut UnitConfig) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut macros = Macros::default();
-    let mut quote = Vec::new();
-    let mut plain = Vec::new();
-    let mut system = Vec::new();
-    let mut after = Vec::new();
-    let mut i = 1;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        // A flag with its argument attached (`-Idir`) or in the next word.
-        let mut take = |flag: &str| -> Option<Option<String>> {
-            let rest = a.strip_prefix(flag)?;
-            if !rest.is_empty() {
-                return Some(Some(rest.to_string()));
-            }
-            let next = args.get(i).cloned();
-            if next.is_some() {
-                i += 1;
-            }
-            Some(next)
-        };
-        // Longer flags first: `-include` before `-I`, `-isystem` before `-i...`.
-        if let Some(v) = take("-include") {
-            match v {
-                Some(f) => config.forced_includes.push(paths::join(dir, &f)),
-                None => problems.push("-include".to_string()),
-            }
-        } else if let Some(v) = take("-imacros") {
-            match v {
-                Some(f) => config.forced_includes.push(paths::join(dir, &f)),
-                None => problems.push("-imacros".to_string()),
-            }
-        } else if let Some(v) = take("-isystem") {
-            match v {
-                Some(d) => system.push(paths::join(dir, &d)),
-                None => problems.push("-isystem".to_string()),
-            }
-        } else if let Some(v) = take("-iquote") {
-            match v {
-                Some(d) => quote.push(paths::join(dir, &d)),
-                None => problems.push("-iquote".to_string()),
-            }
-        } else if let Some(v) = take("-idirafter") {
-            match v {
-                Some(d) => after.push(paths::join(dir, &d)),
-                None => problems.push("-idirafter".to_string()),
-            }
-        } else if let Some(v) = take("-I") {
-            match v {
-                Some(d) => plain.push(paths::join(dir, &d)),
-                None => problems.push("-I".to_string()),
-            }
-        } else if let Some(v) = take("-D") {
-            match v {
-                Some(m) => macros.define(&m),
-                None => problems.push("-D".to_string()),
-            }
-        } else if let Some(v) = take("-U") {
-            match v {
-                Some(m) => macros.undefine(&m),
-                None => problems.push("-U".to_string()),
-            }
-        } else if let Some(s) = a.strip_prefix("-std=").or_else(|| a.strip_prefix("--std=")) {
-            config.std = Some(s.to_string());
-        } else if a == "-ansi" {
-            config.std = Some("c90".to_string());
-        } else if matches!(a.as_str(), "-o" | "-MF" | "-MT" | "-MQ" | "-x" | "-Xclang") {
-            // Flags whose argument is a separate word that is not a source.
-            i += 1;
-        }
-    }
-    config.quote_dirs.extend(quote);
-    config.include_dirs.extend(plain);
-    config.include_dirs.extend(system);
-    config.include_dirs.extend(after);
-    macros.apply(config);
-    problems
+/// The first preprocessing flag of a compiler's arguments that lacks its
+/// argument (`cc x.c -I`): the command is malformed, and
+/// `pointee_cpp::Config::from_args`, which reads the flags, would drop it.
+pub fn missing_argument(args: &[String]) -> Option<&str> {
+    const FLAGS: [&str; 7] = [
+        "-I",
+        "-D",
+        "-U",
+        "-include",
+        "-iquote",
+        "-isystem",
+        "-idirafter",
+    ];
+    args.last()
+        .map(String::as_str)
+        .filter(|last| FLAGS.contains(last))
 }
 
 #[cfg(test)]
@@ -230,36 +116,8 @@ mod tests {
     }
 
     #[test]
-    fn reads_preprocessing_flags_in_order() {
-        let args = words(
-            "gcc -c -o x.o -Iinc -I ../other -iquote q -isystem /sys -idirafter late -DA -DB=2 -D C=3 \
-             -UA -DA=4 -DD -UD -include cfg.h -std=c99 -Wall -O2 -DF(x)=x src/x.c",
-        );
-        let mut c = UnitConfig::default();
-        let problems = read_flags(&args, "/w/build", &mut c);
-        assert!(problems.is_empty());
-        assert_eq!(
-            c.include_dirs,
-            ["/w/build/inc", "/w/other", "/sys", "/w/build/late"]
-        );
-        assert_eq!(c.quote_dirs, ["/w/build/q"]);
-        assert_eq!(
-            c.defines,
-            [
-                ("B".to_string(), "2".to_string()),
-                ("C".into(), "3".into()),
-                ("A".into(), "4".into()),
-                ("F(x)".into(), "x".into())
-            ]
-        );
-        assert_eq!(c.undefines, ["D"]);
-        assert_eq!(c.forced_includes, ["/w/build/cfg.h"]);
-        assert_eq!(c.std.as_deref(), Some("c99"));
-    }
-
-    #[test]
-    fn a_flag_without_its_argument_is_reported() {
-        let mut c = UnitConfig::default();
-        assert_eq!(read_flags(&words("cc x.c -I"), "/", &mut c), ["-I"]);
+    fn a_flag_without_its_argument_is_found() {
+        assert_eq!(missing_argument(&words("cc x.c -I")), Some("-I"));
+        assert_eq!(missing_argument(&words("cc -I inc x.c")), None);
     }
 }

@@ -35,31 +35,15 @@ pub fn is_model_file(relative: &str) -> bool {
     relative == MANIFEST || COMPILE_COMMANDS.contains(&relative)
 }
 
-/// How one unit is preprocessed. Paths are as the model computed them
-/// (joined to the root or the database's `directory`, normalised).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct UnitConfig {
-    /// `-I`, then `-isystem`, then `-idirafter` directories, in order.
-    pub include_dirs: Vec<String>,
-    /// `-iquote` directories: searched for `#include "..."` only, before
-    /// `include_dirs`.
-    pub quote_dirs: Vec<String>,
-    /// Macros defined on the command line, `(name, value)`: `-DX` is
-    /// `("X", "1")`, `-D'F(a)=a'` is `("F(a)", "a")`. Each name once.
-    pub defines: Vec<(String, String)>,
-    /// Macros undefined (predefined ones included); no name is in both lists.
-    pub undefines: Vec<String>,
-    /// Files read before the unit (`-include`, `-imacros`).
-    pub forced_includes: Vec<String>,
-    /// The `-std=` value (`c99`, `gnu11`, ...), when given.
-    pub std: Option<String>,
-}
+pub use pointee_cpp::{Config, MacroOption, Standard};
 
-/// One translation unit: a `.c` file and how it is preprocessed.
+/// One translation unit: a `.c` file and how it is preprocessed (paths in
+/// the configuration as the model computed them: joined to the root or the
+/// database's `directory`, normalised).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
     pub file: String,
-    pub config: UnitConfig,
+    pub config: Config,
 }
 
 /// Where the model came from.
@@ -138,7 +122,7 @@ pub fn from_compile_commands(path: &str, text: &str) -> Result<ProgramModel, Mod
     let (units, notes) = compdb::read(path, text)?;
     Ok(ProgramModel {
         origin: Origin::CompileCommands(path.to_string()),
-        root: paths::parent(path),
+        root: paths::parent(path).to_string(),
         units,
         entries: None,
         notes,
@@ -189,17 +173,17 @@ pub(crate) fn c_files(listing: &[String]) -> impl Iterator<Item = &str> {
 
 /// The include directories a unit without flags most likely needs: its own
 /// folder, the root's `include/` (when it has one) and the root.
-pub(crate) fn guessed_config(root: &str, rel: &str, listing: &[String]) -> UnitConfig {
-    let mut dirs = vec![paths::join(root, &paths::parent(rel))];
+pub(crate) fn guessed_config(root: &str, rel: &str, listing: &[String]) -> Config {
+    let mut dirs = vec![paths::join(root, paths::parent(rel))];
     if listing.iter().any(|f| f.starts_with("include/")) {
         dirs.push(paths::join(root, "include"));
     }
     dirs.push(paths::normalize(root));
     let mut seen = std::collections::HashSet::new();
     dirs.retain(|d| seen.insert(d.clone()));
-    UnitConfig {
+    Config {
         include_dirs: dirs,
-        ..UnitConfig::default()
+        ..Config::default()
     }
 }
 

@@ -3,9 +3,11 @@
 //! documented in `docs/program-model.md`; an unknown key, a value of the
 //! wrong kind or a unit that matches no file is an error naming the line.
 
-use crate::flags::Macros;
 use crate::toml::{self, Entry, Table, Value};
-use crate::{compdb, guessed_config, paths, ModelError, Origin, ProgramModel, Read, Unit};
+use crate::{
+    compdb, guessed_config, paths, MacroOption, ModelError, Origin, ProgramModel, Read, Standard,
+    Unit,
+};
 
 const TOP_KEYS: &[&str] = &[
     "units",
@@ -141,7 +143,7 @@ struct Settings {
     defines: Vec<String>,
     undefines: Vec<String>,
     forced_includes: Vec<String>,
-    std: Option<String>,
+    std: Option<Standard>,
 }
 
 impl Settings {
@@ -167,7 +169,15 @@ impl Settings {
                         .map(|d| paths::join(root, d))
                         .collect()
                 }
-                "std" => s.std = Some(string(e, at)?),
+                "std" => {
+                    let v = string(e, at)?;
+                    s.std = Some(Standard::parse(&v).ok_or_else(|| {
+                        at(
+                            e.line,
+                            format!("`std` is not a C standard gcc knows: `{v}`"),
+                        )
+                    })?)
+                }
                 _ => {}
             }
         }
@@ -175,7 +185,8 @@ impl Settings {
     }
 
     /// Adds these settings to a unit's (after what it has: a later `-D`
-    /// wins). Given include directories replace guessed ones when `replace`.
+    /// wins; this table's undefines come before its defines). Given
+    /// include directories replace guessed ones when `replace`.
     fn apply(&self, u: &mut Unit, replace: bool) {
         let c = &mut u.config;
         if replace {
@@ -189,16 +200,12 @@ impl Settings {
         c.forced_includes
             .extend(self.forced_includes.iter().cloned());
         if self.std.is_some() {
-            c.std = self.std.clone();
+            c.std = self.std;
         }
-        let mut m = Macros::default();
-        for d in &self.undefines {
-            m.undefine(d);
-        }
-        for d in &self.defines {
-            m.define(d);
-        }
-        m.apply(c);
+        c.macros
+            .extend(self.undefines.iter().map(|n| MacroOption::Undef(n.clone())));
+        c.macros
+            .extend(self.defines.iter().map(|d| MacroOption::define(d)));
     }
 }
 

@@ -3,6 +3,14 @@
 use super::*;
 use std::collections::HashMap;
 
+fn define(d: &str) -> MacroOption {
+    MacroOption::define(d)
+}
+
+fn undef(n: &str) -> MacroOption {
+    MacroOption::Undef(n.into())
+}
+
 fn listing(files: &[&str]) -> Vec<String> {
     files.iter().map(|s| s.to_string()).collect()
 }
@@ -71,12 +79,11 @@ fn a_compilation_database_names_the_units_and_their_flags() {
     assert_eq!(files(&m), ["/w/src/a.c", "/w/src/b.c"]);
     let a = &m.units[0].config;
     assert_eq!(a.include_dirs, ["/w/include"]);
-    assert_eq!(a.defines, [("FAST".to_string(), "1".to_string())]);
+    assert_eq!(a.macros, [define("FAST")]);
     let b = &m.units[1].config;
-    assert_eq!(b.defines, [("NAME".to_string(), "a b".to_string())]);
-    assert_eq!(b.undefines, ["NDEBUG"]);
+    assert_eq!(b.macros, [define("NAME=a b"), undef("NDEBUG")]);
     assert_eq!(b.forced_includes, ["/w/cfg.h"]);
-    assert_eq!(b.std.as_deref(), Some("gnu99"));
+    assert_eq!(b.std, Some(Standard::Gnu99));
     assert_eq!(m.notes.len(), 2, "{:?}", m.notes);
     assert!(m.notes[0].contains("x.cpp is not a C file"));
     assert!(m.notes[1].contains("listed again"));
@@ -176,13 +183,20 @@ file = "extra.c"
     );
     let x = &m.units[1].config;
     assert_eq!(x.include_dirs, ["p/inc"]);
+    // The common settings, then the unit's: undefines before defines.
     assert_eq!(
-        x.defines,
-        [("B".to_string(), "3".to_string()), ("C".into(), "1".into())]
+        x.macros,
+        [
+            undef("NDEBUG"),
+            define("A"),
+            define("B=2"),
+            undef("A"),
+            define("B=3"),
+            define("C")
+        ]
     );
-    assert_eq!(x.undefines, ["NDEBUG", "A"]);
-    assert_eq!(x.std.as_deref(), Some("c99"));
-    assert_eq!(m.units[0].config.defines.len(), 2);
+    assert_eq!(x.std, Some(Standard::C99));
+    assert_eq!(m.units[0].config.macros.len(), 3);
     // A `[[unit]]` not among the units adds it, with the common settings.
     assert_eq!(m.units[2].config.include_dirs, ["p/inc"]);
 }
@@ -204,10 +218,7 @@ fn a_manifest_may_take_its_units_from_a_database() {
     )
     .unwrap();
     assert_eq!(files(&m), ["/w/a.c"]);
-    assert_eq!(
-        m.units[0].config.defines,
-        [("X".to_string(), "1".to_string()), ("Y".into(), "1".into())]
-    );
+    assert_eq!(m.units[0].config.macros, [define("X"), define("Y")]);
     assert_eq!(m.entries, Some(vec![]));
 }
 
@@ -219,6 +230,7 @@ fn a_malformed_manifest_is_one_line_naming_the_file_and_line() {
         ("units = \"a.c\"\n", "p/pointee.toml:1: `units` must be an array of strings"),
         ("units = [\"nope/*.c\"]\n", "p/pointee.toml:1: `nope/*.c` matches no C file under p"),
         ("std = 99\n", "p/pointee.toml:1: `std` must be a string, not an integer"),
+        ("std = \"c98\"\n", "p/pointee.toml:1: `std` is not a C standard gcc knows: `c98`"),
         ("[[unit]]\ndefines = []\n", "p/pointee.toml:1: a `[[unit]]` needs `file`"),
         ("[[unit]]\nfile = \"gone.c\"\n", "p/pointee.toml:2: p/gone.c: no such file"),
         ("[[unit]]\nfile = \"a.c\"\nentries = []\n", "p/pointee.toml:3: unknown key `entries` (known: file, include_dirs, defines, undefines, forced_includes, std)"),

@@ -11,7 +11,10 @@
 
 #![allow(dead_code)]
 
-use pointee_ide::{Analysis, AnalysisHost, Change, Config, FileId, FilePosition, Lang, System};
+use pointee_ide::{
+    Analysis, AnalysisHost, Change, Config, FileId, FilePosition, Lang, System, UnitConfig,
+};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -37,18 +40,22 @@ impl pointee_ide::FileSystem for Includes {
 /// The one-shot analysis of `files` (path, text), reading the fixtures'
 /// run-time header when they include it.
 pub fn analyse(files: &[(String, String)], config: Config) -> Analysis {
-    analyse_in(files, config, None)
+    analyse_in(files, config, Default::default(), None)
 }
 
-/// The same, with includes also read under `root`.
+/// The same, with each unit's preprocessor configuration, and includes
+/// also read under `root`.
 pub fn analyse_in(
     files: &[(String, String)],
     config: Config,
+    units: BTreeMap<String, UnitConfig>,
     root: Option<std::path::PathBuf>,
 ) -> Analysis {
     let system: System = Arc::new(Includes { root });
     let mut host = AnalysisHost::with_system(system);
-    host.apply_change(Change::of_files(files.iter().cloned(), config));
+    let mut change = Change::of_files(files.iter().cloned(), config);
+    change.set_unit_configs(units);
+    host.apply_change(change);
     host.analysis()
 }
 
