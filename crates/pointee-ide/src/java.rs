@@ -13,6 +13,7 @@ use pointee_db::{Lang, Project};
 use pointee_ir::{Base, FunctionSource, Place, Range, Sel, SiteKind, SourceMap};
 use pointee_java::JavaProgram as Lowered;
 
+#[derive(Clone)]
 pub(crate) struct JavaProgram<'a> {
     a: &'a Analysis,
     pub project: Project,

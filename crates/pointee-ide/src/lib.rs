@@ -23,6 +23,7 @@ mod check;
 mod diagnostics;
 mod dump;
 mod goto;
+mod graph;
 mod highlights;
 mod hover;
 mod inlay_hints;
@@ -31,6 +32,7 @@ mod program;
 
 pub use answer::*;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
+pub use graph::{EdgeKind, Graph, GraphEdge, GraphKind, GraphNode, GraphRequest, NodeKind};
 pub use pointee_db::salsa::Cancelled;
 pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
 pub use pointee_ir::{LineIndex, Range};
@@ -438,6 +440,13 @@ impl Analysis {
     /// The alias checks, diagnostics and figures of a language's program.
     pub fn check(&self, lang: Lang) -> Cancellable<CheckReport> {
         self.with_db(|a| check::check(a, lang))
+    }
+
+    /// Graph data for an editor to draw (`None`: the kind does not apply to
+    /// the file's language: invocation graphs are C's, pointer flow graphs
+    /// Java's).
+    pub fn graph(&self, request: &GraphRequest) -> Cancellable<Option<Graph>> {
+        self.with_db(|a| graph::graph(a, request))
     }
 
     /// Every function's IR (and, unless `config.facts` is off, the facts

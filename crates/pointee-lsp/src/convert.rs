@@ -5,7 +5,8 @@
 
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
-    Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Highlight,
+    Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
+    Highlight,
     HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
 };
 use pointee_ir::LineIndex;
@@ -351,4 +352,63 @@ pub fn inlay_hints(doc: &Doc, hs: &[InlayHint]) -> Vec<lsp::InlayHint> {
             data: None,
         })
         .collect()
+}
+
+// ------------------------------------------------------------- pointee/graph
+
+/// The document, graph kind and focus (position, depth: 2 when not given)
+/// of a `pointee/graph` request.
+pub fn graph_request(
+    v: &serde_json::Value,
+) -> Option<(String, GraphKind, Option<(lsp::Position, u32)>)> {
+    let uri: lsp::Uri = v.get("textDocument")?.get("uri")?.as_str()?.parse().ok()?;
+    let kind = match v.get("kind")?.as_str()? {
+        "calls" => GraphKind::Calls,
+        "invocations" => GraphKind::Invocations,
+        "pointerFlow" => GraphKind::PointerFlow,
+        _ => return None,
+    };
+    let around = match v.get("position") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(p) => {
+            let pos: lsp::Position = serde_json::from_value(p.clone()).ok()?;
+            let depth = v.get("depth").and_then(|d| d.as_u64()).unwrap_or(2) as u32;
+            Some((pos, depth))
+        }
+    };
+    Some((uri_to_name(&uri), kind, around))
+}
+
+/// A graph as JSON: nodes (`id`, `label`, `kind`, `tags`, `location` to
+/// open) and edges (`from`, `to` node ids, `kind`, `locations` of the calls).
+pub fn graph(files: &Files, g: &Graph) -> serde_json::Value {
+    let nodes: Vec<serde_json::Value> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(id, n)| {
+            serde_json::json!({
+                "id": id,
+                "label": n.label,
+                "kind": format!("{:?}", n.kind).to_lowercase(),
+                "tags": n.tags,
+                "location": n.at.and_then(|r| files.location(r)),
+            })
+        })
+        .collect();
+    let edges: Vec<serde_json::Value> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let locations: Vec<lsp::Location> =
+                e.at.iter().filter_map(|&r| files.location(r)).collect();
+            serde_json::json!({
+                "from": e.from,
+                "to": e.to,
+                "kind": format!("{:?}", e.kind).to_lowercase(),
+                "locations": locations,
+            })
+        })
+        .collect();
+    serde_json::json!({ "nodes": nodes, "edges": edges })
 }

@@ -68,6 +68,7 @@ where
     let (service, socket) = LspService::build(Backend::new)
         .custom_method("pointee/malformed", Backend::malformed)
         .custom_method("pointee/invalidRequest", Backend::invalid_request)
+        .custom_method("pointee/graph", Backend::graph)
         .finish();
     let (pipe_in, pipe_out) = tokio::io::duplex(1 << 20);
     tokio::spawn(sanitize::pump(input, pipe_in));
@@ -134,6 +135,36 @@ impl Ctx<'_> {
 impl Backend {
     async fn malformed(&self) -> Result<()> {
         Err(Error::parse_error())
+    }
+
+    /// `pointee/graph`: the call graph, the C invocation graph or the Java
+    /// pointer flow graph of the program a document belongs to, optionally
+    /// around the function at a position (`convert::graph_request`).
+    async fn graph(&self, params: serde_json::Value) -> Result<Option<serde_json::Value>> {
+        let Some((name, kind, around)) = convert::graph_request(&params) else {
+            return Err(Error::invalid_params(
+                "pointee/graph takes {textDocument: {uri}, kind: \"calls\" | \"invocations\" | \"pointerFlow\", position?, depth?}",
+            ));
+        };
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let Some(file) = cx.analysis().file_id(&name) else {
+                return Ok(None);
+            };
+            let around = match around {
+                Some((pos, depth)) => match cx.files.position(&name, pos) {
+                    Some(at) => Some((at, depth)),
+                    None => return Ok(None),
+                },
+                None => None,
+            };
+            let request = pointee_ide::GraphRequest { file, kind, around };
+            let graph = cx.analysis().graph(&request)?;
+            Ok(graph.map(|g| convert::graph(&cx.files, &g)))
+        })
+        .await
     }
 
     async fn invalid_request(&self) -> Result<()> {
