@@ -644,7 +644,10 @@ impl<'s> Lowerer<'s> {
             return None;
         }
         let inner = named_children(n);
-        match (inner.as_slice(), inner.first().map(|i| self.lookup(self.text(*i)))) {
+        match (
+            inner.as_slice(),
+            inner.first().map(|i| self.lookup(self.text(*i))),
+        ) {
             ([i], Some(Some(Sym::Typedef(t)))) if i.kind_str() == "identifier" => Some(t.clone()),
             _ => None,
         }
@@ -883,20 +886,13 @@ impl<'s> Lowerer<'s> {
             };
             return self.cast_val(ty, v, r);
         }
-        let lv = self.expr(l);
-        self.read_if_deref(&lv, range(l));
         if matches!(op, "&&" | "||") {
-            // The right operand runs only sometimes.
-            let then_branch = self.block_of(|s| s.effect(r));
-            if !then_branch.is_empty() {
-                self.push_stmt(pointee_ir::Stmt::If {
-                    cond: pointee_ir::Cond::Opaque,
-                    then_branch,
-                    else_branch: Vec::new(),
-                });
-            }
+            // The right operand runs only on one side of the left.
+            self.short_circuit(l, r, op == "&&");
             return Val::scalar();
         }
+        let lv = self.expr(l);
+        self.read_if_deref(&lv, range(l));
         let rv = self.expr(r);
         self.read_if_deref(&rv, range(r));
         let is_ptr = |v: &Val| matches!(v.ty, Type::Pointer(_) | Type::Array(..));
@@ -1079,11 +1075,13 @@ impl<'s> Lowerer<'s> {
                 let Some(a) = n.field("argument") else {
                     return Cond::Opaque;
                 };
-                match self.condition(a) {
-                    Cond::IsNull(p) => Cond::NotNull(p),
-                    Cond::NotNull(p) => Cond::IsNull(p),
-                    Cond::Opaque => Cond::Opaque,
-                }
+                self.condition(a).negate()
+            }
+            "binary_expression" if matches!(self.operator(n), "&&" | "||") => {
+                let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
+                    return Cond::Opaque;
+                };
+                self.short_circuit(l, r, self.operator(n) == "&&")
             }
             "binary_expression" if matches!(self.operator(n), "==" | "!=") => {
                 let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
@@ -1118,6 +1116,47 @@ impl<'s> Lowerer<'s> {
                     }
                 }
             }
+        }
+    }
+
+    /// `l && r` (`and`) or `l || r`: `r`'s effects are lowered under the
+    /// side of `l` that evaluates it, and the branch tests both. `l` is kept
+    /// only when `r`'s effects write nothing but temporaries (a call or a
+    /// store could change what `l` tested).
+    fn short_circuit(&mut self, l: Node, r: Node, and: bool) -> pointee_ir::Cond {
+        use pointee_ir::{Cond, Stmt};
+        let cl = self.condition(l);
+        let mut cr = Cond::Opaque;
+        let effects = self.block_of(|s| cr = s.condition(r));
+        let mut keeps_l = true;
+        pointee_ir::for_each_basic(&effects, &mut |_, b| {
+            keeps_l &= match b {
+                Basic::Assign { lhs, .. } => {
+                    !lhs.deref
+                        && matches!(lhs.base, Base::Var(v)
+                            if self.f.vars[v.0 as usize].kind == pointee_ir::VarKind::Temp)
+                }
+                Basic::Use(_) => true,
+                Basic::Call { .. } => false,
+            };
+        });
+        if !effects.is_empty() {
+            let (then_branch, else_branch) = if and {
+                (effects, Vec::new())
+            } else {
+                (Vec::new(), effects)
+            };
+            self.push_stmt(Stmt::If {
+                cond: cl.clone(),
+                then_branch,
+                else_branch,
+            });
+        }
+        let cl = if keeps_l { cl } else { Cond::Opaque };
+        if and {
+            Cond::and(cl, cr)
+        } else {
+            Cond::or(cl, cr)
         }
     }
 

@@ -328,7 +328,7 @@ fn rename_block(b: &mut [Stmt], renames: &HashMap<Name, Name>) {
                 then_branch,
                 else_branch,
             } => {
-                if let pointee_ir::Cond::IsNull(p) | pointee_ir::Cond::NotNull(p) = cond {
+                for p in cond.places_mut() {
                     rename_place(p, renames);
                 }
                 rename_block(then_branch, renames);

@@ -19,20 +19,40 @@ usage:
   pointee lsp                                  language server over stdio
 
 options:
-  --format text|json   output format (default text)
+  --format text|json|sarif
+                       output format (default text; sarif: SARIF 2.1.0,
+                       for check only)
   --cs VARIANT         Java context sensitivity: ci, 1-call..3-call,
                        1-obj..3-obj, 1-type..3-type (default 2-obj)
   --entry NAME         Java entry class when several have main
   --context-bound N    C: at most N calling contexts per function, then
                        contexts merge (hover says so); default 256
+  --assume-alloc-succeeds
+                       C: malloc, calloc, realloc and fopen never return
+                       NULL (default: they may, and an unchecked use of
+                       their result is a warning)
+  --fail-on error|warning|never
+                       check: which diagnostics make the exit code 1
+                       (default error)
 Lines and columns are 1-based; a column counts characters.
-Exit codes: 0 ok, 1 an alias check is not ok, 2 bad input.
+Exit codes: 0 ok, 1 an alias check is not ok or a diagnostic at or above
+--fail-on was reported, 2 bad input.
 ";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0 (`check` only).
+    Sarif,
+}
+
+/// Which diagnostics make `check` exit with 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Never,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +101,8 @@ pub struct Invocation {
     pub context_bound: Option<u32>,
     pub cs: Option<String>,
     pub entry: Option<String>,
+    pub assume_alloc_succeeds: bool,
+    pub fail_on: FailOn,
 }
 
 pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
@@ -97,6 +119,8 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut cs = None;
     let mut entry = None;
     let mut model = None;
+    let mut assume_alloc_succeeds = false;
+    let mut fail_on = FailOn::Error;
     let mut positional = Vec::new();
     let mut with = Vec::new();
     let mut in_with = false;
@@ -111,9 +135,10 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                 format = match value("--format")?.as_str() {
                     "text" => Format::Text,
                     "json" => Format::Json,
+                    "sarif" => Format::Sarif,
                     other => {
                         return Err(InputError(format!(
-                            "--format must be text or json, not `{other}`"
+                            "--format must be text, json or sarif, not `{other}`"
                         )))
                     }
                 };
@@ -131,6 +156,19 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                     })?);
             }
             "--each" => each = true,
+            "--assume-alloc-succeeds" => assume_alloc_succeeds = true,
+            "--fail-on" => {
+                fail_on = match value("--fail-on")?.as_str() {
+                    "error" => FailOn::Error,
+                    "warning" => FailOn::Warning,
+                    "never" => FailOn::Never,
+                    other => {
+                        return Err(InputError(format!(
+                            "--fail-on must be error, warning or never, not `{other}`"
+                        )))
+                    }
+                }
+            }
             "--cs" => cs = Some(value("--cs")?),
             "--entry" => entry = Some(value("--entry")?),
             "--compile-commands" => {
@@ -183,6 +221,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             )))
         }
     };
+    if format == Format::Sarif && !matches!(command, Command::Check { .. }) {
+        return Err(InputError("--format sarif is for check only".into()));
+    }
     Ok(Invocation {
         command,
         format,
@@ -191,6 +232,8 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
         context_bound,
         cs,
         entry,
+        assume_alloc_succeeds,
+        fail_on,
     })
 }
 

@@ -10,9 +10,10 @@ mod args;
 mod load;
 mod locate;
 mod render;
+mod sarif;
 mod workspace;
 
-use args::{Command, Format, Invocation};
+use args::{Command, FailOn, Format, Invocation};
 use locate::Locator;
 use pointee_ide::{DumpConfig, InputError, Lang};
 use std::process::ExitCode;
@@ -49,6 +50,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         java_entry: inv.entry.clone(),
         c_context_bound: inv.context_bound,
         c_entries: None,
+        c_assume_alloc_succeeds: inv.assume_alloc_succeeds,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),
@@ -132,10 +134,26 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
                 };
                 report.add(now(analysis.check(lang)), &loc);
             }
-            emit(&inv, render::check_text(&report), || {
-                render::check_json(&report)
-            });
-            Ok(if report.all_ok() { 0 } else { 1 })
+            if inv.format == Format::Sarif {
+                let v = sarif::check_sarif(&report);
+                print_out(
+                    serde_json::to_string_pretty(&v).expect("JSON values always serialise") + "\n",
+                );
+            } else {
+                emit(&inv, render::check_text(&report), || {
+                    render::check_json(&report)
+                });
+            }
+            let threshold = match inv.fail_on {
+                FailOn::Error => Some(pointee_ide::Severity::Error),
+                FailOn::Warning => Some(pointee_ide::Severity::Warning),
+                FailOn::Never => None,
+            };
+            Ok(if report.all_ok() && !report.fails_on(threshold) {
+                0
+            } else {
+                1
+            })
         }
     }
 }
@@ -145,14 +163,18 @@ fn not_here(pos: &args::Position, what: &str) -> InputError {
 }
 
 fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {
-    use std::io::Write;
     let out = match inv.format {
         Format::Text => text,
-        Format::Json => {
+        Format::Json | Format::Sarif => {
             let v = json();
             serde_json::to_string_pretty(&v).expect("JSON values always serialise") + "\n"
         }
     };
+    print_out(out);
+}
+
+fn print_out(out: String) {
+    use std::io::Write;
     // A reader that stops early (`| head`) is not an error of ours.
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
 }

@@ -163,6 +163,8 @@ pub struct Diagnostic {
     pub severity: Severity,
     pub code: String,
     pub message: String,
+    /// The witness: where the value came from, the calling contexts.
+    pub related: Vec<(Span, String)>,
 }
 
 /// The checks of one or more programs (`check --each`), located.
@@ -183,13 +185,19 @@ impl CheckReport {
                 verdict: c.verdict,
                 ok: c.ok,
             }));
-        self.diagnostics
-            .extend(r.diagnostics.into_iter().map(|d| Diagnostic {
+        self.diagnostics.extend(r.diagnostics.into_iter().map(|d| {
+            Diagnostic {
                 span: loc.span(d.range),
                 severity: d.severity,
                 code: d.code,
                 message: d.message,
-            }));
+                related: d
+                    .related
+                    .into_iter()
+                    .map(|r| (loc.span(r.range), r.message))
+                    .collect(),
+            }
+        }));
         for (name, value) in r.stats {
             match self.stats.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, v)) => *v += value,
@@ -202,6 +210,11 @@ impl CheckReport {
 
     pub fn all_ok(&self) -> bool {
         self.alias_checks.iter().all(|c| c.ok)
+    }
+
+    /// True when a diagnostic at or above `threshold` was reported.
+    pub fn fails_on(&self, threshold: Option<Severity>) -> bool {
+        threshold.is_some_and(|t| self.diagnostics.iter().any(|d| d.severity <= t))
     }
 }
 
@@ -217,6 +230,11 @@ fn diagnostic_json(d: &Diagnostic) -> Value {
         "file": d.span.file, "line": d.span.line, "column": d.span.column,
         "end_line": d.span.end_line, "end_column": d.span.end_column,
         "severity": d.severity.as_str(), "code": d.code, "message": d.message,
+        "related": d.related.iter().map(|(at, message)| json!({
+            "file": at.file, "line": at.line, "column": at.column,
+            "end_line": at.end_line, "end_column": at.end_column,
+            "message": message,
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -255,6 +273,13 @@ pub fn check_text(r: &CheckReport) -> String {
             d.code,
             d.message
         );
+        for (at, message) in &d.related {
+            let _ = writeln!(
+                s,
+                "    {}:{}:{}: note: {message}",
+                at.file, at.line, at.column
+            );
+        }
     }
     let failed = r.alias_checks.iter().filter(|c| !c.ok).count();
     let _ = writeln!(

@@ -10,7 +10,10 @@ use std::sync::{Arc, Mutex};
 /// The C engine's settings for a configuration of `program` (whose
 /// functions the entry patterns name).
 pub fn c_settings(config: &Config, program: &pointee_ir::Program) -> pointee_flow::Settings {
-    let mut s = pointee_flow::Settings::default();
+    let mut s = pointee_flow::Settings {
+        malloc_may_fail: !config.c_assume_alloc_succeeds,
+        ..Default::default()
+    };
     if let Some(bound) = config.c_context_bound {
         s.max_contexts_per_function = bound.max(1) as usize;
     }

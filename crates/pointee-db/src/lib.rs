@@ -154,6 +154,10 @@ pub struct Config {
     /// the program model's `entries`); `None` is the engine's rule (`main`,
     /// or every externally visible function without one).
     pub c_entries: Option<Vec<String>>,
+    /// C: `malloc`, `calloc`, `realloc` and `fopen` never return `NULL`
+    /// (for code bases that abort on allocation failure); by default they
+    /// may.
+    pub c_assume_alloc_succeeds: bool,
 }
 
 /// One source file of the program.

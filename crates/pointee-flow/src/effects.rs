@@ -286,7 +286,9 @@ impl<'p> Engine<'p> {
                     .map(|v| (v.0, false))
                     .collect();
                 push(&mut vals, h, false);
-                push(&mut vals, NULL, false);
+                if self.settings.malloc_may_fail {
+                    push(&mut vals, NULL, false);
+                }
                 self.store_lhs(&mut st, sc, lhs, vals);
             }
             Effect::Free => {
@@ -360,7 +362,14 @@ impl<'p> Engine<'p> {
             }
             Effect::Object(name) => {
                 let o = self.locs.root(Root::Special(name));
-                self.store_lhs(&mut st, sc, lhs, vec![(o, false), (NULL, false)]);
+                // Opening a file fails like an allocation (the setting);
+                // the other objects may be missing whatever it says.
+                let v = if name == "FILE" && !self.settings.malloc_may_fail {
+                    vec![(o, true)]
+                } else {
+                    vec![(o, false), (NULL, false)]
+                };
+                self.store_lhs(&mut st, sc, lhs, v);
             }
             Effect::Callback {
                 f,

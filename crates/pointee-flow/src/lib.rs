@@ -31,7 +31,9 @@ mod walk;
 mod tests;
 
 pub use facts::{Fact, Facts, State};
-pub use library::{check_holds, effect as library_effect, is_alias_check, Effect};
+pub use library::{
+    check_holds, dereferenced_args, effect as library_effect, is_alias_check, Effect,
+};
 pub use loc::{Class, LocData, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 pub use query::{Alias, Analysis, ContextValues};
 pub use reuse::Reuse;

@@ -57,6 +57,35 @@ pub enum CbRet {
     Handler,
 }
 
+/// The arguments (by index) a library function reads or writes through:
+/// passing `NULL`, a freed or an uninitialised pointer there is undefined
+/// behaviour (C11 7.1.4 for the string and stdio functions, 7.24.1 for
+/// `mem*` even with a zero length). Arguments the standard allows to be
+/// `NULL` (`free`, `realloc`'s first, `snprintf`'s buffer with a zero size,
+/// `strtok`'s first, `fflush`) are not listed. Checkers read this column;
+/// the engine does not.
+pub fn dereferenced_args(name: &str) -> &'static [usize] {
+    match name {
+        "memcpy" | "memmove" | "mempcpy" | "memcmp" | "bcopy" | "strcpy" | "strncpy" | "strcat"
+        | "strncat" | "stpcpy" | "stpncpy" | "strlcpy" | "strlcat" | "strcmp" | "strncmp"
+        | "strcasecmp" | "strncasecmp" | "strcoll" | "strspn" | "strcspn" | "strstr"
+        | "strpbrk" | "strcasestr" | "fputs" | "fprintf" | "vfprintf" | "sprintf" | "vsprintf"
+        | "fscanf" | "sscanf" | "fopen" | "strsep" | "rename" => &[0, 1],
+        "memset" | "bzero" | "explicit_bzero" | "memchr" | "memrchr" | "strlen" | "strnlen"
+        | "strdup" | "strndup" | "strchr" | "strrchr" | "index" | "rindex" | "atoi" | "atol"
+        | "atoll" | "atof" | "strtol" | "strtoul" | "strtoll" | "strtoull" | "strtod"
+        | "strtof" | "strtold" | "puts" | "printf" | "vprintf" | "scanf" | "fclose" | "fgetc"
+        | "getc" | "feof" | "ferror" | "clearerr" | "fseek" | "ftell" | "rewind" | "fileno"
+        | "remove" | "getenv" | "opendir" | "readdir" | "closedir" => &[0],
+        "fread" | "fwrite" => &[0, 3],
+        "fgets" => &[0, 2],
+        "fputc" | "putc" | "ungetc" | "strtok" => &[1],
+        "snprintf" | "vsnprintf" => &[2],
+        "strtok_r" => &[1, 2],
+        _ => &[],
+    }
+}
+
 /// The table. Names are matched exactly.
 pub fn effect(name: &str) -> Option<Effect> {
     use Effect::*;

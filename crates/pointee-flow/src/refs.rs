@@ -13,7 +13,7 @@
 use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{self, Effect};
 use crate::loc::{LocId, Locs};
-use pointee_ir::{Base, Basic, Callee, Cond, GlobalKind, Place, Program, Rvalue, Stmt};
+use pointee_ir::{Base, Basic, Callee, GlobalKind, Place, Program, Rvalue, Stmt};
 
 struct Scan<'a> {
     globals: &'a HashMap<pointee_ir::Name, u32>,
@@ -90,7 +90,7 @@ impl Scan<'_> {
                     then_branch,
                     else_branch,
                 } => {
-                    if let Cond::IsNull(p) | Cond::NotNull(p) = cond {
+                    for p in cond.places() {
                         self.place(p);
                     }
                     self.block(then_branch);

@@ -336,6 +336,21 @@ pub fn refine(locs: &mut Locs, st: Facts, sc: Scope, cond: &Cond, taken: bool) -
         Cond::IsNull(p) => (p, taken),
         Cond::NotNull(p) => (p, !taken),
         Cond::Opaque => return Some(st),
+        // Short-circuit: `b` is tested only on `a`'s side that evaluates it;
+        // a branch is the merge of the ways to reach it.
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            let is_and = matches!(cond, Cond::And(..));
+            // `a` decides alone when it is false (`&&`) or true (`||`).
+            let decides = !is_and;
+            let on_a = refine(locs, st.clone(), sc, a, !decides);
+            let by_b = on_a.and_then(|s| refine(locs, s, sc, b, taken));
+            if taken != decides {
+                // Reached only through `b`.
+                return by_b;
+            }
+            let by_a = refine(locs, st, sc, a, decides);
+            return crate::facts::merge_state(by_a, &by_b);
+        }
     };
     let l = lvals(locs, &st, sc, p);
     if l.len() != 1 || !l[0].1 || locs.is_summary(l[0].0) || l[0].0 == UNKNOWN {

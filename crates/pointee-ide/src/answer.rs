@@ -170,6 +170,16 @@ pub struct Diagnostic {
     pub severity: Severity,
     pub code: String,
     pub message: String,
+    /// The witness: the locations that explain the diagnostic (where a
+    /// value came from, the calling contexts), in order.
+    pub related: Vec<Related>,
+}
+
+/// A location that explains a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub range: FileRange,
+    pub message: String,
 }
 
 /// The result of `check`: alias checks, diagnostics and figures.
@@ -196,6 +206,8 @@ pub struct DiagnosticsConfig {
     pub ok_checks: bool,
     /// What the front end skipped or approximated.
     pub notes: bool,
+    /// The checkers' findings (NULL dereferences, use after free, ...).
+    pub checkers: bool,
 }
 
 impl Default for DiagnosticsConfig {
@@ -204,6 +216,7 @@ impl Default for DiagnosticsConfig {
             alias_checks: true,
             ok_checks: true,
             notes: true,
+            checkers: true,
         }
     }
 }

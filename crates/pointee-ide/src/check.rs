@@ -1,6 +1,7 @@
 //! Check: the alias checks (`MUSTALIAS(p, q)`, `NOALIAS`, ...) of a
 //! language's whole program with the engines' verdicts, the casts that may
-//! fail (Java), and the analyses' figures. The verdicts are the engines'
+//! fail (Java), the checkers' findings (C: `checks`), and the analyses'
+//! figures. The verdicts are the engines'
 //! (pointee-flow's and pointee-cspta's, kept by `pointee_db::c_analysis` and
 //! `pointee_db::java_analysis`); nothing here re-derives them.
 
@@ -85,6 +86,7 @@ pub(crate) fn c_link_warnings(c: &CProgram) -> Vec<Diagnostic> {
                 severity: Severity::Warning,
                 code: "link".into(),
                 message: w.message.clone(),
+                related: Vec::new(),
             });
         }
     }
@@ -92,9 +94,17 @@ pub(crate) fn c_link_warnings(c: &CProgram) -> Vec<Diagnostic> {
 }
 
 fn c_check(c: &CProgram) -> CheckReport {
+    let mut diagnostics = c_link_warnings(c);
+    if pointee_db::c_analysis(c.db, c.project).is_ok() {
+        for file in c.files() {
+            let mut found = crate::checks::c_memory(c, file);
+            crate::checks::suppress(file.text(c.db), c.lines(file), &mut found);
+            diagnostics.extend(found);
+        }
+    }
     CheckReport {
         alias_checks: c_alias_checks(c),
-        diagnostics: c_link_warnings(c),
+        diagnostics,
         stats: pointee_db::c_analysis(c.db, c.project)
             .as_ref()
             .map(|a| a.stats.clone())
@@ -125,6 +135,7 @@ pub(crate) fn java_check(j: &JavaProgram) -> CheckReport {
             severity: Severity::Warning,
             code: "cast-may-fail".into(),
             message: format!("the cast to {} may fail", cast.target),
+            related: Vec::new(),
         });
     }
     report.stats = pta.stats().named();

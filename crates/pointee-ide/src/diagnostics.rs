@@ -3,7 +3,7 @@
 //! information, skipped preprocessor branch: hint), a program that cannot be
 //! linked or analysed (error), casts that may fail (Java), and a note when
 //! a C file is analysed on its own because the workspace's C files do not
-//! form one program.
+//! form one program, and the checkers' findings (`checks`).
 
 use crate::c::CProgram;
 use crate::check::{c_alias_checks, c_link_warnings, java_check};
@@ -43,6 +43,7 @@ fn alias_check_diagnostic(c: &AliasCheck, range: FileRange) -> Diagnostic {
             if c.ok { "holds" } else { "does not hold" },
             c.verdict.as_str()
         ),
+        related: Vec::new(),
     }
 }
 
@@ -77,6 +78,7 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
                 },
                 code: n.kind.as_str().to_string(),
                 message: n.message.clone(),
+                related: Vec::new(),
             });
         }
     }
@@ -86,6 +88,7 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
             severity: Severity::Error,
             code: "link".into(),
             message: e.0,
+            related: Vec::new(),
         }),
         None => {
             for check in c_alias_checks(&c) {
@@ -98,6 +101,11 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
                     .into_iter()
                     .filter(|d| d.range.file == file),
             );
+            if config.checkers {
+                let mut found = crate::checks::c_memory(&c, file);
+                crate::checks::suppress(&a.file_text(file), c.lines(file), &mut found);
+                out.extend(found);
+            }
         }
     }
     out.sort_by_key(|d| (d.range.range.start, d.range.range.end));
@@ -114,6 +122,7 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
                 message: format!(
                     "analysed on its own (with the headers): the workspace's C files do not form one program: {why}"
                 ),
+                related: Vec::new(),
             },
         );
     }
@@ -128,6 +137,7 @@ fn java_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> V
             severity: Severity::Error,
             code: "input".into(),
             message: e.0,
+            related: Vec::new(),
         }];
     }
     let report = java_check(&JavaProgram::new(a, project));

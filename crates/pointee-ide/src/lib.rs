@@ -20,6 +20,7 @@ mod c;
 mod call_hierarchy;
 mod callees;
 mod check;
+mod checks;
 mod diagnostics;
 mod dump;
 mod goto;
@@ -31,6 +32,7 @@ mod java;
 mod program;
 
 pub use answer::*;
+pub use checks::RULES;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphKind, GraphNode, GraphRequest, NodeKind};
 pub use pointee_db::salsa::Cancelled;

@@ -62,6 +62,10 @@ impl Function {
             Cond::IsNull(p) => format!("{} == NULL", self.place_to_string(p)),
             Cond::NotNull(p) => format!("{} != NULL", self.place_to_string(p)),
             Cond::Opaque => "?".into(),
+            Cond::And(a, b) => {
+                format!("({} && {})", self.cond_to_string(a), self.cond_to_string(b))
+            }
+            Cond::Or(a, b) => format!("({} || {})", self.cond_to_string(a), self.cond_to_string(b)),
         }
     }
 

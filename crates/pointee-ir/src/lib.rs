@@ -277,6 +277,68 @@ pub enum Cond {
     NotNull(Place),
     /// Anything else; the analysis takes both branches.
     Opaque,
+    /// `a && b`: `b` is tested only where `a` holds. The front end lowers
+    /// `b`'s effects under `a` just before the branch, and keeps `a` here
+    /// only when those effects cannot change what `a` tested.
+    And(Box<Cond>, Box<Cond>),
+    /// `a || b`: `b` is tested only where `a` does not hold.
+    Or(Box<Cond>, Box<Cond>),
+}
+
+impl Cond {
+    /// The condition that holds where `self` does not (De Morgan on
+    /// `&&`/`||`).
+    pub fn negate(self) -> Cond {
+        match self {
+            Cond::IsNull(p) => Cond::NotNull(p),
+            Cond::NotNull(p) => Cond::IsNull(p),
+            Cond::Opaque => Cond::Opaque,
+            Cond::And(a, b) => Cond::Or(Box::new(a.negate()), Box::new(b.negate())),
+            Cond::Or(a, b) => Cond::And(Box::new(a.negate()), Box::new(b.negate())),
+        }
+    }
+
+    /// `a && b`, or the simpler equivalent when one side tells nothing.
+    pub fn and(a: Cond, b: Cond) -> Cond {
+        match (a, b) {
+            (Cond::Opaque, Cond::Opaque) => Cond::Opaque,
+            (a, b) => Cond::And(Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// `a || b`, or `Opaque` when neither side tells anything.
+    pub fn or(a: Cond, b: Cond) -> Cond {
+        match (a, b) {
+            (Cond::Opaque, Cond::Opaque) => Cond::Opaque,
+            (a, b) => Cond::Or(Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// The places the condition tests.
+    pub fn places_mut(&mut self) -> Vec<&mut Place> {
+        match self {
+            Cond::IsNull(p) | Cond::NotNull(p) => vec![p],
+            Cond::Opaque => Vec::new(),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                let mut v = a.places_mut();
+                v.extend(b.places_mut());
+                v
+            }
+        }
+    }
+
+    /// The places the condition tests.
+    pub fn places(&self) -> Vec<&Place> {
+        match self {
+            Cond::IsNull(p) | Cond::NotNull(p) => vec![p],
+            Cond::Opaque => Vec::new(),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                let mut v = a.places();
+                v.extend(b.places());
+                v
+            }
+        }
+    }
 }
 
 /// A basic statement: at most one level of indirection on each side.

@@ -6,8 +6,7 @@
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
     Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
-    Highlight,
-    HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
+    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
 };
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -247,7 +246,13 @@ pub fn locations(files: &Files, targets: &[NavTarget]) -> Option<lsp::GotoDefini
     (!locs.is_empty()).then_some(lsp::GotoDefinitionResponse::Array(locs))
 }
 
-pub fn diagnostic(doc: &Doc, d: &Diagnostic) -> lsp::Diagnostic {
+/// A diagnostic, its witness as related information (`location` finds
+/// where a range of any file is).
+pub fn diagnostic(
+    doc: &Doc,
+    d: &Diagnostic,
+    location: &dyn Fn(FileRange) -> Option<lsp::Location>,
+) -> lsp::Diagnostic {
     let severity = match d.severity {
         Severity::Error => lsp::DiagnosticSeverity::ERROR,
         Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -260,6 +265,17 @@ pub fn diagnostic(doc: &Doc, d: &Diagnostic) -> lsp::Diagnostic {
         code: Some(lsp::NumberOrString::String(d.code.clone())),
         source: Some("pointee".into()),
         message: d.message.clone(),
+        related_information: (!d.related.is_empty()).then(|| {
+            d.related
+                .iter()
+                .filter_map(|r| {
+                    Some(lsp::DiagnosticRelatedInformation {
+                        location: location(r.range)?,
+                        message: r.message.clone(),
+                    })
+                })
+                .collect()
+        }),
         ..Default::default()
     }
 }

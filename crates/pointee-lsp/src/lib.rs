@@ -24,7 +24,7 @@ use convert::Files;
 use docs::{Doc, Docs};
 use pointee_ide::{Cancellable, Cancelled, Lang};
 use settings::Settings;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -329,6 +329,7 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let started = std::time::Instant::now();
     let snap = lock(&shared.docs).snapshot();
     let settings = lock(&shared.settings).clone();
+    let disabled = settings.disabled_codes.clone();
     let progress_after = Duration::from_millis(settings.progress_after_ms);
     let s2 = shared.clone();
     let snap2 = snap.clone();
@@ -339,10 +340,16 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
             let files: Vec<(String, pointee_ide::FileId)> =
                 analysis.files().map(|(p, f)| (p.to_string(), f)).collect();
             let mut out = Vec::new();
-            for (path, file) in files {
-                out.push((path, analysis.diagnostics(file, &settings.diagnostics)?));
+            for (path, file) in &files {
+                out.push((
+                    path.clone(),
+                    analysis.diagnostics(*file, &settings.diagnostics)?,
+                ));
             }
-            Ok::<_, Cancelled>(out)
+            // Witnesses name files by id: their paths, for the conversion.
+            let names: HashMap<pointee_ide::FileId, String> =
+                files.into_iter().map(|(p, f)| (f, p)).collect();
+            Ok::<_, Cancelled>((out, names))
         }))
     });
     // Progress only when the analysis takes longer than a moment.
@@ -379,7 +386,7 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     if let Some(p) = progress {
         p.finish().await;
     }
-    let diags = match result {
+    let (diags, names) = match result {
         Ok(Ok(Ok(d))) => d,
         Ok(Ok(Err(_cancelled))) => return,
         Ok(Err(p)) => {
@@ -409,8 +416,19 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         let Some(uri) = convert::name_to_uri(file) else {
             continue;
         };
-        let items: Vec<lsp::Diagnostic> =
-            list.iter().map(|d| convert::diagnostic(doc, d)).collect();
+        let related = |r: pointee_ide::FileRange| {
+            let name = names.get(&r.file)?;
+            let doc = snap.doc(name)?;
+            Some(lsp::Location::new(
+                convert::name_to_uri(name)?,
+                convert::range(&doc.lines, r.range),
+            ))
+        };
+        let items: Vec<lsp::Diagnostic> = list
+            .iter()
+            .filter(|d| !disabled.contains(&d.code))
+            .map(|d| convert::diagnostic(doc, d, &related))
+            .collect();
         to_clear.remove(file);
         if !items.is_empty() {
             now.insert(file.clone());

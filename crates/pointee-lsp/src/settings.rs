@@ -10,6 +10,9 @@ pub struct Settings {
     /// The analyses' configuration (applied to the host as a change).
     pub config: Config,
     pub diagnostics: DiagnosticsConfig,
+    /// Diagnostic codes turned off (`diagnostics.checks: {"null-deref":
+    /// false}`); the server does not publish them.
+    pub disabled_codes: std::collections::BTreeSet<String>,
     pub inlay_hints: bool,
     /// Milliseconds to wait after an edit before analysing.
     pub debounce_ms: u64,
@@ -22,6 +25,7 @@ impl Default for Settings {
         Settings {
             config: Config::default(),
             diagnostics: DiagnosticsConfig::default(),
+            disabled_codes: Default::default(),
             inlay_hints: false,
             debounce_ms: 150,
             progress_after_ms: 300,
@@ -50,6 +54,9 @@ impl Settings {
         if let Some(x) = s(v, &["c", "contextBound"]) {
             self.config.c_context_bound = x.as_u64().map(|n| n as u32);
         }
+        if let Some(b) = s(v, &["c", "mallocMayFail"]).and_then(|x| x.as_bool()) {
+            self.config.c_assume_alloc_succeeds = !b;
+        }
         let flag = |path: &[&str], f: &mut bool| {
             if let Some(b) = s(v, path).and_then(|x| x.as_bool()) {
                 *f = b;
@@ -64,6 +71,15 @@ impl Settings {
             &mut self.diagnostics.ok_checks,
         );
         flag(&["diagnostics", "notes"], &mut self.diagnostics.notes);
+        if let Some(serde_json::Value::Object(checks)) = s(v, &["diagnostics", "checks"]) {
+            for (code, on) in checks {
+                match on.as_bool() {
+                    Some(false) => self.disabled_codes.insert(code),
+                    Some(true) => self.disabled_codes.remove(&code),
+                    None => false,
+                };
+            }
+        }
         flag(&["inlayHints", "enable"], &mut self.inlay_hints);
         if let Some(n) = s(v, &["debounceMs"]).and_then(|x| x.as_u64()) {
             self.debounce_ms = n;

@@ -1,0 +1,512 @@
+//! The C memory checker: every place where a pointer must point to an
+//! object (a dereference `*p`, `p->f`, `p[i]`; a call through `fp`; an
+//! argument a library function dereferences, `pointee_flow::dereferenced_args`;
+//! the argument of `free`) is looked up in the engine's facts just before
+//! its statement, in every calling context that reaches it:
+//!
+//! | the pointer may point to | code |
+//! |---|---|
+//! | `NULL` | `null-deref` |
+//! | `uninit` | `uninit-deref` |
+//! | `freed` | `use-after-free` (`double-free` at a `free`) |
+//! | a callee's dead local | `dangling-stack` |
+//! | a stack, global, string or function location, at a `free` | `free-non-heap` |
+//!
+//! A fact definite in every context that reaches the point is an error; a
+//! possible one a warning. Branch conditions already refined the facts
+//! (`if (p)`, `p && p->f`, ...), so guarded uses are silent. The witness
+//! lists the assignments in the function that may have made the value, the
+//! `free` calls before the use, and the calling contexts.
+
+use crate::c::{CProgram, Flow};
+use crate::{Diagnostic, FileId, FileRange, Related, Severity};
+use pointee_flow::{LocId, Root, FREED, NULL, UNINIT};
+use pointee_ir::{
+    for_each_basic, Base, Basic, Callee, Function, FunctionSource, Place, Point, Range, Rvalue,
+    StmtId, VarKind,
+};
+use std::collections::{BTreeMap, HashMap};
+
+/// What a statement does with a pointer value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Use {
+    /// Reads or writes through it (`*p`, `p->f`, `p[i]`).
+    Deref,
+    /// Calls through it.
+    Call,
+    /// Passes it to a library function that dereferences it.
+    LibArg(String),
+    /// Passes it to `free`.
+    Free,
+}
+
+/// One use of a pointer value at a statement.
+struct Site {
+    stmt: StmtId,
+    /// The pointer's value.
+    value: Rvalue,
+    /// The place that holds it, for naming (`None`: a constant).
+    place: Option<Place>,
+    how: Use,
+}
+
+/// The pointer a dereferencing place reads: its base, undereferenced.
+fn pointer_of(p: &Place) -> Option<Place> {
+    p.deref.then(|| Place {
+        base: p.base.clone(),
+        deref: false,
+        path: Vec::new(),
+    })
+}
+
+fn deref_site(stmt: StmtId, p: &Place, out: &mut Vec<Site>) {
+    if let Some(ptr) = pointer_of(p) {
+        out.push(Site {
+            stmt,
+            value: Rvalue::Use(ptr.clone()),
+            place: Some(ptr),
+            how: Use::Deref,
+        });
+    }
+}
+
+/// The place whose value an argument passes (`p`, `p + i`, `(T *)p`).
+fn arg_place(rv: &Rvalue) -> Option<&Place> {
+    match rv {
+        Rvalue::Use(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => Some(p),
+        _ => None,
+    }
+}
+
+/// Every use of a pointer value in `f`, in statement order.
+fn sites(f: &Function, is_defined: &dyn Fn(&str) -> bool) -> Vec<Site> {
+    let mut out = Vec::new();
+    for_each_basic(&f.body, &mut |stmt, b| match b {
+        Basic::Assign { lhs, rhs } => {
+            deref_site(stmt, lhs, &mut out);
+            if let Some(p) = arg_place(rhs) {
+                deref_site(stmt, p, &mut out);
+            }
+        }
+        Basic::Use(p) => deref_site(stmt, p, &mut out),
+        Basic::Call {
+            lhs, callee, args, ..
+        } => {
+            if let Some(lhs) = lhs {
+                deref_site(stmt, lhs, &mut out);
+            }
+            for a in args {
+                if let Some(p) = arg_place(a) {
+                    deref_site(stmt, p, &mut out);
+                }
+            }
+            match callee {
+                Callee::Indirect(fp) => {
+                    deref_site(stmt, fp, &mut out);
+                    out.push(Site {
+                        stmt,
+                        value: Rvalue::Use(fp.clone()),
+                        place: Some(fp.clone()),
+                        how: Use::Call,
+                    });
+                }
+                Callee::Direct(name) if !is_defined(name) => {
+                    let how = match &**name {
+                        "free" | "cfree" => Some((&[0usize][..], Use::Free)),
+                        n => Some((pointee_flow::dereferenced_args(n), Use::LibArg(n.into()))),
+                    };
+                    if let Some((indices, how)) = how {
+                        for &i in indices {
+                            let Some(a) = args.get(i) else { continue };
+                            let value = match (arg_place(a), a) {
+                                (Some(p), _) => Rvalue::Use(p.clone()),
+                                (
+                                    None,
+                                    Rvalue::Null
+                                    | Rvalue::AddrOf(_)
+                                    | Rvalue::String(_)
+                                    | Rvalue::Function(_),
+                                ) => a.clone(),
+                                (None, _) => continue,
+                            };
+                            out.push(Site {
+                                stmt,
+                                place: arg_place(a).cloned(),
+                                value,
+                                how: how.clone(),
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+    out
+}
+
+/// What is wrong with a pointer value at a use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Bad {
+    Null,
+    Uninit,
+    Freed,
+    Dangling,
+    NotHeap,
+}
+
+fn code(bad: Bad, how: &Use) -> &'static str {
+    match (bad, how) {
+        (Bad::Null, _) => "null-deref",
+        (Bad::Uninit, _) => "uninit-deref",
+        (Bad::Freed, Use::Free) => "double-free",
+        (Bad::Freed, _) => "use-after-free",
+        (Bad::Dangling, _) => "dangling-stack",
+        (Bad::NotHeap, _) => "free-non-heap",
+    }
+}
+
+/// The ways `l` is wrong for `how`.
+fn classify(a: &Flow, l: LocId, how: &Use) -> Option<Bad> {
+    if l == NULL {
+        return (*how != Use::Free).then_some(Bad::Null);
+    }
+    if l == UNINIT {
+        return Some(Bad::Uninit);
+    }
+    if l == FREED {
+        return Some(Bad::Freed);
+    }
+    let d = a.locs().get(l);
+    match &a.locs().get(d.root_id).root {
+        Root::Dangling(_) => Some(Bad::Dangling),
+        Root::Var(..) | Root::Global(_) | Root::Str(..) | Root::Lit(..) | Root::Func(_)
+            if *how == Use::Free =>
+        {
+            Some(Bad::NotHeap)
+        }
+        _ => None,
+    }
+}
+
+/// One finding before it becomes a diagnostic: per bad kind, whether it is
+/// definite, and the contexts (units) where it happens.
+struct Finding {
+    definite: bool,
+    units: Vec<pointee_flow::UnitId>,
+    reached: usize,
+    targets: Vec<(LocId, bool)>,
+}
+
+/// The memory diagnostics of the functions defined in `file`.
+pub(crate) fn c_memory(c: &CProgram, file: FileId) -> Vec<Diagnostic> {
+    let Some(engine) = c.engine() else {
+        return Vec::new();
+    };
+    let source = c.source(file);
+    let mut out = Vec::new();
+    engine.with(|program, a| {
+        let functions: HashMap<&str, &Function> =
+            program.functions.iter().map(|f| (&*f.name, &**f)).collect();
+        let is_defined = |n: &str| functions.contains_key(n);
+        for fs in &source.functions {
+            let name = c.program_name(file, &fs.name);
+            let Some(f) = functions.get(&*name) else {
+                continue;
+            };
+            check_function(c, a, file, fs, &name, f, &is_defined, &mut out);
+        }
+    });
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_function(
+    c: &CProgram,
+    a: &mut Flow,
+    file: FileId,
+    fs: &FunctionSource,
+    name: &str,
+    f: &Function,
+    is_defined: &dyn Fn(&str) -> bool,
+    out: &mut Vec<Diagnostic>,
+) {
+    if a.units_of(name).is_empty() {
+        return;
+    }
+    // One diagnostic per statement, pointer and code.
+    let mut seen: BTreeMap<(StmtId, String, &'static str), ()> = BTreeMap::new();
+    for site in sites(f, is_defined) {
+        let per = a.values_at(name, Point::Before(site.stmt), &site.value);
+        let Some(merged) = Flow::merge_values(&per) else {
+            continue; // not reached
+        };
+        let reached = per.iter().filter(|p| p.targets.is_some()).count();
+        let mut found: BTreeMap<Bad, Finding> = BTreeMap::new();
+        for &(l, definite) in &merged {
+            let Some(bad) = classify(a, l, &site.how) else {
+                continue;
+            };
+            let e = found.entry(bad).or_insert(Finding {
+                definite: false,
+                units: Vec::new(),
+                reached,
+                targets: merged.clone(),
+            });
+            // Definite only if one bad location is definite everywhere.
+            e.definite |= definite;
+        }
+        for (&bad, finding) in found.iter_mut() {
+            finding.units = per
+                .iter()
+                .filter(|p| {
+                    p.targets.as_ref().is_some_and(|t| {
+                        t.iter()
+                            .any(|&(l, _)| classify(a, l, &site.how) == Some(bad))
+                    })
+                })
+                .map(|p| p.unit)
+                .collect();
+        }
+        let pointer = pointer_text(c, file, fs, f, &site);
+        for (bad, finding) in found {
+            let code = code(bad, &site.how);
+            if seen
+                .insert((site.stmt, pointer.0.clone(), code), ())
+                .is_some()
+            {
+                continue;
+            }
+            out.push(diagnostic(
+                c, a, file, fs, f, &site, bad, code, &finding, &pointer,
+            ));
+        }
+    }
+}
+
+/// The pointer's source text and the range to report: the dereferencing
+/// expression when it can be found around the pointer, else the statement.
+fn pointer_text(
+    c: &CProgram,
+    file: FileId,
+    fs: &FunctionSource,
+    f: &Function,
+    site: &Site,
+) -> (String, Range) {
+    let stmt = site.stmt;
+    let stmt_range = fs.stmts.get(stmt.0 as usize).copied().unwrap_or(fs.range);
+    let Some(place) = &site.place else {
+        let what = match site.value {
+            Rvalue::Null => "NULL",
+            _ => "the argument",
+        };
+        return (what.into(), stmt_range);
+    };
+    // The pointer expression the source map records for this place, in
+    // this statement.
+    let expr = fs
+        .exprs
+        .iter()
+        .filter(|e| {
+            e.place == *place
+                && e.point.stmt() == stmt
+                && stmt_range.start <= e.range.start
+                && e.range.end <= stmt_range.end
+        })
+        .min_by_key(|e| e.range.len());
+    if let Some(e) = expr {
+        return (c.text(file, e.range).to_string(), e.range);
+    }
+    let name = match (&place.base, place.path.is_empty()) {
+        (Base::Var(v), true) => {
+            let var = f.var(*v);
+            match var.kind {
+                VarKind::Temp => fs
+                    .vars
+                    .get(v.0 as usize)
+                    .map(|r| c.text(file, *r).to_string())
+                    .unwrap_or_else(|| var.name.to_string()),
+                _ => var.name.to_string(),
+            }
+        }
+        (Base::Global(g), true) => g.split('@').next().unwrap_or(g).to_string(),
+        _ => c.text(file, stmt_range).to_string(),
+    };
+    (name, stmt_range)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn diagnostic(
+    c: &CProgram,
+    a: &mut Flow,
+    file: FileId,
+    fs: &FunctionSource,
+    f: &Function,
+    site: &Site,
+    bad: Bad,
+    code: &'static str,
+    finding: &Finding,
+    (pointer, range): &(String, Range),
+) -> Diagnostic {
+    let set: Vec<String> = c
+        .targets(a, &finding.targets)
+        .into_iter()
+        .map(|t| {
+            if t.definite {
+                t.name
+            } else {
+                format!("{}?", t.name)
+            }
+        })
+        .collect();
+    let set = format!("{{{}}}", set.join(", "));
+    let certainty = if finding.definite { "is" } else { "may be" };
+    let what = match bad {
+        Bad::Null => "NULL",
+        Bad::Uninit => "uninitialised",
+        Bad::Freed => "freed",
+        Bad::Dangling => "a pointer to a returned function's local",
+        Bad::NotHeap => "not heap memory",
+    };
+    let action = match &site.how {
+        Use::Deref => "dereferenced".to_string(),
+        Use::Call => "called".to_string(),
+        Use::LibArg(n) => format!("passed to `{n}`, which dereferences it"),
+        Use::Free => "freed".to_string(),
+    };
+    let contexts = if finding.units.len() < finding.reached {
+        format!(
+            " (in {} of {} calling contexts)",
+            finding.units.len(),
+            finding.reached
+        )
+    } else {
+        String::new()
+    };
+    let message = format!(
+        "`{pointer}` {certainty} {what} where it is {action}: it points to {set}{contexts}"
+    );
+    let mut related = origins(file, fs, f, site, bad, pointer);
+    related.extend(context_witness(c, a, &finding.units));
+    Diagnostic {
+        range: FileRange {
+            file,
+            range: *range,
+        },
+        severity: if finding.definite {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
+        code: code.into(),
+        message,
+        related,
+    }
+}
+
+/// Where the bad value may come from, in the function: assignments of the
+/// pointer from `NULL` or from a call that may return `NULL`, and for freed
+/// memory the `free` calls before the use.
+fn origins(
+    file: FileId,
+    fs: &FunctionSource,
+    f: &Function,
+    site: &Site,
+    bad: Bad,
+    pointer: &str,
+) -> Vec<Related> {
+    let mut out = Vec::new();
+    let at = |s: StmtId| {
+        fs.stmts
+            .get(s.0 as usize)
+            .map(|&range| FileRange { file, range })
+    };
+    let ptr = site.place.as_ref();
+    for_each_basic(&f.body, &mut |stmt, b| {
+        if stmt.0 >= site.stmt.0 && bad != Bad::Freed {
+            // Assignments after the use may still reach it around a loop;
+            // listing those before it keeps the witness short.
+            return;
+        }
+        let Some(range) = at(stmt) else { return };
+        match (bad, b) {
+            (
+                Bad::Null,
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Null,
+                },
+            ) if Some(lhs) == ptr => {
+                out.push(Related {
+                    range,
+                    message: format!("`{pointer}` is set to NULL here"),
+                });
+            }
+            (
+                Bad::Null,
+                Basic::Call {
+                    lhs: Some(lhs),
+                    callee: Callee::Direct(n),
+                    ..
+                },
+            ) if Some(lhs) == ptr && may_return_null(n) => {
+                out.push(Related {
+                    range,
+                    message: format!("`{n}` may return NULL here"),
+                });
+            }
+            (
+                Bad::Freed,
+                Basic::Call {
+                    callee: Callee::Direct(n),
+                    ..
+                },
+            ) if matches!(&**n, "free" | "cfree" | "realloc") && stmt != site.stmt => {
+                out.push(Related {
+                    range,
+                    message: format!("`{n}` may free the memory here"),
+                });
+            }
+            _ => {}
+        }
+    });
+    out
+}
+
+fn may_return_null(name: &str) -> bool {
+    use pointee_flow::Effect::*;
+    matches!(
+        pointee_flow::library_effect(name),
+        Some(Alloc | AllocZeroed | Realloc | RetInto(_) | Object(_))
+    )
+}
+
+/// The calling contexts the defect happens in: for each (at most three), the
+/// call that enters the function, with the chain from the entry.
+fn context_witness(c: &CProgram, a: &mut Flow, units: &[pointee_flow::UnitId]) -> Vec<Related> {
+    let mut out = Vec::new();
+    for &u in units.iter().take(3) {
+        for path in a.chain_paths(u, 1) {
+            if path.len() < 2 {
+                continue;
+            }
+            let chain = c.chain(a, &path).join(" > ");
+            let (caller, _) = path[path.len() - 2];
+            let (_, Some(via)) = path[path.len() - 1] else {
+                continue;
+            };
+            let caller = a.func_name(caller).clone();
+            let Some((file, fs)) = c.function_source(&caller) else {
+                continue;
+            };
+            let Some(&range) = fs.stmts.get(via.0 as usize) else {
+                continue;
+            };
+            out.push(Related {
+                range: FileRange { file, range },
+                message: format!("in the calling context {chain}"),
+            });
+        }
+    }
+    out
+}

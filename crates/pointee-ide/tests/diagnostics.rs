@@ -1,0 +1,201 @@
+//! The checkers on `fixtures/c/diagnostics/`: every finding (code, line,
+//! severity) is marked in the fixture with `// DIAG: code severity`, and
+//! every mark is found, exactly. Each fixture also compiles with gcc; a
+//! `// RUN: clean` one runs clean under AddressSanitizer, a `// RUN: faults`
+//! one must really fault (see the folder's README.md).
+
+mod expect;
+
+use pointee_ide::{Config, Lang, Severity, RULES};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/diagnostics")
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+type Finding = (u32, String, String);
+
+/// The `// DIAG: code severity, ...` marks: (1-based line, code, severity).
+fn marks(text: &str) -> BTreeSet<Finding> {
+    let mut out = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some((_, rest)) = line.split_once("DIAG:") else {
+            continue;
+        };
+        for item in rest.split(',') {
+            let words: Vec<&str> = item.split_whitespace().collect();
+            assert_eq!(words.len(), 2, "bad mark on line {}: {line}", i + 1);
+            out.insert((i as u32 + 1, words[0].to_string(), words[1].to_string()));
+        }
+    }
+    out
+}
+
+fn is_checker(code: &str) -> bool {
+    RULES.iter().any(|(c, _)| *c == code)
+}
+
+#[test]
+fn checker_fixtures_report_exactly_what_they_mark() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let config = Config {
+            c_assume_alloc_succeeds: text.contains("// ASSUME-ALLOC-SUCCEEDS"),
+            ..Config::default()
+        };
+        let a = expect::analyse(&[(name.clone(), text.clone())], config);
+        let report = a.check(Lang::C).unwrap();
+        let file = a.file_id(&name).unwrap();
+        let lines = a.line_index(file).unwrap();
+        let got: BTreeSet<Finding> = report
+            .diagnostics
+            .iter()
+            .filter(|d| is_checker(&d.code))
+            .map(|d| {
+                let line = lines.line_col_chars(d.range.range.start).0 as u32 + 1;
+                (line, d.code.clone(), d.severity.as_str().to_string())
+            })
+            .collect();
+        // The server's list of the file says the same.
+        let per_file: BTreeSet<Finding> = a
+            .diagnostics(file, &Default::default())
+            .unwrap()
+            .iter()
+            .filter(|d| is_checker(&d.code))
+            .map(|d| {
+                let line = lines.line_col_chars(d.range.range.start).0 as u32 + 1;
+                (line, d.code.clone(), d.severity.as_str().to_string())
+            })
+            .collect();
+        assert_eq!(got, per_file, "{name}: check and diagnostics differ");
+        let want = marks(&text);
+        total += want.len();
+        for m in want.difference(&got) {
+            failures.push(format!("{name}:{}: missing {} {}", m.0, m.1, m.2));
+        }
+        for m in got.difference(&want) {
+            failures.push(format!("{name}:{}: unexpected {} {}", m.0, m.1, m.2));
+        }
+    }
+    assert!(total > 20, "only {total} marks");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn findings_carry_a_message_naming_the_pointer_and_a_witness() {
+    let text = std::fs::read_to_string(dir().join("null_direct.c")).unwrap();
+    let a = expect::analyse(&[("null_direct.c".into(), text)], Config::default());
+    let report = a.check(Lang::C).unwrap();
+    let file = a.file_id("null_direct.c").unwrap();
+    let src = a.file_text(file);
+    let at = |d: &pointee_ide::Diagnostic| {
+        &src[d.range.range.start as usize..d.range.range.end as usize]
+    };
+    let p = report
+        .diagnostics
+        .iter()
+        .find(|d| at(d) == "p" && d.severity == Severity::Error)
+        .expect("the NULL dereference of p");
+    assert_eq!(
+        p.message,
+        "`p` is NULL where it is dereferenced: it points to {NULL}"
+    );
+    assert_eq!(p.related.len(), 1);
+    assert_eq!(p.related[0].message, "`p` is set to NULL here");
+    // In a callee: the calling context where it happens.
+    let n = report
+        .diagnostics
+        .iter()
+        .find(|d| at(d) == "n")
+        .expect("the possible NULL dereference in get");
+    assert!(
+        n.message.ends_with("(in 1 of 2 calling contexts)"),
+        "{}",
+        n.message
+    );
+    assert_eq!(n.related.len(), 1);
+    assert_eq!(
+        n.related[0].message,
+        "in the calling context main > get@32:14"
+    );
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok()
+}
+
+#[test]
+fn checker_fixtures_compile_and_run_as_they_say() {
+    assert!(have("gcc"), "gcc is needed (.ci/run installs it)");
+    let out_dir = std::env::temp_dir().join(format!("pointee-diag-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut failures = Vec::new();
+    for path in fixtures() {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mode = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// RUN: "))
+            .unwrap_or_else(|| panic!("{name}: first line must be `// RUN: clean|faults|compile`"))
+            .trim()
+            .to_string();
+        let exe = out_dir.join(&name);
+        let built = Command::new("gcc")
+            .args([
+                "-std=gnu11",
+                "-g",
+                "-fsanitize=address",
+                "-fno-omit-frame-pointer",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(&path)
+            .output()
+            .unwrap();
+        if !built.status.success() {
+            failures.push(format!(
+                "{name}: gcc failed: {}",
+                String::from_utf8_lossy(&built.stderr)
+            ));
+            continue;
+        }
+        if mode == "compile" {
+            continue;
+        }
+        let run = Command::new(&exe)
+            .env(
+                "ASAN_OPTIONS",
+                "detect_stack_use_after_return=1:detect_leaks=0",
+            )
+            .output()
+            .unwrap();
+        let clean = run.status.success();
+        match mode.as_str() {
+            "clean" if !clean => failures.push(format!(
+                "{name}: should run clean: {}",
+                String::from_utf8_lossy(&run.stderr)
+            )),
+            "faults" if clean => failures.push(format!("{name}: should fault but ran clean")),
+            "clean" | "faults" => {}
+            other => failures.push(format!("{name}: unknown RUN mode `{other}`")),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
