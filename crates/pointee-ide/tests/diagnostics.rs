@@ -156,14 +156,18 @@ fn checker_fixtures_compile_and_run_as_they_say() {
             .trim()
             .to_string();
         let exe = out_dir.join(&name);
-        let built = Command::new("gcc")
-            .args([
-                "-std=gnu11",
-                "-g",
-                "-fsanitize=address",
-                "-fno-omit-frame-pointer",
-                "-o",
-            ])
+        let mut gcc = Command::new("gcc");
+        gcc.args([
+            "-std=gnu11",
+            "-g",
+            "-fsanitize=address",
+            "-fno-omit-frame-pointer",
+        ]);
+        if mode == "compile" {
+            gcc.arg("-c"); // no `main` needed
+        }
+        let built = gcc
+            .arg("-o")
             .arg(&exe)
             .arg(&path)
             .output()

@@ -243,30 +243,37 @@ fn check_function(
         };
         let reached = per.iter().filter(|p| p.targets.is_some()).count();
         let mut found: BTreeMap<Bad, Finding> = BTreeMap::new();
-        for &(l, definite) in &merged {
-            let Some(bad) = classify(a, l, &site.how) else {
-                continue;
-            };
-            let e = found.entry(bad).or_insert(Finding {
-                definite: false,
-                units: Vec::new(),
-                reached,
-                targets: merged.clone(),
-            });
-            // Definite only if one bad location is definite everywhere.
-            e.definite |= definite;
+        for cv in &per {
+            let Some(targets) = &cv.targets else { continue };
+            // A context reached only from an extra entry runs on unknown
+            // inputs (parameters and globals that may be anything, NULL
+            // included): there only what the function itself makes
+            // definite counts.
+            let extra = a.extra_only(cv.unit);
+            for &(l, definite_here) in targets {
+                if extra && !definite_here {
+                    continue;
+                }
+                let Some(bad) = classify(a, l, &site.how) else {
+                    continue;
+                };
+                let e = found.entry(bad).or_insert(Finding {
+                    definite: false,
+                    units: Vec::new(),
+                    reached,
+                    targets: merged.clone(),
+                });
+                if !e.units.contains(&cv.unit) {
+                    e.units.push(cv.unit);
+                }
+            }
         }
         for (&bad, finding) in found.iter_mut() {
-            finding.units = per
+            // Definite only if a bad location is definite in every context
+            // that reaches the point (the merge says so).
+            finding.definite = merged
                 .iter()
-                .filter(|p| {
-                    p.targets.as_ref().is_some_and(|t| {
-                        t.iter()
-                            .any(|&(l, _)| classify(a, l, &site.how) == Some(bad))
-                    })
-                })
-                .map(|p| p.unit)
-                .collect();
+                .any(|&(l, d)| d && classify(a, l, &site.how) == Some(bad));
         }
         let pointer = pointer_text(c, file, fs, f, &site);
         for (bad, finding) in found {
