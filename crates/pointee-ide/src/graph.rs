@@ -231,7 +231,12 @@ pub(crate) fn graph(a: &Analysis, req: &GraphRequest) -> Option<Graph> {
         }
         GraphFocus::At(_) => (focus, req.depth),
         GraphFocus::Node(id) => {
-            let roots = g.nodes.iter().position(|n| &n.id == id).into_iter().collect();
+            let roots = g
+                .nodes
+                .iter()
+                .position(|n| &n.id == id)
+                .into_iter()
+                .collect();
             (roots, req.depth)
         }
     };
@@ -308,7 +313,10 @@ fn calls(p: &Program, req: &GraphRequest) -> (Graph, Vec<usize>) {
 fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> {
     let engine = c.engine()?;
     let p = Program::C(c.clone());
-    let program = pointee_db::c_program(c.db, c.project).as_ref().ok()?.clone();
+    let program = pointee_db::c_program(c.db, c.project)
+        .as_ref()
+        .ok()?
+        .clone();
     let focus = focus_at(req).and_then(|pos| function_at(&p, pos));
     Some(engine.with(|_, a| {
         let mut b: Builder<(bool, String)> = Builder::new();
@@ -403,7 +411,9 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
             let (name, at) = match method_at(m) {
                 Some((file, fs)) => (
                     f.vars.get(v as usize).map(|x| x.name.to_string()),
-                    fs.vars.get(v as usize).map(|&range| FileRange { file, range }),
+                    fs.vars
+                        .get(v as usize)
+                        .map(|&range| FileRange { file, range }),
                 ),
                 None => (None, None),
             };
@@ -536,7 +546,10 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
 }
 
 fn static_node(j: &JavaProgram, s: u32) -> GraphNode {
-    let name = j.pta.map(|p| p.facts.statics[s as usize].clone()).unwrap_or_default();
+    let name = j
+        .pta
+        .map(|p| p.facts.statics[s as usize].clone())
+        .unwrap_or_default();
     GraphNode {
         label: name,
         kind: NodeKind::Static,
@@ -598,6 +611,10 @@ fn within(g: Graph, roots: &[usize], depth: u32, max_nodes: usize) -> Graph {
             ..e
         })
         .collect();
-    out.roots = roots.iter().filter(|&&r| kept[r]).map(|&r| renumber[r]).collect();
+    out.roots = roots
+        .iter()
+        .filter(|&&r| kept[r])
+        .map(|&r| renumber[r])
+        .collect();
     out
 }

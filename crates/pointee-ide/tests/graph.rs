@@ -4,8 +4,7 @@
 mod expect;
 
 use pointee_ide::{
-    Analysis, Config, EdgeKind, FilePosition, Graph, GraphFocus, GraphKind, GraphRequest,
-    NodeKind,
+    Analysis, Config, EdgeKind, FilePosition, Graph, GraphFocus, GraphKind, GraphRequest, NodeKind,
 };
 
 /// `from -kind-> to` per edge, sorted; nodes as `label [tags]`.
@@ -42,7 +41,10 @@ fn graph(a: &Analysis, file: &str, kind: GraphKind, around: Option<(&str, u32)>)
     let request = match around {
         None => GraphRequest::program(f, kind),
         Some((needle, depth)) => {
-            let offset = a.file_text(f).find(needle).expect("the needle is in the file") as u32;
+            let offset = a
+                .file_text(f)
+                .find(needle)
+                .expect("the needle is in the file") as u32;
             GraphRequest {
                 focus: GraphFocus::At(FilePosition { file: f, offset }),
                 depth,
@@ -103,7 +105,10 @@ fn c_call_and_invocation_graphs() {
     // Where to go on a click: the definition's name.
     let start = g.nodes.iter().find(|n| n.label == "start").unwrap();
     let at = start.at.unwrap();
-    assert_eq!(&OPS[at.range.start as usize..at.range.end as usize], "start");
+    assert_eq!(
+        &OPS[at.range.start as usize..at.range.end as usize],
+        "start"
+    );
 
     // One context of `start` per ops table, each calling its own open.
     let g = graph(&a, "ops.c", GraphKind::Invocations, None).unwrap();
@@ -151,7 +156,15 @@ fn c_call_and_invocation_graphs() {
         .unwrap()
     };
     let g = expand("fn:start", 1, 100);
-    assert_eq!(render(&g).0, ["Function disk_open", "Function main", "Function start", "Function tty_open"]);
+    assert_eq!(
+        render(&g).0,
+        [
+            "Function disk_open",
+            "Function main",
+            "Function start",
+            "Function tty_open"
+        ]
+    );
     assert!(g.nodes.iter().all(|n| !n.more), "nothing is left out");
     // At most two nodes: the root and its nearest neighbour (first in
     // edge order); the root is marked as having more.
@@ -220,7 +233,9 @@ fn java_pointer_flow_and_call_graphs() {
     let g = graph(&a, "Main.java", GraphKind::Calls, None).unwrap();
     let (_, edges) = render(&g);
     assert!(
-        edges.iter().any(|e| e == "Main.main(String[]) -Virtual-> A.set(B)"),
+        edges
+            .iter()
+            .any(|e| e == "Main.main(String[]) -Virtual-> A.set(B)"),
         "{edges:#?}"
     );
     assert!(graph(&a, "Main.java", GraphKind::Invocations, None).is_none());

@@ -6,8 +6,7 @@
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
     Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
-    Highlight,
-    HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
+    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
 };
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -432,12 +431,15 @@ pub fn graph(files: &Files, kind: GraphKind, g: &Graph) -> serde_json::Value {
     for e in &g.edges {
         let (from, to) = (&g.nodes[e.from].id, &g.nodes[e.to].id);
         let kind = format!("{:?}", e.kind).to_lowercase();
-        let locations: Vec<lsp::Location> = e.at.iter().filter_map(|&r| files.location(r)).collect();
+        let locations: Vec<lsp::Location> =
+            e.at.iter().filter_map(|&r| files.location(r)).collect();
         if locations.is_empty() {
             edges.push(serde_json::json!({ "from": from, "to": to, "kind": kind }));
         }
         for location in locations {
-            edges.push(serde_json::json!({ "from": from, "to": to, "kind": kind, "location": location }));
+            edges.push(
+                serde_json::json!({ "from": from, "to": to, "kind": kind, "location": location }),
+            );
         }
     }
     let roots: Vec<&str> = g.roots.iter().map(|&r| g.nodes[r].id.as_str()).collect();

@@ -1179,7 +1179,12 @@ async fn the_graph_request() {
         .await;
     assert_eq!(g["roots"], json!(["fn:start"]));
     assert_eq!(g["nodes"].as_array().unwrap().len(), 2, "{g}");
-    let root = g["nodes"].as_array().unwrap().iter().find(|n| n["id"] == "fn:start").unwrap();
+    let root = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "fn:start")
+        .unwrap();
     assert_eq!(root["more"], true, "{g}");
     for bad in [json!("nope"), json!("calls")] {
         let r = c
