@@ -29,6 +29,7 @@ mod hover;
 mod inlay_hints;
 mod java;
 mod program;
+mod syntax;
 
 pub use answer::*;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};

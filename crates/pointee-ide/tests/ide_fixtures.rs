@@ -130,3 +130,44 @@ fn ide_fixtures_compile_and_run() {
     let _ = std::fs::remove_dir_all(&out);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Without the header that declares its types, an integer of unknown type
+/// (`l_uint32`) may hold a pointer as far as the front end knows: it gets
+/// no hint; a pointer to an unknown record does, and so do reads not.
+#[test]
+fn inlay_hints_only_on_pointer_assignments_also_without_headers() {
+    let text = "\
+#include \"missing.h\"
+l_uint32 count;
+int g;
+void use(int *p);
+int main(void) {
+    l_uint32 n = count;
+    lua_State *L = 0;
+    int *p = &g;
+    use(p);
+    n = n + 1;
+    return 0;
+}
+";
+    let a = expect::analyse(&[("unknown.c".into(), text.into())], Config::default());
+    let file = a.file_id("unknown.c").unwrap();
+    let whole = pointee_ide::FileRange {
+        file,
+        range: pointee_ide::Range {
+            start: 0,
+            end: text.len() as u32,
+        },
+    };
+    let lines = a.line_index(file).unwrap();
+    let hints: Vec<(usize, String)> = a
+        .inlay_hints(whole)
+        .unwrap()
+        .into_iter()
+        .map(|h| (lines.line_of(h.offset) + 1, h.label))
+        .collect();
+    assert_eq!(
+        hints,
+        [(7, "→ {NULL}".to_string()), (8, "→ {g}".to_string())]
+    );
+}
