@@ -84,6 +84,9 @@ struct Shared {
     progress: AtomicBool,
     /// The client can register file watchers dynamically.
     watch_dynamic: AtomicBool,
+    /// The client takes `pointee/status` after each analysis
+    /// (`capabilities.experimental.pointeeStatus`; the VS Code extension).
+    status: AtomicBool,
     /// Files that have diagnostics published (to clear them later).
     published: Mutex<BTreeSet<String>>,
     progress_tokens: AtomicU64,
@@ -181,6 +184,7 @@ impl Backend {
                 folders: Mutex::default(),
                 progress: AtomicBool::new(false),
                 watch_dynamic: AtomicBool::new(false),
+                status: AtomicBool::new(false),
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
             }),
@@ -307,7 +311,22 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
     }
 }
 
+/// `pointee/status`: how the last analysis went, for a status bar.
+enum StatusNotification {}
+
+impl lsp::notification::Notification for StatusNotification {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "pointee/status";
+}
+
+async fn send_status(shared: &Shared, client: &Client, params: serde_json::Value) {
+    if shared.status.load(Ordering::Relaxed) {
+        client.send_notification::<StatusNotification>(params).await;
+    }
+}
+
 async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
+    let started = std::time::Instant::now();
     let snap = lock(&shared.docs).snapshot();
     let settings = lock(&shared.settings).clone();
     let progress_after = Duration::from_millis(settings.progress_after_ms);
@@ -365,12 +384,16 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         Ok(Ok(Err(_cancelled))) => return,
         Ok(Err(p)) => {
             if !p.is::<Cancelled>() {
+                let message = format!("analysis failed: {}", panic_message(&*p));
                 client
-                    .log_message(
-                        lsp::MessageType::ERROR,
-                        format!("pointee: analysis failed: {}", panic_message(&*p)),
-                    )
+                    .log_message(lsp::MessageType::ERROR, format!("pointee: {message}"))
                     .await;
+                send_status(
+                    &shared,
+                    &client,
+                    serde_json::json!({"state": "failed", "message": message}),
+                )
+                .await;
             }
             return;
         }
@@ -400,6 +423,13 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         }
     }
     *lock(&shared.published) = now;
+    let ms = started.elapsed().as_millis() as u64;
+    send_status(
+        &shared,
+        &client,
+        serde_json::json!({"state": "ready", "ms": ms}),
+    )
+    .await;
 }
 
 fn text_position(p: &lsp::TextDocumentPositionParams) -> (String, lsp::Position) {
@@ -425,6 +455,13 @@ impl LanguageServer for Backend {
             .and_then(|d| d.dynamic_registration)
             .unwrap_or(false);
         self.shared.watch_dynamic.store(watch, Ordering::Relaxed);
+        let status = caps
+            .experimental
+            .as_ref()
+            .and_then(|e| e.get("pointeeStatus"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        self.shared.status.store(status, Ordering::Relaxed);
         let mut folders = Vec::new();
         if let Some(ws) = &params.workspace_folders {
             for f in ws {
@@ -472,6 +509,8 @@ impl LanguageServer for Backend {
                     }),
                     file_operations: None,
                 }),
+                // Says that `pointee/status` follows each analysis.
+                experimental: Some(serde_json::json!({ "pointeeStatus": true })),
                 ..Default::default()
             },
             ..Default::default()

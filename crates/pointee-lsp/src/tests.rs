@@ -38,10 +38,15 @@ struct Client {
     next: i64,
     notes: Vec<Value>,
     dir: std::path::PathBuf,
+    server_capabilities: Value,
 }
 
 impl Client {
     async fn start(files: &[(&str, &str)], init: Value) -> Client {
+        Client::start_with(files, init, json!({"window": {"workDoneProgress": true}})).await
+    }
+
+    async fn start_with(files: &[(&str, &str)], init: Value, capabilities: Value) -> Client {
         let (a, b) = tokio::io::duplex(1 << 22);
         let (sr, sw) = tokio::io::split(b);
         tokio::spawn(crate::serve(sr, sw));
@@ -61,6 +66,7 @@ impl Client {
             next: 1,
             notes: Vec::new(),
             dir,
+            server_capabilities: Value::Null,
         };
         let root = c.uri("");
         let r = c
@@ -70,12 +76,13 @@ impl Client {
                     "processId": null,
                     "rootUri": root.trim_end_matches('/'),
                     "workspaceFolders": [{"uri": root.trim_end_matches('/'), "name": "ws"}],
-                    "capabilities": {"window": {"workDoneProgress": true}},
+                    "capabilities": capabilities,
                     "initializationOptions": init,
                 }),
             )
             .await;
         assert!(r.get("result").is_some(), "{r}");
+        c.server_capabilities = r["result"]["capabilities"].clone();
         c.notify("initialized", json!({})).await;
         c
     }
@@ -686,6 +693,47 @@ async fn a_long_analysis_reports_progress() {
             .await
             .expect("progress begin and end");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
+    let caps = json!({"experimental": {"pointeeStatus": true}});
+    let mut c = Client::start_with(&[], json!({"debounceMs": 0}), caps).await;
+    assert_eq!(c.server_capabilities["experimental"]["pointeeStatus"], true);
+    c.open("s.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
+        .await;
+    c.diagnostics("s.c", |_| true).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(n) = c.notes.iter().find(|n| n["method"] == "pointee/status") {
+            break n["params"].clone();
+        }
+        tokio::time::timeout_at(deadline, c.pump())
+            .await
+            .expect("pointee/status in time");
+    };
+    assert_eq!(status["state"], "ready", "{status}");
+    assert!(status["ms"].is_u64(), "{status}");
+    // A client that does not ask never gets it.
+    let mut plain = Client::start(&[], json!({"debounceMs": 0})).await;
+    plain
+        .open("s.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
+        .await;
+    plain.diagnostics("s.c", |_| true).await;
+    // A second analysis: the first one's status would have come before it.
+    plain
+        .change(
+            "s.c",
+            2,
+            json!([{"text": "void NOALIAS(void *, void *);\nint h;\nint main(void) { int *q = &h; NOALIAS(q, &h); return 0; }\n"}]),
+        )
+        .await;
+    plain.diagnostics("s.c", |d| !d.is_empty()).await;
+    assert!(
+        !plain.notes.iter().any(|n| n["method"] == "pointee/status"),
+        "{:?}",
+        plain.notes
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
