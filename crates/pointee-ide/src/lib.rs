@@ -29,6 +29,7 @@ mod hover;
 mod inlay_hints;
 mod java;
 mod program;
+mod references;
 mod syntax;
 
 pub use answer::*;
@@ -405,6 +406,13 @@ impl Analysis {
     /// one under the cursor points.
     pub fn highlights(&self, pos: FilePosition) -> Cancellable<Vec<Highlight>> {
         self.with_db(|a| highlights::highlights(a, pos))
+    }
+
+    /// Across the program: the pointer expressions that may point where the
+    /// expression at `pos` points (or to the variable or field it names),
+    /// must-aliases first, and the stores that may write it.
+    pub fn references(&self, pos: FilePosition) -> Cancellable<Vec<Reference>> {
+        self.with_db(|a| references::references(a, pos))
     }
 
     /// What each pointer assignment in `range` leaves its pointer pointing to.

@@ -526,6 +526,44 @@ int main(void) {
     let lines: Vec<u64> = hs.iter().map(line_of).collect();
     assert!(lines.contains(&5) && lines.contains(&6), "{hs:?}");
     assert!(!lines.contains(&7), "r points elsewhere: {hs:?}");
+    // References: locations in the answer's order (must-aliases first),
+    // each place once.
+    let refs = c
+        .result(
+            "textDocument/references",
+            json!({
+                "textDocument": {"uri": c.uri("h.c")},
+                "position": c.pos("h.c", m["p"])["position"],
+                "context": {"includeDeclaration": true}
+            }),
+        )
+        .await;
+    let at: Vec<(u64, u64, &str)> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let s = &l["range"]["start"];
+            let uri = l["uri"].as_str().unwrap();
+            (
+                s["line"].as_u64().unwrap(),
+                s["character"].as_u64().unwrap(),
+                uri,
+            )
+        })
+        .collect();
+    let uri = c.uri("h.c");
+    let uri = uri.as_str();
+    assert_eq!(
+        at,
+        [
+            (2, 9, uri),
+            (3, 9, uri),
+            (3, 13, uri),
+            (5, 5, uri),
+            (6, 5, uri)
+        ]
+    );
     // Inlay hints are off by default.
     let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
     let r = c

@@ -15,6 +15,8 @@
 //!   between several); `HINT = none` when there must be none.
 //! - `CALLERS expr = {main@12}`: the incoming calls of the function named
 //!   (or called) at `expr`: each caller with the line of each call.
+//! - `REFS expr = {q@9 must, s@11 may, *p@12 write}`: the references,
+//!   in the order they are answered (must-aliases, may-aliases, stores).
 //!
 //! And every `MUSTALIAS(p, q)`-style check must be `ok`. Shared by the
 //! single-file fixtures, the projects and the IDE fixtures.
@@ -23,7 +25,7 @@
 
 use pointee_ide::{
     Analysis, AnalysisHost, Change, Config, FileId, FilePosition, FileRange, HighlightKind, Lang,
-    System, UnitConfig,
+    ReferenceKind, System, UnitConfig,
 };
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -108,8 +110,8 @@ struct Expect {
     want: String,
 }
 
-const KINDS: [&str; 8] = [
-    "HOVER", "CALLEES", "DEF", "DECL", "IMPL", "HIGHLIGHT", "HINT", "CALLERS",
+const KINDS: [&str; 9] = [
+    "HOVER", "CALLEES", "DEF", "DECL", "IMPL", "HIGHLIGHT", "HINT", "CALLERS", "REFS",
 ];
 
 fn expectations(text: &str) -> Vec<Expect> {
@@ -253,6 +255,22 @@ fn answer(a: &Analysis, at: FilePosition, kind: &str) -> String {
                 }
             }
             set(items)
+        }
+        "REFS" => {
+            let items: Vec<String> = a
+                .references(at)
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    let kind = match r.kind {
+                        ReferenceKind::MustAlias => "must",
+                        ReferenceKind::MayAlias => "may",
+                        ReferenceKind::Write => "write",
+                    };
+                    format!("{} {kind}", place(a, here, r.range))
+                })
+                .collect();
+            format!("{{{}}}", items.join(", "))
         }
         other => panic!("unknown expectation {other}"),
     }
