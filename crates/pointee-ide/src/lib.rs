@@ -1,8 +1,9 @@
 //! pointee-ide: the one answer layer. Every question users ask (hover,
-//! callees, go to definition/declaration/implementation, highlights, inlay
-//! hints, call hierarchy, diagnostics, alias checks, dump, graphs) is
-//! answered here, on top of the incremental database (pointee-db), as plain
-//! data: file ids and byte ranges, names and typed kinds.
+//! callees, go to definition/declaration/implementation, highlights,
+//! references, inlay hints, call hierarchy, diagnostics, alias checks,
+//! dump, graphs) is answered here, on top of the incremental database
+//! (pointee-db), as plain data: file ids and byte ranges, names and typed
+//! kinds.
 //!
 //! In the manner of rust-analyzer's `AnalysisHost` / `Analysis`: an
 //! [`AnalysisHost`] takes changes (file texts, removed files, the

@@ -17,7 +17,7 @@ use crate::c::{CProgram, Flow};
 use crate::java::JavaProgram;
 use crate::{Analysis, FileId, FilePosition, FileRange, Reference, ReferenceKind};
 use pointee_flow::{Class, LocId, UnitId};
-use pointee_ir::{ExprInfo, Place, Rvalue, StmtId, Type};
+use pointee_ir::{ExprInfo, Place, Rvalue, StmtId};
 use std::collections::{BTreeSet, HashMap};
 
 pub(crate) fn references(a: &Analysis, pos: FilePosition) -> Vec<Reference> {
@@ -64,14 +64,17 @@ fn c_references(an: &Analysis, c: &CProgram, pos: FilePosition) -> Option<Vec<Re
     engine.with(|_, a| {
         let mut up = Callers::new(a);
         let place = c.place(pos.file, &e.place);
-        let pointer = matches!(e.ty, Type::Pointer(_));
         // Aliases point to the cursor's objects; stores write them, or
-        // the field at the cursor itself.
-        let (mine, my_single) = if pointer {
-            up.objects(a, &function, e.point, &Rvalue::Use(place.clone()))
-        } else {
-            up.objects(a, &function, e.point, &Rvalue::AddrOf(place.clone()))
-        };
+        // the field at the cursor itself. An expression that points to no
+        // object (an integer, a pointer not reached) stands for itself.
+        // (By the values, not the type: without its header a typedef of a
+        // pointer is of unknown type.)
+        let (mut mine, mut my_single) =
+            up.objects(a, &function, e.point, &Rvalue::Use(place.clone()));
+        let pointer = !mine.is_empty();
+        if !pointer {
+            (mine, my_single) = up.objects(a, &function, e.point, &Rvalue::AddrOf(place.clone()));
+        }
         let mut stored = mine.clone();
         if pointer && !place.path.is_empty() {
             let (field, _) = up.objects(a, &function, e.point, &Rvalue::AddrOf(place));
@@ -96,9 +99,6 @@ fn c_references(an: &Analysis, c: &CProgram, pos: FilePosition) -> Option<Vec<Re
                                 kind: ReferenceKind::Write,
                             });
                         }
-                    }
-                    if !matches!(e.ty, Type::Pointer(_)) {
-                        continue;
                     }
                     let (theirs, single) = up.objects(a, &function, e.point, &Rvalue::Use(place));
                     if theirs.is_disjoint(&mine) {

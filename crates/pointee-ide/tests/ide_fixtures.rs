@@ -1,6 +1,6 @@
 //! The IDE fixtures under `fixtures/ide/` (C and Java): every feature's
 //! answers written inside them (`expect/mod.rs`: DEF, DECL, IMPL, CALLEES,
-//! CALLERS, HIGHLIGHT, HINT, HOVER) and their alias checks, checked against
+//! CALLERS, HIGHLIGHT, HINT, HOVER, REFS) and their alias checks, checked against
 //! pointee-ide in process. Each fixture also compiles (gcc, javac) and runs,
 //! its alias checks as run-time assertions.
 //!
