@@ -155,7 +155,7 @@ fn join(a: Loc, b: Loc) -> Loc {
 }
 
 /// Writes the expanded text and its spans.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Emitter {
     pub text: String,
     spans: Vec<Span>,

@@ -20,6 +20,12 @@ const MAX_INCLUDE_DEPTH: usize = 200;
 pub struct Session {
     pub(crate) interner: Interner,
     lexed: FxHashMap<String, Arc<LexedFile>>,
+    /// Per main file, the state after its leading directives (its
+    /// `#include`s and `#define`s): an edit below them resumes from there
+    /// instead of reading every header again.
+    prefixes: FxHashMap<String, Arc<Prefix>>,
+    /// How many runs resumed a kept prefix (for tests and benchmarks).
+    resumed: u64,
 }
 
 impl Default for Session {
@@ -27,8 +33,57 @@ impl Default for Session {
         Session {
             interner: Interner::new(),
             lexed: FxHashMap::default(),
+            prefixes: FxHashMap::default(),
+            resumed: 0,
         }
     }
+}
+
+/// The preprocessor's state where a main file's first line of code starts
+/// (after its leading directives and the headers they read), and what it
+/// came from. Valid for a main file that starts with the same bytes, under
+/// the same configuration, while every file read answers as it did.
+#[derive(Debug)]
+struct Prefix {
+    config: Config,
+    /// The main file's text up to its first token of code.
+    text: Arc<str>,
+    /// Every read through the file system before that point, and its answer.
+    reads: Reads,
+    state: Saved,
+}
+
+/// Reads through the file system (path, answer), in order.
+type Reads = Vec<(String, Option<Arc<str>>)>;
+
+/// Where a run is in its main file's leading directives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PrefixWatch {
+    /// Not looking (a prefix was resumed, or the main file is done).
+    Off,
+    /// Stops at the main file's first active token that is not part of a
+    /// directive.
+    Watching,
+    /// Stopped there: the state is the prefix's.
+    Reached,
+}
+
+/// What `Pp` holds that the rest of a unit depends on (all but the
+/// session's caches and the main file's own tokens).
+#[derive(Clone, Debug)]
+struct Saved {
+    macros: Macros,
+    pushed: FxHashMap<Sym, Vec<Option<Arc<Macro>>>>,
+    conds: Vec<Cond>,
+    files: Vec<FileInfo>,
+    texts: Vec<Arc<str>>,
+    once: FxHashSet<String>,
+    reported_missing: FxHashSet<String>,
+    diagnostics: Vec<Diagnostic>,
+    counter: u32,
+    out: Emitter,
+    /// The main file's token where reading goes on, by its offset.
+    main_at: u32,
 }
 
 /// A file's tokens, with its include guard when it has one.
@@ -47,10 +102,64 @@ pub(crate) struct LexedFile {
 impl Session {
     /// Preprocesses the file at `path` (read through `fs`) as a translation
     /// unit, as [`crate::preprocess`] does.
+    ///
+    /// The state after the main file's leading directives is kept (one per
+    /// main file) and resumed when the file still starts with them and the
+    /// files they read are unchanged: the output equals a run from scratch.
     pub fn preprocess(&mut self, config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
+        let path = crate::normalize(path);
+        let main_text = fs.read(&path);
+        if let Some(text) = &main_text {
+            if let Some(prefix) = self.prefixes.get(&path).cloned() {
+                if prefix.config == *config
+                    && text.starts_with(&*prefix.text)
+                    && prefix.reads.iter().all(|(p, old)| same(&fs.read(p), old))
+                {
+                    let mut pp = Pp::new(self, config, fs);
+                    if pp.resume(&path, text.clone(), &prefix.state) {
+                        let out = pp.finish();
+                        self.resumed += 1;
+                        return out;
+                    }
+                }
+            }
+        }
         let mut pp = Pp::new(self, config, fs);
-        pp.run(path);
-        pp.finish()
+        pp.watch = PrefixWatch::Watching;
+        let saved = pp.run(&path, main_text.clone());
+        let out = pp.finish();
+        match (saved, main_text) {
+            (Some((state, reads)), Some(text)) => {
+                let prefix = Prefix {
+                    config: config.clone(),
+                    text: text[..state.main_at as usize].into(),
+                    reads,
+                    state,
+                };
+                self.prefixes.insert(path, Arc::new(prefix));
+            }
+            _ => {
+                self.prefixes.remove(&path);
+            }
+        }
+        out
+    }
+}
+
+impl Session {
+    /// How many runs resumed the kept state after a main file's leading
+    /// directives instead of reading its headers again.
+    pub fn resumed(&self) -> u64 {
+        self.resumed
+    }
+}
+
+/// Whether a file system answers as it did.
+fn same(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
+    match (now, then) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+        (None, None) => true,
+        _ => false,
     }
 }
 
@@ -148,6 +257,10 @@ pub(crate) struct Pp<'a> {
     pub in_if: bool,
     pub out: Emitter,
     main_path: String,
+    /// Looking for the end of the main file's leading directives.
+    watch: PrefixWatch,
+    /// The reads through `fs` while watching, with their answers.
+    reads: Reads,
 }
 
 impl<'a> Pp<'a> {
@@ -179,14 +292,32 @@ impl<'a> Pp<'a> {
             in_if: false,
             out: Emitter::default(),
             main_path: String::new(),
+            watch: PrefixWatch::Off,
+            reads: Vec::new(),
         }
     }
 
-    fn run(&mut self, path: &str) {
-        let path = crate::normalize(path);
+    /// Reads a file through the file system, noting the answer while the
+    /// main file's leading directives are read.
+    fn read(&mut self, path: &str) -> Option<Arc<str>> {
+        let text = self.fs.read(path);
+        if self.watch == PrefixWatch::Watching {
+            self.reads.push((path.to_string(), text.clone()));
+        }
+        text
+    }
+
+    /// Preprocesses the main file at (normalised) `path`, whose text is
+    /// `main_text`. When watching, returns the state after the main file's
+    /// leading directives and the reads that led to it.
+    fn run(
+        &mut self,
+        path: &str,
+        main_text: Option<Arc<str>>,
+    ) -> Option<(Saved, Reads)> {
+        let path = path.to_string();
         self.main_path = path.clone();
         // The main file is file 0, though it is read last.
-        let main_text = self.fs.read(&path);
         self.new_file(&path, None, main_text.clone().unwrap_or_default());
         let predefined = crate::predef::predefined(self.config);
         self.run_text("<built-in>", predefined);
@@ -209,7 +340,7 @@ impl<'a> Pp<'a> {
                 severity: Severity::Error,
                 message: format!("{path}: no such file"),
             });
-            return;
+            return None;
         };
         let lexed = self.lex_file(&path, main_text);
         self.frames.push(Frame {
@@ -239,6 +370,66 @@ impl<'a> Pp<'a> {
             }
         }
         self.main_loop(1);
+        let saved = (self.watch == PrefixWatch::Reached).then(|| {
+            let main_at = self.frames[0].lexed.toks[self.frames[0].next].start;
+            (self.save(main_at), std::mem::take(&mut self.reads))
+        });
+        if saved.is_some() {
+            self.watch = PrefixWatch::Off;
+            self.main_loop(1);
+        }
+        saved
+    }
+
+    /// The state to resume from at the main file's offset `main_at`.
+    fn save(&self, main_at: u32) -> Saved {
+        Saved {
+            macros: self.macros.clone(),
+            pushed: self.pushed.clone(),
+            conds: self.conds.clone(),
+            files: self.files.clone(),
+            texts: self.texts.clone(),
+            once: self.once.clone(),
+            reported_missing: self.reported_missing.clone(),
+            diagnostics: self.diagnostics.clone(),
+            counter: self.counter,
+            out: self.out.clone(),
+            main_at,
+        }
+    }
+
+    /// Goes on from a saved prefix in the main file `text` (which starts
+    /// with the prefix's text) and reads it to its end. `false` (and nothing
+    /// done) when the prefix does not end on a token of `text`.
+    fn resume(&mut self, path: &str, text: Arc<str>, saved: &Saved) -> bool {
+        let lexed = self.lex_file(path, text.clone());
+        let Ok(next) = lexed.toks.binary_search_by_key(&saved.main_at, |t| t.start) else {
+            return false;
+        };
+        let s = saved.clone();
+        self.macros = s.macros;
+        self.pushed = s.pushed;
+        self.conds = s.conds;
+        self.files = s.files;
+        self.texts = s.texts;
+        self.texts[0] = text;
+        self.once = s.once;
+        self.reported_missing = s.reported_missing;
+        self.diagnostics = s.diagnostics;
+        self.counter = s.counter;
+        self.out = s.out;
+        self.main_path = path.to_string();
+        self.frames.push(Frame {
+            file: 0,
+            path: path.to_string(),
+            lexed,
+            next,
+            conds_base: 0,
+            found_at: None,
+            resume_at: 0,
+        });
+        self.main_loop(1);
+        true
     }
 
     /// Reads a pseudo-file (predefined macros, `-D`/`-U`) to its end.
@@ -266,6 +457,7 @@ impl<'a> Pp<'a> {
                     let text = &self.texts[t.pos.file as usize];
                     self.out.emit(&t, self.int.get(t.sym), text);
                 }
+                None if self.watch == PrefixWatch::Reached => return,
                 None => self.pop_frame(),
             }
         }
@@ -375,6 +567,15 @@ impl<'a> Pp<'a> {
                 self.directive();
                 continue;
             }
+            if frame.file == 0 && self.watch == PrefixWatch::Watching && self.active() {
+                // The main file's first line of code: the prefix ends here
+                // (`raw_next` asks for a file's token only when no
+                // expansion is being read).
+                debug_assert!(self.contexts.is_empty());
+                self.watch = PrefixWatch::Reached;
+                return None;
+            }
+            let frame = self.frames.last_mut().expect("read above");
             frame.next += 1;
             let t = Self::file_tok(frame.file, &frame.lexed, k);
             if self.active() {
@@ -739,7 +940,7 @@ impl<'a> Pp<'a> {
     ) -> Option<(String, Option<usize>, Arc<str>)> {
         if name.starts_with('/') {
             let p = crate::normalize(name);
-            return self.fs.read(&p).map(|t| (p, None, t));
+            return self.read(&p).map(|t| (p, None, t));
         }
         let current = self.frames.last();
         let mut start = if quoted { 0 } else { self.angle_start };
@@ -751,13 +952,13 @@ impl<'a> Pp<'a> {
             // Beside the including file first.
             let dir = current.map_or("", |f| crate::parent(&f.path)).to_string();
             let p = crate::join(&dir, name);
-            if let Some(t) = self.fs.read(&p) {
+            if let Some(t) = self.read(&p) {
                 return Some((p, None, t));
             }
         }
         for k in start..self.search.len() {
             let p = crate::join(&self.search[k], name);
-            if let Some(t) = self.fs.read(&p) {
+            if let Some(t) = self.read(&p) {
                 return Some((p, Some(k), t));
             }
         }

@@ -735,3 +735,75 @@ fn expanded_tokens_never_run_together() {
         "- - 1 + + 1e + 1 a b / / L 'c' . 5",
     );
 }
+
+// ------------------------------------------------ resuming a kept prefix
+
+/// A unit whose leading directives read headers, define macros and leave a
+/// conditional open.
+const PREFIX_UNIT: &str = "#include \"a.h\"\n#define TWICE(x) ((x) + (x))\n#ifdef A_H\nint before = A + __COUNTER__;\n#endif\nint f(void) { return TWICE(A) + __LINE__ + __COUNTER__; }\n";
+const PREFIX_HEADER: &str = "#ifndef A_H\n#define A_H\n#define A 40\nint from_a = __COUNTER__;\n#endif\n";
+
+/// Preprocesses `main.c` in `session` and from scratch; both must agree.
+fn twice(session: &mut Session, config: &Config, files: &[(&str, &str)]) -> Output {
+    let fs = fs_of(files);
+    let kept = session.preprocess(config, &fs, "main.c");
+    let fresh = preprocess(config, &fs, "main.c");
+    assert_eq!(kept, fresh, "resumed output differs for {files:?}");
+    kept
+}
+
+#[test]
+fn an_edit_below_the_leading_directives_resumes_after_them() {
+    let mut s = Session::default();
+    let c = Config::default();
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 0);
+    let edited = PREFIX_UNIT.replace("return", "int k = TWICE(1);\n return k +");
+    let out = twice(&mut s, &c, &[("main.c", &edited), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 1);
+    assert!(out.text.contains("int k = ((1) + (1))"), "{}", out.text);
+    // The kept prefix is still valid for the next edit, and for the first text.
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 2);
+}
+
+#[test]
+fn a_changed_prefix_header_or_configuration_reads_everything_again() {
+    let mut s = Session::default();
+    let c = Config::default();
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    // A header of the prefix changes.
+    let header = PREFIX_HEADER.replace("40", "41");
+    let out = twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", &header)]);
+    assert!(out.text.contains("41"), "{}", out.text);
+    // A header the prefix looked for and did not find appears.
+    let missing = format!("#include \"b.h\"\n{PREFIX_UNIT}");
+    twice(&mut s, &c, &[("main.c", &missing), ("a.h", PREFIX_HEADER)]);
+    let out = twice(
+        &mut s,
+        &c,
+        &[("main.c", &missing), ("a.h", PREFIX_HEADER), ("b.h", "int in_b;\n")],
+    );
+    assert!(out.text.contains("in_b"), "{}", out.text);
+    // The leading directives change.
+    let redefined = PREFIX_UNIT.replace("(x) + (x)", "(x) * 2");
+    let out = twice(&mut s, &c, &[("main.c", &redefined), ("a.h", PREFIX_HEADER)]);
+    assert!(out.text.contains("(40) * 2"), "{}", out.text);
+    // Another configuration.
+    let d = Config::from_args(&["-DA_H".to_string()], "");
+    twice(&mut s, &d, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 0);
+}
+
+#[test]
+fn a_unit_of_directives_only_or_without_them_is_preprocessed_the_same() {
+    let mut s = Session::default();
+    let c = Config::default();
+    for text in ["#define X 1\n", "", "int x = 1;\n", "#include \"a.h\"\nint y = A;\n"] {
+        twice(&mut s, &c, &[("main.c", text), ("a.h", PREFIX_HEADER)]);
+        twice(&mut s, &c, &[("main.c", text), ("a.h", PREFIX_HEADER)]);
+    }
+    // Kept: the prefixes of the last two texts, which start with code (the
+    // first one's is empty, so the last text's first run resumes it too).
+    assert_eq!(s.resumed(), 3);
+}

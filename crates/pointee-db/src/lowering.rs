@@ -36,6 +36,10 @@ pub type System = Arc<dyn pointee_c::FileSystem + Send + Sync>;
 pub struct FrontEnd {
     system: System,
     session: std::sync::Mutex<pointee_c::Session>,
+    /// Each unit's last expanded text and its tree, which the next parse
+    /// of the unit starts from (tree-sitter's incremental parse yields the
+    /// tree a parse from scratch would).
+    trees: std::sync::Mutex<FxHashMap<SourceFile, (Arc<Expanded>, tree_sitter::Tree)>>,
 }
 
 impl FrontEnd {
@@ -43,6 +47,7 @@ impl FrontEnd {
         FrontEnd {
             system,
             session: Default::default(),
+            trees: Default::default(),
         }
     }
 }
@@ -161,8 +166,9 @@ pub struct COutline {
 /// expansion changed; it lowers declarations but no body.
 #[salsa::tracked(returns(ref))]
 pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
-    let text = &c_expanded(db, file).0.text;
-    let tree = crate::parse(Lang::C, text, None);
+    let expanded = c_expanded(db, file);
+    let text = &expanded.0.text;
+    let tree = parse_expanded(db, file, expanded);
     let Outline {
         scope,
         file: outline_file,
@@ -179,6 +185,57 @@ pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
         scope: Arc::new(scope),
         by_name,
     }))
+}
+
+/// The tree of a unit's expanded text, parsed incrementally from the
+/// unit's previous one: the edit is the run between their common start and
+/// common end.
+fn parse_expanded(db: &dyn Db, file: SourceFile, expanded: &Arc<Expanded>) -> tree_sitter::Tree {
+    let lock = || {
+        db.front_end()
+            .trees
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    };
+    let old = lock().remove(&file);
+    let new_text = &expanded.0.text;
+    let tree = match old {
+        Some((old_expanded, mut old_tree)) => {
+            let old_text = &old_expanded.0.text;
+            old_tree.edit(&text_edit(old_text, new_text));
+            crate::parse(Lang::C, new_text, Some(&old_tree))
+        }
+        None => crate::parse(Lang::C, new_text, None),
+    };
+    lock().insert(file, (expanded.clone(), tree.clone()));
+    tree
+}
+
+/// The edit that makes `new` of `old`: what lies between their common
+/// start and their common end.
+pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail = a[start..]
+        .iter()
+        .rev()
+        .zip(b[start..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let point = |s: &[u8], at: usize| {
+        let before = &s[..at];
+        let row = before.iter().filter(|&&c| c == b'\n').count();
+        let column = at - before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    tree_sitter::InputEdit {
+        start_byte: start,
+        old_end_byte: a.len() - tail,
+        new_end_byte: b.len() - tail,
+        start_position: point(a, start),
+        old_end_position: point(a, a.len() - tail),
+        new_end_position: point(b, b.len() - tail),
+    }
 }
 
 /// What the bodies of a C file may name. Position-free: equal (and
