@@ -466,7 +466,8 @@ fn a_body_edit_keeps_the_outline_moved_and_equal_to_a_fresh_one() {
     // Edits that change more than one body's inside are outlined again,
     // and equal a fresh outline too: an unbalanced brace, the braces
     // themselves, the signature, a new declaration after the body.
-    let edits: [(&str, &dyn Fn(&str) -> usize); 4] = [
+    type At<'a> = &'a dyn Fn(&str) -> usize;
+    let edits: [(&str, At); 4] = [
         ("{ {", &|t| t.find("int edit_probe").unwrap()),
         ("", &|t| t.find('{').unwrap()),
         ("const ", &|_| start),
