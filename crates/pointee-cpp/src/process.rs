@@ -6,6 +6,7 @@ use crate::lex::{self, Kind, Lexed};
 use crate::macros::{self, well_known::*, Interner, Macro, Macros, Pos, Sym, Tok};
 use crate::macros::{IN_MACRO, SPACE, SPELLED};
 use crate::map::Emitter;
+use crate::resume::{Checkpoint, LastRun, Reads, Target, TopLevel};
 use crate::{Config, Diagnostic, FileId, FileInfo, FileSystem, Output, Range, Severity};
 use pointee_ir::fxhash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -19,13 +20,14 @@ const MAX_INCLUDE_DEPTH: usize = 200;
 #[derive(Debug)]
 pub struct Session {
     pub(crate) interner: Interner,
-    lexed: FxHashMap<String, Arc<LexedFile>>,
-    /// Per main file, the state after its leading directives (its
-    /// `#include`s and `#define`s): an edit below them resumes from there
-    /// instead of reading every header again.
-    prefixes: FxHashMap<String, Arc<Prefix>>,
-    /// How many runs resumed a kept prefix (for tests and benchmarks).
-    resumed: u64,
+    pub(crate) lexed: FxHashMap<String, Arc<LexedFile>>,
+    /// Per main file, its last run, which the next run of the file resumes
+    /// (`resume.rs`).
+    pub(crate) last: FxHashMap<String, Arc<LastRun>>,
+    /// How many runs resumed a last run, and how many of them took the end
+    /// of its output (for tests and benchmarks).
+    pub(crate) resumed: u64,
+    pub(crate) joined: u64,
 }
 
 impl Default for Session {
@@ -33,57 +35,11 @@ impl Default for Session {
         Session {
             interner: Interner::new(),
             lexed: FxHashMap::default(),
-            prefixes: FxHashMap::default(),
+            last: FxHashMap::default(),
             resumed: 0,
+            joined: 0,
         }
     }
-}
-
-/// The preprocessor's state where a main file's first line of code starts
-/// (after its leading directives and the headers they read), and what it
-/// came from. Valid for a main file that starts with the same bytes, under
-/// the same configuration, while every file read answers as it did.
-#[derive(Debug)]
-struct Prefix {
-    config: Config,
-    /// The main file's text up to its first token of code.
-    text: Arc<str>,
-    /// Every read through the file system before that point, and its answer.
-    reads: Reads,
-    state: Saved,
-}
-
-/// Reads through the file system (path, answer), in order.
-type Reads = Vec<(String, Option<Arc<str>>)>;
-
-/// Where a run is in its main file's leading directives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PrefixWatch {
-    /// Not looking (a prefix was resumed, or the main file is done).
-    Off,
-    /// Stops at the main file's first active token that is not part of a
-    /// directive.
-    Watching,
-    /// Stopped there: the state is the prefix's.
-    Reached,
-}
-
-/// What `Pp` holds that the rest of a unit depends on (all but the
-/// session's caches and the main file's own tokens).
-#[derive(Clone, Debug)]
-struct Saved {
-    macros: Macros,
-    pushed: FxHashMap<Sym, Vec<Option<Arc<Macro>>>>,
-    conds: Vec<Cond>,
-    files: Vec<FileInfo>,
-    texts: Vec<Arc<str>>,
-    once: FxHashSet<String>,
-    reported_missing: FxHashSet<String>,
-    diagnostics: Vec<Diagnostic>,
-    counter: u32,
-    out: Emitter,
-    /// The main file's token where reading goes on, by its offset.
-    main_at: u32,
 }
 
 /// A file's tokens, with its include guard when it has one.
@@ -99,72 +55,8 @@ pub(crate) struct LexedFile {
     pub guard: Option<String>,
 }
 
-impl Session {
-    /// Preprocesses the file at `path` (read through `fs`) as a translation
-    /// unit, as [`crate::preprocess`] does.
-    ///
-    /// The state after the main file's leading directives is kept (one per
-    /// main file) and resumed when the file still starts with them and the
-    /// files they read are unchanged: the output equals a run from scratch.
-    pub fn preprocess(&mut self, config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
-        let path = crate::normalize(path);
-        let main_text = fs.read(&path);
-        if let Some(text) = &main_text {
-            if let Some(prefix) = self.prefixes.get(&path).cloned() {
-                if prefix.config == *config
-                    && text.starts_with(&*prefix.text)
-                    && prefix.reads.iter().all(|(p, old)| same(&fs.read(p), old))
-                {
-                    let mut pp = Pp::new(self, config, fs);
-                    if pp.resume(&path, text.clone(), &prefix.state) {
-                        let out = pp.finish();
-                        self.resumed += 1;
-                        return out;
-                    }
-                }
-            }
-        }
-        let mut pp = Pp::new(self, config, fs);
-        pp.watch = PrefixWatch::Watching;
-        let saved = pp.run(&path, main_text.clone());
-        let out = pp.finish();
-        match (saved, main_text) {
-            (Some((state, reads)), Some(text)) => {
-                let prefix = Prefix {
-                    config: config.clone(),
-                    text: text[..state.main_at as usize].into(),
-                    reads,
-                    state,
-                };
-                self.prefixes.insert(path, Arc::new(prefix));
-            }
-            _ => {
-                self.prefixes.remove(&path);
-            }
-        }
-        out
-    }
-}
-
-impl Session {
-    /// How many runs resumed the kept state after a main file's leading
-    /// directives instead of reading its headers again.
-    pub fn resumed(&self) -> u64 {
-        self.resumed
-    }
-}
-
-/// Whether a file system answers as it did.
-fn same(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
-    match (now, then) {
-        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-        (None, None) => true,
-        _ => false,
-    }
-}
-
 /// A file's tokens from the cache, lexed when its text is new.
-fn lexed_in(
+pub(crate) fn lexed_in(
     cache: &mut FxHashMap<String, Arc<LexedFile>>,
     int: &mut Interner,
     path: &str,
@@ -192,22 +84,22 @@ fn lexed_in(
 }
 
 /// One file being read.
-struct Frame {
-    file: FileId,
-    path: String,
-    lexed: Arc<LexedFile>,
-    next: usize,
+pub(crate) struct Frame {
+    pub(crate) file: FileId,
+    pub(crate) path: String,
+    pub(crate) lexed: Arc<LexedFile>,
+    pub(crate) next: usize,
     /// How many conditional groups were open when the file was entered.
-    conds_base: usize,
+    pub(crate) conds_base: usize,
     /// Where in the search list the file was found (for `#include_next`).
-    found_at: Option<usize>,
+    pub(crate) found_at: Option<usize>,
     /// Where the parent file goes on after the `#include` line.
-    resume_at: u32,
+    pub(crate) resume_at: u32,
 }
 
 /// An open conditional group (`#if` ... `#endif`).
-#[derive(Clone, Copy, Debug)]
-struct Cond {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cond {
     /// The enclosing group is active.
     parent_active: bool,
     /// The current branch is taken.
@@ -215,7 +107,7 @@ struct Cond {
     /// Some branch was taken already.
     taken: bool,
     seen_else: bool,
-    at: Pos,
+    pub at: Pos,
 }
 
 /// An expansion context: tokens a macro produced, read before the file
@@ -230,41 +122,51 @@ pub(crate) struct Ctx {
 /// One preprocessing run.
 pub(crate) struct Pp<'a> {
     pub int: &'a mut Interner,
-    lexed: &'a mut FxHashMap<String, Arc<LexedFile>>,
-    config: &'a Config,
-    fs: &'a dyn FileSystem,
+    pub(crate) lexed: &'a mut FxHashMap<String, Arc<LexedFile>>,
+    pub(crate) config: &'a Config,
+    pub(crate) fs: &'a dyn FileSystem,
     /// `quote_dirs`, `include_dirs`, `system_dirs`; `<...>` starts at
     /// `angle_start`.
-    search: Vec<String>,
-    angle_start: usize,
+    pub(crate) search: Vec<String>,
+    pub(crate) angle_start: usize,
     pub macros: Macros,
     /// `#pragma push_macro` stacks.
-    pushed: FxHashMap<Sym, Vec<Option<Arc<Macro>>>>,
-    frames: Vec<Frame>,
+    pub(crate) pushed: FxHashMap<Sym, Vec<Option<Arc<Macro>>>>,
+    pub(crate) frames: Vec<Frame>,
     pub contexts: Vec<Ctx>,
-    conds: Vec<Cond>,
+    pub(crate) conds: Vec<Cond>,
     /// A token of the current file read ahead (looking for a `(`).
     pub lookahead: Option<Tok>,
     pub files: Vec<FileInfo>,
-    texts: Vec<Arc<str>>,
-    line_starts: FxHashMap<FileId, Vec<u32>>,
-    once: FxHashSet<String>,
-    reported_missing: FxHashSet<String>,
+    pub(crate) texts: Vec<Arc<str>>,
+    pub(crate) line_starts: FxHashMap<FileId, Vec<u32>>,
+    pub(crate) once: FxHashSet<String>,
+    pub(crate) reported_missing: FxHashSet<String>,
     pub diagnostics: Vec<Diagnostic>,
     pub counter: u32,
     /// Set while a `#if` line is expanded: `defined` and `__has_include`
     /// are operators.
     pub in_if: bool,
     pub out: Emitter,
-    main_path: String,
-    /// Looking for the end of the main file's leading directives.
-    watch: PrefixWatch,
-    /// The reads through `fs` while watching, with their answers.
-    reads: Reads,
+    pub(crate) main_path: String,
+    /// Every read through `fs`, with its answer.
+    pub reads: Reads,
+    /// Where a later run of the main file may resume (`resume.rs`).
+    pub checkpoints: Vec<Checkpoint>,
+    /// Whether the emitted tokens are between two top-level items.
+    pub top: TopLevel,
+    /// A `#define`, `#undef` or `pop_macro` since the last checkpoint.
+    pub macros_changed: bool,
+    /// `__LINE__` was expanded.
+    pub line_used: bool,
+    /// Where this run may join the last run again (a resumed run).
+    pub target: Option<Target>,
+    /// It did.
+    pub joined: bool,
 }
 
 impl<'a> Pp<'a> {
-    fn new(s: &'a mut Session, config: &'a Config, fs: &'a dyn FileSystem) -> Pp<'a> {
+    pub(crate) fn new(s: &'a mut Session, config: &'a Config, fs: &'a dyn FileSystem) -> Pp<'a> {
         let mut search = config.quote_dirs.clone();
         let angle_start = search.len();
         search.extend(config.include_dirs.iter().cloned());
@@ -292,29 +194,27 @@ impl<'a> Pp<'a> {
             in_if: false,
             out: Emitter::default(),
             main_path: String::new(),
-            watch: PrefixWatch::Off,
             reads: Vec::new(),
+            checkpoints: Vec::new(),
+            top: TopLevel::default(),
+            macros_changed: false,
+            line_used: false,
+            target: None,
+            joined: false,
         }
     }
 
-    /// Reads a file through the file system, noting the answer while the
-    /// main file's leading directives are read.
+    /// Reads a file through the file system, noting the answer (a later run
+    /// resumes only while every answer stays the same).
     fn read(&mut self, path: &str) -> Option<Arc<str>> {
         let text = self.fs.read(path);
-        if self.watch == PrefixWatch::Watching {
-            self.reads.push((path.to_string(), text.clone()));
-        }
+        self.reads.push((path.to_string(), text.clone()));
         text
     }
 
     /// Preprocesses the main file at (normalised) `path`, whose text is
-    /// `main_text`. When watching, returns the state after the main file's
-    /// leading directives and the reads that led to it.
-    fn run(
-        &mut self,
-        path: &str,
-        main_text: Option<Arc<str>>,
-    ) -> Option<(Saved, Reads)> {
+    /// `main_text`.
+    pub(crate) fn run(&mut self, path: &str, main_text: Option<Arc<str>>) {
         let path = path.to_string();
         self.main_path = path.clone();
         // The main file is file 0, though it is read last.
@@ -340,7 +240,7 @@ impl<'a> Pp<'a> {
                 severity: Severity::Error,
                 message: format!("{path}: no such file"),
             });
-            return None;
+            return;
         };
         let lexed = self.lex_file(&path, main_text);
         self.frames.push(Frame {
@@ -370,54 +270,11 @@ impl<'a> Pp<'a> {
             }
         }
         self.main_loop(1);
-        let saved = (self.watch == PrefixWatch::Reached).then(|| {
-            let main_at = self.frames[0].lexed.toks[self.frames[0].next].start;
-            (self.save(main_at), std::mem::take(&mut self.reads))
-        });
-        if saved.is_some() {
-            self.watch = PrefixWatch::Off;
-            self.main_loop(1);
-        }
-        saved
     }
 
-    /// The state to resume from at the main file's offset `main_at`.
-    fn save(&self, main_at: u32) -> Saved {
-        Saved {
-            macros: self.macros.clone(),
-            pushed: self.pushed.clone(),
-            conds: self.conds.clone(),
-            files: self.files.clone(),
-            texts: self.texts.clone(),
-            once: self.once.clone(),
-            reported_missing: self.reported_missing.clone(),
-            diagnostics: self.diagnostics.clone(),
-            counter: self.counter,
-            out: self.out.clone(),
-            main_at,
-        }
-    }
-
-    /// Goes on from a saved prefix in the main file `text` (which starts
-    /// with the prefix's text) and reads it to its end. `false` (and nothing
-    /// done) when the prefix does not end on a token of `text`.
-    fn resume(&mut self, path: &str, text: Arc<str>, saved: &Saved) -> bool {
-        let lexed = self.lex_file(path, text.clone());
-        let Ok(next) = lexed.toks.binary_search_by_key(&saved.main_at, |t| t.start) else {
-            return false;
-        };
-        let s = saved.clone();
-        self.macros = s.macros;
-        self.pushed = s.pushed;
-        self.conds = s.conds;
-        self.files = s.files;
-        self.texts = s.texts;
-        self.texts[0] = text;
-        self.once = s.once;
-        self.reported_missing = s.reported_missing;
-        self.diagnostics = s.diagnostics;
-        self.counter = s.counter;
-        self.out = s.out;
+    /// Starts reading the main file `text` at its token `next`, and reads
+    /// it to its end (or until it joins the last run).
+    pub(crate) fn read_main_from(&mut self, path: &str, lexed: Arc<LexedFile>, next: usize) {
         self.main_path = path.to_string();
         self.frames.push(Frame {
             file: 0,
@@ -429,7 +286,6 @@ impl<'a> Pp<'a> {
             resume_at: 0,
         });
         self.main_loop(1);
-        true
     }
 
     /// Reads a pseudo-file (predefined macros, `-D`/`-U`) to its end.
@@ -452,18 +308,22 @@ impl<'a> Pp<'a> {
     /// Expands and emits tokens until fewer than `depth` files are open.
     fn main_loop(&mut self, depth: usize) {
         while self.frames.len() >= depth {
+            if self.at_checkpoint() && self.checkpoint() {
+                return; // joined the last run
+            }
             match self.next_expanded() {
                 Some(t) => {
                     let text = &self.texts[t.pos.file as usize];
-                    self.out.emit(&t, self.int.get(t.sym), text);
+                    let spelling = self.int.get(t.sym);
+                    self.out.emit(&t, spelling, text);
+                    self.top.after(spelling);
                 }
-                None if self.watch == PrefixWatch::Reached => return,
                 None => self.pop_frame(),
             }
         }
     }
 
-    fn finish(self) -> Output {
+    pub(crate) fn finish(self) -> Output {
         let map = self.out.map();
         let expansions = map.expansions();
         Output {
@@ -475,7 +335,7 @@ impl<'a> Pp<'a> {
         }
     }
 
-    fn new_file(&mut self, path: &str, included_at: Option<Pos>, text: Arc<str>) -> FileId {
+    pub(crate) fn new_file(&mut self, path: &str, included_at: Option<Pos>, text: Arc<str>) -> FileId {
         let id = self.files.len() as FileId;
         self.files.push(FileInfo {
             path: path.to_string(),
@@ -488,7 +348,7 @@ impl<'a> Pp<'a> {
         id
     }
 
-    fn lex_file(&mut self, path: &str, text: Arc<str>) -> Arc<LexedFile> {
+    pub(crate) fn lex_file(&mut self, path: &str, text: Arc<str>) -> Arc<LexedFile> {
         lexed_in(self.lexed, self.int, path, text)
     }
 
@@ -567,15 +427,6 @@ impl<'a> Pp<'a> {
                 self.directive();
                 continue;
             }
-            if frame.file == 0 && self.watch == PrefixWatch::Watching && self.active() {
-                // The main file's first line of code: the prefix ends here
-                // (`raw_next` asks for a file's token only when no
-                // expansion is being read).
-                debug_assert!(self.contexts.is_empty());
-                self.watch = PrefixWatch::Reached;
-                return None;
-            }
-            let frame = self.frames.last_mut().expect("read above");
             frame.next += 1;
             let t = Self::file_tok(frame.file, &frame.lexed, k);
             if self.active() {
@@ -695,6 +546,7 @@ impl<'a> Pp<'a> {
             "define" => match macros::parse_define(&toks, toks.first().map_or(whole, |t| t.pos)) {
                 Ok((name, m)) => {
                     self.macros.insert(name, Arc::new(m));
+                    self.macros_changed = true;
                 }
                 Err(e) => self.diag(
                     whole,
@@ -705,6 +557,7 @@ impl<'a> Pp<'a> {
             "undef" => match toks.first() {
                 Some(t) if t.kind == Kind::Ident => {
                     self.macros.remove(&t.sym);
+                    self.macros_changed = true;
                 }
                 _ => self.diag(whole, Severity::Warning, "#undef without a name".into()),
             },
@@ -813,6 +666,7 @@ impl<'a> Pp<'a> {
                         Some(m) => self.macros.insert(sym, m),
                         None => self.macros.remove(&sym),
                     };
+                    self.macros_changed = true;
                 }
             }
             _ => {}
