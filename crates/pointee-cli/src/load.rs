@@ -4,7 +4,8 @@
 //! model (`pointee-project`): its units form the program.
 
 use crate::args::ModelFile;
-use pointee_ide::{InputError, Language, SourceFile, System, Workspace};
+use crate::workspace::{SourceFile, Workspace};
+use pointee_ide::{InputError, Lang as Language};
 use pointee_project::ProgramModel;
 use std::path::Path;
 use std::sync::Arc;
@@ -155,7 +156,7 @@ pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
 }
 
 fn on_disk(mut ws: Workspace) -> Workspace {
-    ws.system = Some(System(Arc::new(pointee_lsp::disk::Disk)));
+    ws.system = Some(Arc::new(pointee_lsp::disk::Disk));
     ws
 }
 

@@ -96,7 +96,7 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                 .map(|e| e.2.as_str())
                 .unwrap_or("");
             let want = value_for(spec, variant);
-            let got = c.verdict.name();
+            let got = c.verdict.as_str();
             match want {
                 Some(w) if w != got => fails.push(format!(
                     "{label}: line {line}: {} is {got}, expected {w}",

@@ -22,9 +22,12 @@
 //!                    lower_function shifted to where the function is now
 //!                    and mapped back to the files (pointee_c::to_source)
 //! Project ──c_program──▶ the linked Program (from c_function + file_decls)
+//!         ├─ c_symbols ──▶ which file defines each name of the program
 //!         ──c_engine──▶ the engine's run (CEngine), kept for requests
 //!         ──c_analysis──▶ its position-free results (call edges, checks)
 //! ```
+//!
+//! For answers (pointee-ide), per file: `line_index` and `syntax_tree`.
 //!
 //! Every edit of a file re-runs `c_expanded` and `c_outline` (it parses the
 //! expanded text; it lowers declarations but no body) and the O(1) per-function `function_text`
@@ -56,8 +59,11 @@
 //! solved inside the engine, i.e. inside this one query: salsa cannot see
 //! call chains, which are found during the analysis (function pointers).
 //!
-//! This crate must never depend on tokio, LSP types or serde.
+//! This crate must never depend on tokio, LSP types or serde, and never
+//! answers users' questions itself: pointee-ide does, on top of it.
 
+/// How one C unit is preprocessed (include directories, `-D`/`-U`, ...).
+pub use pointee_c::Config as UnitConfig;
 pub use pointee_c::{CFile, FileSystem};
 use pointee_ir::Name;
 use std::sync::Arc;
@@ -70,9 +76,11 @@ mod graveyard;
 mod java;
 mod lowering;
 pub mod session;
+mod symbols;
 pub use engine::*;
 pub use java::*;
 pub use lowering::*;
+pub use symbols::*;
 
 /// A tree-sitter tree, compared by identity (a tree has no `Eq`): a new tree
 /// is set together with the new text it was parsed from.
@@ -142,6 +150,10 @@ pub struct Config {
     /// The most calling contexts the C engine analyses per function
     /// (`None`: the engine's default).
     pub c_context_bound: Option<u32>,
+    /// C: the functions to analyse as entries (names or `*`/`?` patterns,
+    /// the program model's `entries`); `None` is the engine's rule (`main`,
+    /// or every externally visible function without one).
+    pub c_entries: Option<Vec<String>>,
 }
 
 /// One source file of the program.

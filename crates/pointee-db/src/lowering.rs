@@ -407,11 +407,28 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     })
 }
 
+/// The linked C program (see `c_link`).
+#[salsa::tracked(returns(ref))]
+pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> {
+    c_link(db, project)
+        .as_ref()
+        .map(|l| l.program.clone())
+        .map_err(Clone::clone)
+}
+
+/// A linked C program and what linking accepted but the user should know
+/// (tentative definitions merged across units), position-free.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CLinked {
+    pub program: Arc<Program>,
+    pub warnings: Vec<pointee_c::LinkWarning>,
+}
+
 /// The linked C program, assembled from the per-function IR and the
 /// position-free declarations of every C file. `Err` when the files cannot
 /// form one program (a name defined twice).
 #[salsa::tracked(returns(ref))]
-pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> {
+pub fn c_link(db: &dyn Db, project: Project) -> Result<Arc<CLinked>, String> {
     let mut files = Vec::new();
     for &file in project.files(db) {
         if Lang::of_path(file.path(db)) != Some(Lang::C) {
@@ -454,6 +471,11 @@ pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> 
         });
     }
     pointee_c::link_files(files)
-        .map(|p| crate::graveyard::shared(Arc::new(p.program)))
+        .map(|p| {
+            Arc::new(CLinked {
+                program: crate::graveyard::shared(Arc::new(p.program)),
+                warnings: p.warnings,
+            })
+        })
         .map_err(|e| e.0)
 }

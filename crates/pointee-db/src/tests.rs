@@ -257,7 +257,7 @@ int main(void) {
     let indirect: Vec<&str> = a
         .edges
         .iter()
-        .filter(|e| e.indirect)
+        .filter(|e| e.kind == CallKind::Indirect)
         .map(|e| &*e.callee)
         .collect();
     assert_eq!(indirect, vec!["f", "g"]);
@@ -337,7 +337,7 @@ fn java_comment_edits_run_no_java_analysis() {
     let virt: Vec<&str> = a
         .edges
         .iter()
-        .filter(|e| e.indirect)
+        .filter(|e| e.kind == CallKind::Virtual)
         .map(|e| &*e.callee)
         .collect();
     assert_eq!(virt, vec!["A.m()", "B.m()"], "{:?}", a.edges);

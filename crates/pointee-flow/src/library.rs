@@ -288,14 +288,8 @@ pub fn is_alias_check(name: &str) -> bool {
     )
 }
 
-/// Whether an alias check holds given the analysis's verdict: `NOALIAS`
-/// (and its expected-fail form) needs "no", the others need a possible
-/// alias; a check no analysed context reaches never holds.
+/// Whether an alias check holds given the analysis's verdict (the one rule,
+/// `pointee_ir::Verdict::holds`).
 pub fn check_holds(name: &str, verdict: crate::Alias) -> bool {
-    use crate::Alias;
-    match (name, verdict) {
-        (_, Alias::Unreachable) => false,
-        ("NOALIAS" | "EXPECTEDFAIL_NOALIAS", v) => v == Alias::No,
-        (_, v) => v != Alias::No,
-    }
+    verdict.holds(name)
 }

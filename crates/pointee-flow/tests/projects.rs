@@ -1,20 +1,12 @@
-//! Multi-file C projects under `fixtures/c/projects/NAME/`: the program
-//! model (`pointee.toml`, `compile_commands.json`, or every `.c` file; read
-//! by pointee-project) names the units and the entries, and the files carry
-//! expectations as the single-file fixtures do (`expect/mod.rs`: HOVER,
-//! CALLEES, alias checks).
-//!
-//! Each project is also built with gcc and run, so that its alias checks
-//! hold on the real pointers: every `.c` file of the folder (a `driver.c`
-//! that the model leaves out, with a `main` that calls a library's entries,
-//! included), each unit with its model's flags, plus the flags of a
-//! `# gcc: ...` line in its `pointee.toml` (e.g. `-fcommon`).
-//!
-//! `POINTEE_UPDATE=1` rewrites HOVER and CALLEES expectations.
+//! Multi-file C projects under `fixtures/c/projects/NAME/` (their program
+//! model read by pointee-project) are built with gcc and run, so that their
+//! alias checks hold on the real pointers: every `.c` file of the folder (a
+//! `driver.c` that the model leaves out, with a `main` that calls a
+//! library's entries, included), each unit with its model's flags, plus the
+//! flags of a `# gcc: ...` line in its `pointee.toml` (e.g. `-fcommon`).
+//! Their expectations are checked against pointee-ide in its
+//! `tests/projects.rs`.
 
-mod expect;
-
-use pointee_ide::{Options, SourceFile, Workspace};
 use pointee_project::ProgramModel;
 use std::path::{Path, PathBuf};
 
@@ -56,76 +48,6 @@ fn model(dir: &Path) -> ProgramModel {
         std::fs::read_to_string(p).map_err(|e| e.to_string())
     })
     .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-}
-
-/// The units as files named from the projects folder (`NAME/x.c`), so
-/// that answers (a renamed `static`'s `name@file`) do not depend on where
-/// the repository is.
-fn workspace(m: &ProgramModel, dir: &Path) -> Workspace {
-    let mut ws = Workspace::new(
-        m.units
-            .iter()
-            .map(|u| SourceFile::new(shown(&u.file), std::fs::read_to_string(&u.file).unwrap()))
-            .collect(),
-    );
-    ws.configs = m
-        .units
-        .iter()
-        .map(|u| (shown(&u.file), u.config.clone()))
-        .collect();
-    // The folder's headers (and the fixtures' run-time header), read as
-    // the preprocessor asks for them.
-    let mut headers = pointee_c::pointee_cpp::MemoryFs::new();
-    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/flow/alias_runtime.h");
-    let project = shown(&root_of(dir));
-    for rel in listing(dir).iter().filter(|f| f.ends_with(".h")) {
-        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
-        headers.insert(&format!("{project}/{rel}"), &text);
-    }
-    headers.insert(
-        &format!("{project}/alias_runtime.h"),
-        &std::fs::read_to_string(runtime).unwrap(),
-    );
-    ws.system = Some(pointee_ide::System(std::sync::Arc::new(headers)));
-    ws
-}
-
-fn shown(file: &str) -> String {
-    let projects =
-        root_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c/projects"));
-    pointee_project::paths::relative_to(file, &projects).to_string()
-}
-
-#[test]
-fn c_projects() {
-    let update = std::env::var("POINTEE_UPDATE").is_ok();
-    let mut failures = Vec::new();
-    let (mut expectations, mut checks) = (0, 0);
-    for dir in projects() {
-        let m = model(&dir);
-        let ws = workspace(&m, &dir);
-        let opts = Options {
-            c_entries: m.entries.clone(),
-            ..Options::default()
-        };
-        for u in &m.units {
-            let (n, new_text) =
-                expect::check_expectations(&ws, &shown(&u.file), &opts, update, &mut failures);
-            expectations += n;
-            if let Some(s) = new_text {
-                std::fs::write(&u.file, s).unwrap();
-            }
-        }
-        checks += expect::check_alias_checks(&ws, &dir.to_string_lossy(), &opts, &mut failures);
-    }
-    eprintln!("{expectations} hover/callee expectations, {checks} alias checks");
-    assert!(expectations > 0 && checks > 0);
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
 }
 
 #[test]

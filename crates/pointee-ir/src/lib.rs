@@ -19,6 +19,7 @@ pub mod fxhash;
 mod source;
 mod text;
 mod types;
+mod verdict;
 
 pub use display::{path_to_string, type_to_string, BodyLine};
 pub use source::{
@@ -29,6 +30,7 @@ pub use text::LineIndex;
 pub use types::{
     pointer_paths, pointer_paths_in, Field, FnType, Record, RecordKind, Type, TypeTable,
 };
+pub use verdict::Verdict;
 
 use std::sync::Arc;
 

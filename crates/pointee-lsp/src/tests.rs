@@ -678,7 +678,7 @@ async fn a_panicking_request_is_an_error_and_the_server_goes_on() {
     let r: tower_lsp_server::jsonrpc::Result<()> = b.run(|_| panic!("boom")).await;
     let e = r.unwrap_err();
     assert!(e.message.contains("boom"), "{e:?}");
-    let ok = b.run(|_| 42).await.unwrap();
+    let ok = b.run(|_| Ok(42)).await.unwrap();
     assert_eq!(ok, 42);
 }
 
@@ -1103,4 +1103,67 @@ async fn definition_on_a_member_follows_the_record_type() {
             "{at}: {d}"
         );
     }
+}
+
+/// `pointee/graph`: the call graph of the program a document belongs to as
+/// JSON (node ids, kinds, locations to open), around a function when a
+/// position is given; bad params are an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_graph_request() {
+    let (text, m) = markers(OPS);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("ops.c", &text).await;
+    let uri = c.uri("ops.c");
+    let g = c
+        .result(
+            "pointee/graph",
+            json!({"textDocument": {"uri": uri}, "kind": "calls"}),
+        )
+        .await;
+    let label = |id: &Value| g["nodes"][id.as_u64().unwrap() as usize]["label"].clone();
+    let mut edges: Vec<String> = g["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{} {} {}", label(&e["from"]), e["kind"], label(&e["to"])))
+        .collect();
+    edges.sort();
+    assert!(
+        edges.contains(&r#""start" "indirect" "disk_open""#.to_string()),
+        "{edges:?}"
+    );
+    let start = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["label"] == "start")
+        .unwrap();
+    assert_eq!(start["kind"], "function");
+    assert_eq!(start["location"]["range"]["start"]["line"], m["start"].0);
+    // Around `disk_open`, one step: it and its callers.
+    let (l, ch) = m["disk_open"];
+    let g = c
+        .result(
+            "pointee/graph",
+            json!({"textDocument": {"uri": uri}, "kind": "invocations",
+                   "position": {"line": l, "character": ch}, "depth": 1}),
+        )
+        .await;
+    let mut labels: Vec<String> = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["label"].as_str().unwrap().to_string())
+        .collect();
+    labels.sort();
+    // Its context, and the contexts that call it: `start`'s (through the
+    // device's ops) and `main`'s (through `fp`).
+    assert_eq!(labels, ["#0 main", "#1 start", "#2 disk_open"]);
+    let r = c
+        .request(
+            "pointee/graph",
+            json!({"textDocument": {"uri": uri}, "kind": "nope"}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
 }
