@@ -226,7 +226,10 @@ fn calls(p: &Program, req: &GraphRequest) -> (Graph, Vec<usize>) {
 fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> {
     let engine = c.engine()?;
     let p = Program::C(c.clone());
-    let program = pointee_db::c_program(c.db, c.project).as_ref().ok()?.clone();
+    let program = pointee_db::c_program(c.db, c.project)
+        .as_ref()
+        .ok()?
+        .clone();
     let focus = req.around.and_then(|(pos, _)| function_at(&p, pos));
     Some(engine.with(|_, a| {
         let mut b: Builder<(bool, String)> = Builder::new();
@@ -235,7 +238,7 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
         for f in &program.functions {
             units.extend(a.units_of(&f.name));
         }
-        units.sort();
+        units.sort_by_key(|&u| a.unit_number(u));
         let unit_node = |u: pointee_flow::UnitId, b: &mut Builder<(bool, String)>| {
             let unit = a.unit(u);
             let name = a.func_name(u).to_string();
@@ -258,7 +261,7 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
                 }
                 GraphNode {
                     at: function_node(&p, &name).at,
-                    label: format!("#{u} {name}"),
+                    label: format!("#{} {name}", a.unit_number(u)),
                     kind: NodeKind::Context,
                     tags,
                 }
@@ -308,7 +311,9 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
             let (name, at) = match method_at(m) {
                 Some((file, fs)) => (
                     f.vars.get(v as usize).map(|x| x.name.to_string()),
-                    fs.vars.get(v as usize).map(|&range| FileRange { file, range }),
+                    fs.vars
+                        .get(v as usize)
+                        .map(|&range| FileRange { file, range }),
                 ),
                 None => (None, None),
             };
@@ -436,7 +441,10 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
 }
 
 fn static_node(j: &JavaProgram, s: u32) -> GraphNode {
-    let name = j.pta.map(|p| p.facts.statics[s as usize].clone()).unwrap_or_default();
+    let name = j
+        .pta
+        .map(|p| p.facts.statics[s as usize].clone())
+        .unwrap_or_default();
     GraphNode {
         label: name,
         kind: NodeKind::Static,
