@@ -1,5 +1,5 @@
 //! Structure-aware inputs: a C program built from fuzzer bytes, read through
-//! `arbitrary::Unstructured`, so that every input is a program the C
+//! `crate::rand::Bytes`, so that every input is a program the C
 //! front end accepts (typed, declared, balanced) and the engine gets to work
 //! on pointers: fields, arrays, unions, the heap, function pointers and
 //! tables of them, `memcpy`, casts to the first member, recursion (direct,
@@ -7,7 +7,7 @@
 //! real files (the other C target) finds the front end's problems; this one
 //! reaches the engine's.
 
-use arbitrary::Unstructured;
+use crate::rand::Bytes;
 use std::fmt::Write;
 
 /// Lvalues of type `int *` in every function.
@@ -20,7 +20,7 @@ const INTS: &[&str] = &["&g0", "&g1", "&li"];
 const FN_LVALUES: &[&str] = &["gfp", "gtab[0]", "gtab[1]", "gs0.op", "s->op"];
 
 struct Gen<'a, 'b> {
-    u: &'b mut Unstructured<'a>,
+    u: &'b mut Bytes<'a>,
     out: String,
     funcs: usize,
     /// Statements left in the whole program.
@@ -30,15 +30,15 @@ struct Gen<'a, 'b> {
 
 impl Gen<'_, '_> {
     fn pick<'s>(&mut self, v: &[&'s str]) -> &'s str {
-        v[self.u.choose_index(v.len()).unwrap_or(0)]
+        v[self.u.below(v.len())]
     }
 
     fn below(&mut self, n: usize) -> usize {
-        self.u.choose_index(n).unwrap_or(0)
+        self.u.below(n)
     }
 
     fn int_ptr_lvalue(&mut self) -> String {
-        if self.u.ratio(1, 2).unwrap_or(false) {
+        if self.u.ratio(1, 2) {
             self.pick(LOCAL_INT_PTRS).into()
         } else {
             self.pick(INT_PTRS).into()
@@ -46,7 +46,7 @@ impl Gen<'_, '_> {
     }
 
     fn struct_ptr_lvalue(&mut self) -> String {
-        if self.u.ratio(1, 2).unwrap_or(false) {
+        if self.u.ratio(1, 2) {
             self.pick(LOCAL_STRUCT_PTRS).into()
         } else {
             self.pick(STRUCT_PTRS).into()
@@ -163,7 +163,10 @@ impl Gen<'_, '_> {
                 let p = self.int_ptr_lvalue();
                 match self.below(4) {
                     0 => format!("free({p}); {p} = 0;"),
-                    1 => format!("lp1 = (int *)realloc(lp1, {} * sizeof(int));", 1 + self.below(4)),
+                    1 => format!(
+                        "lp1 = (int *)realloc(lp1, {} * sizeof(int));",
+                        1 + self.below(4)
+                    ),
                     2 => "memcpy(la, ga, sizeof la);".into(),
                     _ => "memcpy(&gs1, &gs0, sizeof gs0);".into(),
                 }
@@ -178,7 +181,10 @@ impl Gen<'_, '_> {
             }
             12 => {
                 let p = self.int_ptr_lvalue();
-                format!("ext_use({p}, &{});", self.pick(&["gp0", "lp0", "gs0", "ls"]))
+                format!(
+                    "ext_use({p}, &{});",
+                    self.pick(&["gp0", "lp0", "gs0", "ls"])
+                )
             }
             13 => {
                 let s = self.struct_ptr_lvalue();
@@ -200,7 +206,7 @@ impl Gen<'_, '_> {
                 let cond = self.cond();
                 self.line(depth, &format!("if ({cond}) {{"));
                 self.block(depth + 1);
-                if self.u.ratio(1, 2).unwrap_or(false) {
+                if self.u.ratio(1, 2) {
                     self.line(depth, "} else {");
                     self.block(depth + 1);
                 }
@@ -208,9 +214,12 @@ impl Gen<'_, '_> {
             }
             19 | 20 => {
                 let cond = self.cond();
-                self.line(depth, &format!("for (int i{depth} = 0; i{depth} < 3 && ({cond}); i{depth}++) {{"));
+                self.line(
+                    depth,
+                    &format!("for (int i{depth} = 0; i{depth} < 3 && ({cond}); i{depth}++) {{"),
+                );
                 self.block(depth + 1);
-                if self.u.ratio(1, 3).unwrap_or(false) {
+                if self.u.ratio(1, 3) {
                     self.line(depth + 1, "if (li > 7) break;");
                 }
                 "}".into()
@@ -278,8 +287,8 @@ impl Gen<'_, '_> {
 /// functions (which call each other: mutual recursion, bounded at run time
 /// by `d`), two small callees for function pointers, and `main`.
 pub fn c_program(data: &[u8]) -> String {
-    let mut u = Unstructured::new(data);
-    let funcs = 1 + u.choose_index(4).unwrap_or(0);
+    let mut u = Bytes::new(data);
+    let funcs = 1 + u.below(4);
     let mut g = Gen {
         u: &mut u,
         out: String::new(),

@@ -3,8 +3,8 @@
 //! own requests, and collects everything it writes; a script turns fuzzer
 //! bytes into a sequence of protocol messages.
 
+use crate::rand::Bytes;
 use crate::targets::{frame, init_request};
-use arbitrary::Unstructured;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -156,14 +156,21 @@ fn parse_frame(buf: &[u8]) -> Option<(Result<Value, String>, usize)> {
             .then(|| v.trim().parse::<usize>().ok())?
     });
     let Some(len) = len else {
-        return Some((Err(format!("server wrote a header without a length: {headers}")), end + 4));
+        return Some((
+            Err(format!("server wrote a header without a length: {headers}")),
+            end + 4,
+        ));
     };
     if buf.len() < end + 4 + len {
         return None;
     }
     let body = &buf[end + 4..end + 4 + len];
-    let v = serde_json::from_slice(body)
-        .map_err(|e| format!("server wrote bad JSON ({e}): {}", String::from_utf8_lossy(body)));
+    let v = serde_json::from_slice(body).map_err(|e| {
+        format!(
+            "server wrote bad JSON ({e}): {}",
+            String::from_utf8_lossy(body)
+        )
+    });
     Some((v, end + 4 + len))
 }
 
@@ -171,17 +178,41 @@ fn parse_frame(buf: &[u8]) -> Option<(Result<Value, String>, usize)> {
 pub const SHUTDOWN_ID: i64 = 1_000_000;
 
 const SNIPPETS: &[&str] = &[
-    "", "\n", "*", "&", "p", "int *p = &x;\n", "}", "{", "(", ")", ";", "/*", "*/", "\"",
-    "#define F(x) (x)\n", "#include \"a.h\"\n", "#if 1\n", "#endif\n", "é", "😀", "\r\n",
-    "q = p->n;", "f(&g);", "class A { A f; }", "return null;", "new A();", "\\\n",
+    "",
+    "\n",
+    "*",
+    "&",
+    "p",
+    "int *p = &x;\n",
+    "}",
+    "{",
+    "(",
+    ")",
+    ";",
+    "/*",
+    "*/",
+    "\"",
+    "#define F(x) (x)\n",
+    "#include \"a.h\"\n",
+    "#if 1\n",
+    "#endif\n",
+    "é",
+    "😀",
+    "\r\n",
+    "q = p->n;",
+    "f(&g);",
+    "class A { A f; }",
+    "return null;",
+    "new A();",
+    "\\\n",
 ];
 
 /// Positions: small ones, ones past the ends, and extremes.
-fn position(u: &mut Unstructured) -> Value {
-    let pick = |u: &mut Unstructured| -> u64 {
-        match u.choose_index(6).unwrap_or(0) {
-            0..=2 => u.choose_index(12).unwrap_or(0) as u64,
-            3 => u.choose_index(200).unwrap_or(0) as u64,
+fn position(u: &mut Bytes) -> Value {
+    let pick = |u: &mut Bytes| -> u64 {
+        match u.below(6) {
+            0..=2 => u.below(12) as u64,
+            3 => u.below(200) as u64,
             4 => u32::MAX as u64,
             _ => (u32::MAX / 2) as u64 + 1,
         }
@@ -189,80 +220,100 @@ fn position(u: &mut Unstructured) -> Value {
     json!({"line": pick(u), "character": pick(u)})
 }
 
-fn range(u: &mut Unstructured) -> Value {
+fn range(u: &mut Bytes) -> Value {
     json!({"start": position(u), "end": position(u)})
 }
 
 /// A script from fuzzer bytes: the messages and the ids of the requests
 /// that must be answered.
 pub fn script(data: &[u8]) -> (Vec<Vec<u8>>, BTreeSet<i64>) {
-    let mut u = Unstructured::new(data);
-    let java = u.ratio(1, 4).unwrap_or(false);
+    let mut u = Bytes::new(data);
+    let java = u.ratio(1, 4);
     let (uri, lang) = if java {
         ("file:///fuzz/Main.java", "java")
     } else {
         ("file:///fuzz/main.c", "c")
     };
-    let text = if !java && u.ratio(2, 3).unwrap_or(false) {
-        let n = u.choose_index(256).unwrap_or(0);
-        let bytes = u.bytes(n.min(u.len())).unwrap_or(&[]);
+    let text = if !java && u.ratio(2, 3) {
+        let n = u.below(256);
+        let bytes = u.bytes(n);
         crate::gen::c_program(bytes)
     } else {
-        let n = u.choose_index(512).unwrap_or(0);
-        String::from_utf8_lossy(u.bytes(n.min(u.len())).unwrap_or(&[])).into_owned()
+        let n = u.below(512);
+        String::from_utf8_lossy(u.bytes(n)).into_owned()
     };
     let mut out = vec![
         frame(&init_request()),
         frame(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})),
-        frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}}})),
+        frame(
+            &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}}}),
+        ),
     ];
     let mut ids = BTreeSet::from([0, SHUTDOWN_ID]);
     let mut version = 1;
-    let mut next_id = 1i64;
+    let next_id = std::cell::Cell::new(1i64);
     let doc = json!({"uri": uri});
-    let mut request = |out: &mut Vec<Vec<u8>>, ids: &mut BTreeSet<i64>, method: &str, params: Value| {
-        ids.insert(next_id);
-        out.push(frame(&json!({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params})));
-        next_id += 1;
-        next_id - 1
+    let request = |out: &mut Vec<Vec<u8>>, ids: &mut BTreeSet<i64>, method: &str, params: Value| {
+        let id = next_id.get();
+        ids.insert(id);
+        out.push(frame(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        ));
+        next_id.set(id + 1);
     };
     let notify = |out: &mut Vec<Vec<u8>>, method: &str, params: Value| {
-        out.push(frame(&json!({"jsonrpc": "2.0", "method": method, "params": params})));
+        out.push(frame(
+            &json!({"jsonrpc": "2.0", "method": method, "params": params}),
+        ));
     };
     for _ in 0..40 {
         if u.is_empty() {
             break;
         }
-        let pos = |u: &mut Unstructured| json!({"textDocument": doc, "position": position(u)});
-        match u.choose_index(18).unwrap_or(0) {
+        let pos = |u: &mut Bytes| json!({"textDocument": doc, "position": position(u)});
+        match u.below(18) {
             0..=3 => {
                 version += 1;
-                let text = if u.ratio(1, 3).unwrap_or(false) {
-                    String::from_utf8_lossy(u.bytes(u.choose_index(24).unwrap_or(0).min(u.len())).unwrap_or(&[]))
-                        .into_owned()
+                let text = if u.ratio(1, 3) {
+                    String::from_utf8_lossy({
+                        let k = u.below(24);
+                        u.bytes(k)
+                    })
+                    .into_owned()
                 } else {
-                    SNIPPETS[u.choose_index(SNIPPETS.len()).unwrap_or(0)].to_string()
+                    SNIPPETS[u.below(SNIPPETS.len())].to_string()
                 };
-                notify(&mut out, "textDocument/didChange", json!({
+                notify(
+                    &mut out,
+                    "textDocument/didChange",
+                    json!({
                     "textDocument": {"uri": uri, "version": version},
-                    "contentChanges": [{"range": range(&mut u), "text": text}]}));
+                    "contentChanges": [{"range": range(&mut u), "text": text}]}),
+                );
             }
             4 => {
                 version += 1;
-                let n = u.choose_index(128).unwrap_or(0);
-                let text = String::from_utf8_lossy(u.bytes(n.min(u.len())).unwrap_or(&[])).into_owned();
-                notify(&mut out, "textDocument/didChange", json!({
+                let n = u.below(128);
+                let text = String::from_utf8_lossy(u.bytes(n)).into_owned();
+                notify(
+                    &mut out,
+                    "textDocument/didChange",
+                    json!({
                     "textDocument": {"uri": uri, "version": version},
-                    "contentChanges": [{"text": text}]}));
+                    "contentChanges": [{"text": text}]}),
+                );
             }
             5 | 6 => {
                 let p = pos(&mut u);
                 request(&mut out, &mut ids, "textDocument/hover", p);
             }
             7 => {
-                let m = ["textDocument/definition", "textDocument/implementation", "textDocument/declaration"]
-                    [u.choose_index(3).unwrap_or(0)];
+                let m = [
+                    "textDocument/definition",
+                    "textDocument/implementation",
+                    "textDocument/declaration",
+                ][u.below(3)];
                 let p = pos(&mut u);
                 request(&mut out, &mut ids, m, p);
             }
@@ -272,59 +323,106 @@ pub fn script(data: &[u8]) -> (Vec<Vec<u8>>, BTreeSet<i64>) {
             }
             9 => {
                 let r = range(&mut u);
-                request(&mut out, &mut ids, "textDocument/inlayHint", json!({"textDocument": doc, "range": r}));
+                request(
+                    &mut out,
+                    &mut ids,
+                    "textDocument/inlayHint",
+                    json!({"textDocument": doc, "range": r}),
+                );
             }
             10 => {
                 let p = pos(&mut u);
                 request(&mut out, &mut ids, "textDocument/prepareCallHierarchy", p);
             }
             11 => {
-                let m = ["callHierarchy/incomingCalls", "callHierarchy/outgoingCalls"][u.choose_index(2).unwrap_or(0)];
-                let name = ["main", "f0", "op0", "", "A.m"][u.choose_index(5).unwrap_or(0)];
+                let m = ["callHierarchy/incomingCalls", "callHierarchy/outgoingCalls"][u.below(2)];
+                let name = ["main", "f0", "op0", "", "A.m"][u.below(5)];
                 let (r, s) = (range(&mut u), range(&mut u));
-                request(&mut out, &mut ids, m, json!({"item": {
-                    "name": name, "kind": 12, "uri": uri, "range": r, "selectionRange": s}}));
+                request(
+                    &mut out,
+                    &mut ids,
+                    m,
+                    json!({"item": {
+                    "name": name, "kind": 12, "uri": uri, "range": r, "selectionRange": s}}),
+                );
             }
             12 => {
                 // Cancel an earlier request (or one that never existed).
-                let id = u.choose_index(next_id as usize + 2).unwrap_or(0);
+                let id = u.below(next_id.get() as usize + 2);
                 notify(&mut out, "$/cancelRequest", json!({"id": id}));
             }
             13 => {
-                let bound = [json!(0), json!(1), json!(4), json!(u32::MAX), json!(-1), json!("x")]
-                    [u.choose_index(6).unwrap_or(0)]
+                let bound = [
+                    json!(0),
+                    json!(1),
+                    json!(4),
+                    json!(u32::MAX),
+                    json!(-1),
+                    json!("x"),
+                ][u.below(6)]
                 .clone();
-                let cs = ["ci", "2-obj", "1-call", "bogus", ""][u.choose_index(5).unwrap_or(0)];
-                notify(&mut out, "workspace/didChangeConfiguration", json!({"settings": {"pointee": {
+                let cs = ["ci", "2-obj", "1-call", "bogus", ""][u.below(5)];
+                notify(
+                    &mut out,
+                    "workspace/didChangeConfiguration",
+                    json!({"settings": {"pointee": {
                     "c": {"contextBound": bound}, "java": {"contextSensitivity": cs},
-                    "inlayHints": {"enable": true}}}}));
+                    "inlayHints": {"enable": true}}}}),
+                );
             }
             14 => {
-                notify(&mut out, "textDocument/didClose", json!({"textDocument": doc}));
-                if u.ratio(1, 2).unwrap_or(false) {
+                notify(
+                    &mut out,
+                    "textDocument/didClose",
+                    json!({"textDocument": doc}),
+                );
+                if u.ratio(1, 2) {
                     version += 1;
-                    notify(&mut out, "textDocument/didOpen", json!({"textDocument": {
-                        "uri": uri, "languageId": lang, "version": version, "text": "int *p;\n"}}));
+                    notify(
+                        &mut out,
+                        "textDocument/didOpen",
+                        json!({"textDocument": {
+                        "uri": uri, "languageId": lang, "version": version, "text": "int *p;\n"}}),
+                    );
                 }
             }
             15 => {
-                let other = ["file:///fuzz/none.c", "untitled:Untitled-1", "file:///", "file:///fuzz/x.java"]
-                    [u.choose_index(4).unwrap_or(0)];
+                let other = [
+                    "file:///fuzz/none.c",
+                    "untitled:Untitled-1",
+                    "file:///",
+                    "file:///fuzz/x.java",
+                ][u.below(4)];
                 let p = position(&mut u);
-                request(&mut out, &mut ids, "textDocument/hover", json!({
-                    "textDocument": {"uri": other}, "position": p}));
+                request(
+                    &mut out,
+                    &mut ids,
+                    "textDocument/hover",
+                    json!({
+                    "textDocument": {"uri": other}, "position": p}),
+                );
             }
             16 => {
                 request(&mut out, &mut ids, "pointee/noSuchMethod", json!({}));
             }
             _ => {
                 // A request whose parameters have the wrong shape.
-                let m = ["textDocument/hover", "textDocument/definition", "callHierarchy/incomingCalls"]
-                    [u.choose_index(3).unwrap_or(0)];
-                request(&mut out, &mut ids, m, json!({"textDocument": 3, "position": "here"}));
+                let m = [
+                    "textDocument/hover",
+                    "textDocument/definition",
+                    "callHierarchy/incomingCalls",
+                ][u.below(3)];
+                request(
+                    &mut out,
+                    &mut ids,
+                    m,
+                    json!({"textDocument": 3, "position": "here"}),
+                );
             }
         }
     }
-    out.push(frame(&json!({"jsonrpc": "2.0", "id": SHUTDOWN_ID, "method": "shutdown"})));
+    out.push(frame(
+        &json!({"jsonrpc": "2.0", "id": SHUTDOWN_ID, "method": "shutdown"}),
+    ));
     (out, ids)
 }

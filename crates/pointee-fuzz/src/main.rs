@@ -5,6 +5,13 @@
 //! STRIDE-th position, 1 = all), each checked against a fresh analysis; the
 //! first difference is printed, its workspace saved, and the exit code is 1.
 //!
+//! `pointee-fuzz fuzz TARGET CASES [SEED] [SECONDS]`: the mutation driver on
+//! one target (`cpp`, `c_text`, `c_gen`, `java`, `lsp_frames`,
+//! `lsp_requests`); failing inputs are saved under `target/fuzz-failures/`.
+//!
+//! `pointee-fuzz run TARGET FILE`: one input; `pointee-fuzz gen FILE`: the C
+//! program the `c_gen` target makes of FILE's bytes.
+//!
 //! It must never be a dependency of the product's crates.
 
 use pointee_db::Lang;
@@ -27,12 +34,67 @@ fn main() -> ExitCode {
             };
             incremental(lang, num(2, 1000) as usize, num(3, 1), num(4, 1) as usize)
         }
+        Some("fuzz") => {
+            let Some(target) = args.get(1).and_then(|t| pointee_fuzz::target(t)) else {
+                return usage();
+            };
+            let budget = std::time::Duration::from_secs(num(4, 1800));
+            let report =
+                pointee_fuzz::driver::fuzz(target, num(3, 1), num(2, 1000) as usize, budget);
+            for f in &report.failures {
+                println!(
+                    "{}: {} (input saved in {})",
+                    f.target,
+                    f.what,
+                    pointee_fuzz::driver::save(f).display()
+                );
+            }
+            println!(
+                "{}: {} inputs, {} failures",
+                target.name,
+                report.cases,
+                report.failures.len()
+            );
+            if report.failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Some("run") => {
+            let (Some(target), Some(file)) = (
+                args.get(1).and_then(|t| pointee_fuzz::target(t)),
+                args.get(2),
+            ) else {
+                return usage();
+            };
+            let input = std::fs::read(file).unwrap_or_default();
+            match pointee_fuzz::driver::run_one(target, &input) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(f) => {
+                    println!("{}: {}", f.target, f.what);
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Some("gen") => {
+            let input = args
+                .get(1)
+                .and_then(|f| std::fs::read(f).ok())
+                .unwrap_or_default();
+            print!("{}", pointee_fuzz::gen::c_program(&input));
+            ExitCode::SUCCESS
+        }
         _ => usage(),
     }
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: pointee-fuzz incremental c|java EDITS [SEED] [STRIDE]");
+    eprintln!(
+        "usage: pointee-fuzz incremental c|java EDITS [SEED] [STRIDE]\n       \
+         pointee-fuzz fuzz TARGET CASES [SEED] [SECONDS]\n       \
+         pointee-fuzz run TARGET FILE\n       pointee-fuzz gen FILE"
+    );
     ExitCode::from(2)
 }
 
