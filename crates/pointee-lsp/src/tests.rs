@@ -1092,3 +1092,61 @@ async fn the_graph_request() {
         assert_eq!(r["error"]["code"], -32602, "{r}");
     }
 }
+
+/// The checkers' findings arrive with their witness as related
+/// information; `c.mallocMayFail: false` and `diagnostics.checks` turn
+/// them off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checker_diagnostics_carry_their_witness_and_follow_the_settings() {
+    let text = "#include <stdlib.h>\n\
+                int main(void) {\n\
+                \x20   int *p = NULL;\n\
+                \x20   int *q = malloc(sizeof *q);\n\
+                \x20   *q = 1;\n\
+                \x20   return *p;\n\
+                }\n";
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("m.c", text).await;
+    let codes = |d: &[Value]| -> Vec<String> {
+        d.iter()
+            .map(|x| x["code"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let d = c
+        .diagnostics("m.c", |d| d.iter().any(|x| x["code"] == "null-deref"))
+        .await;
+    let err = d
+        .iter()
+        .find(|x| x["severity"] == 1)
+        .expect("the NULL dereference of p, an error");
+    assert_eq!(err["range"]["start"], json!({"line": 5, "character": 12}));
+    assert_eq!(
+        err["relatedInformation"][0]["message"],
+        "`p` is set to NULL here"
+    );
+    assert_eq!(
+        err["relatedInformation"][0]["location"]["range"]["start"],
+        json!({"line": 2, "character": 9})
+    );
+    assert!(d.iter().any(|x| x["severity"] == 2 && x["code"] == "null-deref"));
+    // Allocation assumed to succeed: only the error stays.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pointee": {"c": {"mallocMayFail": false}}}}),
+    )
+    .await;
+    let d = c
+        .diagnostics("m.c", |d| {
+            d.iter().filter(|x| x["code"] == "null-deref").count() == 1
+        })
+        .await;
+    assert_eq!(codes(&d), vec!["null-deref"]);
+    // The code turned off.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pointee": {"diagnostics": {"checks": {"null-deref": false}}}}}),
+    )
+    .await;
+    c.diagnostics("m.c", |d| d.iter().all(|x| x["code"] != "null-deref"))
+        .await;
+}
