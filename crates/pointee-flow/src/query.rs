@@ -159,17 +159,23 @@ impl<'p> Analysis<'p> {
         };
         let mut out = Vec::new();
         for u in self.units_of(func) {
-            let st = self.facts_at(u, point).cloned();
-            let targets = st.map(|st| {
+            self.facts_at(u, point);
+            // Taken out of the replay for the lookup (no copy of the state:
+            // checkers ask at every dereference), then put back.
+            let st = self.replays.get_mut(&u).and_then(|m| m.remove(&point));
+            let targets = st.as_ref().map(|st| {
                 let owner = self.engine.prog.functions[fi as usize].name.clone();
                 let sc = Scope {
                     func: fi,
                     owner: &owner,
                 };
-                let mut v = transfer::rvals(&mut self.engine.locs, &st, sc, rv);
+                let mut v = transfer::rvals(&mut self.engine.locs, st, sc, rv);
                 v.sort();
                 v
             });
+            if let (Some(st), Some(m)) = (st, self.replays.get_mut(&u)) {
+                m.insert(point, st);
+            }
             out.push(ContextValues { unit: u, targets });
         }
         out
