@@ -1128,7 +1128,9 @@ async fn checker_diagnostics_carry_their_witness_and_follow_the_settings() {
         err["relatedInformation"][0]["location"]["range"]["start"],
         json!({"line": 2, "character": 9})
     );
-    assert!(d.iter().any(|x| x["severity"] == 2 && x["code"] == "null-deref"));
+    assert!(d
+        .iter()
+        .any(|x| x["severity"] == 2 && x["code"] == "null-deref"));
     // Allocation assumed to succeed: only the error stays.
     c.notify(
         "workspace/didChangeConfiguration",
