@@ -166,12 +166,7 @@ fn checker_fixtures_compile_and_run_as_they_say() {
         if mode == "compile" {
             gcc.arg("-c"); // no `main` needed
         }
-        let built = gcc
-            .arg("-o")
-            .arg(&exe)
-            .arg(&path)
-            .output()
-            .unwrap();
+        let built = gcc.arg("-o").arg(&exe).arg(&path).output().unwrap();
         if !built.status.success() {
             failures.push(format!(
                 "{name}: gcc failed: {}",
