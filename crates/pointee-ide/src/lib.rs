@@ -35,7 +35,9 @@ mod syntax;
 
 pub use answer::*;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
-pub use graph::{EdgeKind, Graph, GraphEdge, GraphKind, GraphNode, GraphRequest, NodeKind};
+pub use graph::{
+    EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
+};
 pub use pointee_db::salsa::Cancelled;
 pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
 pub use pointee_ir::{LineIndex, Range};

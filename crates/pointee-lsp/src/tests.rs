@@ -255,6 +255,45 @@ int main(void) {
 }
 "#;
 
+/// `goto.indirectCallsOnly`: definition answers only on indirect calls
+/// (every possible callee) and declaration answers nothing in that
+/// language, so that an editor also running clangd gets each answer once;
+/// the other language and a later change back behave as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn indirect_calls_only_leaves_the_rest_to_the_languages_own_server() {
+    let (text, m) = markers(OPS);
+    let mut c = Client::start(&[], json!({"goto": {"indirectCallsOnly": {"c": true}}})).await;
+    c.open("ops.c", &text).await;
+    let callees = |d: &Value| {
+        let mut lines: Vec<u64> = d.as_array().unwrap().iter().map(line_of).collect();
+        lines.sort();
+        lines
+    };
+    let both = vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64];
+    for at in ["open", "fp", "fp2"] {
+        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        assert_eq!(callees(&d), both, "{at}: {d}");
+    }
+    for at in ["d", "console_use", "file", "call_start"] {
+        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        assert!(d.is_null() || d == json!([]), "{at}: {d}");
+    }
+    let d = c.result("textDocument/declaration", c.pos("ops.c", m["fp"])).await;
+    assert_eq!(d, Value::Null);
+    // Off again (both languages at once): definition elsewhere answers.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pointee": {"goto": {"indirectCallsOnly": false}}}}),
+    )
+    .await;
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["d"])).await;
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": m["d_decl"].0, "character": m["d_decl"].1}),
+        "{d}"
+    );
+}
+
 fn line_of(v: &Value) -> u64 {
     v["range"]["start"]["line"].as_u64().unwrap()
 }
@@ -962,47 +1001,56 @@ async fn added_workspace_folders_are_scanned_and_removed_ones_dropped() {
     let _ = std::fs::remove_dir_all(&other);
 }
 
-/// `pointee/graph`: the call graph of the program a document belongs to as
-/// JSON (node ids, kinds, locations to open), around a function when a
-/// position is given; bad params are an error.
+/// `pointee/graph` as docs/lsp.md and the VS Code extension have it: node
+/// ids to expand, roots, one edge per call site with its location, nodes
+/// cut off marked `more`; bad params are an error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_graph_request() {
     let (text, m) = markers(OPS);
     let mut c = Client::start(&[], json!({})).await;
     c.open("ops.c", &text).await;
     let uri = c.uri("ops.c");
+    let edges = |g: &Value| {
+        let mut edges: Vec<String> = g["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} {} {}", e["from"], e["kind"], e["to"]))
+            .collect();
+        edges.sort();
+        edges
+    };
+    // Neither position nor root: the file's functions, one step.
     let g = c
         .result(
             "pointee/graph",
-            json!({"textDocument": {"uri": uri}, "kind": "calls"}),
+            json!({"textDocument": {"uri": uri}, "kind": "call"}),
         )
         .await;
-    let label = |id: &Value| g["nodes"][id.as_u64().unwrap() as usize]["label"].clone();
-    let mut edges: Vec<String> = g["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| format!("{} {} {}", label(&e["from"]), e["kind"], label(&e["to"])))
-        .collect();
-    edges.sort();
+    assert_eq!(g["kind"], "call");
     assert!(
-        edges.contains(&r#""start" "indirect" "disk_open""#.to_string()),
-        "{edges:?}"
+        edges(&g).contains(&r#""fn:start" "indirect" "fn:disk_open""#.to_string()),
+        "{g}"
     );
     let start = g["nodes"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|n| n["label"] == "start")
+        .find(|n| n["id"] == "fn:start")
         .unwrap();
+    assert_eq!(start["label"], "start");
     assert_eq!(start["kind"], "function");
     assert_eq!(start["location"]["range"]["start"]["line"], m["start"].0);
-    // Around `disk_open`, one step: it and its callers.
+    // Every edge with a call site says where.
+    for e in g["edges"].as_array().unwrap() {
+        assert!(e["location"]["uri"].is_string(), "{e}");
+    }
+    // Around `disk_open`, one step: its context and the contexts calling it.
     let (l, ch) = m["disk_open"];
     let g = c
         .result(
             "pointee/graph",
-            json!({"textDocument": {"uri": uri}, "kind": "invocations",
+            json!({"textDocument": {"uri": uri}, "kind": "invocation",
                    "position": {"line": l, "character": ch}, "depth": 1}),
         )
         .await;
@@ -1016,11 +1064,31 @@ async fn the_graph_request() {
     // Its context, and the contexts that call it: `start`'s (through the
     // device's ops) and `main`'s (through `fp`).
     assert_eq!(labels, ["#0 main", "#1 start", "#2 disk_open"]);
-    let r = c
-        .request(
+    assert_eq!(g["roots"], json!(["ctx:2"]));
+    // Expanding a node by its id, at most two nodes.
+    let g = c
+        .result(
             "pointee/graph",
-            json!({"textDocument": {"uri": uri}, "kind": "nope"}),
+            json!({"textDocument": {"uri": uri}, "kind": "call",
+                   "root": "fn:start", "depth": 1, "maxNodes": 2}),
         )
         .await;
-    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(g["roots"], json!(["fn:start"]));
+    assert_eq!(g["nodes"].as_array().unwrap().len(), 2, "{g}");
+    let root = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "fn:start")
+        .unwrap();
+    assert_eq!(root["more"], true, "{g}");
+    for bad in [json!("nope"), json!("calls")] {
+        let r = c
+            .request(
+                "pointee/graph",
+                json!({"textDocument": {"uri": uri}, "kind": bad}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+    }
 }
