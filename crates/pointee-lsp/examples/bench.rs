@@ -238,6 +238,25 @@ async fn main() {
         times.len()
     );
 
+    // References (the whole program's pointer expressions compared with
+    // the cursor's objects): the first 20 hover positions.
+    let mut times = Vec::new();
+    for &(line, col) in targets.iter().take(20) {
+        let t = Instant::now();
+        c.request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col},
+                   "context": {"includeDeclaration": true}}),
+        )
+        .await;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (p50, max) = (percentile(&mut times, 0.5), percentile(&mut times, 1.0));
+    println!(
+        "references ({} requests): p50 {p50:.1} ms, max {max:.1} ms",
+        times.len()
+    );
+
     // Edits: insert and remove a statement that changes nothing the
     // function's output depends on; one that changes its output; and a
     // comment-only edit.
