@@ -243,7 +243,10 @@ mod tests {
     #[test]
     fn panics_and_errors_are_failures_with_their_input() {
         let f = run_one(&PICKY, b"x!y").unwrap_err();
-        assert_eq!((f.what.as_str(), f.input.as_slice()), ("panicked: a bang", &b"x!y"[..]));
+        assert_eq!(
+            (f.what.as_str(), f.input.as_slice()),
+            ("panicked: a bang", &b"x!y"[..])
+        );
         let f = run_one(&PICKY, b"?").unwrap_err();
         assert_eq!(f.what, "a question");
         assert!(run_one(&PICKY, b"fine").is_ok());
@@ -261,6 +264,11 @@ mod tests {
         let (a, b) = (run(3), run(3));
         assert_eq!(a, b);
         assert!(a.iter().all(|m| m.len() <= 24));
-        assert!(a.iter().filter(|m| m.as_slice() != b"int x, *p = &x;").count() > 150);
+        assert!(
+            a.iter()
+                .filter(|m| m.as_slice() != b"int x, *p = &x;")
+                .count()
+                > 150
+        );
     }
 }

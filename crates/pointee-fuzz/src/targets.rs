@@ -5,8 +5,8 @@
 //! wall-clock guard (generous: never an assertion on speed) catches a hang.
 
 use crate::answers::{answers, Probe};
-use pointee_ide::{AnalysisHost, Config};
 use pointee_flow::{Interrupt, Interrupted, Settings};
+use pointee_ide::{AnalysisHost, Config};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -29,8 +29,14 @@ fn run(name: &str, cases: usize) {
         report.cases
     );
     let over = pointee_fuzz::targets::OVER_BUDGET.load(std::sync::atomic::Ordering::Relaxed);
-    eprintln!("{name}: {} inputs ({over} C inputs over the engine's budget so far)", report.cases);
-    assert!(over * 2 <= report.cases.max(10), "{over} inputs over budget: the fuzzing tests little");
+    eprintln!(
+        "{name}: {} inputs ({over} C inputs over the engine's budget so far)",
+        report.cases
+    );
+    assert!(
+        over * 2 <= report.cases.max(10),
+        "{over} inputs over budget: the fuzzing tests little"
+    );
 }
 
 #[test]
