@@ -164,8 +164,8 @@ pub fn run_one(target: &'static Target, input: &[u8]) -> Result<(), Failure> {
     }
 }
 
-/// Runs `target`: every regression, then `seeds` seeds and mutations until
-/// `cases` inputs ran or `budget` passed (whichever first). Seeded by
+/// Runs `target`: every regression, then seeds and mutations until `cases`
+/// of them ran or `budget` passed (whichever first). Seeded by
 /// `seed`: the same arguments run the same inputs.
 pub fn fuzz(target: &'static Target, seed: u64, cases: usize, budget: Duration) -> Report {
     let started = Instant::now();
@@ -186,7 +186,11 @@ pub fn fuzz(target: &'static Target, seed: u64, cases: usize, budget: Duration) 
     if pool.is_empty() {
         pool.push(Vec::new());
     }
-    while report.cases < cases && started.elapsed() < budget && report.failures.is_empty() {
+    let replayed = report.cases;
+    while report.cases - replayed < cases
+        && started.elapsed() < budget
+        && report.failures.is_empty()
+    {
         let base = pool[rng.below(pool.len())].clone();
         let input = if rng.ratio(1, 8) {
             base
