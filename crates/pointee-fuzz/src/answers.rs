@@ -1,6 +1,7 @@
 //! Every answer of a workspace, written out so two analyses can be compared:
 //! hover, callees and go-to-definition at every token that may start an
-//! expression, highlights and the call hierarchy at every name, inlay
+//! expression; highlights, references, declaration, implementation and the
+//! call hierarchy at every name; inlay
 //! hints, diagnostics of every file, alias checks, program errors, the dump
 //! (facts after every statement) and the graphs. File ids are replaced by
 //! paths, so answers of two hosts compare.
@@ -134,6 +135,15 @@ pub fn answers(a: &Analysis, probe: Probe) -> Result<Answers, Cancelled> {
             put("definition", format!("{at} {:?}", a.goto_definition(pos)?));
             if text.as_bytes()[offset as usize].is_ascii_alphabetic() {
                 put("highlights", format!("{at} {:?}", a.highlights(pos)?));
+                put("references", format!("{at} {:?}", a.references(pos)?));
+                put(
+                    "declaration",
+                    format!("{at} {:?}", a.goto_declaration(pos)?),
+                );
+                put(
+                    "implementation",
+                    format!("{at} {:?}", a.goto_implementation(pos)?),
+                );
                 for item in a.call_hierarchy(pos)? {
                     put(
                         "incoming",

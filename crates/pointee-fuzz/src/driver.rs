@@ -164,8 +164,8 @@ pub fn run_one(target: &'static Target, input: &[u8]) -> Result<(), Failure> {
     }
 }
 
-/// Runs `target`: every regression, then `seeds` seeds and mutations until
-/// `cases` inputs ran or `budget` passed (whichever first). Seeded by
+/// Runs `target`: every regression, then seeds and mutations until `cases`
+/// of them ran or `budget` passed (whichever first). Seeded by
 /// `seed`: the same arguments run the same inputs.
 pub fn fuzz(target: &'static Target, seed: u64, cases: usize, budget: Duration) -> Report {
     let started = Instant::now();
@@ -186,7 +186,11 @@ pub fn fuzz(target: &'static Target, seed: u64, cases: usize, budget: Duration) 
     if pool.is_empty() {
         pool.push(Vec::new());
     }
-    while report.cases < cases && started.elapsed() < budget && report.failures.is_empty() {
+    let replayed = report.cases;
+    while report.cases - replayed < cases
+        && started.elapsed() < budget
+        && report.failures.is_empty()
+    {
         let base = pool[rng.below(pool.len())].clone();
         let input = if rng.ratio(1, 8) {
             base
@@ -243,7 +247,10 @@ mod tests {
     #[test]
     fn panics_and_errors_are_failures_with_their_input() {
         let f = run_one(&PICKY, b"x!y").unwrap_err();
-        assert_eq!((f.what.as_str(), f.input.as_slice()), ("panicked: a bang", &b"x!y"[..]));
+        assert_eq!(
+            (f.what.as_str(), f.input.as_slice()),
+            ("panicked: a bang", &b"x!y"[..])
+        );
         let f = run_one(&PICKY, b"?").unwrap_err();
         assert_eq!(f.what, "a question");
         assert!(run_one(&PICKY, b"fine").is_ok());
@@ -261,6 +268,11 @@ mod tests {
         let (a, b) = (run(3), run(3));
         assert_eq!(a, b);
         assert!(a.iter().all(|m| m.len() <= 24));
-        assert!(a.iter().filter(|m| m.as_slice() != b"int x, *p = &x;").count() > 150);
+        assert!(
+            a.iter()
+                .filter(|m| m.as_slice() != b"int x, *p = &x;")
+                .count()
+                > 150
+        );
     }
 }

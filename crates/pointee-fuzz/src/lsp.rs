@@ -101,7 +101,22 @@ pub fn session(messages: Vec<Vec<u8>>, scripted: bool, guard: Duration) -> Resul
             }
         });
         let deadline = tokio::time::Instant::now() + guard;
-        for m in &messages {
+        let mut rest = &messages[..];
+        if scripted && !messages.is_empty() {
+            // A client waits for the answer to `initialize` before it sends
+            // anything else (the server refuses requests until then).
+            let _ = cw.write_all(&messages[0]).await;
+            let _ = cw.flush().await;
+            loop {
+                match tokio::time::timeout_at(deadline, rx.recv()).await {
+                    Ok(Some(v)) if v.get("method").is_none() && v["id"] == json!(0) => break,
+                    Ok(Some(_)) => {}
+                    _ => return Err("no answer to initialize before the guard".to_string()),
+                }
+            }
+            rest = &messages[1..];
+        }
+        for m in rest {
             if cw.write_all(m).await.is_err() {
                 break;
             }
@@ -227,6 +242,12 @@ fn range(u: &mut Bytes) -> Value {
 /// A script from fuzzer bytes: the messages and the ids of the requests
 /// that must be answered.
 pub fn script(data: &[u8]) -> (Vec<Vec<u8>>, BTreeSet<i64>) {
+    script_of(data, 40)
+}
+
+/// [`script`] with up to `steps` messages after the document is opened
+/// (a soak test's long session).
+pub fn script_of(data: &[u8], steps: usize) -> (Vec<Vec<u8>>, BTreeSet<i64>) {
     let mut u = Bytes::new(data);
     let java = u.ratio(1, 4);
     let (uri, lang) = if java {
@@ -267,7 +288,7 @@ pub fn script(data: &[u8]) -> (Vec<Vec<u8>>, BTreeSet<i64>) {
             &json!({"jsonrpc": "2.0", "method": method, "params": params}),
         ));
     };
-    for _ in 0..40 {
+    for _ in 0..steps {
         if u.is_empty() {
             break;
         }

@@ -5,10 +5,10 @@
 //! wall-clock guard (generous: never an assertion on speed) catches a hang.
 
 use crate::answers::{answers, Probe};
-use pointee_ide::{AnalysisHost, Config};
 use pointee_flow::{Interrupt, Interrupted, Settings};
+use pointee_ide::{AnalysisHost, Config};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -92,11 +92,16 @@ pub fn java(data: &[u8]) -> Result<(), String> {
     ask_everything("Main.java", &text_of(data))
 }
 
-/// How long the C engine may run on one input before the input counts as
-/// over budget: the engine has no step budget yet (the engine issue adds
-/// it), and generated programs with many recursive function-pointer calls
-/// take seconds in an optimised build, minutes in a debug one.
-pub const ENGINE_BUDGET: Duration = Duration::from_secs(5);
+/// How many times the C engine may look at its interrupt (once every 256
+/// calls it analyses) on one input, and how long it may take, before the
+/// input counts as over budget: a stand-in until the engine has its own
+/// step budget (the engine issue adds it). Generated programs with many
+/// recursive function-pointer calls need far more.
+pub const ENGINE_BUDGET: (u64, Duration) = (400, Duration::from_secs(5));
+
+/// Past this, an analysis that finished is not asked every question
+/// through pointee-ide (which runs it again and replays bodies).
+const ASK_BUDGET: Duration = Duration::from_secs(1);
 
 /// Inputs whose C analysis was stopped by [`ENGINE_BUDGET`] (the drivers
 /// report them: many would mean the fuzzing tests little).
@@ -119,21 +124,26 @@ fn ask_everything(name: &str, text: &str) -> Result<(), String> {
 }
 
 /// Lowers and analyses a C file with the engine stopped after
-/// [`ENGINE_BUDGET`]; false when it was stopped.
+/// [`ENGINE_BUDGET`]; false when it was stopped or took longer than
+/// [`ASK_BUDGET`].
 fn engine_within_budget(name: &str, text: &str) -> bool {
     let Ok(lowered) = pointee_c::lower(&[(name, text)]) else {
         return true; // a link error: answered as such, nothing to analyse
     };
+    let looks = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     let settings = Settings {
-        interrupt: Interrupt(Some(Arc::new(move || start.elapsed() > ENGINE_BUDGET))),
+        interrupt: Interrupt(Some(Arc::new(move || {
+            looks.fetch_add(1, Ordering::Relaxed) >= ENGINE_BUDGET.0
+                || start.elapsed() > ENGINE_BUDGET.1
+        }))),
         ..Settings::default()
     };
     let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
         drop(pointee_flow::analyze(&lowered.program, settings));
     }));
     match ran {
-        Ok(()) => true,
+        Ok(()) => start.elapsed() < ASK_BUDGET,
         Err(p) if p.is::<Interrupted>() => false,
         Err(p) => std::panic::resume_unwind(p),
     }

@@ -1,0 +1,204 @@
+//! Call graphs against real executions: every C fixture of
+//! `fixtures/c/{flow,soundness}` is compiled by gcc with
+//! `-finstrument-functions` and a recorder (`runtime/record_calls.c`) that
+//! writes each (callee, call site) pair; the call sites are resolved to
+//! their functions with `nm`, and every observed caller-to-callee edge
+//! between the program's functions must be among pointee's outgoing calls
+//! of the caller. Calls from outside the program (`main` from the C
+//! library, callbacks from `qsort`) have no caller here and are counted
+//! apart; the run-time alias checks of `alias_runtime.h` are not
+//! instrumented (pointee reads them as checks, not calls). Needs gcc and nm; without them the test is skipped, unless `CI`
+//! is set.
+
+use pointee_ide::{AnalysisHost, Config};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Text symbols of an executable, sorted by address: (address, name).
+fn functions(exe: &Path) -> Vec<(u64, String)> {
+    let out = Command::new("nm")
+        .arg("-n")
+        .arg(exe)
+        .output()
+        .expect("nm runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let (addr, kind, name) = (parts.next()?, parts.next()?, parts.next()?);
+            matches!(kind, "T" | "t")
+                .then(|| Some((u64::from_str_radix(addr, 16).ok()?, name.to_string())))?
+        })
+        .collect()
+}
+
+/// The function holding `addr` (the last symbol at or below it). An
+/// address in a shared library lands past the executable's last text
+/// symbol (`_fini`, not instrumented), so it never names a program
+/// function.
+fn function_at(funcs: &[(u64, String)], addr: u64) -> Option<&str> {
+    let i = funcs.partition_point(|(a, _)| *a <= addr);
+    (i > 0).then(|| funcs[i - 1].1.as_str())
+}
+
+/// Observed (caller, callee) edges of one run of `exe`; callers outside
+/// the instrumented functions are `None`.
+fn observed(exe: &Path, calls: &Path) -> BTreeSet<(Option<String>, String)> {
+    let funcs = functions(exe);
+    let text = std::fs::read_to_string(calls).unwrap_or_default();
+    let mut callees = BTreeSet::new();
+    let mut raw = BTreeSet::new();
+    for line in text.lines() {
+        let mut it = line
+            .split(' ')
+            .map(|x| u64::from_str_radix(x, 16).unwrap_or(0));
+        let (Some(f), Some(site)) = (it.next(), it.next()) else {
+            continue;
+        };
+        raw.insert((f, site));
+    }
+    let exact: BTreeMap<u64, &str> = funcs.iter().map(|(a, n)| (*a, n.as_str())).collect();
+    let mut edges = BTreeSet::new();
+    for &(f, _) in &raw {
+        if let Some(n) = exact.get(&f) {
+            callees.insert(n.to_string());
+        }
+    }
+    for (f, site) in raw {
+        let Some(callee) = exact.get(&f) else {
+            continue;
+        };
+        // A call site in an instrumented function of the program.
+        let caller = function_at(&funcs, site)
+            .filter(|c| callees.contains(*c) || *c == "main")
+            .map(str::to_string);
+        edges.insert((caller, callee.to_string()));
+    }
+    edges
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = pointee_fuzz::repo_root().join("fixtures/c");
+    let mut v = Vec::new();
+    for dir in ["flow", "soundness"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "c") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+#[test]
+fn every_observed_call_edge_is_in_pointees_call_graph() {
+    if !have("gcc") || !have("nm") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs gcc and nm for this test"
+        );
+        eprintln!("gcc or nm not found: skipped");
+        return;
+    }
+    let recorder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/record_calls.c");
+    let out_dir = std::env::temp_dir().join(format!("pointee-call-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let (mut programs, mut checked, mut from_outside, mut unlinked) = (0, 0, 0, 0);
+    let mut missed = Vec::new();
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("NO-GCC") || !text.contains("main(") {
+            continue;
+        }
+        let dir = path.parent().unwrap();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let exe = out_dir.join(&stem);
+        let cc = Command::new("gcc")
+            .args([
+                "-std=gnu99",
+                "-w",
+                "-O0",
+                "-fno-inline",
+                "-finstrument-functions",
+                "-no-pie",
+                // The run-time alias checks are pointee's intrinsics, not calls.
+                "-finstrument-functions-exclude-file-list=alias_runtime.h",
+                "-I",
+            ])
+            .arg(dir)
+            .arg(&path)
+            .arg(&recorder)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        if !cc.status.success() {
+            // Only `soundness/` has programs that call code outside them
+            // (`unknown_code.c`); every flow fixture builds (its own test).
+            assert!(!dir.ends_with("flow"), "{}: gcc failed", path.display());
+            unlinked += 1;
+            continue;
+        }
+        let calls = out_dir.join(format!("{stem}.calls"));
+        let run = Command::new(&exe)
+            .env("POINTEE_CALLS", &calls)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}: exit {:?}",
+            path.display(),
+            run.status.code()
+        );
+        programs += 1;
+        // pointee's call graph of the same files (the folder's headers too).
+        let mut files = vec![(
+            path.file_name().unwrap().to_string_lossy().into_owned(),
+            text.clone(),
+        )];
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "h") {
+                files.push((
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(&p).unwrap(),
+                ));
+            }
+        }
+        let host = AnalysisHost::with_files(files.clone(), Config::default());
+        let a = host.analysis();
+        let file = a.file_id(&files[0].0).unwrap();
+        for (caller, callee) in observed(&exe, &calls) {
+            let Some(caller) = caller else {
+                from_outside += 1;
+                continue;
+            };
+            checked += 1;
+            let links = a.outgoing_calls(file, &caller).unwrap();
+            if !links.iter().any(|l| l.item.name == callee) {
+                missed.push(format!("{stem}: {caller} -> {callee}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+    eprintln!("{programs} programs run ({unlinked} do not link alone), {checked} observed edges checked, {from_outside} calls from outside the program, {} missed", missed.len());
+    assert!(
+        programs >= 80 && checked >= 60,
+        "too little checked: {programs} programs, {checked} edges"
+    );
+    assert!(
+        missed.is_empty(),
+        "edges pointee's call graph misses:\n{}",
+        missed.join("\n")
+    );
+}
