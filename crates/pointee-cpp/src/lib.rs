@@ -137,7 +137,7 @@ pub struct Output {
 /// unit. Never fails: what goes wrong is a diagnostic and the rest is
 /// processed as far as it goes.
 pub fn preprocess(config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
-    Session::default().preprocess(config, fs, path)
+    Session::one_pass().preprocess(config, fs, path)
 }
 
 /// `dir` joined with `name` (unless `name` is absolute), normalised.

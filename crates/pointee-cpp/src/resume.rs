@@ -116,6 +116,11 @@ impl Session {
     /// from scratch.
     pub fn preprocess(&mut self, config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
         let path = crate::normalize(path);
+        if !self.keep_runs {
+            let mut pp = Pp::new(self, config, fs);
+            pp.run(&path, fs.read(&path));
+            return pp.finish();
+        }
         let main_text = fs.read(&path);
         if let (Some(text), Some(last)) = (&main_text, self.last.get(&path).cloned()) {
             if last.config == *config && last.reads.iter().all(|(p, old)| same(&fs.read(p), old)) {
@@ -130,6 +135,16 @@ impl Session {
         let (out, run) = pp.finish_keeping(config, main_text.unwrap_or_default());
         self.last.insert(path, Arc::new(run));
         out
+    }
+
+    /// A session for preprocessing each unit once (a whole program on the
+    /// command line): it keeps no run to resume, which saves noting
+    /// checkpoints and a copy of each output.
+    pub fn one_pass() -> Session {
+        Session {
+            keep_runs: false,
+            ..Session::default()
+        }
     }
 
     /// How many runs resumed the last run of their main file instead of
@@ -164,7 +179,8 @@ impl Session {
         let (old_end, new_end) = (a.len() - tail, b.len() - tail);
         let from = last
             .checkpoints
-            .partition_point(|c| c.main_at as usize <= start)
+            // Strictly before: the token there is as it was.
+            .partition_point(|c| (c.main_at as usize) < start)
             .checked_sub(1)?;
         let lexed = self.lexed_main(path, text.clone());
         let c = &last.checkpoints[from];
@@ -254,7 +270,8 @@ impl Pp<'_> {
     /// Whether the run is between two top-level items of the main file,
     /// with nothing read ahead: a point a later run may resume from.
     pub(crate) fn at_checkpoint(&self) -> bool {
-        self.top.boundary
+        self.record
+            && self.top.boundary
             && self.frames.len() == 1
             && self.frames[0].file == 0
             && self.frames[0].next < self.frames[0].lexed.toks.len()
