@@ -117,11 +117,7 @@ pub fn answers(a: &Analysis, probe: Probe) -> Result<Answers, Cancelled> {
             GraphKind::Invocations,
             GraphKind::PointerFlow,
         ] {
-            let g = a.graph(&GraphRequest {
-                file: *file,
-                kind,
-                around: None,
-            })?;
+            let g = a.graph(&GraphRequest::program(*file, kind))?;
             put("graph", format!("{path} {kind:?} {g:?}"));
         }
         for (k, offset) in candidate_offsets(&text).into_iter().enumerate() {
