@@ -11,6 +11,12 @@
 //! become spaces, so the expanded text of a file without macros and
 //! includes is the file itself with those blanked.
 //!
+//! A [`Session`] keeps each main file's last run: preprocessing the file
+//! again after an edit starts at the last point before the edit between two
+//! top-level items and takes the rest of the last output once it is back in
+//! the same state (`resume.rs`); the output always equals a run from
+//! scratch.
+//!
 //! It must never do I/O: included files are read through [`FileSystem`],
 //! which the caller implements (the database: open buffers over the disk;
 //! tests: memory). Its configuration ([`Config`]: include directories,
