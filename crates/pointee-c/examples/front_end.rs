@@ -44,7 +44,7 @@ fn main() {
     let (mut lines, mut functions, mut notes) = (0, 0, 0);
     let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
     for _ in 0..rounds {
-        let mut session = Session::default();
+        let mut session = Session::one_pass();
         let (mut t_pp, mut t_lower) = (Duration::ZERO, Duration::ZERO);
         let mut lowered = Vec::new();
         lines = 0;

@@ -76,13 +76,13 @@ pub fn lower_unit(
 /// library's headers.
 pub fn lower_file(name: &str, text: &str) -> CFile {
     let fs = unit::files_fs(&[(name, text)]);
-    lower_unit(&mut Session::default(), &Config::default(), &fs, name)
+    lower_unit(&mut Session::one_pass(), &Config::default(), &fs, name)
 }
 
 /// Preprocesses one file as [`lower_file`] does.
 pub fn preprocess_file(name: &str, text: &str) -> pointee_cpp::Output {
     let fs = unit::files_fs(&[(name, text)]);
-    preprocess(&mut Session::default(), &Config::default(), &fs, name)
+    preprocess(&mut Session::one_pass(), &Config::default(), &fs, name)
 }
 
 /// Lowers an expanded text (the preprocessor's output, or C that needs no
@@ -215,7 +215,7 @@ pub fn lower_configured<'c>(
         over: &own,
         under: system,
     };
-    let mut session = Session::default();
+    let mut session = Session::one_pass();
     let default = Config::default();
     let lowered: Vec<CFile> = files
         .iter()

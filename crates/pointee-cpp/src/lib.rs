@@ -11,6 +11,12 @@
 //! become spaces, so the expanded text of a file without macros and
 //! includes is the file itself with those blanked.
 //!
+//! A [`Session`] keeps each main file's last run: preprocessing the file
+//! again after an edit starts at the last point before the edit between two
+//! top-level items and takes the rest of the last output once it is back in
+//! the same state (`resume.rs`); the output always equals a run from
+//! scratch.
+//!
 //! It must never do I/O: included files are read through [`FileSystem`],
 //! which the caller implements (the database: open buffers over the disk;
 //! tests: memory). Its configuration ([`Config`]: include directories,
@@ -137,7 +143,7 @@ pub struct Output {
 /// unit. Never fails: what goes wrong is a diagnostic and the rest is
 /// processed as far as it goes.
 pub fn preprocess(config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
-    Session::default().preprocess(config, fs, path)
+    Session::one_pass().preprocess(config, fs, path)
 }
 
 /// `dir` joined with `name` (unless `name` is absolute), normalised.

@@ -28,6 +28,8 @@ pub struct Session {
     /// of its output (for tests and benchmarks).
     pub(crate) resumed: u64,
     pub(crate) joined: u64,
+    /// Whether runs note checkpoints and are kept (see `one_pass`).
+    pub(crate) keep_runs: bool,
 }
 
 impl Default for Session {
@@ -38,6 +40,7 @@ impl Default for Session {
             last: FxHashMap::default(),
             resumed: 0,
             joined: 0,
+            keep_runs: true,
         }
     }
 }
@@ -163,6 +166,8 @@ pub(crate) struct Pp<'a> {
     pub target: Option<Target>,
     /// It did.
     pub joined: bool,
+    /// Notes checkpoints (the session keeps runs).
+    pub record: bool,
 }
 
 impl<'a> Pp<'a> {
@@ -201,6 +206,7 @@ impl<'a> Pp<'a> {
             line_used: false,
             target: None,
             joined: false,
+            record: s.keep_runs,
         }
     }
 

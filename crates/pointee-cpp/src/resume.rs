@@ -107,6 +107,7 @@ pub(crate) struct Target {
     /// Where the edit ends in the last run's text: what was there at or
     /// after it is `delta` bytes later now.
     edit_end: u32,
+    delta: i64,
 }
 
 impl Session {
@@ -116,6 +117,11 @@ impl Session {
     /// from scratch.
     pub fn preprocess(&mut self, config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
         let path = crate::normalize(path);
+        if !self.keep_runs {
+            let mut pp = Pp::new(self, config, fs);
+            pp.run(&path, fs.read(&path));
+            return pp.finish();
+        }
         let main_text = fs.read(&path);
         if let (Some(text), Some(last)) = (&main_text, self.last.get(&path).cloned()) {
             if last.config == *config && last.reads.iter().all(|(p, old)| same(&fs.read(p), old)) {
@@ -130,6 +136,16 @@ impl Session {
         let (out, run) = pp.finish_keeping(config, main_text.unwrap_or_default());
         self.last.insert(path, Arc::new(run));
         out
+    }
+
+    /// A session for preprocessing each unit once (a whole program on the
+    /// command line): it keeps no run to resume, which saves noting
+    /// checkpoints and a copy of each output.
+    pub fn one_pass() -> Session {
+        Session {
+            keep_runs: false,
+            ..Session::default()
+        }
     }
 
     /// How many runs resumed the last run of their main file instead of
@@ -164,7 +180,8 @@ impl Session {
         let (old_end, new_end) = (a.len() - tail, b.len() - tail);
         let from = last
             .checkpoints
-            .partition_point(|c| c.main_at as usize <= start)
+            // Strictly before: the token there is as it was.
+            .partition_point(|c| (c.main_at as usize) < start)
             .checked_sub(1)?;
         let lexed = self.lexed_main(path, text.clone());
         let c = &last.checkpoints[from];
@@ -183,6 +200,7 @@ impl Session {
                 files: c.files,
                 lines_moved: newlines(&a[start..old_end]) != newlines(&b[start..new_end]),
                 edit_end: old_end as u32,
+                delta: new_end as i64 - old_end as i64,
             });
         let mut pp = Pp::new(self, config, fs);
         pp.restore(&last, from, text.clone());
@@ -254,7 +272,8 @@ impl Pp<'_> {
     /// Whether the run is between two top-level items of the main file,
     /// with nothing read ahead: a point a later run may resume from.
     pub(crate) fn at_checkpoint(&self) -> bool {
-        self.top.boundary
+        self.record
+            && self.top.boundary
             && self.frames.len() == 1
             && self.frames[0].file == 0
             && self.frames[0].next < self.frames[0].lexed.toks.len()
@@ -268,14 +287,11 @@ impl Pp<'_> {
     pub(crate) fn checkpoint(&mut self) -> bool {
         let main = &self.frames[0];
         let (main_next, main_at) = (main.next, main.lexed.toks[main.next].start);
-        let here = match &self.target {
-            Some(t) if t.main_at < main_at => {
-                self.target = None; // passed without stopping
-                false
-            }
-            Some(t) => t.main_at == main_at,
-            None => false,
-        };
+        // The target is the last run's first checkpoint not passed yet.
+        while self.target.as_ref().is_some_and(|t| t.main_at < main_at) {
+            self.next_target();
+        }
+        let here = self.target.as_ref().is_some_and(|t| t.main_at == main_at);
         let near = self
             .checkpoints
             .last()
@@ -306,12 +322,27 @@ impl Pp<'_> {
             return false;
         }
         let target = self.target.take().expect("checked above");
-        let joins = self.same_state(&target);
-        if joins {
-            self.join(&target);
-            self.joined = true;
+        if !self.same_state(&target) {
+            // Not (yet) as the last run was: try its next checkpoint.
+            self.target = Some(target);
+            self.next_target();
+            return false;
         }
-        joins
+        self.join(&target);
+        self.joined = true;
+        true
+    }
+
+    /// Aims at the last run's next checkpoint, if there is one.
+    fn next_target(&mut self) {
+        let Some(mut t) = self.target.take() else {
+            return;
+        };
+        t.index += 1;
+        if let Some(c) = t.last.checkpoints.get(t.index) {
+            t.main_at = (i64::from(c.main_at) + t.delta) as u32;
+            self.target = Some(t);
+        }
     }
 
     /// Whether the run is where the target's checkpoint was, as it was (the
@@ -319,7 +350,7 @@ impl Pp<'_> {
     fn same_state(&self, t: &Target) -> bool {
         let c = &t.last.checkpoints[t.index];
         let now = self.checkpoints.last().expect("noted at the target");
-        let delta = i64::from(t.main_at) - i64::from(c.main_at);
+        let delta = t.delta;
         !(t.lines_moved && t.last.line_used)
             && self.files.len() == c.files
             && self.files[t.files..]
@@ -346,8 +377,7 @@ impl Pp<'_> {
     fn join(&mut self, t: &Target) {
         let last = &t.last;
         let c = &last.checkpoints[t.index];
-        let from = t.edit_end;
-        let delta = i64::from(t.main_at) - i64::from(c.main_at);
+        let (from, delta) = (t.edit_end, t.delta);
         let text_delta = self.out.text.len() as i64 - c.text_len as i64;
         let spans_delta = self.out.spans.len() as i64 - c.spans_len as i64;
         let diagnostics_delta = self.diagnostics.len() as i64 - c.diagnostics as i64;

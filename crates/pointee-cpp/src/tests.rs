@@ -862,6 +862,9 @@ fn an_edit_inside_one_item_takes_the_rest_of_the_last_output() {
         ("while (p) STEP(p);", "while (p)\n        STEP(p);\n    count--;"),
         // Inside the conditional group.
         ("int with_a = A;", "int with_a = A + 1;"),
+        // A comment between items (written with the next item's first
+        // token: joins at the checkpoint after that item).
+        ("void walk", "/* a comment\n   over lines */\nvoid walk"),
         // Below the second include and the redefinition.
         ("return p;", "return p + 1;"),
         ("NEXT(n)->v + B", "NEXT(n)->v"),
@@ -870,7 +873,7 @@ fn an_edit_inside_one_item_takes_the_rest_of_the_last_output() {
     assert_eq!(s.resumed(), edits.len() as u64);
     // The last item's edit has nothing after it to take; the others join
     // where a checkpoint follows them.
-    assert!(s.joined() >= 3, "joined {} of {}", s.joined(), edits.len());
+    assert!(s.joined() >= 4, "joined {} of {}", s.joined(), edits.len());
 }
 
 #[test]

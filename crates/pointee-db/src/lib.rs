@@ -29,9 +29,13 @@
 //!
 //! For answers (pointee-ide), per file: `line_index` and `syntax_tree`.
 //!
-//! Every edit of a file re-runs `c_expanded` and `c_outline` (it parses the
-//! expanded text; it lowers declarations but no body) and the O(1) per-function `function_text`
-//! projections; `lower_c` (which only shifts and assembles) runs when a
+//! Every edit of a file re-runs `c_expanded` (the preprocessor resumes the
+//! unit's last run from the last checkpoint before the edit and takes the
+//! rest of its output, see `docs/preprocessor.md`) and `c_outline` (it
+//! parses the expanded text incrementally from the unit's last tree, and
+//! keeps the last outline, positions moved, when the edit lies inside one
+//! function body; else it lowers the declarations again, but no body) and
+//! the O(1) per-function `function_text` projections; `lower_c` (which only shifts and assembles) runs when a
 //! request needs positions, diagnostics read `file_notes`. A function
 //! is lowered again only when its text or the file scope changed: editing a
 //! body re-lowers that function; a comment or whitespace edit between
