@@ -85,8 +85,19 @@ pub fn java_config(db: &dyn Db, project: Project) -> Config {
 /// switching the context sensitivity analyses once, and lowers nothing.
 #[salsa::tracked(returns(ref))]
 pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
-    let session =
-        crate::session::JavaSession::start(java_ir(db, project), java_config(db, project));
+    // Stop when an input is about to be written: this run's revision is
+    // outdated then, and the write waits for it (as `c_engine` does).
+    let writes = db.writes();
+    let start = writes.load(std::sync::atomic::Ordering::SeqCst);
+    let outdated = || writes.load(std::sync::atomic::Ordering::SeqCst) != start;
+    let session = crate::session::JavaSession::start(
+        java_ir(db, project),
+        java_config(db, project),
+        &outdated,
+    )
+    .unwrap_or_else(|pointee_cspta::Interrupted| {
+        std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite))
+    });
     JavaEngine(Arc::new(session))
 }
 

@@ -209,3 +209,53 @@ fn switching_the_context_sensitivity_analyses_once_and_lowers_nothing() {
     let ran = run(&mut h);
     assert!(!ran.contains(&"java_engine".to_string()), "{ran:?}");
 }
+
+#[path = "../../pointee-cspta/tests/common/gen.rs"]
+#[allow(dead_code)]
+mod java_gen;
+
+/// A write stops a Java solve of the outdated revision on another clone
+/// (salsa alone cancels only between queries): the solve unwinds as a
+/// salsa cancellation, the write goes through, and the next run is whole.
+#[test]
+fn a_write_stops_a_running_java_analysis() {
+    let text = java_gen::large(25, 6, 9);
+    let mut h = Harness::new(&[("Main.java", &text)]);
+    set_config(
+        &mut h.db,
+        h.project,
+        Config {
+            java_cs: Some("2-obj".into()),
+            ..Config::default()
+        },
+    );
+    let (db2, project) = (h.db.clone(), h.project);
+    let lowered = Arc::new(std::sync::Barrier::new(2));
+    let lowered2 = lowered.clone();
+    let run = std::thread::spawn(move || {
+        let _ = java_ir(&db2, project);
+        lowered2.wait();
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            java_engine(&db2, project).0.analysis().is_ok()
+        }))
+    });
+    // The solve runs for far longer than this in a test build.
+    lowered.wait();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    h.edit(
+        "Main.java",
+        "public static void main(String[] args) {",
+        "public static void main(String[] args) {\n        Object unused = null;",
+    );
+    let outcome = run.join().expect("the thread does not panic otherwise");
+    assert!(
+        matches!(outcome, Err(salsa::Cancelled::PendingWrite)),
+        "the run was not stopped: {outcome:?}"
+    );
+    let mut fresh = Harness::new(&[("Main.java", &*h.file("Main.java").text(&h.db).clone())]);
+    set_config(&mut fresh.db, fresh.project, project.config(&h.db).clone());
+    assert_eq!(
+        java_analysis(&h.db, h.project),
+        java_analysis(&fresh.db, fresh.project)
+    );
+}
