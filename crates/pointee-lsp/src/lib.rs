@@ -177,6 +177,12 @@ impl Backend {
         .await
     }
 
+    /// Whether the user asked definition to answer only on indirect and
+    /// virtual calls in this document's language (`goto.indirectCallsOnly`).
+    fn indirect_calls_only(&self, name: &str) -> bool {
+        lock(&self.shared.settings).indirect_calls_only.applies_to(name)
+    }
+
     async fn invalid_request(&self) -> Result<()> {
         Err(Error::invalid_request())
     }
@@ -726,14 +732,17 @@ impl LanguageServer for Backend {
         if !self.doc_exists(&name) {
             return Ok(None);
         }
+        let only_calls = self.indirect_calls_only(&name);
         self.run(move |cx| {
             let Some(at) = cx.files.position(&name, pos) else {
                 return Ok(None);
             };
-            Ok(convert::locations(
-                &cx.files,
-                &cx.analysis().goto_definition(at)?,
-            ))
+            let targets = if only_calls {
+                cx.analysis().goto_implementation(at)?
+            } else {
+                cx.analysis().goto_definition(at)?
+            };
+            Ok(convert::locations(&cx.files, &targets))
         })
         .await
     }
@@ -763,7 +772,7 @@ impl LanguageServer for Backend {
         params: lsp::request::GotoDeclarationParams,
     ) -> Result<Option<lsp::request::GotoDeclarationResponse>> {
         let (name, pos) = text_position(&params.text_document_position_params);
-        if !self.doc_exists(&name) {
+        if !self.doc_exists(&name) || self.indirect_calls_only(&name) {
             return Ok(None);
         }
         self.run(move |cx| {

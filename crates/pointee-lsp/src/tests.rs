@@ -251,6 +251,45 @@ int main(void) {
 }
 "#;
 
+/// `goto.indirectCallsOnly`: definition answers only on indirect calls
+/// (every possible callee) and declaration answers nothing in that
+/// language, so that an editor also running clangd gets each answer once;
+/// the other language and a later change back behave as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn indirect_calls_only_leaves_the_rest_to_the_languages_own_server() {
+    let (text, m) = markers(OPS);
+    let mut c = Client::start(&[], json!({"goto": {"indirectCallsOnly": {"c": true}}})).await;
+    c.open("ops.c", &text).await;
+    let callees = |d: &Value| {
+        let mut lines: Vec<u64> = d.as_array().unwrap().iter().map(line_of).collect();
+        lines.sort();
+        lines
+    };
+    let both = vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64];
+    for at in ["open", "fp", "fp2"] {
+        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        assert_eq!(callees(&d), both, "{at}: {d}");
+    }
+    for at in ["d", "console_use", "file", "call_start"] {
+        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        assert!(d.is_null() || d == json!([]), "{at}: {d}");
+    }
+    let d = c.result("textDocument/declaration", c.pos("ops.c", m["fp"])).await;
+    assert_eq!(d, Value::Null);
+    // Off again (both languages at once): definition elsewhere answers.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pointee": {"goto": {"indirectCallsOnly": false}}}}),
+    )
+    .await;
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["d"])).await;
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": m["d_decl"].0, "character": m["d_decl"].1}),
+        "{d}"
+    );
+}
+
 fn line_of(v: &Value) -> u64 {
     v["range"]["start"]["line"].as_u64().unwrap()
 }
