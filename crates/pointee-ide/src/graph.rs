@@ -325,11 +325,12 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
         for f in &program.functions {
             units.extend(a.units_of(&f.name));
         }
-        units.sort();
+        units.sort_by_key(|&u| a.unit_number(u));
         let unit_node = |u: pointee_flow::UnitId, b: &mut Builder<(bool, String)>| {
             let unit = a.unit(u);
             let name = a.func_name(u).to_string();
-            b.node((true, u.to_string()), || {
+            // Keyed by the number users see, stable across edits.
+            b.node((true, a.unit_number(u).to_string()), || {
                 let mut tags = Vec::new();
                 match unit.entry {
                     Some(EntryKind::Main) => tags.push("entry".to_string()),
@@ -348,7 +349,7 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
                 }
                 GraphNode {
                     at: function_node(&p, &name).at,
-                    label: format!("#{u} {name}"),
+                    label: format!("#{} {name}", a.unit_number(u)),
                     kind: NodeKind::Context,
                     tags,
                     id: String::new(),

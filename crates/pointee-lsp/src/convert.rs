@@ -6,7 +6,7 @@
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
     Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
-    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
+    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Reference, Severity, Target,
 };
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -143,6 +143,11 @@ fn target_md(files: &Files, t: &Target) -> String {
     s.push_str(&format!(" *{}*", t.kind.as_str()));
     if let Some(h) = &t.heap_context {
         s.push_str(&format!(" in `{h}`"));
+    }
+    // A symbolic name in the user's terms: `1_p` *symbolic* (what callers
+    // of `f` pass as `p`).
+    if let Some(m) = &t.meaning {
+        s.push_str(&format!(" ({m})"));
     }
     s
 }
@@ -322,6 +327,16 @@ pub fn outgoing(files: &Files, links: &[CallLink]) -> Vec<lsp::CallHierarchyOutg
                 from_ranges: call_ranges(files, l),
             })
         })
+        .collect()
+}
+
+/// References as locations, in the answer's order (must-aliases first),
+/// each place once.
+pub fn references(files: &Files, refs: &[Reference]) -> Vec<lsp::Location> {
+    let mut seen = std::collections::HashSet::new();
+    refs.iter()
+        .filter(|r| seen.insert(r.range))
+        .filter_map(|r| files.location(r.range))
         .collect()
 }
 

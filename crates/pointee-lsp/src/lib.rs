@@ -514,6 +514,7 @@ impl LanguageServer for Backend {
                 implementation_provider: Some(lsp::ImplementationProviderCapability::Simple(true)),
                 call_hierarchy_provider: Some(lsp::CallHierarchyServerCapability::Simple(true)),
                 document_highlight_provider: Some(lsp::OneOf::Left(true)),
+                references_provider: Some(lsp::OneOf::Left(true)),
                 inlay_hint_provider: Some(lsp::OneOf::Left(true)),
                 workspace: Some(lsp::WorkspaceServerCapabilities {
                     workspace_folders: Some(lsp::WorkspaceFoldersServerCapabilities {
@@ -743,6 +744,24 @@ impl LanguageServer for Backend {
                 cx.analysis().goto_definition(at)?
             };
             Ok(convert::locations(&cx.files, &targets))
+        })
+        .await
+    }
+
+    async fn references(
+        &self,
+        params: lsp::ReferenceParams,
+    ) -> Result<Option<Vec<lsp::Location>>> {
+        let (name, pos) = text_position(&params.text_document_position);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
+            };
+            let refs = cx.analysis().references(at)?;
+            Ok((!refs.is_empty()).then(|| convert::references(&cx.files, &refs)))
         })
         .await
     }
