@@ -23,5 +23,5 @@ pub use compile::{
 pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};
-pub use solver::{CallEdge, MethodCtx};
+pub use solver::{CallEdge, Interrupted, MethodCtx};
 pub use types::{TypeInfo, TypeTests};

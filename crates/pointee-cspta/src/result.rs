@@ -6,7 +6,7 @@ use crate::compile::{CallKind, CastStmt, Facts};
 use crate::context::{Contexts, CtxId, Elem, Selector, Variant};
 use crate::fxhash::FxHashMap;
 use crate::ptset::PtSet;
-use crate::solver::{CallEdge, MethodCtx, Solver};
+use crate::solver::{CallEdge, Interrupted, MethodCtx, Solver};
 use pointee_ir::Program;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -80,13 +80,38 @@ impl Analysis {
         variant: Variant,
         sel: &dyn Selector,
     ) -> Analysis {
+        match Analysis::solve(program, roots, variant, sel, None) {
+            Ok(a) => a,
+            Err(Interrupted) => unreachable!("a solve without an interrupt runs to the end"),
+        }
+    }
+
+    /// Same as [`Analysis::run`], stopping (`Err(Interrupted)`) soon after
+    /// `interrupt` answers true: an editor's newer edit made this run
+    /// outdated.
+    pub fn run_interruptible(
+        program: &Program,
+        roots: &[&str],
+        variant: Variant,
+        interrupt: &dyn Fn() -> bool,
+    ) -> Result<Analysis, Interrupted> {
+        Analysis::solve(program, roots, variant, &variant, Some(interrupt))
+    }
+
+    fn solve(
+        program: &Program,
+        roots: &[&str],
+        variant: Variant,
+        sel: &dyn Selector,
+        interrupt: Option<&dyn Fn() -> bool>,
+    ) -> Result<Analysis, Interrupted> {
         let facts = Facts::new(program);
         let root_ids: Vec<u32> = roots
             .iter()
             .filter_map(|r| facts.method_index.get(*r).copied())
             .collect();
         let mut s = Solver::new(&facts, sel);
-        s.solve(&root_ids);
+        s.solve(&root_ids, interrupt)?;
         let heap_bytes = s.heap_bytes();
         let mut by_method = vec![Vec::new(); facts.methods.len()];
         for (i, r) in s.reached.iter().enumerate() {
@@ -118,7 +143,7 @@ impl Analysis {
             v.sort_unstable();
             v.dedup();
         }
-        Analysis {
+        Ok(Analysis {
             facts,
             variant,
             ctxs,
@@ -132,7 +157,7 @@ impl Analysis {
             by_method,
             callees,
             heap_bytes,
-        }
+        })
     }
 
     pub fn method(&self, name: &str) -> Option<u32> {

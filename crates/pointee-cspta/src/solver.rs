@@ -22,6 +22,15 @@ use std::collections::VecDeque;
 
 const NOT_VAR: u32 = u32::MAX;
 
+/// Worklist steps between two looks at the interrupt: a look is an atomic
+/// load or so, a step a set difference and its propagation.
+const INTERRUPT_EVERY: u32 = 1024;
+
+/// A solve stopped by its interrupt (a newer edit arrived): its state is
+/// not a fixed point and is dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
+
 /// A reached (method, context) pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MethodCtx {
@@ -196,12 +205,25 @@ impl<'f> Solver<'f> {
         out
     }
 
-    /// Solve: runs the roots in the empty context, then the worklist.
-    pub fn solve(&mut self, roots: &[u32]) {
+    /// Solve: runs the roots in the empty context, then the worklist;
+    /// stops early when `interrupt` answers true (it is asked every
+    /// `INTERRUPT_EVERY` steps).
+    pub fn solve(
+        &mut self,
+        roots: &[u32],
+        interrupt: Option<&dyn Fn() -> bool>,
+    ) -> Result<(), Interrupted> {
         for &r in roots {
             self.add_reachable(r, EMPTY);
         }
+        let mut steps = 0u32;
         loop {
+            steps = steps.wrapping_add(1);
+            if let Some(stop) = interrupt {
+                if steps.is_multiple_of(INTERRUPT_EVERY) && stop() {
+                    return Err(Interrupted);
+                }
+            }
             while let Some(c) = self.to_init.pop() {
                 self.add_reachable(c, EMPTY);
             }
@@ -246,6 +268,7 @@ impl<'f> Solver<'f> {
                 }
             }
         }
+        Ok(())
     }
 
     /// A zero-length array: an element store into it never happens.

@@ -1,6 +1,6 @@
 //! Java queries: lowering (all Java files together) and the analysis.
 
-use crate::{AliasCheck, CallEdge, CallKind, Config, Db, Lang, Project};
+use crate::{AliasCheck, CallEdge, CallKind, Config, Db, Lang, Project, SourceFile};
 use pointee_ir::{Basic, Block, Callee, Name, Program, StmtId};
 use std::sync::Arc;
 
@@ -67,11 +67,37 @@ impl std::fmt::Debug for JavaEngine {
     }
 }
 
+/// The Java part of the configuration (the context sensitivity and the
+/// entry; the rest left default): equal (backdated) after a change of the
+/// C settings, so the Java analysis does not run again.
+#[salsa::tracked(returns(ref))]
+pub fn java_config(db: &dyn Db, project: Project) -> Config {
+    let config = project.config(db);
+    Config {
+        java_cs: config.java_cs.clone(),
+        java_entry: config.java_entry.clone(),
+        ..Config::default()
+    }
+}
+
 /// Runs the Java analysis with the configured sensitivity and roots.
-/// Re-executes only when the Java IR or the configuration changed.
+/// Re-executes only when the Java IR or the Java configuration changed:
+/// switching the context sensitivity analyses once, and lowers nothing.
 #[salsa::tracked(returns(ref))]
 pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
-    let session = crate::session::JavaSession::start(java_ir(db, project), project.config(db));
+    // Stop when an input is about to be written: this run's revision is
+    // outdated then, and the write waits for it (as `c_engine` does).
+    let writes = db.writes();
+    let start = writes.load(std::sync::atomic::Ordering::SeqCst);
+    let outdated = || writes.load(std::sync::atomic::Ordering::SeqCst) != start;
+    let session = crate::session::JavaSession::start(
+        java_ir(db, project),
+        java_config(db, project),
+        &outdated,
+    )
+    .unwrap_or_else(|pointee_cspta::Interrupted| {
+        std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite))
+    });
     JavaEngine(Arc::new(session))
 }
 
@@ -129,14 +155,138 @@ fn walk_calls_with_site<'a>(
     });
 }
 
-/// Every Java file of the project lowered as one program.
-#[salsa::tracked(returns(ref))]
-pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
-    let files: Vec<(&str, &str)> = project
+/// The Java files of the project, in its (path) order.
+fn java_files(db: &dyn Db, project: Project) -> Vec<SourceFile> {
+    project
         .files(db)
         .iter()
+        .copied()
         .filter(|f| Lang::of_path(f.path(db)) == Some(Lang::Java))
-        .map(|f| (f.path(db).as_str(), &**f.text(db)))
+        .collect()
+}
+
+/// A Java file's outline: its classes' declarations (no method body), where
+/// their names and its units (top-level type declarations) are, and the
+/// notes on its syntax. Re-executes on every edit of the file, from the
+/// editor's tree when it keeps one.
+#[salsa::tracked(returns(ref))]
+pub fn java_outline(db: &dyn Db, file: SourceFile) -> Arc<pointee_java::FileOutline> {
+    let text = file.text(db);
+    let outline = match file.tree(db) {
+        Some(tree) => pointee_java::outline(file.path(db), text, &tree.0),
+        None => pointee_java::outline(file.path(db), text, &crate::parse(Lang::Java, text, None)),
+    };
+    Arc::new(outline)
+}
+
+/// A Java file's classes as the class table holds them: position-free, so
+/// equal (and backdated) after an edit inside a body.
+#[salsa::tracked(returns(ref))]
+pub fn java_file_classes(db: &dyn Db, file: SourceFile) -> Arc<[pointee_java::ClassDecl]> {
+    java_outline(db, file).classes.clone().into()
+}
+
+/// The program's class table, and the classes it ignores (a second class
+/// of a name) as (file, class) indices into `java_files`' order. Changes
+/// only when a declaration does (a class, a field, a method's signature).
+#[salsa::tracked(returns(ref))]
+pub fn java_class_table(
+    db: &dyn Db,
+    project: Project,
+) -> Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)> {
+    let files = java_files(db, project);
+    let classes: Vec<&[pointee_java::ClassDecl]> =
+        files.iter().map(|&f| &**java_file_classes(db, f)).collect();
+    Arc::new(pointee_java::class_table_of(&classes))
+}
+
+/// A unit (top-level type declaration) of a Java file of a project, by its
+/// place among the file's units: the unit of Java lowering.
+#[salsa::interned(debug)]
+pub struct JavaUnitKey<'db> {
+    #[returns(copy)]
+    pub project: Project,
+    #[returns(copy)]
+    pub file: SourceFile,
+    #[returns(copy)]
+    pub index: u32,
+}
+
+/// The text of a unit. Equal after an edit of another unit (or between
+/// units), so the unit is not lowered again.
+#[salsa::tracked(returns(ref))]
+pub fn java_unit_text<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<str> {
+    let file = key.file(db);
+    let text = file.text(db);
+    match java_outline(db, file).units.get(key.index(db) as usize) {
+        Some(r) => Arc::from(&text[r.start as usize..r.end as usize]),
+        None => Arc::from(""),
+    }
+}
+
+/// A unit lowered from its own text against the class table (positions
+/// relative to the unit's start). Re-executes only when the unit's text or
+/// the class table changed: an edit inside a method body lowers that
+/// method's top-level class again, and no other.
+#[salsa::tracked(returns(ref))]
+pub fn java_unit<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<pointee_java::LoweredUnit> {
+    let file = key.file(db);
+    let table = &java_class_table(db, key.project(db)).0;
+    Arc::new(pointee_java::lower_unit_text(
+        table,
+        file.path(db),
+        java_unit_text(db, key),
+        key.index(db) as usize,
+    ))
+}
+
+/// Every Java file of the project lowered as one program: each file's
+/// units (`java_unit`) shifted to where they now are, assembled with the
+/// pools and callbacks. Re-executes on every Java edit, but lowers no body
+/// itself.
+#[salsa::tracked(returns(ref))]
+pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
+    let files = java_files(db, project);
+    let table = java_class_table(db, project);
+    let outlines: Vec<&pointee_java::FileOutline> =
+        files.iter().map(|&f| &**java_outline(db, f)).collect();
+    let units: Vec<Vec<(u32, &pointee_java::LoweredUnit)>> = files
+        .iter()
+        .zip(&outlines)
+        .map(|(&f, o)| {
+            o.units
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    (
+                        r.start,
+                        &**java_unit(db, JavaUnitKey::new(db, project, f, i as u32)),
+                    )
+                })
+                .collect()
+        })
         .collect();
-    Arc::new(JavaLowered(pointee_java::lower(&files)))
+    let parts: Vec<pointee_java::FileParts> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| pointee_java::FileParts {
+            file: f.path(db),
+            notes: outlines[i]
+                .notes
+                .iter()
+                .cloned()
+                .chain(
+                    table
+                        .1
+                        .iter()
+                        .filter(|(file, _)| *file == i)
+                        .map(|&(_, c)| pointee_java::ignored_class_note(outlines[i], c)),
+                )
+                .collect(),
+            units: units[i].clone(),
+        })
+        .collect();
+    crate::graveyard::shared(Arc::new(JavaLowered(pointee_java::assemble(
+        &table.0, &parts,
+    ))))
 }

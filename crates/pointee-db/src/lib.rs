@@ -27,6 +27,28 @@
 //!         ──c_analysis──▶ its position-free results (call edges, checks)
 //! ```
 //!
+//! For Java, lowered by unit (a top-level type declaration) as C is by
+//! function:
+//!
+//! ```text
+//! SourceFile ──java_outline──▶ FileOutline (classes' declarations, units' spans)
+//!     ├─ java_file_classes ──▶ its classes (position-free)
+//!     └─ java_unit_text(JavaUnitKey) ──▶ the unit's text
+//! Project ──java_class_table──▶ the class table (from java_file_classes)
+//! JavaUnitKey ──java_unit──▶ LoweredUnit (positions relative to the unit;
+//!                            its text + the class table)
+//! Project ──java_program──▶ the units assembled (IR + source maps)
+//!         ──java_ir──▶ position-free; ──java_config──▶ the Java settings
+//!         ──java_engine──▶ the analysis kept for requests (java_ir + java_config)
+//!         ──java_analysis──▶ its position-free results
+//! ```
+//!
+//! An edit inside a method body lowers that body's unit again and no
+//! other; a comment or a moved unit lowers none; a changed declaration
+//! (class, field, method signature) changes the class table and lowers
+//! every unit again. Switching the context sensitivity runs the analysis
+//! once and lowers nothing.
+//!
 //! For answers (pointee-ide), per file: `line_index` and `syntax_tree`.
 //!
 //! Every edit of a file re-runs `c_expanded` (the preprocessor resumes the
@@ -375,5 +397,7 @@ pub fn set_config(db: &mut Database, project: Project, config: Config) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_java;
 #[cfg(test)]
 mod tests_lowering;

@@ -12,18 +12,25 @@ pub struct JavaSession {
 
 impl JavaSession {
     /// Analyses `ir` with the configured sensitivity and roots (as
-    /// `java_analysis` does).
-    pub fn start(ir: &crate::JavaIr, config: &crate::Config) -> JavaSession {
-        let analyse = || {
-            let variant = match &config.java_cs {
-                Some(s) => pointee_cspta::Variant::parse(s)?,
-                None => pointee_cspta::Variant::default(),
-            };
-            let roots = crate::java_roots(ir, config)?;
-            let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
-            Ok(pointee_cspta::Analysis::run(&ir.program, &roots, variant))
+    /// `java_analysis` does); `Err` when `interrupt` stopped the solve.
+    pub fn start(
+        ir: &crate::JavaIr,
+        config: &crate::Config,
+        interrupt: &dyn Fn() -> bool,
+    ) -> Result<JavaSession, pointee_cspta::Interrupted> {
+        let variant = match &config.java_cs {
+            Some(s) => pointee_cspta::Variant::parse(s),
+            None => Ok(pointee_cspta::Variant::default()),
         };
-        JavaSession { a: analyse() }
+        let roots = crate::java_roots(ir, config);
+        let (variant, roots) = match (variant, roots) {
+            (Ok(v), Ok(r)) => (v, r),
+            (Err(e), _) | (_, Err(e)) => return Ok(JavaSession { a: Err(e) }),
+        };
+        let roots: Vec<&str> = roots.iter().map(|s| &**s).collect();
+        let a =
+            pointee_cspta::Analysis::run_interruptible(&ir.program, &roots, variant, interrupt)?;
+        Ok(JavaSession { a: Ok(a) })
     }
 
     /// The analysis, or why none ran.

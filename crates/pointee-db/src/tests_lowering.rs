@@ -380,13 +380,19 @@ fn editing_a_define_relowers_only_the_functions_that_use_it() {
     h.run();
     h.edit("a.c", "#define NEXT(n) ((n)->next)", "#define NEXT(n) (n)");
     let ran = h.run();
-    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(uses)"]);
+    assert_eq!(
+        runs_of(&ran, "lower_function"),
+        vec!["lower_function(uses)"]
+    );
     assert_eq!(runs_of(&ran, "c_function"), vec!["c_function(uses)"]);
     assert_like_whole_file(&h.db, h.file("a.c"), "the file with NEXT changed");
     // A body edit that touches no directive leaves the other alone.
     h.edit("a.c", "    return n;", "    n = n;\n    return n;");
     let ran = h.run();
-    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(plain)"]);
+    assert_eq!(
+        runs_of(&ran, "lower_function"),
+        vec!["lower_function(plain)"]
+    );
 }
 
 #[test]
@@ -413,14 +419,20 @@ fn editing_a_header_relowers_the_units_that_include_it() {
     assert!(
         f.body_lines().iter().any(|l| l.text.contains("(*t1).next")),
         "{:?}",
-        f.body_lines().iter().map(|l| l.text.clone()).collect::<Vec<_>>()
+        f.body_lines()
+            .iter()
+            .map(|l| l.text.clone())
+            .collect::<Vec<_>>()
     );
 }
 
 #[test]
 fn includes_not_in_the_program_are_read_from_the_system() {
     let mut system = pointee_c::pointee_cpp::MemoryFs::new();
-    system.insert("inc/list.h", "struct node { struct node *next; };\n#define NEXT(n) ((n)->next)\n");
+    system.insert(
+        "inc/list.h",
+        "struct node { struct node *next; };\n#define NEXT(n) ((n)->next)\n",
+    );
     let mut db = Database::default().with_system(Arc::new(system));
     let project = Project::new(&db, Vec::new(), Config::default());
     let a = "#include \"list.h\"\nstruct node *a(struct node *n) { return NEXT(n); }\n";
@@ -436,7 +448,11 @@ fn includes_not_in_the_program_are_read_from_the_system() {
         ..Default::default()
     };
     set_c_configs(&mut db, [("src/a.c".to_string(), config)].into());
-    assert!(file_notes(&db, file).is_empty(), "{:?}", file_notes(&db, file));
+    assert!(
+        file_notes(&db, file).is_empty(),
+        "{:?}",
+        file_notes(&db, file)
+    );
     let lowered = lower_c(&db, file);
     assert!(lowered.program.types.records.contains_key("struct node"));
     // The header's record lands in the header.

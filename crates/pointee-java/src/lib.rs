@@ -21,7 +21,7 @@ mod types;
 mod unit;
 
 use crate::syntax::Fields;
-pub use decl::ClassTable;
+pub use decl::{ClassDecl, ClassTable};
 pub use lower::LIBRARY;
 use lower::{range, Pools};
 pub use made::LIBRARY_OBJECT;
@@ -129,27 +129,45 @@ pub fn outline(file: &str, src: &str, tree: &Tree) -> FileOutline {
 /// classes; a second class of one name is ignored, with a note (by file
 /// index) at its name.
 pub fn class_table(outlines: &[&FileOutline]) -> (ClassTable, Vec<(usize, Note)>) {
+    let classes: Vec<&[ClassDecl]> = outlines.iter().map(|o| &o.classes[..]).collect();
+    let (table, ignored) = class_table_of(&classes);
+    let notes = ignored
+        .into_iter()
+        .map(|(f, c)| (f, ignored_class_note(outlines[f], c)))
+        .collect();
+    (table, notes)
+}
+
+/// The class table from each file's classes (position-free, so equal after
+/// an edit inside a body): the built-in classes, then every file's classes.
+/// A second class of one name is ignored and listed as (file, class) indices.
+pub fn class_table_of(files: &[&[ClassDecl]]) -> (ClassTable, Vec<(usize, usize)>) {
     let mut table = ClassTable::default();
     for c in decl::builtins() {
         table.insert(c);
     }
-    let mut notes = Vec::new();
-    for (f, o) in outlines.iter().enumerate() {
-        for (c, r) in o.classes.iter().zip(&o.class_ranges) {
-            let name = c.name.clone();
+    let mut ignored = Vec::new();
+    for (f, classes) in files.iter().enumerate() {
+        for (i, c) in classes.iter().enumerate() {
             if !table.insert(c.clone()) {
-                notes.push((
-                    f,
-                    Note {
-                        range: *r,
-                        kind: NoteKind::Unsupported,
-                        message: format!("a second class named `{name}` is ignored"),
-                    },
-                ));
+                ignored.push((f, i));
             }
         }
     }
-    (table, notes)
+    (table, ignored)
+}
+
+/// The note at the name of the class `class` of `outline`, which the class
+/// table ignores (a second class of its name).
+pub fn ignored_class_note(outline: &FileOutline, class: usize) -> Note {
+    Note {
+        range: outline.class_ranges[class],
+        kind: NoteKind::Unsupported,
+        message: format!(
+            "a second class named `{}` is ignored",
+            outline.classes[class].name
+        ),
+    }
 }
 
 /// Lowers the unit at `index` of file `file` (its text `src` parsed into

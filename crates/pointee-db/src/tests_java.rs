@@ -1,0 +1,261 @@
+//! Incremental Java, proved from salsa's execution events as the C tests
+//! are (`tests.rs`): a unit (top-level type) is lowered again only when its
+//! text or the class table changed, and switching the context sensitivity
+//! analyses once and lowers nothing.
+
+use super::tests::{strs, Harness};
+use super::*;
+use salsa::plumbing::AsId;
+use salsa::Database as _;
+
+const SHAPES: &str = "\
+class Shape {
+    Object tag;
+    Object tag() { return tag; }
+}
+class Circle extends Shape {
+    Object tag() { return new Object(); }
+}
+";
+
+const MAIN: &str = "\
+public class Main {
+    static Object keep;
+    public static void main(String[] args) {
+        Shape s = new Shape();
+        if (args.length > 0) s = new Circle();
+        keep = s.tag();
+    }
+}
+class Helper {
+    Object help(Object o) { return o; }
+}
+";
+
+/// Runs what the server asks of a Java program (the analysis, and the
+/// lowered program with its source maps) and returns the queries that
+/// re-executed, per-unit ones as `query(File.java#index)`.
+fn run(h: &mut Harness) -> Vec<String> {
+    h.log.lock().unwrap().clear();
+    let db = &h.db;
+    let _ = java_analysis(db, h.project);
+    let _ = java_program(db, h.project);
+    let mut keys: Vec<(salsa::Id, String)> = Vec::new();
+    for &f in h.project.files(db) {
+        for i in 0..java_outline(db, f).units.len() {
+            let key = JavaUnitKey::new(db, h.project, f, i as u32);
+            keys.push((key.as_id(), format!("{}#{i}", f.path(db))));
+        }
+    }
+    let mut out: Vec<String> = h
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            let name = db.ingredient_debug_name(k.ingredient_index()).to_string();
+            match keys.iter().find(|(id, _)| *id == k.key_index()) {
+                Some((_, unit)) if name.starts_with("java_unit") => format!("{name}({unit})"),
+                _ => name,
+            }
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn harness() -> Harness {
+    Harness::new(&[("Main.java", MAIN), ("Shapes.java", SHAPES)])
+}
+
+/// The program as one lowering of every file gives it.
+fn lowered_at_once(h: &Harness) -> JavaLowered {
+    let db = &h.db;
+    let files: Vec<(&str, &str)> = h
+        .project
+        .files(db)
+        .iter()
+        .map(|f| (f.path(db).as_str(), &**f.text(db)))
+        .collect();
+    JavaLowered(pointee_java::lower(&files))
+}
+
+fn lowered_units(ran: &[String]) -> Vec<&str> {
+    ran.iter()
+        .filter(|r| r.starts_with("java_unit("))
+        .map(|r| r.as_str())
+        .collect()
+}
+
+#[test]
+fn the_first_run_lowers_each_unit_once() {
+    let mut h = harness();
+    let ran = run(&mut h);
+    assert_eq!(
+        lowered_units(&ran),
+        vec![
+            "java_unit(Main.java#0)",
+            "java_unit(Main.java#1)",
+            "java_unit(Shapes.java#0)",
+            "java_unit(Shapes.java#1)",
+        ]
+    );
+    for q in [
+        "java_class_table",
+        "java_program",
+        "java_engine",
+        "java_analysis",
+    ] {
+        assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
+    }
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+}
+
+#[test]
+fn a_body_edit_lowers_only_its_class_and_analyses_once() {
+    let mut h = harness();
+    run(&mut h);
+    h.edit(
+        "Shapes.java",
+        "Object tag() { return new Object(); }",
+        "Object tag() { Object t = new Object(); return t; }",
+    );
+    let ran = run(&mut h);
+    assert_eq!(
+        lowered_units(&ran),
+        vec!["java_unit(Shapes.java#1)"],
+        "{ran:?}"
+    );
+    assert!(!ran.contains(&"java_class_table".to_string()), "{ran:?}");
+    assert_eq!(
+        ran.iter().filter(|r| *r == "java_engine").count(),
+        1,
+        "{ran:?}"
+    );
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+    // An edit in the other file lowers nothing of this one.
+    h.edit("Main.java", "keep = s.tag();", "keep = s.tag(); keep = s;");
+    let ran = run(&mut h);
+    assert_eq!(
+        lowered_units(&ran),
+        vec!["java_unit(Main.java#0)"],
+        "{ran:?}"
+    );
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+}
+
+#[test]
+fn edits_the_ir_does_not_see_lower_and_analyse_nothing() {
+    let mut h = harness();
+    run(&mut h);
+    // A comment before a unit moves the units after it: none is lowered
+    // again (positions are relative to the unit), the IR is equal.
+    h.edit("Main.java", "class Helper {", "/* helps */\nclass Helper {");
+    let ran = run(&mut h);
+    assert_eq!(lowered_units(&ran), Vec::<&str>::new(), "{ran:?}");
+    assert!(ran.contains(&"java_program".to_string()), "{ran:?}");
+    assert!(!ran.contains(&"java_engine".to_string()), "{ran:?}");
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+}
+
+#[test]
+fn a_declaration_edit_lowers_every_unit_again() {
+    // A new field changes the class table, which every body is lowered
+    // against (field and method resolution).
+    let mut h = harness();
+    run(&mut h);
+    h.edit("Shapes.java", "Object tag;", "Object tag; Object other;");
+    let ran = run(&mut h);
+    assert_eq!(lowered_units(&ran).len(), 4, "{ran:?}");
+    assert!(ran.contains(&"java_class_table".to_string()), "{ran:?}");
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+}
+
+#[test]
+fn switching_the_context_sensitivity_analyses_once_and_lowers_nothing() {
+    let mut h = harness();
+    run(&mut h);
+    for cs in ["2-obj", "2-type", "1-call", "ci"] {
+        let config = Config {
+            java_cs: Some(cs.into()),
+            ..Config::default()
+        };
+        set_config(&mut h.db, h.project, config.clone());
+        let ran = run(&mut h);
+        assert_eq!(
+            ran.iter()
+                .filter(|r| r.starts_with("java_"))
+                .cloned()
+                .collect::<Vec<_>>(),
+            strs(&["java_analysis", "java_config", "java_engine"]),
+            "{cs}: {ran:?}"
+        );
+        // The answers follow: equal to a fresh database's under `cs`.
+        let mut fresh = harness();
+        set_config(&mut fresh.db, fresh.project, config);
+        assert_eq!(
+            java_analysis(&h.db, h.project),
+            java_analysis(&fresh.db, fresh.project),
+            "{cs}"
+        );
+    }
+    // A C setting is no Java setting.
+    let config = Config {
+        java_cs: Some("ci".into()),
+        c_context_bound: Some(3),
+        ..Config::default()
+    };
+    set_config(&mut h.db, h.project, config);
+    let ran = run(&mut h);
+    assert!(!ran.contains(&"java_engine".to_string()), "{ran:?}");
+}
+
+#[path = "../../pointee-cspta/tests/common/gen.rs"]
+#[allow(dead_code)]
+mod java_gen;
+
+/// A write stops a Java solve of the outdated revision on another clone
+/// (salsa alone cancels only between queries): the solve unwinds as a
+/// salsa cancellation, the write goes through, and the next run is whole.
+#[test]
+fn a_write_stops_a_running_java_analysis() {
+    let text = java_gen::large(25, 6, 9);
+    let mut h = Harness::new(&[("Main.java", &text)]);
+    set_config(
+        &mut h.db,
+        h.project,
+        Config {
+            java_cs: Some("2-obj".into()),
+            ..Config::default()
+        },
+    );
+    let (db2, project) = (h.db.clone(), h.project);
+    let lowered = Arc::new(std::sync::Barrier::new(2));
+    let lowered2 = lowered.clone();
+    let run = std::thread::spawn(move || {
+        let _ = java_ir(&db2, project);
+        lowered2.wait();
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            java_engine(&db2, project).0.analysis().is_ok()
+        }))
+    });
+    // The solve runs for far longer than this in a test build.
+    lowered.wait();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    h.edit(
+        "Main.java",
+        "public static void main(String[] args) {",
+        "public static void main(String[] args) {\n        Object unused = null;",
+    );
+    let outcome = run.join().expect("the thread does not panic otherwise");
+    assert!(
+        matches!(outcome, Err(salsa::Cancelled::PendingWrite)),
+        "the run was not stopped: {outcome:?}"
+    );
+    let mut fresh = Harness::new(&[("Main.java", &*h.file("Main.java").text(&h.db).clone())]);
+    set_config(&mut fresh.db, fresh.project, project.config(&h.db).clone());
+    assert_eq!(
+        java_analysis(&h.db, h.project),
+        java_analysis(&fresh.db, fresh.project)
+    );
+}
