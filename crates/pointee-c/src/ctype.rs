@@ -35,7 +35,17 @@ impl<'s> Lowerer<'s> {
                     _ => Type::Unknown,
                 }
             }
-            "macro_type_specifier" => Type::Unknown,
+            // `typeof(x)` / `__typeof__(T)` (tree-sitter reads any
+            // `name(...)` in type position so).
+            "macro_type_specifier" => {
+                let is_typeof = spec
+                    .field("name")
+                    .is_some_and(|n| matches!(self.text(n), "typeof" | "__typeof__" | "__typeof"));
+                match spec.field("type") {
+                    Some(td) if is_typeof => self.typeof_type(td),
+                    _ => Type::Unknown,
+                }
+            }
             _ => Type::Unknown,
         }
     }
@@ -262,6 +272,22 @@ impl<'s> Lowerer<'s> {
             }
         }
         (params, variadic)
+    }
+
+    /// The type `typeof(...)` names: of a variable (tree-sitter reads its
+    /// name as a type name), or of a type; unknown for other expressions.
+    fn typeof_type(&mut self, td: Node) -> Type {
+        let inner = td.field("type");
+        if td.field("declarator").is_none() {
+            if let Some(t) = inner.filter(|t| t.kind_str() == "type_identifier") {
+                match self.lookup(self.text(t)) {
+                    Some(Sym::Local(_, ty)) | Some(Sym::Global(_, ty)) => return ty.clone(),
+                    Some(Sym::Function(_, f)) => return Type::Function(Box::new(f.clone())),
+                    _ => {}
+                }
+            }
+        }
+        self.type_descriptor(td)
     }
 
     /// The type a `type_descriptor` (in a cast, sizeof, compound literal) names.

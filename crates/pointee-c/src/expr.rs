@@ -49,6 +49,16 @@ impl Val {
     }
 }
 
+/// What a call of a gcc builtin is.
+enum Builtin {
+    /// It is this value (evaluated already).
+    Value(Val),
+    /// It is a call of this function.
+    Call(String),
+    /// It is a call of an unknown function.
+    Unknown,
+}
+
 /// True when a value of the rvalue may hold an address.
 pub(crate) fn carries_pointer(r: &Rvalue) -> bool {
     !matches!(r, Rvalue::Null | Rvalue::Scalar)
@@ -188,6 +198,9 @@ impl<'s> Lowerer<'s> {
             "cast_expression" => self.cast(n),
             "compound_literal_expression" => self.compound_literal(n),
             "initializer_list" => self.unmodelled(n, "brace list outside an initializer"),
+            // GNU `({ ...; e; })`: the statements, then `e`'s value.
+            "compound_statement" => self.statement_expression(n),
+            "gnu_asm_expression" => self.asm(n),
             _ => self.unmodelled(n, &format!("`{}` expression", n.kind_str())),
         }
     }
@@ -200,7 +213,10 @@ impl<'s> Lowerer<'s> {
         let name = self.text(n);
         match self.lookup(name).cloned() {
             Some(Sym::Local(id, ty)) => Val::place(Place::var(id), ty),
-            Some(Sym::Global(g, ty)) => Val::place(Place::global(g), ty),
+            Some(Sym::Global(g, ty)) => {
+                self.use_global(&g, &ty);
+                Val::place(Place::global(g), ty)
+            }
             Some(Sym::Function(f, ty)) => Val {
                 kind: ValKind::Func(f),
                 ty: Type::Function(Box::new(ty)),
@@ -385,11 +401,20 @@ impl<'s> Lowerer<'s> {
     }
 
     fn pointer_expression(&mut self, n: Node) -> Val {
+        if self.is_label_address(n) {
+            // GNU `&&label`: the address of code, not of memory.
+            return Val::rv(Rvalue::Scalar, Type::pointer_to(Type::Void));
+        }
         let Some(arg) = n.field("argument") else {
             return self.unmodelled(n, "bad `*`/`&`");
         };
+        self.pointer_op(n, arg, self.operator(n))
+    }
+
+    /// `*arg` or `&arg` (`op`), for the expression `n`.
+    fn pointer_op(&mut self, n: Node, arg: Node, op: &str) -> Val {
         let v = self.expr(arg);
-        if self.operator(n) == "&" {
+        if op == "&" {
             let ty = Type::pointer_to(v.ty.clone());
             return match v.kind {
                 ValKind::Place(p, _) if p.deref && p.path.is_empty() => {
@@ -538,47 +563,164 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// A GNU statement expression `({ ... })`: its statements in a scope of
+    /// their own; its value is the last one's, when that is an expression.
+    fn statement_expression(&mut self, n: Node) -> Val {
+        if !self.in_function() {
+            return self.unmodelled(n, "statement expression outside a function");
+        }
+        self.scopes.push(Default::default());
+        let items = named_children(n);
+        let mut value = Val::rv(Rvalue::Scalar, Type::Void);
+        for (k, &item) in items.iter().enumerate() {
+            let last = k + 1 == items.len();
+            match (last, item.kind_str(), named_children(item).first()) {
+                (true, "expression_statement", Some(&e)) => value = self.expr(e),
+                _ => self.statement(item),
+            }
+        }
+        self.scopes.pop();
+        value
+    }
+
+    /// GNU `asm`: its inputs are read, its outputs get unknown values, and
+    /// it may do anything to memory that escaped (an unknown call).
+    fn asm(&mut self, n: Node) -> Val {
+        if !self.in_function() {
+            return Val::scalar();
+        }
+        let operands = |field: &'static str| {
+            n.field(field)
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|o| o.field("value"))
+                .collect::<Vec<_>>()
+        };
+        for v in operands("input_operands") {
+            self.effect(v);
+        }
+        let site = self.new_site(range(n), SiteKind::Call);
+        self.emit(
+            Basic::Call {
+                site,
+                lhs: None,
+                callee: Callee::Direct("__pointee_unmodelled".into()),
+                args: Vec::new(),
+            },
+            range(n),
+        );
+        for v in operands("output_operands") {
+            let lv = self.expr(v);
+            let (place, collapsed) = self.place_of(&lv, range(v));
+            self.assign(&place, collapsed, &lv.ty, &Val::unknown(), range(v));
+        }
+        Val::scalar()
+    }
+
+    /// GNU `&&label` (tree-sitter reads it as `&` of `&label`).
+    pub(crate) fn is_label_address(&self, n: Node) -> bool {
+        self.operator(n) == "&"
+            && self.text(n).starts_with("&&")
+            && n.field("argument").is_some_and(|a| {
+                a.kind_str() == "pointer_expression"
+                    && a.field("argument").is_some_and(|l| {
+                        l.kind_str() == "identifier" && self.lookup(self.text(l)).is_none()
+                    })
+            })
+    }
+
+    /// The type of `(T)` when a call's callee is a parenthesized type name:
+    /// `(T)(x)` is a cast, which tree-sitter (knowing no typedefs) reads as
+    /// a call.
+    pub(crate) fn typedef_callee(&self, call: Node) -> Option<Type> {
+        let f = call.field("function")?;
+        self.paren_typedef(f)
+    }
+
+    /// The type named by `(T)`, a parenthesized typedef name.
+    fn paren_typedef(&self, n: Node) -> Option<Type> {
+        if n.kind_str() != "parenthesized_expression" {
+            return None;
+        }
+        let inner = named_children(n);
+        match (inner.as_slice(), inner.first().map(|i| self.lookup(self.text(*i)))) {
+            ([i], Some(Some(Sym::Typedef(t)))) if i.kind_str() == "identifier" => Some(t.clone()),
+            _ => None,
+        }
+    }
+
     fn call(&mut self, n: Node) -> Val {
         let Some(fnode) = n.field("function") else {
             return self.unmodelled(n, "bad call");
         };
-        let fnode_s = strip_parens(fnode);
-        let (callee, ret) =
-            if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
-                // An undeclared function: implicitly declared (C89).
-                let name: Name = self.text(fnode_s).into();
-                (Callee::Direct(name), Type::Unknown)
-            } else {
-                let v = self.expr(fnode);
-                let ret = match &v.ty {
-                    Type::Function(f) => f.ret.clone(),
-                    Type::Pointer(t) => match &**t {
-                        Type::Function(f) => f.ret.clone(),
-                        _ => Type::Unknown,
-                    },
-                    _ => Type::Unknown,
-                };
-                match &v.kind {
-                    ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
-                    ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
-                    ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
-                    ValKind::Rv(_) => {
-                        let base = self.base_holding(&v, range(fnode));
-                        (
-                            Callee::Indirect(Place {
-                                base,
-                                deref: false,
-                                path: Vec::new(),
-                            }),
-                            ret,
-                        )
-                    }
-                }
+        if let Some(ty) = self.typedef_callee(n) {
+            // `(T)(a, b)`: a cast of the comma expression.
+            let args = n.field("arguments").map(named_children).unwrap_or_default();
+            let Some((&last, rest)) = args.split_last() else {
+                return self.unmodelled(n, "cast of nothing");
             };
+            for &a in rest {
+                self.effect(a);
+            }
+            return self.cast_to(ty, last);
+        }
+        let fnode_s = strip_parens(fnode);
+        let mut builtin_name = None;
+        if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+            if let Some(rest) = self.text(fnode_s).strip_prefix("__builtin_") {
+                match self.builtin_call(n, rest) {
+                    Builtin::Value(v) => return v,
+                    Builtin::Call(name) => builtin_name = Some(name),
+                    Builtin::Unknown => {}
+                }
+            }
+        }
+        let (callee, ret) = if let Some(name) = &builtin_name {
+            (Callee::Direct(name.as_str().into()), Type::Unknown)
+        } else if fnode_s.kind_str() == "identifier" && self.lookup(self.text(fnode_s)).is_none() {
+            // An undeclared function: implicitly declared (C89).
+            let name: Name = self.text(fnode_s).into();
+            (Callee::Direct(name), Type::Unknown)
+        } else {
+            let v = self.expr(fnode);
+            let ret = match &v.ty {
+                Type::Function(f) => f.ret.clone(),
+                Type::Pointer(t) => match &**t {
+                    Type::Function(f) => f.ret.clone(),
+                    _ => Type::Unknown,
+                },
+                _ => Type::Unknown,
+            };
+            match &v.kind {
+                ValKind::Func(f) => (Callee::Direct(f.clone()), ret),
+                ValKind::Rv(Rvalue::Function(f)) => (Callee::Direct(f.clone()), ret),
+                ValKind::Place(p, _) => (Callee::Indirect(p.clone()), ret),
+                ValKind::Rv(_) => {
+                    let base = self.base_holding(&v, range(fnode));
+                    (
+                        Callee::Indirect(Place {
+                            base,
+                            deref: false,
+                            path: Vec::new(),
+                        }),
+                        ret,
+                    )
+                }
+            }
+        };
         let mut args = Vec::new();
         // `va_arg(ap, T)` is a macro whose second argument is a type: only
         // `ap` is a value (the analysis models what `va_arg` returns).
         let is_va_arg = matches!(&callee, Callee::Direct(f) if &**f == "va_arg");
+        let ret = match (&callee, ret) {
+            // What the library function returns, when a header declared it.
+            (Callee::Direct(f), Type::Unknown) if builtin_name.is_some() => match self.lookup(f) {
+                Some(Sym::Function(_, t)) => t.ret.clone(),
+                _ => Type::Unknown,
+            },
+            (_, ret) => ret,
+        };
         if let Some(list) = n.field("arguments") {
             for a in named_children(list)
                 .into_iter()
@@ -729,6 +871,18 @@ impl<'s> Lowerer<'s> {
             return self.unmodelled(n, "bad binary expression");
         };
         let op = self.operator(n);
+        if let Some(ty) = self.paren_typedef(l) {
+            // `(T)*p`, `(T)&x`, `(T)-x`: a cast of a unary expression,
+            // which tree-sitter (knowing no typedefs) reads as binary.
+            let v = match op {
+                "*" | "&" => self.pointer_op(n, r, op),
+                _ => {
+                    self.effect(r);
+                    Val::scalar()
+                }
+            };
+            return self.cast_val(ty, v, r);
+        }
         let lv = self.expr(l);
         self.read_if_deref(&lv, range(l));
         if matches!(op, "&&" | "||") {
@@ -859,7 +1013,17 @@ impl<'s> Lowerer<'s> {
         let Some(value) = n.field("value") else {
             return self.unmodelled(n, "bad cast");
         };
+        self.cast_to(ty, value)
+    }
+
+    /// `(ty) value`.
+    fn cast_to(&mut self, ty: Type, value: Node) -> Val {
         let v = self.expr(value);
+        self.cast_val(ty, v, value)
+    }
+
+    /// `(ty)` of the value `v` of the expression `value`.
+    fn cast_val(&mut self, ty: Type, v: Val, value: Node) -> Val {
         if ty == Type::Void {
             self.read_if_deref(&v, range(value));
             return Val::rv(Rvalue::Scalar, Type::Void);
@@ -906,6 +1070,10 @@ impl<'s> Lowerer<'s> {
     pub(crate) fn condition(&mut self, n: Node) -> pointee_ir::Cond {
         use pointee_ir::Cond;
         let n = strip_parens(n);
+        if let Some(hinted) = self.expect_hint(n) {
+            // `if (__builtin_expect(p != NULL, 1))` tests `p != NULL`.
+            return self.condition(hinted);
+        }
         match n.kind_str() {
             "unary_expression" if self.operator(n) == "!" => {
                 let Some(a) = n.field("argument") else {
@@ -953,6 +1121,26 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// The condition inside `__builtin_expect(cond, hint)` (its hint is a
+    /// constant, with no effect).
+    fn expect_hint<'t>(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.kind_str() != "call_expression" {
+            return None;
+        }
+        let f = n.field("function")?;
+        let name = self.text(f);
+        if !matches!(
+            name,
+            "__builtin_expect" | "__builtin_expect_with_probability"
+        ) || self.lookup(name).is_some()
+        {
+            return None;
+        }
+        let args = named_children(n.field("arguments")?);
+        (args.len() >= 2 && args[1..].iter().all(|a| a.kind_str() == "number_literal"))
+            .then(|| args[0])
+    }
+
     /// The place whose nullness a condition tests, read by a `Use` so the
     /// test has a program point.
     fn tested_place(&mut self, v: &Val, n: Node) -> Option<Place> {
@@ -965,6 +1153,67 @@ impl<'s> Lowerer<'s> {
                 Some(p.clone())
             }
             _ => None,
+        }
+    }
+
+    /// A call of gcc's `__builtin_NAME` (`rest` is `NAME`): a value, the
+    /// library function it stands for, or neither (an unknown function,
+    /// which the analysis treats soundly).
+    fn builtin_call(&mut self, n: Node, rest: &str) -> Builtin {
+        let args = n.field("arguments").map(named_children).unwrap_or_default();
+        match rest {
+            // The value is the first argument's (the rest are hints).
+            "expect" | "expect_with_probability" | "assume_aligned" => {
+                let Some(&first) = args.first() else {
+                    return Builtin::Value(Val::scalar());
+                };
+                let v = self.expr(first);
+                for &a in &args[1..] {
+                    self.effect(a);
+                }
+                Builtin::Value(v)
+            }
+            // Arguments that are types, or not evaluated: no effect.
+            "offsetof" | "types_compatible_p" | "constant_p" | "classify_type" => {
+                Builtin::Value(Val::scalar())
+            }
+            // `va_arg(ap, T)` and friends, under the names the analysis
+            // knows (`call` keeps only `ap` of `va_arg`).
+            "va_start" | "va_end" | "va_copy" | "va_arg" => {
+                Builtin::Call(format!("va_{}", &rest[3..]))
+            }
+            "unreachable" | "trap" | "abort" => Builtin::Call("abort".into()),
+            // Integer and floating-point helpers: their arguments' effects,
+            // a number.
+            r if r.starts_with("huge_val")
+                || r.starts_with("inf")
+                || r.starts_with("nan")
+                || r.starts_with("is")
+                || r.starts_with("signbit")
+                || r.starts_with("fpclassify")
+                || r.starts_with("clz")
+                || r.starts_with("ctz")
+                || r.starts_with("popcount")
+                || r.starts_with("parity")
+                || r.starts_with("ffs")
+                || r.starts_with("bswap")
+                || r.starts_with("object_size")
+                || r.starts_with("copysign")
+                || r.starts_with("fabs") =>
+            {
+                for &a in &args {
+                    self.effect(a);
+                }
+                Builtin::Value(Val::scalar())
+            }
+            // `__builtin_memcpy` is `memcpy`.
+            r if crate::library::is_function(r)
+                || matches!(self.lookup(r), Some(Sym::Function(..)))
+                || r == "alloca" =>
+            {
+                Builtin::Call(r.to_string())
+            }
+            _ => Builtin::Unknown,
         }
     }
 

@@ -339,7 +339,8 @@ impl<'s> Lowerer<'s> {
             }
             "identifier" => match self.lookup(self.text(n)).cloned() {
                 Some(Sym::Function(f, _)) => Rvalue::Function(f),
-                Some(Sym::Global(g, Type::Array(..))) => {
+                Some(Sym::Global(g, ty @ Type::Array(..))) => {
+                    self.use_global(&g, &ty);
                     Rvalue::AddrOf(Place::global(g).index(Index::Zero))
                 }
                 Some(Sym::EnumConst) => Rvalue::Scalar,
@@ -353,6 +354,8 @@ impl<'s> Lowerer<'s> {
                     Rvalue::Unknown
                 }
             },
+            // GNU `&&label`: the address of code, not of memory.
+            "pointer_expression" if self.is_label_address(n) => Rvalue::Scalar,
             "pointer_expression" if self.operator(n) == "&" => {
                 let Some(a) = n.field("argument") else {
                     return Rvalue::Unknown;
@@ -414,6 +417,30 @@ impl<'s> Lowerer<'s> {
                     other => other,
                 }
             }
+            // `(T)(x)`, which tree-sitter reads as a call: a cast.
+            "call_expression" if self.typedef_callee(n).is_some() => {
+                let arg = n
+                    .field("arguments")
+                    .and_then(|a| named_children(a).last().copied());
+                match arg {
+                    Some(v) => {
+                        let r = self.const_value(v, ty);
+                        if r == Rvalue::Scalar && ty.is_pointer_like() {
+                            Rvalue::Unknown
+                        } else {
+                            r
+                        }
+                    }
+                    None => Rvalue::Unknown,
+                }
+            }
+            // Integer arithmetic (`1 << 7 | 3`, `-1`, `a ? 1 : 2`) for a
+            // value that holds no pointer.
+            "binary_expression" | "unary_expression" | "conditional_expression"
+                if !ty.is_pointer_like() && !matches!(ty, Type::Unknown) =>
+            {
+                Rvalue::Scalar
+            }
             "compound_literal_expression" => {
                 let lty = n
                     .field("type")
@@ -447,7 +474,10 @@ impl<'s> Lowerer<'s> {
         let n = strip_parens(n);
         match n.kind_str() {
             "identifier" => match self.lookup(self.text(n)).cloned() {
-                Some(Sym::Global(g, ty)) => Some((Place::global(g), ty)),
+                Some(Sym::Global(g, ty)) => {
+                    self.use_global(&g, &ty);
+                    Some((Place::global(g), ty))
+                }
                 _ => None,
             },
             "field_expression" if self.operator(n) == "." => {

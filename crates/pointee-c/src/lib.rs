@@ -7,49 +7,88 @@
 //! It must never analyse, and never drop an effect silently: what it cannot
 //! model it lowers to `unknown` and lists as a note.
 //!
-//! Until a preprocessor exists, `#include` and `#define` lines are skipped,
-//! `NULL` is the null constant, and of `#if`/`#ifdef` the first branch is
-//! lowered (with a note).
+//! A translation unit is preprocessed first (pointee-cpp, with the C
+//! library model's headers of `libc/` beneath the caller's files): what is
+//! lowered is what the C compiler sees, and the positions of the result are
+//! mapped back to the text the user wrote (`unit.rs`). The steps below the
+//! unit (`outline`, `lower_function`, `assemble`) work on the expanded text.
+//! A name no header declared is still known when the C library has it
+//! (`library.rs`, for files that include nothing), and a call to an
+//! undeclared function is an implicit declaration, as C89 allows.
 
 mod ctype;
 mod expr;
 mod init;
+pub mod libc;
 mod library;
 mod link;
 mod lower;
 mod scope;
 mod stmt;
 mod syntax;
+mod unit;
 
 use pointee_ir::{Program, SourceMap};
 
-pub use link::{rename_source, LowerError};
+pub use link::{merge_declaration, rename_source, LinkWarning, LowerError};
+pub use pointee_cpp;
+pub use pointee_cpp::{Config, FileSystem, Session};
 pub use scope::{FileScope, FunctionSyntax, Outline};
+pub use unit::{preprocess, to_source};
 
-/// The lowered program and one source map per input file (same order).
+/// The lowered program and one source map per input file (same order),
+/// then one per header that holds something of the program.
 #[derive(Clone, Debug, Default)]
 pub struct CProgram {
     pub program: Program,
     pub sources: Vec<SourceMap>,
+    /// What linking accepted but the user should know (tentative
+    /// definitions merged across units).
+    pub warnings: Vec<LinkWarning>,
 }
 
-/// One file lowered on its own: the unit a cache keeps per file.
+/// One translation unit lowered on its own: the unit a cache keeps per file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CFile {
     pub program: Program,
+    /// Where the main file's items are.
     pub source: SourceMap,
+    /// Where the items written in headers are, one map per header (after
+    /// [`to_source`]; empty for the expanded text's own lowering).
+    pub headers: Vec<SourceMap>,
 }
 
-/// Lowers one file. Never fails: syntax errors become notes and the rest of
-/// the file is lowered as far as it goes.
+/// Lowers one translation unit, reading the file at `path` and what it
+/// includes through `fs`. Never fails: syntax errors become notes and the
+/// rest of the file is lowered as far as it goes.
+pub fn lower_unit(
+    session: &mut Session,
+    config: &Config,
+    fs: &dyn FileSystem,
+    path: &str,
+) -> CFile {
+    let pp = preprocess(session, config, fs, path);
+    let lowered = lower_expanded(path, &pp.text, &syntax::parse(&pp.text));
+    to_source(lowered, &pp)
+}
+
+/// Lowers one file as a translation unit that can include only the C
+/// library's headers.
 pub fn lower_file(name: &str, text: &str) -> CFile {
-    on_lowering_thread(|| scope::lower_tree(name, text, &syntax::parse(text)))
+    let fs = unit::files_fs(&[(name, text)]);
+    lower_unit(&mut Session::default(), &Config::default(), &fs, name)
 }
 
-/// Lowers one file from a tree that was parsed from `text` with
-/// tree-sitter-c (e.g. re-parsed incrementally by an editor); the same
-/// result as [`lower_file`] on that text.
-pub fn lower_parsed(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
+/// Preprocesses one file as [`lower_file`] does.
+pub fn preprocess_file(name: &str, text: &str) -> pointee_cpp::Output {
+    let fs = unit::files_fs(&[(name, text)]);
+    preprocess(&mut Session::default(), &Config::default(), &fs, name)
+}
+
+/// Lowers an expanded text (the preprocessor's output, or C that needs no
+/// preprocessing) from a tree parsed from it; positions are offsets of
+/// `text`.
+pub fn lower_expanded(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
     on_lowering_thread(|| scope::lower_tree(name, text, tree))
 }
 
@@ -109,14 +148,78 @@ fn on_lowering_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-/// Links files lowered one by one (by [`lower_file`] or [`lower_parsed`])
-/// into one program, as [`lower`] does.
-pub fn link_files(files: Vec<CFile>) -> Result<CProgram, LowerError> {
-    link::link(files)
+/// Links units lowered one by one (by [`lower_unit`] or [`lower_file`])
+/// into one program, as [`lower`] does. The headers' source maps follow
+/// the units' (one per header).
+pub fn link_files(mut files: Vec<CFile>) -> Result<CProgram, LowerError> {
+    let headers: Vec<SourceMap> = files
+        .iter_mut()
+        .flat_map(|f| std::mem::take(&mut f.headers))
+        .collect();
+    let mut linked = link::link(files)?;
+    for h in headers {
+        match linked.sources.iter_mut().find(|s| s.file == h.file) {
+            Some(s) => merge_header_map(s, h),
+            None => linked.sources.push(h),
+        }
+    }
+    Ok(linked)
 }
 
-/// Lowers the given `(file name, text)` pairs as one program.
+/// What two units say of one header, once.
+fn merge_header_map(into: &mut SourceMap, from: SourceMap) {
+    for f in from.functions {
+        if !into.functions.iter().any(|g| g.name == f.name) {
+            into.functions.push(f);
+        }
+    }
+    for g in from.globals {
+        if !into.globals.iter().any(|h| h.name == g.name) {
+            into.globals.push(g);
+        }
+    }
+    for r in from.records {
+        if !into.records.contains(&r) {
+            into.records.push(r);
+        }
+    }
+    for n in from.notes {
+        if !into.notes.contains(&n) {
+            into.notes.push(n);
+        }
+    }
+}
+
+/// Lowers the given `(file name, text)` pairs as one program: each is a
+/// translation unit, and they include each other and the C library's
+/// headers.
 pub fn lower(files: &[(&str, &str)]) -> Result<CProgram, LowerError> {
-    let lowered: Vec<CFile> = files.iter().map(|(n, t)| lower_file(n, t)).collect();
-    link::link(lowered)
+    lower_over(files, &pointee_cpp::MemoryFs::new())
+}
+
+/// [`lower`], with what is not among `files` read from `system` (e.g. the
+/// disk, given by the caller).
+pub fn lower_over(files: &[(&str, &str)], system: &dyn FileSystem) -> Result<CProgram, LowerError> {
+    lower_configured(files, &|_| None, system)
+}
+
+/// [`lower_over`], each unit preprocessed with its configuration from the
+/// program model (`config(name)`; `None`: the default one).
+pub fn lower_configured<'c>(
+    files: &[(&str, &str)],
+    config: &dyn Fn(&str) -> Option<&'c Config>,
+    system: &dyn FileSystem,
+) -> Result<CProgram, LowerError> {
+    let own = unit::files_fs(files);
+    let fs = pointee_cpp::Layered {
+        over: &own,
+        under: system,
+    };
+    let mut session = Session::default();
+    let default = Config::default();
+    let lowered: Vec<CFile> = files
+        .iter()
+        .map(|(n, _)| lower_unit(&mut session, config(n).unwrap_or(&default), &fs, n))
+        .collect();
+    link_files(lowered)
 }

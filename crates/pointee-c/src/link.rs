@@ -1,9 +1,26 @@
-//! Linking lowered files into one program: external names are shared, a name
-//! defined twice externally is an error, and `static` names of different
-//! files are kept apart by renaming (`name@file`).
+//! Linking lowered units into one program by external names, as a C
+//! linker does (with gcc's `-fcommon`):
+//!
+//! - `static` functions and globals stay per unit: a name that another unit
+//!   uses too becomes `name@file`;
+//! - a global declared `extern` (a header) and defined in one unit is one
+//!   object; one defined by no unit keeps `Definition::Extern`: the C
+//!   library's globals (`stdin`, `errno`, ...; the analysis gives them the
+//!   library's value) or code outside the program (an unknown value);
+//! - tentative definitions (`int x;`) of one name in several units are one
+//!   object, with a warning naming the units; an initialised definition
+//!   beside them is that object's definition;
+//! - two initialised definitions of a global, or two definitions of a
+//!   function, are an error naming both units.
+//!
+//! It must never read files or positions: it sees units' IR and the names
+//! in their source maps only.
 
 use crate::{CFile, CProgram};
-use pointee_ir::{Base, Basic, Callee, GlobalKind, Name, Place, Program, Rvalue, SourceMap, Stmt};
+use pointee_ir::{
+    Base, Basic, Callee, Definition, Global, GlobalKind, Name, Place, Program, Rvalue, SourceMap,
+    Stmt, Type,
+};
 use std::collections::{HashMap, HashSet};
 
 /// A program that cannot be formed (e.g. two external definitions of one name).
@@ -16,45 +33,131 @@ impl std::fmt::Display for LowerError {
     }
 }
 
+/// Something linking accepted but the user should know, about the global
+/// or function `name` as the `files` declare it (the source maps locate it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkWarning {
+    pub name: Name,
+    pub files: Vec<Name>,
+    pub message: String,
+}
+
+fn definition(g: &Global) -> Option<Definition> {
+    match g.kind {
+        GlobalKind::Variable {
+            is_static: false,
+            definition,
+        } => Some(definition),
+        _ => None,
+    }
+}
+
+/// Folds another declaration of the same global into `into`: the stronger
+/// definition (`Definition` order) keeps its initialiser; a complete array
+/// type wins over an incomplete one (`extern int a[];` then `int a[10];`).
+/// Within one file and across units alike.
+pub fn merge_declaration(into: &mut Global, from: Global) {
+    let (mine, theirs) = (definition_or_static(into), definition_or_static(&from));
+    let keep_type =
+        matches!(from.ty, Type::Array(_, None)) && !matches!(into.ty, Type::Array(_, None));
+    if theirs > mine || (theirs == mine && into.init.is_empty() && !from.init.is_empty()) {
+        let old_ty = into.ty.clone();
+        *into = from;
+        if keep_type {
+            into.ty = old_ty;
+        }
+    } else if matches!(into.ty, Type::Array(_, None)) && !matches!(from.ty, Type::Array(_, None)) {
+        into.ty = from.ty;
+    }
+}
+
+fn definition_or_static(g: &Global) -> Definition {
+    match g.kind {
+        GlobalKind::Variable { definition, .. } => definition,
+        _ => Definition::Initialised,
+    }
+}
+
 pub(crate) fn link(files: Vec<CFile>) -> Result<CProgram, LowerError> {
     if files.len() == 1 {
         let f = files.into_iter().next().expect("one file");
         return Ok(CProgram {
             program: f.program,
             sources: vec![f.source],
+            warnings: Vec::new(),
         });
     }
-    // Which file defines each external name.
-    let mut defined: HashMap<Name, Name> = HashMap::new();
+    // Which unit defines each external function, and the units that define
+    // each external global (initialised, tentatively).
+    let mut functions: HashMap<Name, Name> = HashMap::new();
+    let mut initialised: HashMap<Name, Name> = HashMap::new();
+    let mut tentative: HashMap<Name, Vec<Name>> = HashMap::new();
     let mut statics: Vec<HashSet<Name>> = Vec::new();
     for f in &files {
+        let file = &f.source.file;
         let mut mine = HashSet::new();
         for func in &f.program.functions {
             if func.is_static {
                 mine.insert(func.name.clone());
-            } else if let Some(other) = defined.insert(func.name.clone(), f.source.file.clone()) {
-                return Err(LowerError(format!(
-                    "`{}` is defined in both {} and {}",
-                    func.name, other, f.source.file
-                )));
+            } else if let Some(other) = functions.insert(func.name.clone(), file.clone()) {
+                return Err(twice("is defined", &func.name, &other, file));
             }
         }
         for g in &f.program.globals {
-            if matches!(g.kind, GlobalKind::Variable { is_static: true }) {
-                mine.insert(g.name.clone());
-            } else if !g.init.is_empty() {
-                if let Some(other) = defined.insert(g.name.clone(), f.source.file.clone()) {
-                    if other != f.source.file {
-                        return Err(LowerError(format!(
-                            "`{}` is defined (initialised) in both {} and {}",
-                            g.name, other, f.source.file
-                        )));
+            match definition(g) {
+                None => {
+                    if matches!(
+                        g.kind,
+                        GlobalKind::Variable {
+                            is_static: true,
+                            ..
+                        }
+                    ) {
+                        mine.insert(g.name.clone());
                     }
                 }
+                Some(Definition::Initialised) => {
+                    if let Some(other) = initialised.insert(g.name.clone(), file.clone()) {
+                        return Err(twice("is initialised", &g.name, &other, file));
+                    }
+                }
+                Some(Definition::Tentative) => tentative
+                    .entry(g.name.clone())
+                    .or_default()
+                    .push(file.clone()),
+                Some(Definition::Extern) => {}
             }
         }
         statics.push(mine);
     }
+    for (name, units) in &tentative {
+        if let Some(other) = functions.get(name) {
+            return Err(LowerError(format!(
+                "`{name}` is a function in {other} and a global in {}",
+                units[0]
+            )));
+        }
+    }
+    let mut warnings = Vec::new();
+    for (name, mut units) in tentative {
+        if let Some(def) = initialised.get(&name) {
+            units.push(def.clone());
+        }
+        if units.len() > 1 {
+            units.sort();
+            let list: Vec<&str> = units.iter().map(|u| &**u).collect();
+            warnings.push(LinkWarning {
+                message: format!(
+                    "`{name}` is defined in {} units ({}): one object, as with gcc's -fcommon",
+                    units.len(),
+                    list.join(", ")
+                ),
+                name,
+                files: units,
+            });
+        }
+    }
+    warnings.sort_by(|a, b| a.name.cmp(&b.name));
     // A static name needs renaming only where another file uses it too.
     let mut seen: HashMap<Name, usize> = HashMap::new();
     for f in &files {
@@ -86,7 +189,24 @@ pub(crate) fn link(files: Vec<CFile>) -> Result<CProgram, LowerError> {
     program.externs.retain(|e| !defined_fns.contains(&e.name));
     let mut seen_ext = HashSet::new();
     program.externs.retain(|e| seen_ext.insert(e.name.clone()));
-    Ok(CProgram { program, sources })
+    Ok(CProgram {
+        program,
+        sources,
+        warnings,
+    })
+}
+
+/// "`x` is defined in both a.c and b.c", with a hint for `main`: a folder
+/// of several programs needs a model naming one program's units.
+fn twice(what: &str, name: &str, first: &str, second: &str) -> LowerError {
+    let hint = if name == "main" {
+        " (a folder with several programs needs a pointee.toml or compile_commands.json naming one program's units)"
+    } else {
+        ""
+    };
+    LowerError(format!(
+        "`{name}` {what} in both {first} and {second}{hint}"
+    ))
 }
 
 fn merge(into: &mut Program, from: Program) {
@@ -100,11 +220,7 @@ fn merge(into: &mut Program, from: Program) {
     }
     for g in from.globals {
         match into.globals.iter_mut().find(|x| x.name == g.name) {
-            Some(existing) => {
-                if existing.init.is_empty() && !g.init.is_empty() {
-                    *existing = g;
-                }
-            }
+            Some(existing) => merge_declaration(existing, g),
             None => into.globals.push(g),
         }
     }

@@ -6,9 +6,9 @@ use crate::syntax::{self, named_children, range, text, Fields};
 use crate::CFile;
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
-    Basic, Block, CallInfo, ExprInfo, FnType, Function, FunctionSource, Global, GlobalKind,
-    GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId, SiteInfo,
-    SiteKind, SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
+    Basic, Block, CallInfo, Definition, ExprInfo, FnType, Function, FunctionSource, Global,
+    GlobalKind, GlobalSource, LabelId, Name, Note, NoteKind, Program, Range, Record, SiteId,
+    SiteInfo, SiteKind, SourceMap, Stmt, StmtId, Type, Var, VarId, VarKind,
 };
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -46,6 +46,8 @@ pub(crate) struct FnState {
     /// (`Stmt::Continue`), `Some(label)` a label before a `for` update or a
     /// `do` condition.
     pub continues: Vec<Option<LabelId>>,
+    /// Every label of the function, found at its first computed `goto`.
+    pub all_labels: Option<Vec<String>>,
     temps: u32,
     names: HashMap<String, u32>,
 }
@@ -78,6 +80,9 @@ pub(crate) struct Lowerer<'s> {
     global_slots: FxHashMap<Name, usize>,
     global_source_slots: FxHashMap<Name, usize>,
     extern_names: std::collections::HashSet<Name>,
+    /// Globals declared `extern` and not (yet) defined here: no IR until
+    /// used (see `use_global`).
+    pub declared_only: pointee_ir::fxhash::FxHashSet<Name>,
     /// Typedef names looked up so far: a header whose type was derived
     /// without one does not depend on the scope.
     pub typedef_lookups: u32,
@@ -122,6 +127,7 @@ impl<'s> Lowerer<'s> {
             global_slots: FxHashMap::default(),
             global_source_slots: FxHashMap::default(),
             extern_names: Default::default(),
+            declared_only: Default::default(),
             typedef_lookups: 0,
             predeclared: FxHashMap::default(),
             key_buf: String::new(),
@@ -151,6 +157,7 @@ impl<'s> Lowerer<'s> {
         CFile {
             program: self.program,
             source: self.source,
+            headers: Vec::new(),
         }
     }
 
@@ -824,8 +831,32 @@ impl<'s> Lowerer<'s> {
                 }
                 continue;
             }
+            if is_extern && value.is_none() && !self.global_slots.contains_key(name.as_str()) {
+                // A declaration, no definition (headers declare many a
+                // global a unit never uses): the global is made where it
+                // is used.
+                let key: Name = name.as_str().into();
+                self.declared_only.insert(key.clone());
+                self.scopes[0].insert(name.clone(), Sym::Global(key.clone(), ty.clone()));
+                if self.in_function() {
+                    self.bind(&name, Sym::Global(key.clone(), ty));
+                }
+                if !self.global_source_slots.contains_key(&key) {
+                    self.put_global_source(GlobalSource {
+                        name: key,
+                        name_range: range(name_node),
+                        sites: Vec::new(),
+                    });
+                }
+                continue;
+            }
             if !self.in_function() || is_extern {
-                let g = self.declare_global(&name, ty, is_static, name_node, value);
+                let definition = match (value, is_extern) {
+                    (Some(_), _) => Definition::Initialised,
+                    (None, true) => Definition::Extern,
+                    (None, false) => Definition::Tentative,
+                };
+                let g = self.declare_global(&name, ty, (is_static, definition), name_node, value);
                 if self.in_function() {
                     self.bind(&name, Sym::Global(g.0, g.1));
                 }
@@ -843,11 +874,12 @@ impl<'s> Lowerer<'s> {
         &mut self,
         name: &str,
         ty: Type,
-        is_static: bool,
+        (is_static, definition): (bool, Definition),
         name_node: Node,
         value: Option<Node>,
     ) -> (Name, Type) {
         let key: Name = name.into();
+        self.declared_only.remove(&key);
         let slot = self.global_slots.get(&key).copied();
         let ty = match (&ty, slot) {
             // `extern int a[];` then `int a[10];`: keep the more complete type.
@@ -867,14 +899,23 @@ impl<'s> Lowerer<'s> {
                 if value.is_some() {
                     g.init = init;
                 }
-                if is_static {
-                    g.kind = GlobalKind::Variable { is_static: true };
+                // The file's strongest declaration of the name counts.
+                if let GlobalKind::Variable {
+                    is_static: s,
+                    definition: d,
+                } = &mut g.kind
+                {
+                    *s |= is_static;
+                    *d = (*d).max(definition);
                 }
             }
             None => self.put_global(Global {
                 name: key.clone(),
                 ty: ty.clone(),
-                kind: GlobalKind::Variable { is_static },
+                kind: GlobalKind::Variable {
+                    is_static,
+                    definition,
+                },
                 init,
             }),
         }
@@ -888,28 +929,38 @@ impl<'s> Lowerer<'s> {
         (key, ty)
     }
 
+    /// A global used here: one only declared (`extern`) is made now. A C
+    /// library global (`stdin`, `errno`, ...; declared by a header or not)
+    /// starts with the library's value: unknown.
+    pub(crate) fn use_global(&mut self, name: &Name, ty: &Type) {
+        let declared_only = self.declared_only.contains(name)
+            || (self.base.declared_only.contains(name) && !self.global_slots.contains_key(name));
+        if declared_only && !self.global_slots.contains_key(name) {
+            self.library_global(name, ty.clone());
+        }
+    }
+
     /// A global a C library header would declare (`stdin`, `errno`, ...),
-    /// made on first use; its initial value is the library's (unknown).
+    /// made on first use: declared only (`extern`), so linking keeps it one
+    /// object that no unit defines, and the analysis gives it the library's
+    /// value.
     pub(crate) fn library_global(&mut self, name: &str, ty: Type) {
         let key: Name = name.into();
         if self.global_slots.contains_key(&key) {
             return;
         }
-        let init = if ty.is_pointer_like() {
-            vec![pointee_ir::GlobalInit {
-                path: Vec::new(),
-                values: vec![pointee_ir::Rvalue::Unknown],
-            }]
-        } else {
-            Vec::new()
-        };
         self.put_global(Global {
             name: key.clone(),
             ty: ty.clone(),
-            kind: GlobalKind::Variable { is_static: false },
-            init,
+            kind: GlobalKind::Variable {
+                is_static: false,
+                definition: Definition::Extern,
+            },
+            init: Vec::new(),
         });
-        self.scopes[0].insert(name.to_string(), Sym::Global(key, ty));
+        if !self.scopes[0].contains_key(name) {
+            self.scopes[0].insert(name.to_string(), Sym::Global(key, ty));
+        }
     }
 
     /// A `static` local: a global named `function::name`.
@@ -1128,6 +1179,11 @@ impl<'s> Lowerer<'s> {
                 });
             self.bind(t, Sym::Typedef(Type::Record(key)));
         }
+        // gcc's own type behind `va_list` (the bundled <stdarg.h>).
+        self.bind(
+            "__builtin_va_list",
+            Sym::Typedef(Type::Record("va_list".into())),
+        );
     }
 }
 

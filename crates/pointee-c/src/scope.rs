@@ -7,7 +7,7 @@
 use crate::lower::{Lowerer, Mode, Sym};
 use crate::syntax::{self, named_children};
 use crate::CFile;
-use pointee_ir::fxhash::FxHashMap;
+use pointee_ir::fxhash::{FxHashMap, FxHashSet};
 use pointee_ir::{Name, Range, TypeTable};
 use tree_sitter::{Node, Tree};
 
@@ -17,6 +17,9 @@ use tree_sitter::{Node, Tree};
 pub struct FileScope {
     pub(crate) names: FxHashMap<String, Sym>,
     pub(crate) types: TypeTable,
+    /// Globals only declared (`extern`, as headers do): made where a body
+    /// uses them.
+    pub(crate) declared_only: FxHashSet<Name>,
 }
 
 /// One function definition: its name and its byte range in the file (which
@@ -42,10 +45,12 @@ pub(crate) fn outline(name: &str, text: &str, tree: &Tree) -> Outline {
     l.outline_items(tree.root_node());
     let functions = std::mem::take(&mut l.outlined);
     let names = std::mem::take(&mut l.scopes[0]);
+    let declared_only = std::mem::take(&mut l.declared_only);
     let file = l.finish();
     let scope = FileScope {
         names,
         types: file.program.types.clone(),
+        declared_only,
     };
     Outline {
         scope,
@@ -129,7 +134,9 @@ fn merge_parts(mut file: CFile, parts: impl Iterator<Item = CFile>) -> CFile {
     file.program.functions.reserve(low);
     file.source.functions.reserve(low);
     for part in parts {
-        let CFile { program, source } = part;
+        let CFile {
+            program, source, ..
+        } = part;
         for (f, fs) in program.functions.into_iter().zip(source.functions) {
             match defined.get(&f.name) {
                 // A second definition of a name replaces the first (as a
@@ -146,8 +153,11 @@ fn merge_parts(mut file: CFile, parts: impl Iterator<Item = CFile>) -> CFile {
             }
         }
         for g in program.globals {
-            file.program.globals.retain(|x| x.name != g.name);
-            file.program.globals.push(g);
+            match file.program.globals.iter_mut().find(|x| x.name == g.name) {
+                // A block-scope `extern` must not undo the file's definition.
+                Some(x) => crate::link::merge_declaration(x, g),
+                None => file.program.globals.push(g),
+            }
         }
         for g in source.globals {
             file.source.globals.retain(|x| x.name != g.name);

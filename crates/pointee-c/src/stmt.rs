@@ -18,6 +18,76 @@ impl<'s> Lowerer<'s> {
         self.scopes.pop();
     }
 
+    /// Whether `n` is the ERROR `goto` that tree-sitter makes of GNU
+    /// `goto *e;` (the `*e;` after it is an expression statement).
+    fn is_computed_goto(&self, n: Node) -> bool {
+        n.kind_str() == "ERROR"
+            && self.text(n).trim() == "goto"
+            && n.next_named_sibling()
+                .is_some_and(|s| s.kind_str() == "expression_statement")
+    }
+
+    /// The names of every label of the function around `n`, sorted.
+    fn labels_of_function(&self, n: Node) -> Vec<String> {
+        let mut function = n;
+        while let Some(p) = function.parent() {
+            function = p;
+            if p.kind_str() == "function_definition" {
+                break;
+            }
+        }
+        let mut names = Vec::new();
+        let mut stack = vec![function];
+        while let Some(x) = stack.pop() {
+            if x.kind_str() == "labeled_statement" {
+                if let Some(l) = x.field("label") {
+                    names.push(self.text(l).to_string());
+                }
+            }
+            stack.extend(named_children(x));
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// `goto *e;`: evaluates `e`, then goes to any label of the function
+    /// (the labels whose address `&&label` takes are among them).
+    fn computed_goto(&mut self, goto: Node, target: Node) {
+        if let Some(e) = named_children(target).first() {
+            let e = match e.kind_str() {
+                "pointer_expression" => e.field("argument").unwrap_or(*e),
+                _ => *e,
+            };
+            self.effect(e);
+        }
+        let names = match &self.f.all_labels {
+            Some(names) => names.clone(),
+            None => {
+                let names = self.labels_of_function(goto);
+                self.f.all_labels = Some(names.clone());
+                names
+            }
+        };
+        // One opaque choice per label, the last one taken when no other is.
+        let mut chain: Vec<Stmt> = Vec::new();
+        for name in names.iter().rev() {
+            let id = self.label(name);
+            chain = if chain.is_empty() {
+                vec![Stmt::Goto(id)]
+            } else {
+                vec![Stmt::If {
+                    cond: Cond::Opaque,
+                    then_branch: vec![Stmt::Goto(id)],
+                    else_branch: chain,
+                }]
+            };
+        }
+        for s in chain {
+            self.push_stmt(s);
+        }
+    }
+
     pub(crate) fn statement(&mut self, n: Node) {
         if self.depth >= MAX_DEPTH {
             self.unmodelled(n, "statement nested too deeply");
@@ -32,6 +102,15 @@ impl<'s> Lowerer<'s> {
         match n.kind_str() {
             "compound_statement" => self.compound(n),
             "expression_statement" => {
+                // (Siblings are found by a walk: look only before a `*e;`.)
+                let computed = self.src.as_bytes().get(n.start_byte()) == Some(&b'*');
+                if let Some(goto) = n
+                    .prev_named_sibling()
+                    .filter(|p| computed && self.is_computed_goto(*p))
+                {
+                    self.computed_goto(goto, n);
+                    return;
+                }
                 for e in named_children(n) {
                     self.effect(e);
                 }
@@ -111,6 +190,8 @@ impl<'s> Lowerer<'s> {
                     }
                 }
             }
+            // Lowered with the statement after it.
+            "ERROR" if self.is_computed_goto(n) => {}
             "ERROR" => {
                 self.note(
                     n,

@@ -26,11 +26,15 @@ fn lower_one(o: &Outline, text: &str, f: &FunctionSyntax) -> CFile {
     )
 }
 
+/// Preprocesses, outlines the expanded text, lowers each function from its
+/// own text, assembles and maps back: what an editor's database does.
 fn by_functions(text: &str) -> CFile {
+    let pp = pointee_c::preprocess_file("t.c", text);
+    let text = &pp.text;
     let o = outline(text);
     let parts: Vec<CFile> = o.functions.iter().map(|f| lower_one(&o, text, f)).collect();
     let starts = o.functions.iter().map(|f| f.range.start);
-    pointee_c::assemble(&o.file, parts.iter().zip(starts))
+    pointee_c::to_source(pointee_c::assemble(&o.file, parts.iter().zip(starts)), &pp)
 }
 
 fn c_files() -> Vec<PathBuf> {

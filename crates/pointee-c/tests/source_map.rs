@@ -11,19 +11,14 @@ fn expr_at(text: &str) -> String {
     let offset = text.find("$0").expect("a $0 marker") as u32;
     let text = text.replace("$0", "");
     let lowered = pointee_c::lower_file("t.c", &text);
-    let (func, fs) = lowered
+    let (fs, e) = lowered
         .source
-        .functions
-        .iter()
-        .find(|fs| fs.range.touches(offset))
-        .and_then(|fs| lowered.program.function(&fs.name).map(|f| (f, fs)))
-        .expect("the cursor is inside a function");
-    let e = fs
-        .exprs
-        .iter()
-        .filter(|e| e.range.touches(offset))
-        .min_by_key(|e| e.range.len())
+        .expr_at(offset)
         .expect("a pointer expression at the cursor");
+    let func = lowered
+        .program
+        .function(&fs.name)
+        .expect("the cursor is inside a function");
     let stmt = find_stmt(&func.body, e.point.stmt()).expect("the point's statement exists");
     let when = match e.point {
         Point::Before(_) => "before",
@@ -110,4 +105,36 @@ fn conditions_read_at_their_own_use_statement() {
         expr_at("void f(int *p, int *q) { while (p$0 != 0) p = q; }"),
         "p @ before: use p"
     );
+}
+
+#[test]
+fn a_position_inside_a_macro_use_answers() {
+    let defs = "#define G(L) ((L)->g)\n#define NEXT_G(L) G(G(L))\nstruct s { struct s *g; };\n";
+    // On an argument: the argument itself.
+    assert_eq!(
+        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = G(p$0); }}")),
+        "p @ before: q = (*p).g"
+    );
+    // On the macro's name: what the use expands to.
+    assert_eq!(
+        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = G$0(p); }}")),
+        "(*p).g @ before: q = (*p).g"
+    );
+    // Nested uses land on the outermost one; the argument keeps its place.
+    assert_eq!(
+        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = NEXT$0_G(p); }}")),
+        "(*t1).g @ before: q = (*t1).g"
+    );
+    assert_eq!(
+        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = NEXT_G(p$0); }}")),
+        "p @ before: t1 = (*p).g"
+    );
+}
+
+#[test]
+fn a_dereference_hidden_in_a_statement_macro_is_found_at_the_use() {
+    let src = "#define SET(o, v) do { (o)->val = (v); } while (0)\n\
+               struct obj { int *val; };\n\
+               void f(struct obj *o, int *x) { SE$0T(o, x); }";
+    assert_eq!(expr_at(src), "(*o).val @ after: (*o).val = x");
 }

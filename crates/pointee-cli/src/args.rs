@@ -11,6 +11,11 @@ usage:
   pointee hover FILE:LINE:COL [--with PATH...] points-to set at a position
   pointee callees FILE:LINE:COL [--with PATH...] possible callees of a call
   pointee check PATH... [--each]               alias checks and diagnostics
+  pointee check --compile-commands FILE        the program a compilation
+                                               database describes
+  pointee check --project TOML [DIR]           the program a pointee.toml
+                                               describes (root: DIR, else
+                                               the file's folder)
   pointee lsp                                  language server over stdio
 
 options:
@@ -40,11 +45,31 @@ pub struct Position {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
-    Dump { paths: Vec<String> },
-    Hover { pos: Position, with: Vec<String> },
-    Callees { pos: Position, with: Vec<String> },
-    Check { paths: Vec<String>, each: bool },
+    Dump {
+        paths: Vec<String>,
+    },
+    Hover {
+        pos: Position,
+        with: Vec<String>,
+    },
+    Callees {
+        pos: Position,
+        with: Vec<String>,
+    },
+    Check {
+        paths: Vec<String>,
+        each: bool,
+        /// `--compile-commands FILE`, `--project FILE`: the program model.
+        model: Option<ModelFile>,
+    },
     Lsp,
+}
+
+/// A program model file given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelFile {
+    CompileCommands(String),
+    Manifest(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +96,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut each = false;
     let mut cs = None;
     let mut entry = None;
+    let mut model = None;
     let mut positional = Vec::new();
     let mut with = Vec::new();
     let mut in_with = false;
@@ -107,6 +133,10 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             "--each" => each = true,
             "--cs" => cs = Some(value("--cs")?),
             "--entry" => entry = Some(value("--entry")?),
+            "--compile-commands" => {
+                model = Some(ModelFile::CompileCommands(value("--compile-commands")?))
+            }
+            "--project" => model = Some(ModelFile::Manifest(value("--project")?)),
             "--with" => in_with = true,
             s if s.starts_with("--") => return Err(InputError(format!("unknown option `{s}`"))),
             s if in_with => with.push(s.to_string()),
@@ -139,12 +169,13 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             pos: one_position("callees")?,
             with,
         },
-        "check" if positional.is_empty() => {
+        "check" if positional.is_empty() && model.is_none() => {
             return Err(InputError("check needs at least one PATH".into()))
         }
         "check" => Command::Check {
             paths: positional.clone(),
             each,
+            model,
         },
         other => {
             return Err(InputError(format!(

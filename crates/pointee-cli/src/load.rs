@@ -1,10 +1,150 @@
 //! Reading the program from disk: files and directories (searched for
-//! sources), with one clear error for anything unreadable.
+//! sources), with one clear error for anything unreadable. A C directory,
+//! a compilation database or a `pointee.toml` is read through the program
+//! model (`pointee-project`): its units form the program.
 
-use pointee_ide::{InputError, Language, SourceFile, Workspace};
+use crate::args::ModelFile;
+use crate::workspace::{SourceFile, Workspace};
+use pointee_ide::{InputError, Lang as Language};
+use pointee_project::ProgramModel;
 use std::path::Path;
+use std::sync::Arc;
 
-/// The files and directories given, as one program.
+/// A program read from disk, and what its model says beyond its files.
+pub struct Program {
+    pub ws: Workspace,
+    /// The model's entry points, when it names them.
+    pub entries: Option<Vec<String>>,
+    /// Notes of the model (entries of a database it skipped).
+    pub notes: Vec<String>,
+}
+
+/// The program that `check` analyses: the one a model file describes; for
+/// one directory holding C files, the one its model describes
+/// (`pointee.toml`, `compile_commands.json`, or every `.c` file under it);
+/// otherwise the files given.
+pub fn program(paths: &[String], model: Option<&ModelFile>) -> Result<Program, InputError> {
+    let model = match (model, paths) {
+        (Some(ModelFile::CompileCommands(db)), []) => {
+            pointee_project::from_compile_commands(db, &read_text(Path::new(db), db)?)
+                .map_err(model_error)?
+        }
+        (Some(ModelFile::CompileCommands(_)), _) => {
+            return Err(InputError(
+                "--compile-commands names the program: give no PATH with it".into(),
+            ))
+        }
+        (Some(ModelFile::Manifest(toml)), rest) => {
+            let root = match rest {
+                [] => pointee_project::paths::parent(toml).to_string(),
+                [dir] => dir.clone(),
+                _ => {
+                    return Err(InputError(
+                        "--project takes one DIR, the program's root".into(),
+                    ))
+                }
+            };
+            let text = read_text(Path::new(toml), toml)?;
+            let listing = listing(&root)?;
+            pointee_project::from_manifest(&root, toml, &text, &listing, &mut read_model_file)
+                .map_err(model_error)?
+        }
+        (None, [dir]) if Path::new(dir).is_dir() => {
+            let listing = listing(dir)?;
+            if !listing.iter().any(|f| f.ends_with(".c")) {
+                return plain(paths);
+            }
+            pointee_project::load(dir, &listing, &mut read_model_file).map_err(model_error)?
+        }
+        (None, _) => return plain(paths),
+    };
+    units(model)
+}
+
+fn plain(paths: &[String]) -> Result<Program, InputError> {
+    Ok(Program {
+        ws: workspace(paths)?,
+        entries: None,
+        notes: Vec::new(),
+    })
+}
+
+/// The model's units, read.
+fn units(model: ProgramModel) -> Result<Program, InputError> {
+    if model.units.is_empty() {
+        return Err(InputError(format!(
+            "{}: the program model names no C translation unit",
+            match &model.origin {
+                pointee_project::Origin::Manifest(p)
+                | pointee_project::Origin::CompileCommands(p) => p,
+                pointee_project::Origin::Discovered => &model.root,
+            }
+        )));
+    }
+    let files = model
+        .units
+        .iter()
+        .map(|u| read(Path::new(&u.file), &u.file))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut ws = on_disk(Workspace::new(files));
+    ws.configs = model
+        .units
+        .into_iter()
+        .map(|u| (u.file, u.config))
+        .collect();
+    Ok(Program {
+        ws,
+        entries: model.entries,
+        notes: model.notes,
+    })
+}
+
+fn model_error(e: pointee_project::ModelError) -> InputError {
+    InputError(e.0)
+}
+
+/// Reads a file the model needs; its error is the reason only (the model
+/// names the file).
+fn read_model_file(path: &str) -> Result<String, String> {
+    read_text(Path::new(path), path).map_err(|e| {
+        e.0.strip_prefix(&format!("{path}: "))
+            .unwrap_or(&e.0)
+            .to_string()
+    })
+}
+
+/// Every file under `dir`, relative to it (`/`-separated, sorted), outside
+/// hidden folders and `target/`.
+fn listing(dir: &str) -> Result<Vec<String>, InputError> {
+    fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) -> Result<(), InputError> {
+        let shown = dir.display().to_string();
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?;
+        for e in entries.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let rel = format!("{prefix}{name}");
+            let p = e.path();
+            if p.is_dir() {
+                if name != "target" {
+                    walk(&p, &format!("{rel}/"), out)?;
+                }
+            } else {
+                out.push(rel);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(Path::new(dir), "", &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// The files and directories given, as one program; C includes are read
+/// from the disk.
 pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     let mut files = Vec::new();
     for p in paths {
@@ -12,7 +152,12 @@ pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files.dedup_by(|a, b| a.name == b.name);
-    Ok(Workspace::new(files))
+    Ok(on_disk(Workspace::new(files)))
+}
+
+fn on_disk(mut ws: Workspace) -> Workspace {
+    ws.system = Some(Arc::new(pointee_lsp::disk::Disk));
+    ws
 }
 
 /// The position's file plus the `--with` paths, as one program.
@@ -32,7 +177,7 @@ pub fn each_file(paths: &[String]) -> Result<Vec<Workspace>, InputError> {
     Ok(ws
         .files
         .into_iter()
-        .map(|f| Workspace::new(vec![f]))
+        .map(|f| on_disk(Workspace::new(vec![f])))
         .collect())
 }
 
@@ -78,15 +223,18 @@ fn walk(dir: &Path, out: &mut Vec<SourceFile>) -> Result<(), InputError> {
 }
 
 fn read(path: &Path, shown: &str) -> Result<SourceFile, InputError> {
+    Ok(SourceFile::new(shown, read_text(path, shown)?))
+}
+
+fn read_text(path: &Path, shown: &str) -> Result<String, InputError> {
     let bytes =
         std::fs::read(path).map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         InputError(format!(
             "{shown}: invalid UTF-8 at byte {}",
             e.utf8_error().valid_up_to()
         ))
-    })?;
-    Ok(SourceFile::new(shown, text))
+    })
 }
 
 fn io_reason(e: &std::io::Error) -> String {

@@ -1,16 +1,22 @@
-//! The `pointee` command line: reads files, asks `pointee-ide`, prints text or
-//! JSON. The only crate that does file I/O and knows output formats.
+//! The `pointee` command line: reads files, applies them to a
+//! `pointee_ide::AnalysisHost` as one change, asks its snapshot, prints
+//! text or JSON. With the language server, the only crates that do file
+//! I/O and know output formats; it must never hold analysis logic.
 //!
 //! Exit codes: 0 fine, 1 an alias check failed, 2 bad input (one line on
 //! stderr).
 
 mod args;
 mod load;
+mod locate;
 mod render;
+mod workspace;
 
 use args::{Command, Format, Invocation};
-use pointee_ide::InputError;
+use locate::Locator;
+use pointee_ide::{DumpConfig, InputError, Lang};
 use std::process::ExitCode;
+use workspace::now;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -38,12 +44,11 @@ fn main() -> ExitCode {
 
 fn run(argv: &[String]) -> Result<u8, InputError> {
     let inv = args::parse(argv)?;
-    let opts = pointee_ide::Options {
-        cs: inv.cs.clone(),
-        entry: inv.entry.clone(),
-        verbose: inv.verbose,
-        no_facts: inv.no_facts,
+    let config = pointee_ide::Config {
+        java_cs: inv.cs.clone(),
+        java_entry: inv.entry.clone(),
         c_context_bound: inv.context_bound,
+        c_entries: None,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),
@@ -52,61 +57,91 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             Ok(0)
         }
         Command::Dump { paths } => {
-            let ws = load::workspace(paths)?;
-            let mut dump = pointee_ide::dump(&ws, &opts)?;
-            if inv.no_facts {
-                dump.sections.clear();
-                for f in &mut dump.functions {
-                    for l in &mut f.lines {
-                        l.facts.clear();
-                    }
-                }
-            }
-            emit(&inv, render::dump_text(&dump), || render::dump_json(&dump));
+            let (lang, analysis) = load::workspace(paths)?.analyse(config)?;
+            let dump_config = DumpConfig {
+                verbose: inv.verbose,
+                no_facts: inv.no_facts,
+            };
+            let dump = now(analysis.dump(lang, &dump_config));
+            let loc = Locator {
+                analysis: &analysis,
+            };
+            emit(&inv, render::dump_text(&dump, &loc), || {
+                render::dump_json(&dump, &loc)
+            });
             Ok(0)
         }
         Command::Hover { pos, with } => {
-            let ws = load::workspace_with(&pos.file, with)?;
-            let hover = pointee_ide::hover(&ws, &pos.file, pos.line, pos.column, &opts)?;
-            emit(&inv, render::hover_text(&hover), || {
-                render::hover_json(&hover)
+            let (lang, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+            let loc = Locator {
+                analysis: &analysis,
+            };
+            let at = loc.position(&pos.file, pos.line, pos.column)?;
+            let Some(hover) = now(analysis.hover(at)) else {
+                let what = match lang {
+                    Lang::C => "no pointer expression here",
+                    Lang::Java => "no reference-typed expression here",
+                };
+                return Err(not_here(pos, what));
+            };
+            emit(&inv, render::hover_text(&hover, &loc), || {
+                render::hover_json(&hover, &loc)
             });
             Ok(0)
         }
         Command::Callees { pos, with } => {
-            let ws = load::workspace_with(&pos.file, with)?;
-            let callees = pointee_ide::callees(&ws, &pos.file, pos.line, pos.column, &opts)?;
-            emit(&inv, render::callees_text(&callees), || {
-                render::callees_json(&callees)
+            let (lang, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+            let loc = Locator {
+                analysis: &analysis,
+            };
+            let at = loc.position(&pos.file, pos.line, pos.column)?;
+            let Some(callees) = now(analysis.callees(at)) else {
+                let what = match lang {
+                    Lang::C => "no call here",
+                    Lang::Java => "no call of a program method here",
+                };
+                return Err(not_here(pos, what));
+            };
+            emit(&inv, render::callees_text(&callees, &loc), || {
+                render::callees_json(&callees, &loc)
             });
             Ok(0)
         }
-        Command::Check { paths, each } => {
+        Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?
+                    .into_iter()
+                    .map(|ws| (ws, None))
+                    .collect()
             } else {
-                vec![load::workspace(paths)?]
-            };
-            let mut report = pointee_ide::CheckReport::default();
-            for ws in &programs {
-                let r = pointee_ide::check(ws, &opts)?;
-                report.alias_checks.extend(r.alias_checks);
-                report.diagnostics.extend(r.diagnostics);
-                for (name, value) in r.stats {
-                    match report.stats.iter_mut().find(|(n, _)| *n == name) {
-                        Some((_, v)) => *v += value,
-                        None => report.stats.push((name, value)),
-                    }
+                let p = load::program(paths, model.as_ref())?;
+                for n in &p.notes {
+                    eprintln!("pointee: note: {n}");
                 }
+                vec![(p.ws, p.entries)]
+            };
+            let mut report = render::CheckReport::default();
+            for (ws, entries) in &programs {
+                let config = pointee_ide::Config {
+                    c_entries: entries.clone(),
+                    ..config.clone()
+                };
+                let (lang, analysis) = ws.analyse(config)?;
+                let loc = Locator {
+                    analysis: &analysis,
+                };
+                report.add(now(analysis.check(lang)), &loc);
             }
-            report.alias_checks.sort();
-            report.diagnostics.sort();
             emit(&inv, render::check_text(&report), || {
                 render::check_json(&report)
             });
             Ok(if report.all_ok() { 0 } else { 1 })
         }
     }
+}
+
+fn not_here(pos: &args::Position, what: &str) -> InputError {
+    InputError(format!("{}:{}:{}: {what}", pos.file, pos.line, pos.column))
 }
 
 fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {

@@ -1,22 +1,28 @@
 //! Text and JSON renderings of pointee-ide's answers. Field names here are the
 //! command-line contract other tools rely on: keep them stable.
 
-use pointee_ide::{
-    AliasCheck, Callee, CheckReport, ContextTargets, Diagnostic, Dump, Hover, Location, Target,
-};
+use crate::locate::{Location, Locator, Span};
+use pointee_ide::{Callee, ContextTargets, Dump, Hover, Severity, Target, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write;
+
+/// A target with its declaration's location.
+struct Shown<'a> {
+    t: &'a Target,
+    decl: Option<Location>,
+}
 
 fn location_json(l: &Location) -> Value {
     json!({"file": l.file, "line": l.line, "column": l.column})
 }
 
-fn target_json(t: &Target) -> Value {
+fn target_json(s: &Shown) -> Value {
+    let t = s.t;
     let mut v = json!({
         "name": t.name,
         "kind": t.kind.as_str(),
         "definite": t.definite,
-        "decl": t.decl.as_ref().map(location_json),
+        "decl": s.decl.as_ref().map(location_json),
     });
     if let Some(hc) = &t.heap_context {
         v["heap_context"] = json!(hc);
@@ -24,7 +30,8 @@ fn target_json(t: &Target) -> Value {
     v
 }
 
-fn target_text(t: &Target) -> String {
+fn target_text(shown: &Shown) -> String {
+    let t = shown.t;
     let mut s = format!("{} ({}", t.name, t.kind.as_str());
     if t.definite {
         s.push_str(", definite");
@@ -33,43 +40,47 @@ fn target_text(t: &Target) -> String {
         let _ = write!(s, ", heap context {hc}");
     }
     s.push(')');
-    if let Some(d) = &t.decl {
+    if let Some(d) = &shown.decl {
         let _ = write!(s, "  {}:{}:{}", d.file, d.line, d.column);
     }
     s
 }
 
 /// The contract's order: by declaration (file, line, column), then name.
-fn sorted_targets(ts: &[Target]) -> Vec<&Target> {
-    let mut v: Vec<&Target> = ts.iter().collect();
-    v.sort_by(|a, b| (&a.decl, &a.name, a.kind).cmp(&(&b.decl, &b.name, b.kind)));
+fn sorted_targets<'a>(ts: &'a [Target], loc: &Locator) -> Vec<Shown<'a>> {
+    let mut v: Vec<Shown> = ts
+        .iter()
+        .map(|t| Shown {
+            t,
+            decl: t.decl.map(|d| loc.location(d)),
+        })
+        .collect();
+    v.sort_by(|a, b| (&a.decl, &a.t.name, a.t.kind).cmp(&(&b.decl, &b.t.name, b.t.kind)));
     v
 }
 
-fn targets_json(ts: &[Target]) -> Value {
-    Value::Array(sorted_targets(ts).into_iter().map(target_json).collect())
+fn targets_json(ts: &[Target], loc: &Locator) -> Value {
+    Value::Array(sorted_targets(ts, loc).iter().map(target_json).collect())
 }
 
-fn context_json(c: &ContextTargets) -> Value {
-    json!({"chain": c.chain, "targets": targets_json(&c.targets)})
+fn context_json(c: &ContextTargets, loc: &Locator) -> Value {
+    json!({"chain": c.chain, "targets": targets_json(&c.targets, loc)})
 }
 
-pub fn hover_json(h: &Hover) -> Value {
+pub fn hover_json(h: &Hover, loc: &Locator) -> Value {
     json!({
         "expr": h.expr,
         "reachable": h.reachable,
         "merged": h.merged,
         "extra_entry": h.extra_entry,
-        "targets": targets_json(&h.targets),
-        "contexts": h.contexts.iter().map(context_json).collect::<Vec<_>>(),
+        "targets": targets_json(&h.targets, loc),
+        "contexts": h.contexts.iter().map(|c| context_json(c, loc)).collect::<Vec<_>>(),
     })
 }
 
-pub fn hover_text(h: &Hover) -> String {
-    let mut s = format!(
-        "{} at {}:{}:{}\n",
-        h.expr, h.span.file, h.span.line, h.span.column
-    );
+pub fn hover_text(h: &Hover, loc: &Locator) -> String {
+    let at = loc.location(h.range);
+    let mut s = format!("{} at {}:{}:{}\n", h.expr, at.file, at.line, at.column);
     if !h.reachable {
         s.push_str("  unreachable: no analysed context reaches this point\n");
         return s;
@@ -83,45 +94,48 @@ pub fn hover_text(h: &Hover) -> String {
     if h.targets.is_empty() {
         s.push_str("  points to nothing\n");
     }
-    for t in sorted_targets(&h.targets) {
-        let _ = writeln!(s, "  -> {}", target_text(t));
+    for t in sorted_targets(&h.targets, loc) {
+        let _ = writeln!(s, "  -> {}", target_text(&t));
     }
     if h.contexts.len() > 1 {
         for c in &h.contexts {
             let _ = writeln!(s, "  in context {}:", c.chain.join(" > "));
-            for t in sorted_targets(&c.targets) {
-                let _ = writeln!(s, "    -> {}", target_text(t));
+            for t in sorted_targets(&c.targets, loc) {
+                let _ = writeln!(s, "    -> {}", target_text(&t));
             }
         }
     }
     s
 }
 
-fn callee_json(c: &Callee) -> Value {
-    match &c.decl {
+fn callee_json((c, decl): &(&Callee, Option<Location>)) -> Value {
+    match decl {
         Some(d) => json!({"name": c.name, "file": d.file, "line": d.line, "column": d.column}),
         None => json!({"name": c.name, "file": null, "line": null, "column": null}),
     }
 }
 
 /// The contract's order: by (file, line, column), then name.
-fn sorted_callees(cs: &[Callee]) -> Vec<&Callee> {
-    let mut v: Vec<&Callee> = cs.iter().collect();
-    v.sort_by(|a, b| (&a.decl, &a.name).cmp(&(&b.decl, &b.name)));
+fn sorted_callees<'a>(cs: &'a [Callee], loc: &Locator) -> Vec<(&'a Callee, Option<Location>)> {
+    let mut v: Vec<(&Callee, Option<Location>)> = cs
+        .iter()
+        .map(|c| (c, c.decl.map(|d| loc.location(d))))
+        .collect();
+    v.sort_by(|a, b| (&a.1, &a.0.name).cmp(&(&b.1, &b.0.name)));
     v
 }
 
-pub fn callees_json(cs: &[Callee]) -> Value {
-    Value::Array(sorted_callees(cs).into_iter().map(callee_json).collect())
+pub fn callees_json(cs: &[Callee], loc: &Locator) -> Value {
+    Value::Array(sorted_callees(cs, loc).iter().map(callee_json).collect())
 }
 
-pub fn callees_text(cs: &[Callee]) -> String {
+pub fn callees_text(cs: &[Callee], loc: &Locator) -> String {
     let mut s = String::new();
     if cs.is_empty() {
         s.push_str("no possible callee\n");
     }
-    for c in sorted_callees(cs) {
-        match &c.decl {
+    for (c, decl) in sorted_callees(cs, loc) {
+        match &decl {
             Some(d) => {
                 let _ = writeln!(s, "{}  {}:{}:{}", c.name, d.file, d.line, d.column);
             }
@@ -131,6 +145,64 @@ pub fn callees_text(cs: &[Callee]) -> String {
         }
     }
     s
+}
+
+/// An alias check where the command line shows it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct AliasCheck {
+    pub at: Location,
+    pub check: String,
+    pub verdict: Verdict,
+    pub ok: bool,
+}
+
+/// A diagnostic where the command line shows it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    pub span: Span,
+    pub severity: Severity,
+    pub code: String,
+    pub message: String,
+}
+
+/// The checks of one or more programs (`check --each`), located.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    pub alias_checks: Vec<AliasCheck>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub stats: Vec<(String, u64)>,
+}
+
+impl CheckReport {
+    /// Adds one program's report (figures add up).
+    pub fn add(&mut self, r: pointee_ide::CheckReport, loc: &Locator) {
+        self.alias_checks
+            .extend(r.alias_checks.into_iter().map(|c| AliasCheck {
+                at: loc.location(c.at),
+                check: c.check,
+                verdict: c.verdict,
+                ok: c.ok,
+            }));
+        self.diagnostics
+            .extend(r.diagnostics.into_iter().map(|d| Diagnostic {
+                span: loc.span(d.range),
+                severity: d.severity,
+                code: d.code,
+                message: d.message,
+            }));
+        for (name, value) in r.stats {
+            match self.stats.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => *v += value,
+                None => self.stats.push((name, value)),
+            }
+        }
+        self.alias_checks.sort();
+        self.diagnostics.sort();
+    }
+
+    pub fn all_ok(&self) -> bool {
+        self.alias_checks.iter().all(|c| c.ok)
+    }
 }
 
 fn check_json_one(c: &AliasCheck) -> Value {
@@ -197,18 +269,24 @@ pub fn check_text(r: &CheckReport) -> String {
     s
 }
 
-pub fn dump_json(d: &Dump) -> Value {
+/// The 1-based line a dump line came from.
+fn line_of(l: &pointee_ide::DumpLine, loc: &Locator) -> Option<u32> {
+    l.at.map(|at| loc.location(at).line)
+}
+
+pub fn dump_json(d: &Dump, loc: &Locator) -> Value {
     let functions: Vec<Value> = d
         .functions
         .iter()
         .map(|f| {
+            let at = loc.location(f.at);
             json!({
                 "name": f.name,
-                "file": f.at.file, "line": f.at.line, "column": f.at.column,
+                "file": at.file, "line": at.line, "column": at.column,
                 "header": f.header,
                 "locals": f.locals,
                 "statements": f.lines.iter().map(|l| json!({
-                    "line": l.line, "depth": l.depth, "text": l.text, "facts": l.facts,
+                    "line": line_of(l, loc), "depth": l.depth, "text": l.text, "facts": l.facts,
                 })).collect::<Vec<_>>(),
             })
         })
@@ -222,14 +300,17 @@ pub fn dump_json(d: &Dump) -> Value {
         "globals": d.globals,
         "functions": functions,
         "sections": sections,
-        "notes": d.notes.iter().map(|n| json!({
-            "file": n.at.file, "line": n.at.line, "column": n.at.column,
-            "kind": n.kind, "message": n.message,
-        })).collect::<Vec<_>>(),
+        "notes": d.notes.iter().map(|n| {
+            let at = loc.location(n.at);
+            json!({
+                "file": at.file, "line": at.line, "column": at.column,
+                "kind": n.kind, "message": n.message,
+            })
+        }).collect::<Vec<_>>(),
     })
 }
 
-pub fn dump_text(d: &Dump) -> String {
+pub fn dump_text(d: &Dump, loc: &Locator) -> String {
     let mut s = String::new();
     for g in &d.globals {
         let _ = writeln!(s, "global {g}");
@@ -238,13 +319,13 @@ pub fn dump_text(d: &Dump) -> String {
         s.push('\n');
     }
     for f in &d.functions {
-        let _ = writeln!(s, "{}  // {}:{}", f.header, f.at.file, f.at.line);
+        let at = loc.location(f.at);
+        let _ = writeln!(s, "{}  // {}:{}", f.header, at.file, at.line);
         if !f.locals.is_empty() {
             let _ = writeln!(s, "       vars {}", f.locals);
         }
         for l in &f.lines {
-            let line = l
-                .line
+            let line = line_of(l, loc)
                 .map(|n| format!("{n:>5}"))
                 .unwrap_or_else(|| "     ".into());
             let pad = "  ".repeat(l.depth + 1);
@@ -263,10 +344,11 @@ pub fn dump_text(d: &Dump) -> String {
         s.push('\n');
     }
     for n in &d.notes {
+        let at = loc.location(n.at);
         let _ = writeln!(
             s,
             "{}:{}:{}: note[{}]: {}",
-            n.at.file, n.at.line, n.at.column, n.kind, n.message
+            at.file, at.line, at.column, n.kind, n.message
         );
     }
     s

@@ -98,7 +98,8 @@ fn every_fixture_lowers_to_its_expected_ir() {
 }
 
 /// The fixtures are real C: gcc accepts each (unless it says `// NOGCC`
-/// for a deliberately broken program).
+/// for a deliberately broken program), with the options of its
+/// `GCCFLAGS:` line if it has one.
 #[test]
 fn fixtures_are_c_that_gcc_accepts() {
     if Command::new("gcc").arg("--version").output().is_err() {
@@ -110,8 +111,15 @@ fn fixtures_are_c_that_gcc_accepts() {
         if text.contains("// NOGCC") {
             continue;
         }
+        let flags: Vec<&str> = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("GCCFLAGS:"))
+            .map(|f| f.trim_end_matches("*/").split_whitespace().collect())
+            .unwrap_or_default();
         let out = Command::new("gcc")
-            .args(["-fsyntax-only", "-w", "-std=gnu99", "-x", "c"])
+            .args(["-fsyntax-only", "-w", "-std=gnu99"])
+            .args(&flags)
+            .args(["-x", "c"])
             .arg(&path)
             .output()
             .expect("gcc runs");

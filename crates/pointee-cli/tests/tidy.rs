@@ -106,3 +106,81 @@ fn documents_the_readme_names_exist() {
     );
     assert!(root().join(".ci/run").exists());
 }
+
+/// The `[dependencies]` of a crate: the names of its normal dependencies.
+fn dependencies(krate: &str) -> Vec<String> {
+    let manifest = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml"))
+        .expect("a crate manifest");
+    manifest
+        .lines()
+        .skip_while(|l| l.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|l| {
+            let name = l.split(['=', '.', ' ']).next().unwrap_or_default();
+            name.trim().to_string()
+        })
+        .collect()
+}
+
+/// The crates stack one way (each depends only on crates below it); the
+/// server converts and schedules (pointee-ide answers, so it needs no
+/// front end or engine); only the server and the command line know tokio,
+/// LSP types or serde.
+#[test]
+fn crates_depend_one_way_and_the_server_only_on_the_answer_layer() {
+    // Layers, bottom first; a crate may depend on crates of lower layers.
+    let layers: &[&[&str]] = &[
+        &["pointee-ir"],
+        &["pointee-cpp"],
+        &[
+            "pointee-c",
+            "pointee-flow",
+            "pointee-java",
+            "pointee-cspta",
+            "pointee-project",
+        ],
+        &["pointee-db"],
+        &["pointee-ide"],
+        &["pointee-lsp"],
+        &["pointee-cli"],
+    ];
+    let layer = |name: &str| layers.iter().position(|l| l.contains(&name));
+    let mut crates: Vec<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    crates.sort();
+    for krate in &crates {
+        let mine = layer(krate).unwrap_or_else(|| panic!("{krate}: add it to a layer"));
+        for dep in dependencies(krate) {
+            if let Some(theirs) = layer(&dep) {
+                assert!(
+                    theirs < mine,
+                    "{krate} depends on {dep}, which is not below it"
+                );
+            }
+            let edge = ["tokio", "tower-lsp-server", "serde", "serde_json"];
+            assert!(
+                !edge.contains(&dep.as_str())
+                    || ["pointee-lsp", "pointee-cli"].contains(&krate.as_str()),
+                "{krate} depends on {dep}: only the server and the command line may"
+            );
+        }
+    }
+    let mut server: Vec<String> = dependencies("pointee-lsp")
+        .into_iter()
+        .filter(|d| d.starts_with("pointee-"))
+        .collect();
+    server.sort();
+    assert_eq!(server, ["pointee-db", "pointee-ide", "pointee-ir"]);
+    let mut cli: Vec<String> = dependencies("pointee-cli")
+        .into_iter()
+        .filter(|d| d.starts_with("pointee-"))
+        .collect();
+    cli.sort();
+    // The command line reads the program model (pointee-project) from disk.
+    assert_eq!(cli, ["pointee-ide", "pointee-lsp", "pointee-project"]);
+}

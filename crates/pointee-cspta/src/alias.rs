@@ -22,26 +22,10 @@ impl CheckKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum AliasVerdict {
-    /// Disjoint in every context that reaches the check.
-    No,
-    /// Some context has a common object (a flow-insensitive analysis never
-    /// claims `must`).
-    May,
-    /// No context reaches the check.
-    Unreachable,
-}
-
-impl AliasVerdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            AliasVerdict::No => "no",
-            AliasVerdict::May => "may",
-            AliasVerdict::Unreachable => "unreachable",
-        }
-    }
-}
+/// The verdict over every context that reaches a check (pointee-ir's, one
+/// type for every analysis; a flow-insensitive analysis never claims
+/// `Must`).
+pub use pointee_ir::Verdict as AliasVerdict;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AliasResult {
@@ -57,11 +41,9 @@ pub struct AliasResult {
 }
 
 impl AliasResult {
+    /// Whether the check holds (the one rule, `pointee_ir::Verdict::holds`).
     pub fn ok(&self) -> bool {
-        match self.kind {
-            CheckKind::No => self.verdict == AliasVerdict::No,
-            CheckKind::May | CheckKind::Must => self.verdict == AliasVerdict::May,
-        }
+        self.verdict.holds(self.kind.name())
     }
 }
 

@@ -3,11 +3,17 @@
 //! statements sorted by rule (New, Assign, Load, Store, Call), and the class
 //! hierarchy for Dispatch and cast checks.
 
+use crate::fxhash::FxHashMap as HashMap;
 use pointee_ir::{Base, Basic, Callee, Place, Program, Rvalue, Sel, Stmt};
-use std::collections::HashMap;
 
 /// The field name of the one collapsed array element (seed 003's `arr`).
 pub const ARRAY_FIELD: &str = "[]";
+
+/// The static field the front end names the library heap: what the
+/// program gives the library and the library may give back (see
+/// docs/java-analysis.md). A virtual call on a library object is a library
+/// call through it.
+pub const LIBRARY_HEAP: &str = "Library.<heap>";
 
 #[derive(Clone, Debug)]
 pub enum CallKind {
@@ -28,11 +34,15 @@ pub struct CallStmt {
     pub args: Vec<Option<u32>>,
 }
 
+/// `to = (target) from`: passes the objects of `from` that may be
+/// instances of `target`.
 #[derive(Clone, Debug)]
 pub struct CastStmt {
     pub from: u32,
     pub to: u32,
     pub target: String,
+    /// `target` interned in [`Facts::type_names`].
+    pub ty: u32,
     pub stmt: u32,
 }
 
@@ -55,7 +65,7 @@ pub struct MethodFacts {
     pub class: u32,
     /// (variable, allocation site id)
     pub news: Vec<(u32, u32)>,
-    /// (from, to), casts included.
+    /// (from, to): plain copies (casts are in `casts`).
     pub copies: Vec<(u32, u32)>,
     /// (to, base, field)
     pub loads: Vec<(u32, u32, u32)>,
@@ -65,10 +75,19 @@ pub struct MethodFacts {
     pub sloads: Vec<(u32, u32)>,
     /// (static field, from)
     pub sstores: Vec<(u32, u32)>,
+    /// (to, static field, type): a load that passes only the instances of
+    /// the type (a `catch (E e)` parameter reading the thrown objects).
+    pub filtered_sloads: Vec<(u32, u32, u32)>,
     pub calls: Vec<CallStmt>,
     pub casts: Vec<CastStmt>,
     /// Per variable: statements where it is a load/store base or receiver.
     pub uses: Vec<Vec<BaseUse>>,
+    /// The static initialisers run when the method is first reached: of the
+    /// classes it initialises (JLS 12.4.1: its own class when it is static,
+    /// the classes it instantiates, the classes whose static fields it
+    /// reads or writes), with their superclasses and the superinterfaces
+    /// that declare default methods (JLS 12.4.2).
+    pub inits: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -80,6 +99,16 @@ pub struct Alloc {
     /// The class containing the allocation site.
     pub in_type: u32,
     pub is_string: bool,
+    /// `class` interned in [`Facts::type_names`].
+    pub ty: u32,
+    /// A zero-length array (class `A[0]`): it holds nothing.
+    pub empty: bool,
+    /// An object of a library class (not an array, not a class of the
+    /// program): its methods are the library's.
+    pub library: bool,
+    /// The class its methods are looked up in: its own, `Object` for an
+    /// array, none for a library object.
+    pub dispatch_class: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -98,10 +127,26 @@ pub struct Facts {
     pub sig_index: HashMap<String, u32>,
     /// Direct supertypes per class.
     pub supers: Vec<Vec<u32>>,
+    /// Direct supertypes per class that are library types, by name.
+    pub library_supers: Vec<Vec<String>>,
     /// Declared methods per class: (signature, method) for those with a body.
     pub declared: Vec<HashMap<u32, u32>>,
     pub superclass: Vec<Option<u32>>,
     pub method_static: Vec<bool>,
+    /// Per class: some supertype is a library type (whose own supertypes
+    /// are unknown), so its objects may be instances of any library type.
+    pub open: Vec<bool>,
+    /// Object classes and cast targets (and their array elements),
+    /// interned, and what the type tests need of each (`types.rs`).
+    pub type_names: Vec<String>,
+    pub type_index: HashMap<String, u32>,
+    pub types: Vec<crate::types::TypeInfo>,
+    /// Per class: its direct subtypes (`supers` reversed).
+    pub subclasses: Vec<Vec<u32>>,
+    /// Per class: the static initialisers run when it is initialised.
+    pub class_inits: Vec<Vec<u32>>,
+    /// The static field [`LIBRARY_HEAP`], when the program uses it.
+    pub library_heap: Option<u32>,
 }
 
 fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -126,7 +171,8 @@ impl Facts {
         f.method_static = p.functions.iter().map(|func| func.is_static).collect();
         let nclasses = f.classes.len();
         f.supers = vec![Vec::new(); nclasses];
-        f.declared = vec![HashMap::new(); nclasses];
+        f.library_supers = vec![Vec::new(); nclasses];
+        f.declared = vec![HashMap::default(); nclasses];
         f.superclass = vec![None; nclasses];
         let mut method_class = vec![u32::MAX; f.method_names.len()];
         for (ci, c) in p.classes.iter().enumerate() {
@@ -140,6 +186,11 @@ impl Facts {
                     f.superclass[ci] = Some(si);
                 }
             }
+            for i in c.superclass.iter().chain(&c.interfaces) {
+                if !f.class_index.contains_key(&**i) {
+                    f.library_supers[ci].push(i.to_string());
+                }
+            }
             for i in &c.interfaces {
                 if let Some(&ii) = f.class_index.get(&**i) {
                     sup.push(ii);
@@ -150,7 +201,12 @@ impl Facts {
                 let sig = intern(&mut f.sigs, &mut f.sig_index, &m.signature);
                 if let Some(func) = &m.function {
                     if let Some(&mi) = f.method_index.get(&**func) {
-                        method_class[mi as usize] = ci as u32;
+                        // A bridge (a method listed under another
+                        // signature, as javac makes for a generic
+                        // interface's method) does not make it this class's.
+                        if func.ends_with(&format!(".{}", m.signature)) {
+                            method_class[mi as usize] = ci as u32;
+                        }
                         if !m.is_static {
                             f.declared[ci].insert(sig, mi);
                         }
@@ -158,6 +214,14 @@ impl Facts {
                 }
             }
         }
+        f.subclasses = vec![Vec::new(); nclasses];
+        for (c, sups) in f.supers.iter().enumerate() {
+            for &s in sups {
+                f.subclasses[s as usize].push(c as u32);
+            }
+        }
+        f.open = open_classes(p, &f);
+        f.class_inits = class_inits(p, &f);
         for (mi, func) in p.functions.iter().enumerate() {
             if f.method_index[&*func.name] as usize != mi {
                 f.methods.push(MethodFacts::default());
@@ -173,6 +237,7 @@ impl Facts {
             let mf = f.method(func, mi as u32, class);
             f.methods.push(mf);
         }
+        f.library_heap = f.static_index.get(LIBRARY_HEAP).copied();
         f
     }
 
@@ -191,10 +256,45 @@ impl Facts {
         m.uses = vec![Vec::new(); func.vars.len()];
         let mut basics = Vec::new();
         collect(&func.body, &mut basics);
-        for (sid, b) in basics {
-            self.basic(&mut m, mi, sid, b);
+        let mut inits: Vec<u32> = Vec::new();
+        if func.is_static {
+            inits.extend(&self.class_inits[class as usize]);
         }
+        for &(sid, b) in &basics {
+            self.basic(&mut m, mi, sid, b);
+            self.initialised_by(b, &mut inits);
+        }
+        inits.sort_unstable();
+        inits.dedup();
+        m.inits = inits;
         m
+    }
+
+    /// Adds the static initialisers a statement triggers: `new C`, and the
+    /// static fields it reads or writes.
+    fn initialised_by(&self, b: &Basic, out: &mut Vec<u32>) {
+        let mut class = |name: &str| {
+            if let Some(&c) = self.class_index.get(name) {
+                out.extend(&self.class_inits[c as usize]);
+            }
+        };
+        let mut global = |p: &Place| {
+            if let Base::Global(g) = &p.base {
+                class(g.split('.').next().unwrap_or(""));
+            }
+        };
+        match b {
+            Basic::Assign { lhs, rhs } => {
+                global(lhs);
+                match rhs {
+                    Rvalue::Use(p) | Rvalue::Cast(p, _) => global(p),
+                    Rvalue::New(_, c) => class(c),
+                    _ => {}
+                }
+            }
+            Basic::Use(p) => global(p),
+            Basic::Call { .. } => {}
+        }
     }
 
     fn field_of(&mut self, p: &Place) -> Option<u32> {
@@ -222,17 +322,26 @@ impl Facts {
                             let a = self.alloc(mi, site.0, "String", m.class, true);
                             m.news.push((x, a));
                         }
-                        Rvalue::Use(p) | Rvalue::Cast(p, _) => {
+                        Rvalue::Cast(p, t) => {
+                            let ty = self.intern_type(t);
+                            if let Some(y) = var(p) {
+                                m.casts.push(CastStmt {
+                                    from: y,
+                                    to: x,
+                                    target: t.to_string(),
+                                    ty,
+                                    stmt: sid,
+                                });
+                            } else if let (Base::Global(g), false, true) =
+                                (&p.base, p.deref, p.path.is_empty())
+                            {
+                                let s = intern(&mut self.statics, &mut self.static_index, g);
+                                m.filtered_sloads.push((x, s, ty));
+                            }
+                        }
+                        Rvalue::Use(p) => {
                             if let Some(y) = var(p) {
                                 m.copies.push((y, x));
-                                if let Rvalue::Cast(_, t) = rhs {
-                                    m.casts.push(CastStmt {
-                                        from: y,
-                                        to: x,
-                                        target: t.to_string(),
-                                        stmt: sid,
-                                    });
-                                }
                             } else if let (Base::Var(y), true) = (&p.base, p.deref) {
                                 if let Some(f) = self.field_of(p) {
                                     m.uses[y.0 as usize].push(BaseUse::Load(m.loads.len() as u32));
@@ -327,28 +436,52 @@ impl Facts {
     }
 
     fn alloc(&mut self, method: u32, site: u32, class: &str, in_type: u32, is_string: bool) -> u32 {
+        let ty = self.intern_type(class);
         self.allocs.push(Alloc {
             method,
             site,
             class: class.to_string(),
             in_type,
             is_string,
+            ty,
+            empty: class.ends_with("[0]"),
+            library: !self.class_index.contains_key(class) && array_element(class).is_none(),
+            dispatch_class: self.class_id(class),
         });
         self.allocs.len() as u32 - 1
     }
 
+    /// Interns a type name (and an array's element type), with what the
+    /// type tests need of it.
+    fn intern_type(&mut self, name: &str) -> u32 {
+        if let Some(&t) = self.type_index.get(name) {
+            return t;
+        }
+        let elem = array_element(name).map(|e| self.intern_type(e));
+        let t = intern(&mut self.type_names, &mut self.type_index, name);
+        self.types.push(crate::types::TypeInfo {
+            class: elem.map_or_else(|| self.class_index.get(name).copied(), |_| None),
+            elem,
+            prim: PRIMITIVES.contains(&name),
+            object: name == "Object",
+            array_super: matches!(name, "Cloneable" | "Serializable"),
+        });
+        t
+    }
+
     /// The class of an object, when it is one of the program's.
     pub fn class_id(&self, name: &str) -> Option<u32> {
-        if name.ends_with("[]") {
+        if array_element(name).is_some() {
             return self.class_index.get("Object").copied();
         }
         self.class_index.get(name).copied()
     }
 
-    /// Dispatch(o, sig): the first method with a body for `sig` up the
-    /// superclass chain of the object's class.
-    pub fn dispatch(&self, class: &str, sig: u32) -> Option<u32> {
-        let mut c = self.class_id(class);
+    /// Dispatch(o, sig) for an object of class `class` (`Alloc::dispatch_class`):
+    /// the first method with a body for `sig` up the superclass chain, else
+    /// a default method of an interface (depth-first over the supertypes).
+    pub fn dispatch(&self, class: Option<u32>, sig: u32) -> Option<u32> {
+        let mut c = class;
         let mut steps = 0;
         while let Some(ci) = c {
             if let Some(&m) = self.declared[ci as usize].get(&sig) {
@@ -360,18 +493,18 @@ impl Facts {
                 break;
             }
         }
-        // A default method of an interface.
-        self.class_id(class)
-            .and_then(|ci| self.default_method(ci, sig))
+        class.and_then(|ci| self.default_method(ci, sig))
     }
 
     fn default_method(&self, c: u32, sig: u32) -> Option<u32> {
         let mut todo = vec![c];
-        let mut seen = vec![false; self.classes.len()];
+        // Hierarchies are shallow: a list is the cheapest visited set.
+        let mut seen: Vec<u32> = Vec::new();
         while let Some(x) = todo.pop() {
-            if std::mem::replace(&mut seen[x as usize], true) {
+            if seen.contains(&x) {
                 continue;
             }
+            seen.push(x);
             if let Some(&m) = self.declared[x as usize].get(&sig) {
                 return Some(m);
             }
@@ -379,33 +512,96 @@ impl Facts {
         }
         None
     }
+}
 
-    /// May an object of class `obj` be cast to `target` without failing?
-    pub fn is_subtype(&self, obj: &str, target: &str) -> bool {
-        if obj == target || target == "Object" {
-            return true;
+/// Per class: the static initialisers that run when it is initialised
+/// (JLS 12.4.2): its own, its superclasses', and those of its
+/// superinterfaces (direct or not) that declare a default method; an
+/// interface's alone.
+fn class_inits(p: &Program, f: &Facts) -> Vec<Vec<u32>> {
+    // The static initialiser of each class, found once.
+    let mut inits: HashMap<&str, u32> = HashMap::default();
+    for (m, name) in f.method_names.iter().enumerate() {
+        if let Some(class) = name.strip_suffix(".<clinit>()") {
+            inits.insert(class, m as u32);
         }
-        match (obj.strip_suffix("[]"), target.strip_suffix("[]")) {
-            (Some(a), Some(b)) => return self.is_subtype(a, b),
-            (Some(_), None) | (None, Some(_)) => return false,
-            _ => {}
-        }
-        let (Some(a), Some(b)) = (self.class_index.get(obj), self.class_index.get(target)) else {
-            return false;
-        };
-        let mut todo = vec![*a];
-        let mut seen = vec![false; self.classes.len()];
-        while let Some(x) = todo.pop() {
-            if x == *b {
-                return true;
-            }
-            if std::mem::replace(&mut seen[x as usize], true) {
-                continue;
-            }
-            todo.extend(&self.supers[x as usize]);
-        }
-        false
     }
+    let clinit = |c: usize| inits.get(f.classes[c].as_str()).copied();
+    let mut is_interface = vec![false; f.classes.len()];
+    let mut has_default = vec![false; f.classes.len()];
+    for c in &p.classes {
+        let ci = f.class_index[&*c.name] as usize;
+        is_interface[ci] = c.is_interface;
+        has_default[ci] = c.is_interface
+            && c.methods
+                .iter()
+                .any(|m| !m.is_static && m.function.is_some());
+    }
+    (0..f.classes.len())
+        .map(|c| {
+            let mut out: Vec<u32> = clinit(c).into_iter().collect();
+            if is_interface[c] {
+                return out;
+            }
+            // Hierarchies are shallow: a list is the cheapest visited set.
+            let mut seen: Vec<usize> = Vec::new();
+            let mut todo = vec![c];
+            while let Some(x) = todo.pop() {
+                if seen.contains(&x) {
+                    continue;
+                }
+                seen.push(x);
+                let counts = !is_interface[x] || has_default[x];
+                if x != c && counts {
+                    out.extend(clinit(x));
+                }
+                todo.extend(f.supers[x].iter().map(|&s| s as usize));
+            }
+            out.sort_unstable();
+            out
+        })
+        .collect()
+}
+
+/// The element type of an array class: `A` of `A[]`, and of `A[0]` (a
+/// zero-length array, one that holds nothing).
+pub fn array_element(class: &str) -> Option<&str> {
+    class
+        .strip_suffix("[]")
+        .or_else(|| class.strip_suffix("[0]"))
+}
+
+/// The primitive types, as array element names (`int[]`).
+const PRIMITIVES: [&str; 8] = [
+    "boolean", "byte", "char", "short", "int", "long", "float", "double",
+];
+
+/// Per class of `f`: some supertype, transitively, is not a class of the
+/// program (a library type); `String` is one too (it implements
+/// `CharSequence`, `Comparable`, ...).
+fn open_classes(p: &Program, f: &Facts) -> Vec<bool> {
+    let n = f.classes.len();
+    let mut direct = vec![false; n];
+    for c in &p.classes {
+        let ci = f.class_index[&*c.name] as usize;
+        let unknown = |s: &pointee_ir::Name| !f.class_index.contains_key(&**s);
+        direct[ci] |= c.superclass.iter().chain(&c.interfaces).any(unknown);
+    }
+    if let Some(&s) = f.class_index.get("String") {
+        direct[s as usize] = true;
+    }
+    let mut open = direct;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for c in 0..n {
+            if !open[c] && f.supers[c].iter().any(|&s| open[s as usize]) {
+                open[c] = true;
+                changed = true;
+            }
+        }
+    }
+    open
 }
 
 fn collect<'a>(block: &'a [Stmt], out: &mut Vec<(u32, &'a Basic)>) {

@@ -14,10 +14,14 @@ use pointee_ir::fxhash;
 mod ptset;
 mod result;
 mod solver;
+mod types;
 
 pub use alias::{alias_checks, check_kind, AliasResult, AliasVerdict, CheckKind};
-pub use compile::{Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, ARRAY_FIELD};
+pub use compile::{
+    Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, ARRAY_FIELD, LIBRARY_HEAP,
+};
 pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};
 pub use solver::{CallEdge, MethodCtx};
+pub use types::{TypeInfo, TypeTests};

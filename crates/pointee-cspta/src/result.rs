@@ -182,6 +182,7 @@ impl Analysis {
 
     /// Casts of reached methods: (method, cast, may fail).
     pub fn casts(&self) -> Vec<(u32, &CastStmt, bool)> {
+        let mut tests = crate::types::TypeTests::new(&self.facts);
         let mut out = Vec::new();
         for (m, mf) in self.facts.methods.iter().enumerate() {
             if self.by_method[m].is_empty() {
@@ -191,7 +192,7 @@ impl Analysis {
                 let fails = self.by_method[m].iter().any(|&mc| {
                     self.var_pts(mc, c.from).iter().any(|o| {
                         let a = &self.facts.allocs[self.objs[o as usize].1 as usize];
-                        !self.facts.is_subtype(&a.class, &c.target)
+                        !tests.must_fit(a.ty, c.ty)
                     })
                 });
                 out.push((m as u32, c, fails));

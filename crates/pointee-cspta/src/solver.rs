@@ -6,16 +6,18 @@
 //!
 //! Additions, as docs/java-analysis.md writes them down: static calls,
 //! constructor and super calls (a fixed target, the receiver chosen as for
-//! a virtual call), static fields (one node each), casts (an Assign edge),
+//! a virtual call), static fields (one node each), casts (an Assign edge
+//! that passes only the objects that may be instances of the type),
 //! arrays (the pseudo-field `[]`), string literals (one object per site,
 //! empty heap context), several roots (static initialisers and entries, in
 //! the empty context). Pending differences of one node are merged in the
 //! worklist, which does not change the solution.
 
-use crate::compile::{BaseUse, CallKind, Facts};
+use crate::compile::{BaseUse, CallKind, Facts, ARRAY_FIELD};
 use crate::context::{Contexts, CtxId, Elem, Receiver, Selector, EMPTY};
 use crate::fxhash::FxHashMap;
 use crate::ptset::PtSet;
+use crate::types::TypeTests;
 use std::collections::VecDeque;
 
 const NOT_VAR: u32 = u32::MAX;
@@ -60,6 +62,20 @@ pub struct Solver<'f> {
     wl: VecDeque<u32>,
     pub cg: Vec<CallEdge>,
     cg_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
+    /// Filtered edges (casts, catch parameters): source node -> (target
+    /// node, type); only the objects that may be instances pass.
+    filtered: FxHashMap<u32, Vec<(u32, u32)>>,
+    filtered_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
+    /// Which objects a cast passes.
+    types: TypeTests<'f>,
+    /// Dispatch results by (class, signature).
+    dispatched: FxHashMap<(u32, u32), Option<u32>>,
+    /// Per method: reached in some context (its classes are initialised).
+    method_seen: Vec<bool>,
+    /// Static initialisers to reach, in the empty context.
+    to_init: Vec<u32>,
+    /// (reached method, call) pairs that made a library call.
+    library_calls: crate::fxhash::FxHashSet<(u32, u32)>,
 }
 
 impl<'f> Solver<'f> {
@@ -83,6 +99,13 @@ impl<'f> Solver<'f> {
             wl: VecDeque::new(),
             cg: Vec::new(),
             cg_index: Default::default(),
+            filtered: Default::default(),
+            filtered_index: Default::default(),
+            types: TypeTests::new(facts),
+            dispatched: Default::default(),
+            method_seen: vec![false; facts.methods.len()],
+            to_init: Vec::new(),
+            library_calls: Default::default(),
         };
         s.static_nodes = (0..facts.statics.len())
             .map(|_| s.new_node(NOT_VAR))
@@ -146,12 +169,43 @@ impl<'f> Solver<'f> {
         }
     }
 
+    /// AddEdge(s, t) passing only the objects that may be instances of
+    /// type `ty` (a cast).
+    fn add_filtered_edge(&mut self, s: u32, t: u32, ty: u32) {
+        if !self.filtered_index.insert((s, t, ty)) {
+            return;
+        }
+        self.filtered.entry(s).or_default().push((t, ty));
+        if !self.pt[s as usize].is_empty() {
+            let p = self.filter(&self.pt[s as usize].clone(), ty);
+            if !p.is_empty() {
+                self.add_wl(t, &p);
+            }
+        }
+    }
+
+    /// The objects of `pts` that may be instances of type `ty`.
+    fn filter(&mut self, pts: &PtSet, ty: u32) -> PtSet {
+        let mut out = PtSet::new();
+        for o in pts.iter() {
+            let a = &self.facts.allocs[self.objs[o as usize].1 as usize];
+            if self.types.may_fit(a.ty, ty) {
+                out.insert(o);
+            }
+        }
+        out
+    }
+
     /// Solve: runs the roots in the empty context, then the worklist.
     pub fn solve(&mut self, roots: &[u32]) {
         for &r in roots {
             self.add_reachable(r, EMPTY);
         }
-        while let Some(n) = self.wl.pop_front() {
+        loop {
+            while let Some(c) = self.to_init.pop() {
+                self.add_reachable(c, EMPTY);
+            }
+            let Some(n) = self.wl.pop_front() else { break };
             let Some(pts) = self.pending[n as usize].take() else {
                 continue;
             };
@@ -170,11 +224,15 @@ impl<'f> Solver<'f> {
             if m.uses[var as usize].is_empty() {
                 continue;
             }
+            let array_field = self.facts.field_index.get(ARRAY_FIELD).copied();
             for o in delta.iter() {
                 for &u in &m.uses[var as usize] {
                     match u {
                         BaseUse::Store(i) => {
                             let (_, f, y) = m.stores[i as usize];
+                            if Some(f) == array_field && self.is_empty_array(o) {
+                                continue;
+                            }
                             let fnode = self.field_node(o, f);
                             self.add_edge(self.var_node(mc, y), fnode);
                         }
@@ -190,6 +248,11 @@ impl<'f> Solver<'f> {
         }
     }
 
+    /// A zero-length array: an element store into it never happens.
+    fn is_empty_array(&self, o: u32) -> bool {
+        self.facts.allocs[self.objs[o as usize].1 as usize].empty
+    }
+
     /// Propagate(n, delta).
     fn propagate(&mut self, n: u32, delta: &PtSet) {
         self.pt[n as usize].union_with(delta);
@@ -198,6 +261,14 @@ impl<'f> Solver<'f> {
             self.add_wl(s, delta);
         }
         self.succ[n as usize] = succ;
+        if let Some(filtered) = self.filtered.get(&n).cloned() {
+            for (t, ty) in filtered {
+                let p = self.filter(delta, ty);
+                if !p.is_empty() {
+                    self.add_wl(t, &p);
+                }
+            }
+        }
     }
 
     /// AddReachable(c:m); returns the reached pair's index.
@@ -209,6 +280,9 @@ impl<'f> Solver<'f> {
         self.reached.push(MethodCtx { method, ctx });
         self.reached_index.insert((method, ctx), mc);
         let m = &self.facts.methods[method as usize];
+        if !std::mem::replace(&mut self.method_seen[method as usize], true) {
+            self.to_init.extend(&m.inits);
+        }
         self.base.push(self.pt.len() as u32);
         for _ in 0..m.nvars {
             self.new_node(mc);
@@ -227,6 +301,12 @@ impl<'f> Solver<'f> {
         }
         for &(y, x) in &m.copies {
             self.add_edge(self.var_node(mc, y), self.var_node(mc, x));
+        }
+        for c in &m.casts {
+            self.add_filtered_edge(self.var_node(mc, c.from), self.var_node(mc, c.to), c.ty);
+        }
+        for &(x, s, ty) in &m.filtered_sloads {
+            self.add_filtered_edge(self.static_nodes[s as usize], self.var_node(mc, x), ty);
         }
         for &(x, s) in &m.sloads {
             self.add_edge(self.static_nodes[s as usize], self.var_node(mc, x));
@@ -252,11 +332,19 @@ impl<'f> Solver<'f> {
         let (hctx, alloc) = self.objs[o as usize];
         let a = &facts.allocs[alloc as usize];
         let target = match c.kind {
-            CallKind::Virtual(_, sig) => facts.dispatch(&a.class, sig),
+            CallKind::Virtual(_, sig) => *self
+                .dispatched
+                .entry((a.dispatch_class.unwrap_or(u32::MAX), sig))
+                .or_insert_with(|| facts.dispatch(a.dispatch_class, sig)),
             CallKind::Special(t, _) => Some(t),
             CallKind::Static(_) => None,
         };
-        let Some(target) = target else { return };
+        let Some(target) = target else {
+            if let (CallKind::Virtual(..), true) = (&c.kind, a.library) {
+                self.library_call(mc, call, o);
+            }
+            return;
+        };
         let recv = Receiver {
             heap_ctx: hctx,
             alloc,
@@ -270,6 +358,28 @@ impl<'f> Solver<'f> {
             self.add_wl(self.var_node(callee, this), &PtSet::singleton(o));
         }
         self.call_edge(mc, call, target, ct);
+    }
+
+    /// A virtual call on `o`, an object of a library class: the library's
+    /// method, modelled by the library heap: the receiver and the arguments
+    /// go into it, the result comes from it.
+    fn library_call(&mut self, mc: u32, call: u32, o: u32) {
+        let Some(lib) = self.facts.library_heap else {
+            return;
+        };
+        let heap = self.static_nodes[lib as usize];
+        self.add_wl(heap, &PtSet::singleton(o));
+        if !self.library_calls.insert((mc, call)) {
+            return;
+        }
+        let facts = self.facts;
+        let c = &facts.methods[self.reached[mc as usize].method as usize].calls[call as usize];
+        for a in c.args.iter().flatten() {
+            self.add_edge(self.var_node(mc, *a), heap);
+        }
+        if let Some(l) = c.lhs {
+            self.add_edge(heap, self.var_node(mc, l));
+        }
     }
 
     /// Adds `c:l -> c^t:m` to the call graph, and its parameter and return
@@ -306,5 +416,6 @@ impl<'f> Solver<'f> {
             + self.pt.len() * (24 + 24 + 4 + 32)
             + self.edges.len() * 16
             + self.field_nodes.len() * 24
+            + self.filtered_index.len() * 24
     }
 }

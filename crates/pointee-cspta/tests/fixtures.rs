@@ -96,7 +96,7 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                 .map(|e| e.2.as_str())
                 .unwrap_or("");
             let want = value_for(spec, variant);
-            let got = c.verdict.name();
+            let got = c.verdict.as_str();
             match want {
                 Some(w) if w != got => fails.push(format!(
                     "{label}: line {line}: {} is {got}, expected {w}",
@@ -120,7 +120,7 @@ fn check_fixture(path: &std::path::Path) -> Vec<String> {
                     for fs in &jp.sources[*fi].functions {
                         for ci in &fs.calls {
                             if line_of(&files[*fi].1, ci.range.start) == *line
-                                && best.as_ref().map_or(true, |b| ci.range.start < b.0)
+                                && best.as_ref().is_none_or(|b| ci.range.start < b.0)
                             {
                                 best = Some((ci.range.start, fs.name.to_string(), ci.site.0));
                             }
@@ -250,4 +250,9 @@ fn fixtures_meet_their_expectations_and_match_the_reference() {
 #[test]
 fn there_are_at_least_40_fixtures() {
     assert!(fixtures().len() >= 40, "{} fixtures", fixtures().len());
+}
+
+#[test]
+fn the_front_end_and_the_solver_name_the_library_heap_alike() {
+    assert_eq!(pointee_java::LIBRARY, pointee_cspta::LIBRARY_HEAP);
 }

@@ -11,7 +11,7 @@ fn have_jdk() -> bool {
     Command::new("javac")
         .arg("-version")
         .output()
-        .map_or(false, |o| o.status.success())
+        .is_ok_and(|o| o.status.success())
 }
 
 fn run_fixture(path: &Path) -> Result<(), String> {

@@ -6,13 +6,24 @@
 //! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS]
 //! ```
 //!
-//! Loads the file with a parsed tree, computes `c_program`, then `ROUNDS`
+//! Loads the file with a parsed tree (its includes read from the disk),
+//! computes `c_program`, then `ROUNDS`
 //! times (20 by default) inserts a line in the middle function's body and
 //! removes it again, re-parsing incrementally as an editor would, and times
 //! the queries after each of the two edits; then the same with a comment
 //! line inserted just before that function.
 
 use pointee_db::{c_program, lower_c, parse, upsert_file, Database, Lang, Project, TreeHandle};
+
+/// The disk, for the file's includes.
+struct Disk;
+
+impl pointee_db::FileSystem for Disk {
+    fn read(&self, path: &str) -> Option<Arc<str>> {
+        let b = std::fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&b).into())
+    }
+}
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -97,6 +108,7 @@ impl Session {
         let (at, line) = (edit.at, edit.line);
         let edited = format!("{}{line}{}", &original[..at], &original[at..]);
         let (mut times, mut outlines, mut lowers) = (Vec::new(), Vec::new(), Vec::new());
+        let mut expansions = Vec::new();
         let mut parses = Vec::new();
         let mut current = original.to_string();
         for _ in 0..rounds {
@@ -115,8 +127,11 @@ impl Session {
                     Some(TreeHandle(Arc::new(self.tree.clone()))),
                 );
                 current = next.to_string();
-                // `c_outline` first, to see what it takes of the total.
+                // `c_expanded` and `c_outline` first, to see what they take
+                // of the total.
                 let t = Instant::now();
+                let _ = pointee_db::c_expanded(&self.db, self.file);
+                expansions.push(t.elapsed());
                 let _ = pointee_db::c_outline(&self.db, self.file);
                 outlines.push(t.elapsed());
                 let n = lower_c(&self.db, self.file).program.functions.len();
@@ -128,7 +143,8 @@ impl Session {
         }
         println!("after {what}:");
         summary("  incremental re-parse", parses);
-        summary("  c_outline", outlines);
+        summary("  c_expanded (preprocessing)", expansions);
+        summary("  c_expanded + c_outline", outlines);
         summary("  c_outline + lower_c", lowers);
         summary("  lower_c + c_program", times);
     }
@@ -140,7 +156,7 @@ fn main() {
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
     let original = std::fs::read_to_string(&path).expect("reading the C file");
 
-    let mut db = Database::default();
+    let mut db = Database::default().with_system(Arc::new(Disk));
     let project = Project::new(&db, Vec::new(), Default::default());
     let t = Instant::now();
     let tree = parse(Lang::C, &original, None);
@@ -148,7 +164,7 @@ fn main() {
     let file = upsert_file(
         &mut db,
         project,
-        "bench.c",
+        &path,
         original.as_str().into(),
         Some(TreeHandle(Arc::new(tree.clone()))),
     );

@@ -7,32 +7,56 @@ use pointee_ir::{Callee, Name, Point, StmtId};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The C engine's settings for a configuration.
-pub fn c_settings(config: &Config) -> pointee_flow::Settings {
+/// The C engine's settings for a configuration of `program` (whose
+/// functions the entry patterns name).
+pub fn c_settings(config: &Config, program: &pointee_ir::Program) -> pointee_flow::Settings {
     let mut s = pointee_flow::Settings::default();
     if let Some(bound) = config.c_context_bound {
         s.max_contexts_per_function = bound.max(1) as usize;
     }
+    s.entries = config.c_entries.as_ref().map(|patterns| {
+        program
+            .functions
+            .iter()
+            .map(|f| f.name.clone())
+            .filter(|n| {
+                patterns
+                    .iter()
+                    .any(|p| pointee_project::paths::match_name(p.as_bytes(), n.as_bytes()))
+            })
+            .collect()
+    });
     s
 }
 
-/// A resolved call edge of the invocation graph, without positions.
+/// How a call reaches its callee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CallKind {
+    /// The callee is named.
+    Direct,
+    /// Through a function pointer (C), resolved by the analysis.
+    Indirect,
+    /// Virtual dispatch (Java), resolved by the analysis.
+    Virtual,
+}
+
+/// A resolved call edge of a program (C or Java), without positions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CallEdge {
     pub caller: Name,
     pub stmt: StmtId,
     pub callee: Name,
-    /// The call goes through a function pointer.
-    pub indirect: bool,
+    pub kind: CallKind,
 }
 
-/// An alias check found in a function, with the engine's verdict.
+/// An alias check found in a function, with the engine's verdict (C:
+/// pointee-flow's, Java: pointee-cspta's).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AliasCheck {
     pub function: Name,
     pub stmt: StmtId,
     pub check: Name,
-    pub verdict: pointee_flow::Alias,
+    pub verdict: pointee_ir::Verdict,
     pub ok: bool,
 }
 
@@ -107,7 +131,7 @@ impl std::fmt::Debug for CEngine {
 #[salsa::tracked(returns(ref))]
 pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
     let program = c_program(db, project).clone()?;
-    let mut settings = c_settings(project.config(db));
+    let mut settings = c_settings(project.config(db), &program);
     // Stop when an input is about to be written: this run's revision is
     // outdated then, and the write waits for it. Only while the run lasts:
     // queries replay bodies later, and must not stop for writes that left
@@ -176,7 +200,7 @@ fn c_results(
                     caller: f.name.clone(),
                     stmt,
                     callee: name.clone(),
-                    indirect: false,
+                    kind: CallKind::Direct,
                 });
             }
             if let [x, y] = args {
@@ -198,7 +222,11 @@ fn c_results(
             caller,
             stmt,
             callee,
-            indirect,
+            kind: if indirect {
+                CallKind::Indirect
+            } else {
+                CallKind::Direct
+            },
         });
     }
     out.edges.sort();
@@ -206,8 +234,3 @@ fn c_results(
     out.stats = a.stats();
     Ok(Arc::new(out))
 }
-
-/// What one place denotes or holds at a point, merged over contexts: target
-/// names (the engine's, e.g. `x`, `heap#3`) with a definite flag; `None` when
-/// no analysed context reaches the point.
-pub type Values = Option<Vec<(String, bool)>>;

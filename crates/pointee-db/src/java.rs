@@ -1,6 +1,6 @@
 //! Java queries: lowering (all Java files together) and the analysis.
 
-use crate::{CallEdge, Config, Db, Lang, Project};
+use crate::{AliasCheck, CallEdge, CallKind, Config, Db, Lang, Project};
 use pointee_ir::{Basic, Block, Callee, Name, Program, StmtId};
 use std::sync::Arc;
 
@@ -39,11 +39,13 @@ pub fn java_ir(db: &dyn Db, project: Project) -> Arc<JavaIr> {
     })
 }
 
-/// Call edges of the Java program under the configured context sensitivity
-/// (virtual calls resolved by the analysis; `indirect` marks them).
+/// What the Java analysis found under the configured context sensitivity,
+/// position-free: call edges (virtual calls resolved by the analysis) and
+/// alias-check verdicts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JavaAnalysis {
     pub edges: Vec<CallEdge>,
+    pub alias_checks: Vec<AliasCheck>,
 }
 
 /// The Java analysis kept for requests (hover, callees, highlights,
@@ -73,7 +75,7 @@ pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
     JavaEngine(Arc::new(session))
 }
 
-/// The call edges of the Java analysis, position-free.
+/// The call edges and alias checks of the Java analysis, position-free.
 #[salsa::tracked(returns(ref))]
 pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>, String> {
     let engine = java_engine(db, project).clone();
@@ -88,17 +90,29 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
                     caller: f.name.clone(),
                     stmt,
                     callee: a.facts.method_names[t as usize].as_str().into(),
-                    indirect: matches!(callee, Callee::Virtual { .. }),
+                    kind: match callee {
+                        Callee::Virtual { .. } => CallKind::Virtual,
+                        _ => CallKind::Direct,
+                    },
                 });
             }
         });
     }
     out.edges.sort();
     out.edges.dedup();
+    for c in pointee_cspta::alias_checks(a, &ir.program) {
+        out.alias_checks.push(AliasCheck {
+            function: ir.program.functions[c.method as usize].name.clone(),
+            stmt: StmtId(c.stmt),
+            check: c.kind.name().into(),
+            verdict: c.verdict,
+            ok: c.ok(),
+        });
+    }
     Ok(Arc::new(out))
 }
 
-/// The roots (static initialisers, then every `main`, or those of the
+/// The roots (the literal pools and library callbacks, then every `main`, or those of the
 /// configured entry), as pointee-ide chooses them.
 pub fn java_roots(ir: &JavaIr, config: &Config) -> Result<Vec<Name>, String> {
     pointee_java::analysis_roots(&ir.mains, &ir.initializers, config.java_entry.as_deref())

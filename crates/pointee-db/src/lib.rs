@@ -5,7 +5,10 @@
 //! configuration. Tracked queries derive, for C:
 //!
 //! ```text
-//! SourceFile ──c_outline──▶ COutline (file scope, declarations, function spans)
+//! SourceFile ──c_expanded──▶ the unit preprocessed (expanded text and its
+//!     │                      map back; reads the texts of its includes and
+//!     │                      its configuration from CInputs)
+//!     └─c_outline──▶ COutline (file scope, declarations, function spans)
 //!     ├─ file_scope ──▶ what bodies may name (position-free)
 //!     ├─ file_functions ──▶ names of the file's functions
 //!     ├─ function_text(FunctionKey) ──▶ the definition's text
@@ -15,15 +18,19 @@
 //!     │                 └─ function_calls(FunctionKey) ──▶ its call sites
 //!     ├─ file_decls ──▶ globals, externs, records (position-free; the
 //!     │                 outline's and what bodies add)
-//!     └─ lower_c ──▶ CFile (IR + source map): the outline and every
+//!     └─ lower_c ──▶ CFile (IR + source maps): the outline and every
 //!                    lower_function shifted to where the function is now
+//!                    and mapped back to the files (pointee_c::to_source)
 //! Project ──c_program──▶ the linked Program (from c_function + file_decls)
+//!         ├─ c_symbols ──▶ which file defines each name of the program
 //!         ──c_engine──▶ the engine's run (CEngine), kept for requests
 //!         ──c_analysis──▶ its position-free results (call edges, checks)
 //! ```
 //!
-//! Every edit of a file re-runs `c_outline` (it reads the tree; it lowers
-//! declarations but no body) and the O(1) per-function `function_text`
+//! For answers (pointee-ide), per file: `line_index` and `syntax_tree`.
+//!
+//! Every edit of a file re-runs `c_expanded` and `c_outline` (it parses the
+//! expanded text; it lowers declarations but no body) and the O(1) per-function `function_text`
 //! projections; `lower_c` (which only shifts and assembles) runs when a
 //! request needs positions, diagnostics read `file_notes`. A function
 //! is lowered again only when its text or the file scope changed: editing a
@@ -52,9 +59,12 @@
 //! solved inside the engine, i.e. inside this one query: salsa cannot see
 //! call chains, which are found during the analysis (function pointers).
 //!
-//! This crate must never depend on tokio, LSP types or serde.
+//! This crate must never depend on tokio, LSP types or serde, and never
+//! answers users' questions itself: pointee-ide does, on top of it.
 
-pub use pointee_c::CFile;
+/// How one C unit is preprocessed (include directories, `-D`/`-U`, ...).
+pub use pointee_c::Config as UnitConfig;
+pub use pointee_c::{CFile, FileSystem};
 use pointee_ir::Name;
 use std::sync::Arc;
 
@@ -66,9 +76,11 @@ mod graveyard;
 mod java;
 mod lowering;
 pub mod session;
+mod symbols;
 pub use engine::*;
 pub use java::*;
 pub use lowering::*;
+pub use symbols::*;
 
 /// A tree-sitter tree, compared by identity (a tree has no `Eq`): a new tree
 /// is set together with the new text it was parsed from.
@@ -138,6 +150,10 @@ pub struct Config {
     /// The most calling contexts the C engine analyses per function
     /// (`None`: the engine's default).
     pub c_context_bound: Option<u32>,
+    /// C: the functions to analyse as entries (names or `*`/`?` patterns,
+    /// the program model's `entries`); `None` is the engine's rule (`main`,
+    /// or every externally visible function without one).
+    pub c_entries: Option<Vec<String>>,
 }
 
 /// One source file of the program.
@@ -174,6 +190,15 @@ pub struct FunctionKey<'db> {
 
 #[salsa::db]
 pub trait Db: salsa::Database {
+    /// What the C front end reads beside the files' texts: the files
+    /// includes find first, each unit's preprocessor configuration (see
+    /// `lowering::CInputs`).
+    fn c_inputs(&self) -> CInputs;
+
+    /// The files beneath the database's own (the disk, given by the edge;
+    /// nothing by default) and the preprocessor's cache of lexed files.
+    fn front_end(&self) -> &FrontEnd;
+
     /// The C engine's last run per project, which the next run reuses (see
     /// `c_engine`).
     fn last_c_engines(&self) -> &LastEngines;
@@ -193,6 +218,8 @@ pub struct Database {
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
     writes: Arc<std::sync::atomic::AtomicU64>,
+    c_inputs: Option<CInputs>,
+    front_end: Arc<FrontEnd>,
 }
 
 /// The C engine's last run of each project.
@@ -209,6 +236,14 @@ impl Db for Database {
 
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
         self.writes.clone()
+    }
+
+    fn c_inputs(&self) -> CInputs {
+        self.c_inputs.expect("made with the database")
+    }
+
+    fn front_end(&self) -> &FrontEnd {
+        &self.front_end
     }
 }
 
@@ -238,11 +273,22 @@ impl Database {
 
     /// A database on `storage`, with nothing kept yet.
     fn on(storage: salsa::Storage<Self>) -> Database {
-        Database {
+        let mut db = Database {
             storage,
             last_c_engines: Arc::default(),
             writes: Arc::default(),
-        }
+            c_inputs: None,
+            front_end: Arc::default(),
+        };
+        db.c_inputs = Some(CInputs::new(&db, Arc::default(), Arc::default(), 0));
+        db
+    }
+
+    /// This database reading what its own files do not hold (C includes)
+    /// from `system` (the disk, at the edge; memory in tests).
+    pub fn with_system(mut self, system: System) -> Database {
+        self.front_end = Arc::new(FrontEnd::new(system));
+        self
     }
 
     /// A database that reports every salsa event to `on_event` (tests use
@@ -289,7 +335,8 @@ pub fn upsert_file(
     files.push(f);
     files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
     db.will_write();
-    project.set_files(db).to(files);
+    project.set_files(db).to(files.clone());
+    set_c_files(db, &files);
     f
 }
 
@@ -305,7 +352,8 @@ pub fn remove_file(db: &mut Database, project: Project, path: &str) -> bool {
         return false;
     }
     db.will_write();
-    project.set_files(db).to(kept);
+    project.set_files(db).to(kept.clone());
+    set_c_files(db, &kept);
     true
 }
 

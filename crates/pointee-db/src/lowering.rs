@@ -1,4 +1,5 @@
-//! C lowering queries: per file, per function, and the linked program.
+//! C lowering queries: per file (preprocessed, then outlined), per
+//! function, and the linked program.
 
 use crate::{CFile, Db, FunctionKey, Lang, Project, SourceFile};
 use pointee_c::{FileScope, FunctionSyntax, Outline};
@@ -7,12 +8,138 @@ use pointee_ir::{
     Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Note,
     Program, Rvalue, SourceMap, StmtId,
 };
+use salsa::Setter;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+/// What the C front end reads beside a unit's own text.
+#[salsa::input(debug)]
+pub struct CInputs {
+    /// The files includes find first (the editor's buffers, the program's
+    /// files), by normalised path; others are read from the system.
+    #[returns(ref)]
+    pub files: Arc<BTreeMap<String, SourceFile>>,
+    /// Each unit's preprocessor configuration (include directories,
+    /// `-D`/`-U`, ...), by normalised path; the default when absent.
+    #[returns(ref)]
+    pub configs: Arc<BTreeMap<String, pointee_c::Config>>,
+    /// Changed when files of the system (the disk) may have changed.
+    pub system_revision: u64,
+}
+
+/// The files beneath the database's own: the disk at the edge, memory in
+/// tests (the pattern of ty's `System`).
+pub type System = Arc<dyn pointee_c::FileSystem + Send + Sync>;
+
+/// The C front end's state outside salsa: the system, and the
+/// preprocessor's cache of lexed files (results never depend on it).
+pub struct FrontEnd {
+    system: System,
+    session: std::sync::Mutex<pointee_c::Session>,
+}
+
+impl FrontEnd {
+    pub fn new(system: System) -> FrontEnd {
+        FrontEnd {
+            system,
+            session: Default::default(),
+        }
+    }
+}
+
+impl Default for FrontEnd {
+    fn default() -> FrontEnd {
+        FrontEnd::new(Arc::new(pointee_c::pointee_cpp::MemoryFs::new()))
+    }
+}
+
+/// Makes `files` the ones C includes find first (sets the input only when
+/// that changes what a path finds).
+pub fn set_c_files(db: &mut crate::Database, files: &[SourceFile]) {
+    let inputs = db.c_inputs();
+    let map: BTreeMap<String, SourceFile> = files
+        .iter()
+        .map(|&f| (pointee_c::pointee_cpp::normalize(f.path(db)), f))
+        .collect();
+    if **inputs.files(db) != map {
+        db.will_write();
+        inputs.set_files(db).to(Arc::new(map));
+    }
+}
+
+/// Sets the preprocessor's configuration of each unit (by path).
+pub fn set_c_configs(db: &mut crate::Database, configs: BTreeMap<String, pointee_c::Config>) {
+    let inputs = db.c_inputs();
+    let configs: BTreeMap<String, pointee_c::Config> = configs
+        .into_iter()
+        .map(|(p, c)| (pointee_c::pointee_cpp::normalize(&p), c))
+        .collect();
+    if **inputs.configs(db) != configs {
+        db.will_write();
+        inputs.set_configs(db).to(Arc::new(configs));
+    }
+}
+
+/// Files of the system may have changed: units preprocess again.
+pub fn system_changed(db: &mut crate::Database) {
+    let inputs = db.c_inputs();
+    let next = inputs.system_revision(db) + 1;
+    db.will_write();
+    inputs.set_system_revision(db).to(next);
+}
+
+/// A preprocessed C unit: its expanded text and the map back to the files.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Expanded(pub pointee_c::pointee_cpp::Output);
+
+/// Includes read through the database: the unit's own text, the files of
+/// `CInputs` (whose texts are tracked), then the system.
+struct DbFiles<'db> {
+    db: &'db dyn Db,
+    unit: SourceFile,
+    unit_path: String,
+    inputs: CInputs,
+}
+
+impl pointee_c::FileSystem for DbFiles<'_> {
+    fn read(&self, path: &str) -> Option<Arc<str>> {
+        if path == self.unit_path {
+            return Some(self.unit.text(self.db).clone());
+        }
+        if let Some(f) = self.inputs.files(self.db).get(path) {
+            return Some(f.text(self.db).clone());
+        }
+        self.db.front_end().system.read(path)
+    }
+}
+
+/// A C file preprocessed as a translation unit. Reads its text, the texts
+/// of the files it includes, and its configuration; equal (and backdated)
+/// when the expanded text and its map are.
+#[salsa::tracked(returns(ref))]
+pub fn c_expanded(db: &dyn Db, file: SourceFile) -> Arc<Expanded> {
+    let inputs = db.c_inputs();
+    let path = pointee_c::pointee_cpp::normalize(file.path(db));
+    let config = inputs.configs(db).get(&path).cloned().unwrap_or_default();
+    let _ = inputs.system_revision(db);
+    let fs = DbFiles {
+        db,
+        unit: file,
+        unit_path: path.clone(),
+        inputs,
+    };
+    let mut session = db
+        .front_end()
+        .session
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let out = pointee_c::preprocess(&mut session, &config, &fs, &path);
+    Arc::new(Expanded(out))
+}
+
 /// A C file's outline (file scope, declarations and the span of each
 /// function definition), indexed by function name so that the per-function
-/// projections below are O(1).
+/// projections below are O(1). Positions are offsets of the expanded text.
 ///
 /// Fields in the order they are compared: the spans differ after most
 /// edits, so an outline that changed is told apart without comparing the
@@ -30,24 +157,17 @@ pub struct COutline {
     pub by_name: FxHashMap<Name, Vec<usize>>,
 }
 
-/// The outline of a C file. Reads the text and the tree, so it re-executes
-/// on every edit of the file; it lowers declarations but no body.
+/// The outline of a C file, from its expanded text. Re-executes when the
+/// expansion changed; it lowers declarations but no body.
 #[salsa::tracked(returns(ref))]
 pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
-    let text = file.text(db);
-    let parsed;
-    let tree = match file.tree(db) {
-        Some(tree) => &*tree.0,
-        None => {
-            parsed = crate::parse(Lang::C, text, None);
-            &parsed
-        }
-    };
+    let text = &c_expanded(db, file).0.text;
+    let tree = crate::parse(Lang::C, text, None);
     let Outline {
         scope,
         file: outline_file,
         functions,
-    } = pointee_c::outline(file.path(db), text, tree);
+    } = pointee_c::outline(file.path(db), text, &tree);
     let mut by_name: FxHashMap<Name, Vec<usize>> =
         FxHashMap::with_capacity_and_hasher(functions.len(), Default::default());
     for (i, f) in functions.iter().enumerate() {
@@ -77,7 +197,7 @@ pub fn file_scope(db: &dyn Db, file: SourceFile) -> Arc<FileScope> {
 pub fn function_text<'db>(db: &'db dyn Db, key: FunctionKey<'db>) -> Arc<[Arc<str>]> {
     let file = key.file(db);
     let outline = c_outline(db, file);
-    let text = file.text(db);
+    let text = &c_expanded(db, file).0.text;
     let Some(defs) = outline.by_name.get(key.name(db)) else {
         return Arc::new([]);
     };
@@ -118,7 +238,9 @@ pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
     let mut parts = Vec::with_capacity(outline.functions.len());
     // The parts stay as cached: `assemble` copies each once, shifted.
     for_each_definition(db, file, |def, part| parts.push((part, def.range.start)));
-    crate::graveyard::shared(Arc::new(pointee_c::assemble(&outline.file, parts)))
+    let expanded = pointee_c::assemble(&outline.file, parts);
+    let lowered = pointee_c::to_source(expanded, &c_expanded(db, file).0);
+    crate::graveyard::shared(Arc::new(lowered))
 }
 
 /// The front end's notes on a C file (syntax errors, what it could not
@@ -133,9 +255,16 @@ pub fn file_notes(db: &dyn Db, file: SourceFile) -> Arc<Vec<Note>> {
             ..n.clone()
         }))
     });
-    // As `pointee_c::assemble` orders them.
-    notes.sort_by_key(|n| (n.range.start, n.kind));
-    Arc::new(notes)
+    // Where they land in the file, with the preprocessor's own.
+    let only_notes = CFile {
+        source: SourceMap {
+            notes,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mapped = pointee_c::to_source(only_notes, &c_expanded(db, file).0);
+    Arc::new(mapped.source.notes)
 }
 
 /// Calls `f` with each function definition of a file (in file order) and
@@ -233,8 +362,9 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     let outline = c_outline(db, file);
     let p = &outline.file.program;
     let mut types = p.types.clone();
-    // By name (so moving a declaration changes nothing here); a later
-    // global replaces an earlier one, the first extern and record stay.
+    // By name (so moving a declaration changes nothing here); a global's
+    // declarations merge as linking merges them, the first extern and
+    // record stay.
     let mut globals: BTreeMap<Name, Global> = p
         .globals
         .iter()
@@ -251,7 +381,13 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     for_each_definition(db, file, |_, part| {
         let q = &part.program;
         for g in &q.globals {
-            globals.insert(g.name.clone(), g.clone());
+            match globals.get_mut(&g.name) {
+                // A block-scope `extern` must not undo the file's definition.
+                Some(x) => pointee_c::merge_declaration(x, g.clone()),
+                None => {
+                    globals.insert(g.name.clone(), g.clone());
+                }
+            }
         }
         for (k, r) in &q.types.records {
             types.records.entry(k.clone()).or_insert_with(|| r.clone());
@@ -271,11 +407,28 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<Program> {
     })
 }
 
+/// The linked C program (see `c_link`).
+#[salsa::tracked(returns(ref))]
+pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> {
+    c_link(db, project)
+        .as_ref()
+        .map(|l| l.program.clone())
+        .map_err(Clone::clone)
+}
+
+/// A linked C program and what linking accepted but the user should know
+/// (tentative definitions merged across units), position-free.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CLinked {
+    pub program: Arc<Program>,
+    pub warnings: Vec<pointee_c::LinkWarning>,
+}
+
 /// The linked C program, assembled from the per-function IR and the
 /// position-free declarations of every C file. `Err` when the files cannot
 /// form one program (a name defined twice).
 #[salsa::tracked(returns(ref))]
-pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> {
+pub fn c_link(db: &dyn Db, project: Project) -> Result<Arc<CLinked>, String> {
     let mut files = Vec::new();
     for &file in project.files(db) {
         if Lang::of_path(file.path(db)) != Some(Lang::C) {
@@ -311,9 +464,18 @@ pub fn c_program(db: &dyn Db, project: Project) -> Result<Arc<Program>, String> 
                 .collect(),
             ..Default::default()
         };
-        files.push(CFile { program, source });
+        files.push(CFile {
+            program,
+            source,
+            headers: Vec::new(),
+        });
     }
     pointee_c::link_files(files)
-        .map(|p| crate::graveyard::shared(Arc::new(p.program)))
+        .map(|p| {
+            Arc::new(CLinked {
+                program: crate::graveyard::shared(Arc::new(p.program)),
+                warnings: p.warnings,
+            })
+        })
         .map_err(|e| e.0)
 }

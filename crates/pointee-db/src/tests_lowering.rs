@@ -360,3 +360,86 @@ fn knr_and_implicit_int_definitions_relower_alone() {
     );
     assert_like_whole_file(&h.db, h.file("a.c"), "main edited");
 }
+
+const MACROS: &str = "\
+#define NEXT(n) ((n)->next)
+struct node { struct node *next; };
+
+struct node *uses(struct node *n) {
+    return NEXT(n);
+}
+
+struct node *plain(struct node *n) {
+    return n;
+}
+";
+
+#[test]
+fn editing_a_define_relowers_only_the_functions_that_use_it() {
+    let mut h = Harness::new(&[("a.c", MACROS)]);
+    h.run();
+    h.edit("a.c", "#define NEXT(n) ((n)->next)", "#define NEXT(n) (n)");
+    let ran = h.run();
+    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(uses)"]);
+    assert_eq!(runs_of(&ran, "c_function"), vec!["c_function(uses)"]);
+    assert_like_whole_file(&h.db, h.file("a.c"), "the file with NEXT changed");
+    // A body edit that touches no directive leaves the other alone.
+    h.edit("a.c", "    return n;", "    n = n;\n    return n;");
+    let ran = h.run();
+    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(plain)"]);
+}
+
+#[test]
+fn editing_a_header_relowers_the_units_that_include_it() {
+    let header = "#ifndef LIST_H\n#define LIST_H\nstruct node { struct node *next; };\n#define NEXT(n) ((n)->next)\n#endif\n";
+    let a = "#include \"list.h\"\nstruct node *a(struct node *n) { return NEXT(n); }\n";
+    let b = "struct node *b(struct node *n) { return n; }\n";
+    let mut h = Harness::new(&[("list.h", header), ("a.c", a), ("b.c", b)]);
+    let first = h.run();
+    assert_eq!(
+        runs_of(&first, "lower_function"),
+        vec!["lower_function(a)", "lower_function(b)"]
+    );
+    h.edit("list.h", "((n)->next)", "((n)->next->next)");
+    let ran = h.run();
+    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(a)"]);
+    assert_eq!(runs_of(&ran, "c_function"), vec!["c_function(a)"]);
+    assert_like_whole_file(&h.db, h.file("b.c"), "the unit that includes nothing");
+    // The unit sees the header's new text.
+    let name: Name = "a".into();
+    let f = c_function(&h.db, FunctionKey::new(&h.db, h.file("a.c"), name))
+        .clone()
+        .expect("a is lowered");
+    assert!(
+        f.body_lines().iter().any(|l| l.text.contains("(*t1).next")),
+        "{:?}",
+        f.body_lines().iter().map(|l| l.text.clone()).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn includes_not_in_the_program_are_read_from_the_system() {
+    let mut system = pointee_c::pointee_cpp::MemoryFs::new();
+    system.insert("inc/list.h", "struct node { struct node *next; };\n#define NEXT(n) ((n)->next)\n");
+    let mut db = Database::default().with_system(Arc::new(system));
+    let project = Project::new(&db, Vec::new(), Config::default());
+    let a = "#include \"list.h\"\nstruct node *a(struct node *n) { return NEXT(n); }\n";
+    let file = upsert_file(&mut db, project, "src/a.c", a.into(), None);
+    let notes = file_notes(&db, file).clone();
+    assert_eq!(
+        notes.iter().map(|n| n.message.as_str()).collect::<Vec<_>>(),
+        ["`list.h` not found; its names are unknown"]
+    );
+    // With the unit's include directory, the header is found.
+    let config = pointee_c::Config {
+        include_dirs: vec!["inc".into()],
+        ..Default::default()
+    };
+    set_c_configs(&mut db, [("src/a.c".to_string(), config)].into());
+    assert!(file_notes(&db, file).is_empty(), "{:?}", file_notes(&db, file));
+    let lowered = lower_c(&db, file);
+    assert!(lowered.program.types.records.contains_key("struct node"));
+    // The header's record lands in the header.
+    assert_eq!(lowered.headers.len(), 1);
+    assert_eq!(&*lowered.headers[0].file, "inc/list.h");
+}

@@ -1,95 +1,122 @@
 //! Entries of the analysis: `main` from the globals' initialisers and
-//! `argv`, its `atexit` handlers, and every function `main` does not reach
-//! as an extra entry with symbolic inputs that may alias one another.
+//! `argv`, and its `atexit` handlers; without `main` (a library) every
+//! externally visible function; the functions the user names instead
+//! (`Settings::entries`); then every function no entry reaches. Every entry
+//! but `main` starts from an input sound for any caller ([`Callers`]):
+//! fresh objects that parameters may share, the globals whose address
+//! escapes, what other entries may have stored in them, and for function
+//! pointers every address-taken function of a matching arity.
 
 use crate::facts::{Fact, Facts};
-use crate::loc::{LocId, Root, NULL};
+use crate::library::{self, LibTarget};
+use crate::loc::{LocId, Root, NULL, UNKNOWN};
 use crate::map;
 use crate::solver::{steps_of, Engine, EntryKind, UnitId};
 use crate::transfer::{self, push, Locset, Scope};
-use pointee_ir::{pointer_paths, Sel, Type};
+use pointee_ir::{pointer_paths, Base, Basic, Definition, GlobalKind, Place, Rvalue, Sel, Type};
 use std::sync::Arc;
 
 impl<'p> Engine<'p> {
-    /// Analyses the whole program: `main`, its `atexit` handlers, then every
-    /// function `main` does not reach as an extra entry.
+    /// Analyses the whole program: its entries (see the module doc), then
+    /// every function they do not reach as an extra entry.
     pub fn run(&mut self) {
         let main = self.locs.func_index.get("main").copied();
-        if let Some(m) = main {
-            // (The same for every run of a program with these globals: a
-            // rerun keeps it.)
-            let input = match self.main_input.clone() {
-                Some(i) => i,
-                None => Arc::new(self.main_input_facts(m)),
-            };
-            self.main_input = Some(input.clone());
-            let u = self.invoke_entry_arc(m, input, EntryKind::Main);
-            // atexit handlers run after main, from its exit state.
-            let mut done = 0;
-            while done < self.exit_handlers.len() {
-                let name = self.exit_handlers[done].clone();
-                done += 1;
-                let Some(&h) = self.locs.func_index.get(&name) else {
-                    continue;
-                };
-                let Some(st) = self.units[u as usize].output.clone() else {
-                    continue;
-                };
-                let formals = self.formals(
-                    h,
-                    &[],
-                    &st,
-                    Scope {
-                        func: m,
-                        owner: &self.func(m).name,
-                    },
-                );
-                let refs = self.refs[h as usize].clone();
-                let levels = self.map_levels(h);
-                let (input, _) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
-                self.invoke_entry(h, input, EntryKind::AtExit);
+        let named: Option<Vec<u32>> = self.settings.entries.as_ref().map(|names| {
+            names
+                .iter()
+                .filter_map(|n| self.locs.func_index.get(n).copied())
+                .collect()
+        });
+        // Made on the first entry that needs it (a program whose `main`
+        // reaches every function never does).
+        let mut callers: Option<Callers> = None;
+        let library = main.is_none();
+        let mut any_caller = |e: &mut Self, fi: u32| {
+            let c = callers.get_or_insert_with(|| Callers::of(e, library));
+            let input = e.extra_input(fi, c);
+            e.invoke_entry(fi, input, EntryKind::Extra);
+        };
+        match named {
+            Some(named) => {
+                for fi in named {
+                    if Some(fi) == main {
+                        self.run_main(fi);
+                    } else {
+                        any_caller(self, fi);
+                    }
+                }
             }
+            None => match main {
+                Some(m) => self.run_main(m),
+                // A library: any caller may call what it exports.
+                None => {
+                    for fi in 0..self.prog.functions.len() as u32 {
+                        if !self.func(fi).is_static {
+                            any_caller(self, fi);
+                        }
+                    }
+                }
+            },
         }
         let reached = self.reached_functions();
         for fi in 0..self.prog.functions.len() as u32 {
-            if main.is_some() && reached[fi as usize] {
-                continue;
+            if !reached[fi as usize] {
+                any_caller(self, fi);
             }
-            let input = self.extra_input(fi);
-            self.invoke_entry(fi, input, EntryKind::Extra);
         }
         self.run_units = self.units.len();
+    }
+
+    /// `main`, then its `atexit` handlers from its exit state.
+    fn run_main(&mut self, m: u32) {
+        // (The same for every run of a program with these globals: a
+        // rerun keeps it.)
+        let input = match self.main_input.clone() {
+            Some(i) => i,
+            None => Arc::new(self.main_input_facts(m)),
+        };
+        self.main_input = Some(input.clone());
+        let u = self.invoke_entry_arc(m, input, EntryKind::Main);
+        let mut done = 0;
+        while done < self.exit_handlers.len() {
+            let name = self.exit_handlers[done].clone();
+            done += 1;
+            let Some(&h) = self.locs.func_index.get(&name) else {
+                continue;
+            };
+            let Some(st) = self.units[u as usize].output.clone() else {
+                continue;
+            };
+            let formals = self.formals(
+                h,
+                &[],
+                &st,
+                Scope {
+                    func: m,
+                    owner: &self.func(m).name,
+                },
+            );
+            let refs = self.refs[h as usize].clone();
+            let levels = self.map_levels(h);
+            let (input, _) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
+            self.invoke_entry(h, input, EntryKind::AtExit);
+        }
     }
 
     /// `main`'s input: the globals' initialisers, and `argv` (and `envp`)
     /// pointing to arrays of strings.
     fn main_input_facts(&mut self, m: u32) -> Facts {
-        let mut input = self.global_facts(false, None);
+        let mut input = self.global_facts(None, None);
         let f = self.func(m);
         for (i, &p) in f.params.iter().enumerate() {
             let pl = self.locs.var(m, p);
-            let (arr, strs) = if i == 1 {
-                ("argv[]", "argv string")
-            } else {
-                ("envp[]", "environment string")
-            };
+            let arr = if i == 1 { "argv[]" } else { "envp[]" };
             if i >= 1 && f.var(p).ty.is_pointer_like() {
-                let a = self.locs.root(Root::Special(arr));
-                let s = self.locs.root(Root::Special(strs));
+                let a = self.library_target(LibTarget::Object(arr), &mut input);
                 input.push(Fact {
                     src: pl,
                     dst: a,
                     def: true,
-                });
-                input.push(Fact {
-                    src: a,
-                    dst: s,
-                    def: false,
-                });
-                input.push(Fact {
-                    src: a,
-                    dst: NULL,
-                    def: false,
                 });
             }
         }
@@ -137,9 +164,10 @@ impl<'p> Engine<'p> {
         seen
     }
 
+    /// The functions some entry analysed so far reaches.
     pub(crate) fn reached_functions(&self) -> Vec<bool> {
         let mut r = vec![false; self.prog.functions.len()];
-        for (u, live) in self.reachable_units(true).into_iter().enumerate() {
+        for (u, live) in self.reachable_units(false).into_iter().enumerate() {
             if live {
                 r[self.units[u].func as usize] = true;
             }
@@ -148,9 +176,16 @@ impl<'p> Engine<'p> {
     }
 
     /// Globals' initial facts: initialisers, `NULL` for unlisted pointer
-    /// leaves. For an extra entry every leaf may also point to a symbolic
-    /// location (a caller may have changed it).
-    pub(crate) fn global_facts(&mut self, extra: bool, only: Option<&[LocId]>) -> Vec<Fact> {
+    /// leaves, the library's value for a global no unit defines. For an
+    /// entry's input (`entry` given), a global that may have changed before
+    /// the entry runs (see [`Callers::may_change`]) holds any of those
+    /// values possibly, or a fresh object, and each of its pointer leaves
+    /// is listed, to receive what any caller may have stored.
+    pub(crate) fn global_facts(
+        &mut self,
+        only: Option<&[LocId]>,
+        mut entry: Option<(&mut Vec<InputLeaf>, &Callers)>,
+    ) -> Vec<Fact> {
         let mut out = Vec::new();
         // The globals asked for, in program order.
         let chosen: Vec<usize> = match only {
@@ -163,6 +198,7 @@ impl<'p> Engine<'p> {
                     })
                     .collect();
                 v.sort_unstable();
+                v.dedup();
                 v
             }
             None => (0..self.prog.globals.len()).collect(),
@@ -170,20 +206,39 @@ impl<'p> Engine<'p> {
         for gi in chosen {
             let g = &self.prog.globals[gi];
             let gl = self.locs.global(&g.name).unwrap();
-            let mut leaves: Vec<Vec<Sel>> = pointer_paths(&g.ty, &self.prog.types);
+            let mut paths: Vec<Vec<Sel>> = pointer_paths(&g.ty, &self.prog.types);
             for init in &g.init {
-                if !leaves.contains(&init.path) {
-                    leaves.push(init.path.clone());
+                if !paths.contains(&init.path) {
+                    paths.push(init.path.clone());
                 }
             }
             let sc = Scope {
                 func: u32::MAX,
                 owner: &g.name,
             };
-            for leaf in leaves {
-                let loc = self.locs.with_path(gl, &steps_of(&leaf));
+            // Declared by the program but defined by none of its units: the
+            // C library's (stdin, environ, ...) or code outside the program.
+            let outside = matches!(
+                g.kind,
+                GlobalKind::Variable {
+                    is_static: false,
+                    definition: Definition::Extern
+                }
+            )
+            .then(|| library::global_targets(&g.name));
+            for path in paths {
+                let loc = self.locs.with_path(gl, &steps_of(&path));
                 let mut vals: Locset = Vec::new();
-                match g.init.iter().find(|i| i.path == leaf) {
+                match g.init.iter().find(|i| i.path == path) {
+                    _ if outside.is_some() => match outside.flatten() {
+                        Some(targets) => {
+                            for &t in targets {
+                                let d = self.library_target(t, &mut out);
+                                push(&mut vals, d, targets.len() == 1);
+                            }
+                        }
+                        None => vals.push((UNKNOWN, false)),
+                    },
                     Some(init) => {
                         let several = init.values.len() > 1;
                         for v in &init.values {
@@ -194,12 +249,21 @@ impl<'p> Engine<'p> {
                     }
                     None => vals.push((NULL, true)),
                 }
-                if extra {
+                if let Some((leaves, _)) =
+                    entry.as_mut().filter(|(_, callers)| callers.may_change(gl))
+                {
+                    // Another entry may have stored a fresh object here.
                     let ty = self.locs.get(loc).ty.clone();
-                    self.symbolic(loc, ty.as_ref(), &[], 1, &mut vals, &mut out);
+                    self.symbolic(loc, ty.as_ref(), 1, &mut vals, &mut out, leaves);
                     for v in &mut vals {
                         v.1 = false;
                     }
+                    leaves.push(InputLeaf {
+                        loc,
+                        ty,
+                        shared: true,
+                        own: vals.iter().map(|v| v.0).collect(),
+                    });
                 }
                 let summary = self.locs.is_summary(loc);
                 for (d, def) in vals {
@@ -214,17 +278,42 @@ impl<'p> Engine<'p> {
         out
     }
 
+    /// The location of a library target; an object comes with what its
+    /// own pointers hold (`envp[]` holds environment strings and `NULL`).
+    fn library_target(&mut self, t: LibTarget, out: &mut Vec<Fact>) -> LocId {
+        match t {
+            LibTarget::Null => NULL,
+            LibTarget::Object(name) => {
+                let o = self.locs.root(Root::Special(name));
+                for &inner in library::object_targets(name) {
+                    let dst = self.library_target(inner, out);
+                    out.push(Fact {
+                        src: o,
+                        dst,
+                        def: false,
+                    });
+                }
+                o
+            }
+        }
+    }
+
     /// The symbolic target of pointer location `ptr` (of type `ty`) for an
-    /// extra entry, with its own pointer leaves pointing one level deeper.
+    /// entry's input, with its own pointer leaves pointing one level deeper
+    /// (each listed in `leaves`, to receive what any caller may store). A
+    /// function pointer gets no data object: see [`Callers`].
     pub(crate) fn symbolic(
         &mut self,
         ptr: LocId,
         ty: Option<&Type>,
-        _pool: &[LocId],
         level: u32,
         vals: &mut Locset,
         out: &mut Vec<Fact>,
+        leaves: &mut Vec<InputLeaf>,
     ) {
+        if ty.is_some_and(Type::is_function_pointer) {
+            return;
+        }
         // Named per pointer object past the field levels, as `map.rs`
         // does (per field path, the names multiply with the levels).
         if level > map::FIELD_LEVELS {
@@ -241,14 +330,17 @@ impl<'p> Engine<'p> {
         let Some(pointee) = ty.and_then(|t| t.pointee()).cloned() else {
             return;
         };
-        if matches!(pointee, Type::Function(_)) {
-            return;
-        }
         for leaf in pointer_paths(&pointee, &self.prog.types) {
             let l = self.locs.with_path(sym, &steps_of(&leaf));
             let lty = self.locs.get(l).ty.clone();
             let mut v = vec![(NULL, false)];
-            self.symbolic(l, lty.as_ref(), &[], level + 1, &mut v, out);
+            self.symbolic(l, lty.as_ref(), level + 1, &mut v, out, leaves);
+            leaves.push(InputLeaf {
+                loc: l,
+                ty: lty,
+                shared: true,
+                own: v.iter().map(|x| x.0).collect(),
+            });
             for (d, _) in v {
                 out.push(Fact {
                     src: l,
@@ -259,76 +351,195 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// The input of an extra entry: parameters point to symbolic locations
-    /// that may alias one another (unless `restrict`), or `NULL`.
-    pub(crate) fn extra_input(&mut self, fi: u32) -> Facts {
-        let refs = self.refs[fi as usize].clone();
-        let mut out = self.global_facts(true, Some(&refs));
+    /// The input of an entry other than `main`, sound for any caller:
+    /// parameters point to fresh (symbolic) objects or `NULL`; the globals
+    /// the function names, and every global whose address escapes, hold
+    /// their initial values or what another entry may have stored. Every
+    /// pointer of that memory (but `restrict` parameters) may also point
+    /// to any of the others' objects and to the escaped globals; function
+    /// pointers may point to every address-taken function of a matching
+    /// arity ([`Callers`]).
+    pub(crate) fn extra_input(&mut self, fi: u32, callers: &Callers) -> Facts {
+        let mut globals = self.refs[fi as usize].clone();
+        globals.extend(callers.globals.iter().copied());
+        let mut leaves = Vec::new();
+        let mut out = self.global_facts(Some(&globals), Some((&mut leaves, callers)));
         let f = self.func(fi);
-        let mut leaves: Vec<(LocId, bool, Locset)> = Vec::new();
         for &p in &f.params {
             let v = f.var(p);
             let pl = self.locs.var(fi, p);
-            for leaf in pointer_paths(&v.ty, &self.prog.types) {
-                let l = self.locs.with_path(pl, &steps_of(&leaf));
+            for path in pointer_paths(&v.ty, &self.prog.types) {
+                let l = self.locs.with_path(pl, &steps_of(&path));
                 let ty = self.locs.get(l).ty.clone();
                 let mut vals = vec![(NULL, false)];
-                self.symbolic(l, ty.as_ref(), &[], 1, &mut vals, &mut out);
-                leaves.push((l, v.restrict, vals));
-            }
-        }
-        // Non-restrict parameters and the globals may point to each other's
-        // targets (a caller may pass the same pointer twice, or a global's).
-        let param_syms: Vec<LocId> = leaves
-            .iter()
-            .filter(|(_, r, _)| !r)
-            .flat_map(|(_, _, vals)| vals.iter().map(|v| v.0).filter(|&d| d != NULL))
-            .collect();
-        let global_leaves: Vec<(LocId, LocId)> = out
-            .iter()
-            .filter(|f| {
-                matches!(self.locs.get(f.src).root, Root::Global(_))
-                    && self.locs.sym_level(f.dst) == 1
-            })
-            .map(|f| (f.src, f.dst))
-            .collect();
-        for &(g, _) in &global_leaves {
-            for &d in &param_syms {
-                if !self.is_fn_sym(d) {
+                self.symbolic(l, ty.as_ref(), 1, &mut vals, &mut out, &mut leaves);
+                for &(d, _) in &vals {
                     out.push(Fact {
-                        src: g,
+                        src: l,
                         dst: d,
                         def: false,
                     });
                 }
-            }
-        }
-        let mut shared = param_syms;
-        shared.extend(global_leaves.iter().map(|x| x.1));
-        for (l, restrict, vals) in leaves {
-            for (d, _) in &vals {
-                out.push(Fact {
-                    src: l,
-                    dst: *d,
-                    def: false,
+                leaves.push(InputLeaf {
+                    loc: l,
+                    ty,
+                    shared: !v.restrict,
+                    own: vals.iter().map(|x| x.0).collect(),
                 });
             }
-            if !restrict {
-                for &d in &shared {
-                    if !self.is_fn_sym(d) {
+        }
+        // What a caller may have made any of these pointers point to: the
+        // fresh objects of the others (a caller may pass one pointer twice,
+        // or a global's value) and the globals whose address escapes.
+        let mut pool: Vec<LocId> = leaves
+            .iter()
+            .filter(|l| l.shared && self.locs.sym_level(l.loc) == 0)
+            .flat_map(|l| l.own.iter().copied())
+            .filter(|&d| self.locs.sym_level(d) == 1)
+            .collect();
+        pool.extend(callers.globals.iter().copied());
+        pool.sort_unstable();
+        pool.dedup();
+        for leaf in leaves.iter().filter(|l| l.shared) {
+            if leaf.ty.as_ref().is_some_and(Type::is_function_pointer) {
+                for &g in &callers.functions {
+                    if callers.arity_matches(self, g, leaf.ty.as_ref()) {
+                        let dst = self.locs.func(&self.func(g).name.clone());
                         out.push(Fact {
-                            src: l,
-                            dst: d,
+                            src: leaf.loc,
+                            dst,
                             def: false,
                         });
                     }
                 }
+                out.push(Fact {
+                    src: leaf.loc,
+                    dst: NULL,
+                    def: false,
+                });
+                continue;
+            }
+            for &d in &pool {
+                out.push(Fact {
+                    src: leaf.loc,
+                    dst: d,
+                    def: false,
+                });
             }
         }
+        // A fact may come twice (own and shared): `from_unsorted` keeps it
+        // possible.
         Facts::from_unsorted(out)
     }
+}
 
-    pub(crate) fn is_fn_sym(&self, d: LocId) -> bool {
-        matches!(self.locs.get(d).ty, Some(Type::Function(_)))
+/// A pointer of an entry's input: its location and type, whether it may
+/// point to what any caller shares (all but `restrict` parameters), and
+/// the targets it has of its own.
+pub(crate) struct InputLeaf {
+    loc: LocId,
+    ty: Option<Type>,
+    shared: bool,
+    own: Vec<LocId>,
+}
+
+/// What any caller of an entry may hand it beyond fresh objects.
+pub(crate) struct Callers {
+    /// Roots of the globals whose address escapes: taken anywhere in the
+    /// program, and, for a library (no `main`), every non-static global
+    /// (its callers may take their addresses).
+    globals: Vec<LocId>,
+    /// Functions whose address is taken anywhere (bodies and initialisers).
+    functions: Vec<u32>,
+    /// Roots of the globals some statement assigns by name.
+    assigned: Vec<LocId>,
+}
+
+impl Callers {
+    fn of(e: &mut Engine, library: bool) -> Callers {
+        let mut globals: Vec<pointee_ir::Name> = Vec::new();
+        let mut functions: Vec<pointee_ir::Name> = Vec::new();
+        let mut assigned: Vec<pointee_ir::Name> = Vec::new();
+        let mut rvalue = |r: &Rvalue| match r {
+            Rvalue::AddrOf(p) if !p.deref => {
+                if let Base::Global(g) = &p.base {
+                    globals.push(g.clone());
+                }
+            }
+            Rvalue::Function(f) => functions.push(f.clone()),
+            _ => {}
+        };
+        for f in &e.prog.functions {
+            pointee_ir::for_each_basic(&f.body, &mut |_, b| {
+                let lhs = match b {
+                    Basic::Assign { lhs, rhs } => {
+                        rvalue(rhs);
+                        Some(lhs)
+                    }
+                    Basic::Call { lhs, args, .. } => {
+                        args.iter().for_each(&mut rvalue);
+                        lhs.as_ref()
+                    }
+                    Basic::Use(_) => None,
+                };
+                if let Some(Place {
+                    base: Base::Global(g),
+                    deref: false,
+                    ..
+                }) = lhs
+                {
+                    assigned.push(g.clone());
+                }
+            });
+        }
+        for g in &e.prog.globals {
+            for init in &g.init {
+                init.values.iter().for_each(&mut rvalue);
+            }
+        }
+        let mut roots: Vec<LocId> = globals.iter().filter_map(|g| e.locs.global(g)).collect();
+        if library {
+            roots.extend(e.escaped.iter().copied());
+        }
+        roots.sort_unstable();
+        roots.dedup();
+        let mut fs: Vec<u32> = functions
+            .iter()
+            .filter_map(|f| e.locs.func_index.get(f).copied())
+            .collect();
+        fs.sort_unstable();
+        fs.dedup();
+        let mut assigned: Vec<LocId> = assigned.iter().filter_map(|g| e.locs.global(g)).collect();
+        assigned.sort_unstable();
+        assigned.dedup();
+        Callers {
+            globals: roots,
+            functions: fs,
+            assigned,
+        }
+    }
+
+    /// Whether a global may hold something else than its initial value
+    /// when an entry starts: some statement assigns it, or its address
+    /// escapes (stores through pointers, the caller's own). A `static`
+    /// table nothing writes keeps its initialiser, exactly.
+    fn may_change(&self, global: LocId) -> bool {
+        self.assigned.binary_search(&global).is_ok() || self.globals.binary_search(&global).is_ok()
+    }
+
+    /// Whether function `f` may be called through a pointer of type `ty`:
+    /// the same number of parameters, or either side variadic or
+    /// unprototyped (no parameters listed), or the type unknown.
+    fn arity_matches(&self, e: &Engine, f: u32, ty: Option<&Type>) -> bool {
+        let func = e.func(f);
+        match ty.and_then(|t| t.pointee()) {
+            Some(Type::Function(ft)) => {
+                ft.variadic
+                    || ft.params.is_empty()
+                    || func.variadic
+                    || ft.params.len() == func.params.len()
+            }
+            _ => true,
+        }
     }
 }

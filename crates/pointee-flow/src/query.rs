@@ -28,14 +28,9 @@ pub struct ContextValues {
     pub targets: Option<Locset>,
 }
 
-/// An alias verdict over all contexts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Alias {
-    No,
-    May,
-    Must,
-    Unreachable,
-}
+/// An alias verdict over all contexts (pointee-ir's, one type for every
+/// analysis).
+pub use pointee_ir::Verdict as Alias;
 
 impl<'p> Analysis<'p> {
     pub(crate) fn new(engine: Engine<'p>) -> Analysis<'p> {

@@ -110,7 +110,10 @@ fn escaped_indices(prog: &Program) -> impl Iterator<Item = u32> + '_ {
     prog.globals.iter().enumerate().filter_map(|(i, g)| {
         (!matches!(
             g.kind,
-            GlobalKind::Variable { is_static: true } | GlobalKind::StaticLocal { .. }
+            GlobalKind::Variable {
+                is_static: true,
+                ..
+            } | GlobalKind::StaticLocal { .. }
         ))
         .then_some(i as u32)
     })

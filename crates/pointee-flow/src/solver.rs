@@ -37,6 +37,10 @@ pub struct Settings {
     /// with more functions than this are analysed with one context per
     /// function while the cycle is open (the unit is marked `in_cycle`).
     pub cycle_merge_size: usize,
+    /// The functions to start from (the program model's `entries`); `None`:
+    /// `main`, or every externally visible function without one (see
+    /// `entry.rs`).
+    pub entries: Option<Vec<Name>>,
     /// Asked now and then during a run: `true` stops it (the run unwinds
     /// with an [`Interrupted`] payload). Not part of what a run computes.
     pub interrupt: Interrupt,
@@ -48,6 +52,7 @@ impl Default for Settings {
             malloc_may_fail: true,
             max_contexts_per_function: 256,
             cycle_merge_size: 8,
+            entries: None,
             interrupt: Interrupt::default(),
         }
     }

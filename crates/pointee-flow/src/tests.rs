@@ -108,7 +108,10 @@ fn glob(name: &str, ty: Type) -> Global {
     Global {
         name: name.into(),
         ty,
-        kind: GlobalKind::Variable { is_static: false },
+        kind: GlobalKind::Variable {
+            is_static: false,
+            definition: pointee_ir::Definition::Tentative,
+        },
         init: vec![],
     }
 }
@@ -660,4 +663,38 @@ fn chains_and_map_information() {
         .map(|l| an.name(l))
         .collect();
     assert_eq!(stands, ["x"]);
+}
+
+/// `(*fp)(x)` as a front end lowers it when it does not know `fp`'s type (a
+/// missing header): the call goes through `*fp`, which designates the
+/// function `fp` points to; the call reaches it and returns.
+#[test]
+fn a_call_through_the_dereferenced_function_pointer_reaches_the_function() {
+    let mut m = F::new("main");
+    let fp = m.local("fp", Type::Unknown);
+    let r = m.local("r", ptr(Type::Scalar));
+    let s0 = m.assign(v(fp), Rvalue::Function("id".into()));
+    let s1 = m.call(Some(v(r)), Callee::Indirect(d(fp)), vec![use_(g("x"))]);
+    let main = m.body(vec![s0, s1]);
+    let mut f = F::new("id");
+    let p = f.param("p", ptr(Type::Scalar));
+    let ret = f.ret(ptr(Type::Scalar));
+    let t0 = f.assign(v(ret), use_(v(p)));
+    let id = f.body(vec![t0]);
+    let prog = Program {
+        globals: vec![glob("x", ptr(Type::Scalar))],
+        functions: vec![main, id],
+        ..Program::default()
+    };
+    let mut an = analyze(&prog, Settings::default());
+    assert_eq!(an.callees("main", StmtId(1)), vec![Name::from("id")]);
+    assert_eq!(
+        at(&mut an, "main", Point::Before(StmtId(1)), use_(d(fp))),
+        "{id D}"
+    );
+    // The call returns: `r` holds what `id` returned (`x` is NULL).
+    assert_eq!(
+        at(&mut an, "main", Point::After(StmtId(1)), use_(v(r))),
+        "{NULL D}"
+    );
 }

@@ -205,6 +205,18 @@ pub fn rvals(locs: &mut Locs, st: &Facts, sc: Scope, r: &Rvalue) -> Locset {
             for (l, d) in lvals(locs, st, sc, p) {
                 targets_of(locs, st, l, d, &mut out);
             }
+            // `*fp` where `fp` points to a function designates that
+            // function, which decays to its address again (C11 6.3.2.1,
+            // 6.5.3.2): a front end that did not know `fp`'s type (a
+            // missing header) leaves the `*` of `(*fp)(x)` in place.
+            if p.deref && p.path.is_empty() {
+                let base = base_loc(locs, sc, &p.base);
+                for f in st.targets(base) {
+                    if matches!(locs.get(f.dst).root, Root::Func(_)) {
+                        push(&mut out, f.dst, f.def);
+                    }
+                }
+            }
         }
         Rvalue::AddrOf(p) => out = lvals(locs, st, sc, p),
         Rvalue::Offset(p, i) => {

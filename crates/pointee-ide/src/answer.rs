@@ -1,23 +1,24 @@
-//! The answers, as plain data. Lists are sorted (file, line, column, name) by
-//! whoever builds them, so every rendering is deterministic.
+//! The answers, as plain data: file ids and byte ranges, names and typed
+//! kinds. Lists are sorted by whoever builds them (by file path, then
+//! offset), so every rendering is deterministic.
 
-/// A position or declaration: file name as given, 1-based line, 1-based
-/// column counted in characters.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Location {
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
+use crate::FileId;
+use pointee_db::Lang;
+use pointee_ir::Range;
+pub use pointee_ir::Verdict;
+
+/// A byte offset in a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FilePosition {
+    pub file: FileId,
+    pub offset: u32,
 }
 
-/// A source range, end-exclusive, in the same units as [`Location`].
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Span {
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
+/// A byte range in a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileRange {
+    pub file: FileId,
+    pub range: Range,
 }
 
 /// What kind of abstract location a target is (the contract's `kind` field).
@@ -60,17 +61,30 @@ impl TargetKind {
             TargetKind::Object => "object",
         }
     }
+
+    /// A value that is no object of the program (NULL, uninitialised,
+    /// freed, dangling, unknown): it never makes two pointers aliases.
+    pub fn is_special(self) -> bool {
+        matches!(
+            self,
+            TargetKind::Null
+                | TargetKind::Uninit
+                | TargetKind::Freed
+                | TargetKind::Dangling
+                | TargetKind::Unknown
+        )
+    }
 }
 
 /// One element of a points-to set.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Target {
     pub name: String,
     pub kind: TargetKind,
     /// The pointer definitely points here (C); always false for Java.
     pub definite: bool,
     /// Declaration or allocation site, when the target has one in the source.
-    pub decl: Option<Location>,
+    pub decl: Option<FileRange>,
     /// Java: the heap context of the object, e.g. `[new A() at 12]`.
     pub heap_context: Option<String>,
 }
@@ -87,7 +101,7 @@ pub struct ContextTargets {
 pub struct Hover {
     /// The expression's source text.
     pub expr: String,
-    pub span: Span,
+    pub range: FileRange,
     /// False when no analysed context reaches the point.
     pub reachable: bool,
     /// True when contexts were merged by a bound (the result is coarser).
@@ -98,39 +112,33 @@ pub struct Hover {
     /// Merged over contexts: definite only if definite in every context.
     pub targets: Vec<Target>,
     pub contexts: Vec<ContextTargets>,
+    /// The functions a call through the expression may reach: on the callee
+    /// of a call, that call's callees (as `callees` answers); on another
+    /// function pointer, the functions it points to.
+    pub may_call: Vec<Callee>,
 }
 
 /// A possible callee of a call.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Callee {
     pub name: String,
-    /// Where the callee is defined; `None` for a library function.
-    pub decl: Option<Location>,
+    /// The callee's name where it is defined; `None` for a library function.
+    pub decl: Option<FileRange>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verdict {
-    No,
-    May,
-    Must,
-    Unreachable,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::No => "no",
-            Verdict::May => "may",
-            Verdict::Must => "must",
-            Verdict::Unreachable => "unreachable",
-        }
-    }
+/// Where the user can go: a declaration, a definition, a callee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NavTarget {
+    pub file: FileId,
+    /// The name, or the whole range when there is no name.
+    pub range: Range,
 }
 
 /// One `MUSTALIAS(p, q)`-style check found in the source.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AliasCheck {
-    pub at: Location,
+    /// The check's call (C) or statement (Java).
+    pub at: FileRange,
     /// The check's name as written, e.g. `NOALIAS`.
     pub check: String,
     pub verdict: Verdict,
@@ -156,9 +164,9 @@ impl Severity {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    pub span: Span,
+    pub range: FileRange,
     pub severity: Severity,
     pub code: String,
     pub message: String,
@@ -177,6 +185,72 @@ impl CheckReport {
     pub fn all_ok(&self) -> bool {
         self.alias_checks.iter().all(|c| c.ok)
     }
+}
+
+/// Which diagnostics to publish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiagnosticsConfig {
+    /// Alias checks that fail (warnings).
+    pub alias_checks: bool,
+    /// Alias checks that hold (hints).
+    pub ok_checks: bool,
+    /// What the front end skipped or approximated.
+    pub notes: bool,
+}
+
+impl Default for DiagnosticsConfig {
+    fn default() -> Self {
+        DiagnosticsConfig {
+            alias_checks: true,
+            ok_checks: true,
+            notes: true,
+        }
+    }
+}
+
+/// A function of the call hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CallItem {
+    pub lang: Lang,
+    /// The function's name in the program (`f`, `A.m(int)`, `f@file.c`).
+    pub name: String,
+    pub file: FileId,
+    /// The whole definition.
+    pub range: Range,
+    pub name_range: Range,
+}
+
+/// A caller or callee, with the calls between the two.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallLink {
+    pub item: CallItem,
+    /// The call expressions (in the caller's file).
+    pub calls: Vec<FileRange>,
+}
+
+/// How an expression of document highlight relates to the one under the
+/// cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HighlightKind {
+    /// A must-alias, read.
+    Read,
+    /// A must-alias, written.
+    Write,
+    /// A may-alias.
+    Text,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Highlight {
+    pub range: Range,
+    pub kind: HighlightKind,
+}
+
+/// A label shown after a byte offset of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlayHint {
+    pub offset: u32,
+    pub label: String,
 }
 
 /// Bad input from the user: one clear line, exit code 2 at the command line.

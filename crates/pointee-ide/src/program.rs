@@ -1,129 +1,131 @@
-//! The program as the user gave it: in-memory source files, and conversions
-//! between byte offsets and the 1-based (line, character column) positions of
-//! the answers.
+//! Either language's program, for the answers that read both the same way:
+//! where functions are, the resolved call edges, and the callees of a call
+//! (one answer for `callees`, go to implementation and definition, hover's
+//! "may call" and the call hierarchy).
 
-use crate::{InputError, Location, Span};
-use pointee_ir::{LineIndex, Range};
+use crate::c::CProgram;
+use crate::java::JavaProgram;
+use crate::{Analysis, Callee, FileId, FileRange, Lang};
+use pointee_db::{CallEdge, Project};
+use pointee_ir::{CallInfo, FunctionSource, SourceMap};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Language {
-    C,
-    Java,
+pub(crate) enum Program<'a> {
+    C(CProgram<'a>),
+    Java(JavaProgram<'a>),
 }
 
-impl Language {
-    /// The language of a file, by its extension.
-    pub fn of_path(path: &str) -> Option<Language> {
-        let ext = path.rsplit_once('.').map(|(_, e)| e)?;
-        match ext {
-            "c" | "h" => Some(Language::C),
-            "java" => Some(Language::Java),
-            _ => None,
-        }
-    }
-}
-
-/// One source file: its name as given and its text.
-#[derive(Clone, Debug)]
-pub struct SourceFile {
-    pub name: String,
-    pub text: String,
-    pub lines: LineIndex,
-}
-
-impl SourceFile {
-    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let lines = LineIndex::new(&text);
-        SourceFile {
-            name: name.into(),
-            text,
-            lines,
+impl<'a> Program<'a> {
+    pub fn new(a: &'a Analysis, lang: Lang, project: Project) -> Program<'a> {
+        match lang {
+            Lang::C => Program::C(CProgram::new(a, project)),
+            Lang::Java => Program::Java(JavaProgram::new(a, project)),
         }
     }
 
-    pub fn language(&self) -> Option<Language> {
-        Language::of_path(&self.name)
+    /// The program `file` belongs to.
+    pub fn of(a: &'a Analysis, file: FileId) -> Option<Program<'a>> {
+        Some(Program::new(a, a.lang(file)?, a.project_of(file)))
     }
 
-    /// The 1-based location of a byte offset.
-    pub fn location(&self, offset: u32) -> Location {
-        let (line, col) = self.lines.line_col_chars(offset);
-        Location {
-            file: self.name.clone(),
-            line: line as u32 + 1,
-            column: col as u32 + 1,
+    pub fn lang(&self) -> Lang {
+        match self {
+            Program::C(_) => Lang::C,
+            Program::Java(_) => Lang::Java,
         }
     }
 
-    pub fn span(&self, range: Range) -> Span {
-        let start = self.location(range.start);
-        let end = self.location(range.end);
-        Span {
-            file: self.name.clone(),
-            line: start.line,
-            column: start.column,
-            end_line: end.line,
-            end_column: end.column,
+    /// A file's source map.
+    pub fn source(&self, file: FileId) -> Option<&'a SourceMap> {
+        match self {
+            Program::C(c) => Some(c.source(file)),
+            Program::Java(j) => j.source_map(file),
         }
     }
 
-    /// The byte offset of a 1-based (line, character column), or a clear error.
-    pub fn offset(&self, line: u32, column: u32) -> Result<u32, InputError> {
-        if line == 0 || column == 0 {
-            return Err(InputError(format!(
-                "{}:{line}:{column}: lines and columns start at 1",
-                self.name
-            )));
+    /// The program's name of a function as `file` names it (C: a renamed
+    /// static).
+    pub fn program_name(&self, file: FileId, name: &str) -> String {
+        match self {
+            Program::C(c) => c.program_name(file, name).to_string(),
+            Program::Java(_) => name.to_string(),
         }
-        self.lines
-            .offset_chars(line as usize - 1, column as usize - 1)
-            .ok_or_else(|| {
-                InputError(format!(
-                    "{}:{line}:{column}: position is outside the file",
-                    self.name
-                ))
-            })
     }
 
-    pub fn text_of(&self, range: Range) -> &str {
-        self.text
-            .get(range.start as usize..range.end as usize)
-            .unwrap_or("")
-    }
-}
-
-/// The files that form one program.
-#[derive(Clone, Debug, Default)]
-pub struct Workspace {
-    pub files: Vec<SourceFile>,
-}
-
-impl Workspace {
-    pub fn new(files: Vec<SourceFile>) -> Workspace {
-        Workspace { files }
+    /// Where a function of the program is defined.
+    pub fn function_source(&self, name: &str) -> Option<(FileId, &'a FunctionSource)> {
+        match self {
+            Program::C(c) => c.function_source(name),
+            Program::Java(j) => j.function_source(name),
+        }
     }
 
-    pub fn file(&self, name: &str) -> Option<&SourceFile> {
-        self.files.iter().find(|f| f.name == name)
+    /// The resolved call edges of the program (direct ones, and those
+    /// through function pointers or virtual dispatch the analysis found).
+    pub fn edges(&self) -> &'a [CallEdge] {
+        match self {
+            Program::C(c) => pointee_db::c_analysis(c.db, c.project)
+                .as_ref()
+                .map(|a| &a.edges[..])
+                .unwrap_or(&[]),
+            Program::Java(j) => pointee_db::java_analysis(j.db(), j.project)
+                .as_ref()
+                .map(|a| &a.edges[..])
+                .unwrap_or(&[]),
+        }
     }
 
-    /// The file and byte offset of a 1-based (line, column), or a clear error.
-    pub fn position(
-        &self,
-        file: &str,
-        line: u32,
-        column: u32,
-    ) -> Result<(&SourceFile, u32), InputError> {
-        let f = self
-            .file(file)
-            .ok_or_else(|| InputError(format!("{file}: not one of the program's files")))?;
-        Ok((f, f.offset(line, column)?))
-    }
-
-    pub fn files_of(&self, lang: Language) -> impl Iterator<Item = &SourceFile> {
-        self.files
+    /// The edges of one call of `caller` (a program name).
+    pub fn edges_of<'s>(
+        &'s self,
+        caller: &'s str,
+        call: &'s CallInfo,
+    ) -> impl Iterator<Item = &'a CallEdge> + 's {
+        self.edges()
             .iter()
-            .filter(move |f| f.language() == Some(lang))
+            .filter(move |e| *e.caller == *caller && e.stmt == call.stmt)
+    }
+
+    /// Every function the call may reach, by name, with where it is
+    /// defined (none for a library function). A direct call no analysed
+    /// context reaches still names its callee.
+    pub fn callees(&self, caller: &str, call: &CallInfo) -> Vec<Callee> {
+        let mut names: Vec<&str> = self.edges_of(caller, call).map(|e| &*e.callee).collect();
+        let direct;
+        if names.is_empty() {
+            direct = self.direct_callee(caller, call);
+            names.extend(direct.as_deref());
+        }
+        names.sort();
+        names.dedup();
+        names
+            .into_iter()
+            .map(|n| Callee {
+                name: n.to_string(),
+                decl: self.function_source(n).map(|(file, fs)| FileRange {
+                    file,
+                    range: fs.name_range,
+                }),
+            })
+            .collect()
+    }
+
+    /// The callee a C call names (`None` through a function pointer).
+    pub fn direct_callee(&self, caller: &str, call: &CallInfo) -> Option<String> {
+        let Program::C(c) = self else { return None };
+        let program = pointee_db::c_program(c.db, c.project).as_ref().ok()?;
+        let f = program.function(caller)?;
+        let mut out = None;
+        pointee_ir::for_each_basic(&f.body, &mut |id, b| {
+            if let pointee_ir::Basic::Call {
+                callee: pointee_ir::Callee::Direct(n),
+                ..
+            } = b
+            {
+                if id == call.stmt {
+                    out = Some(n.to_string());
+                }
+            }
+        });
+        out
     }
 }

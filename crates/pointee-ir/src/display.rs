@@ -204,7 +204,20 @@ impl crate::Global {
     /// `g: scalar*[3] = { [0]: &x, [+]: &y | NULL }`; leaves not listed
     /// start as NULL.
     pub fn to_display_string(&self) -> String {
-        let head = format!("{}: {}", self.name, type_to_string(&self.ty));
+        // Declared only: defined by no unit (the C library's, or outside).
+        let declared = matches!(
+            self.kind,
+            crate::GlobalKind::Variable {
+                definition: crate::Definition::Extern,
+                ..
+            }
+        );
+        let head = format!(
+            "{}{}: {}",
+            if declared { "extern " } else { "" },
+            self.name,
+            type_to_string(&self.ty)
+        );
         if self.init.is_empty() {
             return head;
         }

@@ -19,16 +19,18 @@ pub mod fxhash;
 mod source;
 mod text;
 mod types;
+mod verdict;
 
 pub use display::{path_to_string, type_to_string, BodyLine};
 pub use source::{
-    CallInfo, ExprInfo, FunctionSource, GlobalSource, Note, NoteKind, Point, Range, SiteInfo,
-    SiteKind, SourceMap,
+    CallInfo, ExprInfo, FunctionSource, GlobalSource, MacroExpansion, Note, NoteKind, Point, Range,
+    SiteInfo, SiteKind, SourceMap,
 };
 pub use text::LineIndex;
 pub use types::{
     pointer_paths, pointer_paths_in, Field, FnType, Record, RecordKind, Type, TypeTable,
 };
+pub use verdict::Verdict;
 
 use std::sync::Arc;
 
@@ -149,13 +151,32 @@ pub struct Global {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GlobalKind {
-    /// An external (or `static`) C global.
-    Variable { is_static: bool },
+    /// An external (or `static`) C global, and how the file (or, once
+    /// linked, the program) defines it.
+    Variable {
+        is_static: bool,
+        definition: Definition,
+    },
     /// A `static` local of the named function; the global's name is
     /// `function::local`.
     StaticLocal { function: Name, local: Name },
     /// A Java static field; the global's name is `Class.field`.
     StaticField,
+}
+
+/// How a C global is defined (C11 6.9.2), in the order linking prefers
+/// them: of a name's declarations across units, the greatest one holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Definition {
+    /// Only declared (`extern T x;`, or a library global the front end
+    /// knows by name). Once linked: defined by no unit, so its value is
+    /// the C library's (stdin, errno, ...) or unknown.
+    Extern,
+    /// `T x;` at file scope: a tentative definition; units that all define
+    /// the name so share one object (as gcc's `-fcommon`).
+    Tentative,
+    /// Defined with an initialiser.
+    Initialised,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -51,6 +51,15 @@ pub struct SourceMap {
     pub records: Vec<(Name, Range)>,
     /// Things the front end could not model precisely or skipped.
     pub notes: Vec<Note>,
+    /// Each outermost macro use and what it expanded to (C).
+    pub expansions: Vec<MacroExpansion>,
+}
+
+/// A macro use in the file and the text it expanded to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroExpansion {
+    pub range: Range,
+    pub text: String,
 }
 
 impl SourceMap {
@@ -86,6 +95,9 @@ impl SourceMap {
         for n in &mut self.notes {
             n.range = n.range.shifted(delta);
         }
+        for e in &mut self.expansions {
+            e.range = e.range.shifted(delta);
+        }
     }
 
     /// The innermost pointer expression whose range touches `offset` (the
@@ -117,11 +129,16 @@ impl SourceMap {
     }
 }
 
-/// The item with the shortest range that touches `offset`.
+/// The item with the shortest range that touches `offset`; of several with
+/// one range (the expressions of one macro use all land on it), the last
+/// recorded, which is the outermost.
 fn innermost<F, T>(items: impl Iterator<Item = (F, T, Range)>, offset: u32) -> Option<(F, T)> {
     items
         .filter(|(_, _, r)| r.touches(offset))
-        .min_by_key(|(_, _, r)| r.len())
+        .fold(None, |best: Option<(F, T, Range)>, item| match &best {
+            Some((_, _, b)) if b.len() < item.2.len() => best,
+            _ => Some(item),
+        })
         .map(|(f, t, _)| (f, t))
 }
 

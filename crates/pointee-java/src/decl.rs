@@ -1,18 +1,40 @@
 //! The first pass: every class, interface, field and method signature of the
 //! program, before any body is lowered, so that bodies can resolve names,
 //! overloads and fields across files.
+//!
+//! The class table ([`ClassTable`]) is position-free: the named classes of
+//! every file, as their bodies see them. A unit (a top-level type
+//! declaration) is lowered against it, with its own syntax
+//! ([`ClassSyntax`]) and its anonymous and local classes, which nothing
+//! outside the unit can name ([`Hierarchy`]).
 
-use crate::types::{read_type, sig_name, JType};
-use std::collections::HashMap;
+use crate::syntax::Fields;
+use crate::types::{read_type, JType};
+use pointee_ir::fxhash::FxHashMap as HashMap;
 use tree_sitter::Node;
 
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldDecl {
     pub name: String,
     pub ty: JType,
     pub is_static: bool,
+    /// A static constant variable (JLS 4.12.4: `static final`, primitive or
+    /// String, initialised by a constant expression): a read of it is the
+    /// value itself and initialises no class.
+    pub constant: Option<Constant>,
 }
 
-pub struct MethodDecl<'a> {
+/// The value of a constant variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constant {
+    /// A primitive: no object.
+    Prim,
+    /// A String: the interned literal of this text (with quotes).
+    Str(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodDecl {
     /// Simple name; `<init>` for a constructor.
     pub name: String,
     pub params: Vec<(String, JType)>,
@@ -27,15 +49,13 @@ pub struct MethodDecl<'a> {
     pub signature: String,
     /// `Class.name(T1,T2)`.
     pub function: String,
-    /// The declaration; `None` for a made-up default constructor.
-    pub node: Option<Node<'a>>,
     pub has_body: bool,
     /// A body the front end makes up (records).
     pub synth: Option<Synth>,
 }
 
 /// Made-up bodies of a record's members.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Synth {
     /// `x()`: returns the field `x`.
     Accessor(String),
@@ -44,20 +64,28 @@ pub enum Synth {
     RecordCtor,
 }
 
-pub struct ClassDecl<'a> {
+/// Where a class of the table is declared: which unit of which file, the
+/// how-manieth class collected from it (a second class of one name is
+/// ignored, so the unit that declares the ignored one must know).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    pub file: String,
+    pub unit: u32,
+    pub index: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassDecl {
     pub name: String,
     pub superclass: Option<String>,
     pub interfaces: Vec<String>,
     pub is_interface: bool,
     pub is_abstract: bool,
     pub fields: Vec<FieldDecl>,
-    pub methods: Vec<MethodDecl<'a>>,
+    pub methods: Vec<MethodDecl>,
     pub type_vars: Vec<String>,
-    /// The declaration; `None` for built-in classes. For an anonymous
-    /// class, the `new T(...) { ... }` expression.
-    pub node: Option<Node<'a>>,
-    /// The class body.
-    pub body: Option<Node<'a>>,
+    /// `Object` and `String`, which no file declares.
+    pub builtin: bool,
     /// An anonymous class: named `Outer$1`, ...; its base `T` is its
     /// superclass or its one interface (settled once all classes are known).
     pub anonymous_base: Option<String>,
@@ -69,21 +97,79 @@ pub struct ClassDecl<'a> {
     pub is_enum: bool,
     /// A local class: its creation stores the locals it mentions.
     pub is_local: bool,
-    pub file: usize,
+    /// Where a named class is declared (none for built-in and unit-local
+    /// classes).
+    pub origin: Option<Origin>,
 }
 
-/// The class table of the whole program.
-#[derive(Default)]
+/// The syntax of a class of the unit being lowered.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassSyntax<'a> {
+    /// The declaration; for an anonymous class, the `new T(...) { ... }`
+    /// expression.
+    pub node: Node<'a>,
+    /// The class body (for an enum, its declarations after the constants).
+    pub body: Option<Node<'a>>,
+}
+
+/// A class found in a syntax tree: its declaration and syntax, and the node
+/// of each method (`None` for a made-up one), in `decl.methods` order.
+pub struct Collected<'a> {
+    pub decl: ClassDecl,
+    pub syntax: ClassSyntax<'a>,
+    pub methods: Vec<Option<Node<'a>>>,
+    /// An anonymous or local class, or one declared inside one: nothing
+    /// outside the unit can name it, so it is not in the program's table.
+    pub unit_local: bool,
+}
+
+/// Classes by name (the first of a name wins).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassTable {
+    pub classes: Vec<ClassDecl>,
+    by_name: HashMap<String, usize>,
+}
+
+impl ClassTable {
+    /// Adds `c` unless a class of its name is there already (then `false`).
+    pub fn insert(&mut self, c: ClassDecl) -> bool {
+        if self.by_name.contains_key(&c.name) {
+            return false;
+        }
+        self.by_name.insert(c.name.clone(), self.classes.len());
+        self.classes.push(c);
+        true
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ClassDecl> {
+        self.by_name.get(name).map(|&i| &self.classes[i])
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut ClassDecl> {
+        self.by_name.get(name).map(|&i| &mut self.classes[i])
+    }
+}
+
+/// The classes one unit's bodies see: the program's table, the unit's own
+/// anonymous and local classes, and the syntax of the unit's classes.
 pub struct Hierarchy<'a> {
-    pub classes: Vec<ClassDecl<'a>>,
-    pub by_name: HashMap<String, usize>,
-    /// Anonymous classes by (file, start byte of their `new` expression).
-    pub anonymous: HashMap<(usize, usize), String>,
+    pub table: &'a ClassTable,
+    /// Where the unit starts: made-up variables (`this`, `ret`) are
+    /// declared there, an empty range.
+    pub origin: u32,
+    /// The unit's anonymous and local classes.
+    pub local: ClassTable,
+    /// The syntax of the unit's classes (named ones too), by name.
+    pub syntax: HashMap<String, ClassSyntax<'a>>,
+    /// The node of each method of the unit's classes, by function name.
+    pub method_nodes: HashMap<String, Node<'a>>,
+    /// Anonymous classes by the start byte of their `new` expression.
+    pub anonymous: HashMap<usize, String>,
     /// The enclosing locals each anonymous class captures (its fields
     /// `cap$x`), found when its creation is lowered, before its methods.
     pub captures: std::cell::RefCell<HashMap<String, Vec<(String, JType)>>>,
     /// The class whose instance method created each anonymous class: its
-    /// `this` is the anonymous object's field `this$0`.
+    /// `this` is the anonymous object's field `this$0` (see [`Self::outer`]).
     pub outers: std::cell::RefCell<HashMap<String, String>>,
     /// Lambdas and method references made so far per class (their classes
     /// are `C$lambda$1`, `C$ref$1`, ... in lowering order).
@@ -93,6 +179,88 @@ pub struct Hierarchy<'a> {
 }
 
 impl<'a> Hierarchy<'a> {
+    pub fn new(table: &'a ClassTable) -> Hierarchy<'a> {
+        Hierarchy {
+            table,
+            origin: 0,
+            local: ClassTable::default(),
+            syntax: HashMap::default(),
+            method_nodes: HashMap::default(),
+            anonymous: HashMap::default(),
+            captures: Default::default(),
+            outers: Default::default(),
+            synthetic: Default::default(),
+            ancestors: Default::default(),
+        }
+    }
+
+    /// Adds the classes collected from the unit: their syntax, and the
+    /// anonymous and local ones to the unit's own table (a local class whose
+    /// name another class has is ignored, with a note in `skipped`).
+    pub fn add_unit(&mut self, collected: Vec<Collected<'a>>, skipped: &mut Skipped<'a>) {
+        for c in collected {
+            let unit_local = c.unit_local;
+            if unit_local {
+                if self.table.get(&c.decl.name).is_some() || self.local.get(&c.decl.name).is_some()
+                {
+                    skipped.push((
+                        c.syntax.node,
+                        format!("a second class named `{}` is ignored", c.decl.name),
+                    ));
+                    continue;
+                }
+                if c.decl.anonymous_base.is_some() {
+                    self.anonymous
+                        .insert(c.syntax.node.start_byte(), c.decl.name.clone());
+                }
+            }
+            for (m, node) in c.decl.methods.iter().zip(&c.methods) {
+                if let Some(n) = node {
+                    self.method_nodes.insert(m.function.clone(), *n);
+                }
+            }
+            self.syntax.insert(c.decl.name.clone(), c.syntax);
+            if unit_local {
+                self.local.insert(c.decl);
+            }
+        }
+        // An anonymous class extends its base class or implements its base
+        // interface.
+        let bases: Vec<(String, String, bool)> = self
+            .local
+            .classes
+            .iter()
+            .filter_map(|c| {
+                let b = c.anonymous_base.clone()?;
+                let is_interface = self.get(&b).is_some_and(|d| d.is_interface);
+                Some((c.name.clone(), b, is_interface))
+            })
+            .collect();
+        for (name, base, is_interface) in bases {
+            let c = self.local.get_mut(&name).expect("listed above");
+            if is_interface {
+                c.interfaces = vec![base];
+            } else {
+                c.superclass = Some(base);
+            }
+        }
+    }
+
+    /// The class whose instance an object of `class` holds in `this$0`:
+    /// an inner or local class's enclosing class, the class that created an
+    /// anonymous one.
+    pub fn outer(&self, class: &str) -> Option<String> {
+        if let Some(o) = self.outers.borrow().get(class) {
+            return Some(o.clone());
+        }
+        self.get(class).and_then(|c| c.inner_of.clone())
+    }
+
+    /// The syntax of a class of the unit.
+    pub fn syntax(&self, name: &str) -> Option<&ClassSyntax<'a>> {
+        self.syntax.get(name)
+    }
+
     /// The next name `{class}${kind}${n}` for a lambda or method reference.
     pub fn synthetic_name(&self, class: &str, kind: &str) -> String {
         let mut m = self.synthetic.borrow_mut();
@@ -102,11 +270,11 @@ impl<'a> Hierarchy<'a> {
     }
 
     pub fn is_known(&self, name: &str) -> bool {
-        self.by_name.contains_key(name)
+        self.get(name).is_some()
     }
 
-    pub fn get(&self, name: &str) -> Option<&ClassDecl<'a>> {
-        self.by_name.get(name).map(|&i| &self.classes[i])
+    pub fn get(&self, name: &str) -> Option<&ClassDecl> {
+        self.local.get(name).or_else(|| self.table.get(name))
     }
 
     /// Direct supertypes: the superclass (Object when none) and interfaces.
@@ -196,8 +364,8 @@ impl<'a> Hierarchy<'a> {
         class: &str,
         name: &str,
         arity: usize,
-    ) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
-        let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
+    ) -> Vec<(&ClassDecl, &MethodDecl)> {
+        let mut out: Vec<(&ClassDecl, &MethodDecl)> = Vec::new();
         for c in self.ancestors(class).iter() {
             let Some(d) = self.get(c) else { continue };
             for m in &d.methods {
@@ -218,8 +386,8 @@ impl<'a> Hierarchy<'a> {
         class: &str,
         name: &str,
         arity: usize,
-    ) -> Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> {
-        let mut out: Vec<(&ClassDecl<'a>, &MethodDecl<'a>)> = Vec::new();
+    ) -> Vec<(&ClassDecl, &MethodDecl)> {
+        let mut out: Vec<(&ClassDecl, &MethodDecl)> = Vec::new();
         for c in self.ancestors(class).iter() {
             let Some(d) = self.get(c) else { continue };
             for m in &d.methods {
@@ -236,7 +404,7 @@ impl<'a> Hierarchy<'a> {
     }
 
     /// The field `name` seen from `class`: (declaring class, field).
-    pub fn field(&self, class: &str, name: &str) -> Option<(&ClassDecl<'a>, &FieldDecl)> {
+    pub fn field(&self, class: &str, name: &str) -> Option<(&ClassDecl, &FieldDecl)> {
         for c in self.ancestors(class).iter() {
             let Some(d) = self.get(c) else { continue };
             if let Some(f) = d.fields.iter().find(|f| f.name == name) {
@@ -262,7 +430,7 @@ pub fn has_modifier(node: Node, src: &str, m: &str) -> bool {
 
 fn type_params(node: Node, src: &str) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(tp) = node.child_by_field_name("type_parameters") {
+    if let Some(tp) = node.field("type_parameters") {
         let mut c = tp.walk();
         for p in tp.named_children(&mut c) {
             if p.kind() == "type_parameter" {
@@ -294,7 +462,7 @@ fn type_list(node: Node, src: &str, tv: &[String]) -> Vec<String> {
 }
 
 /// Built-in classes: Object and String.
-pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
+pub fn builtins() -> Vec<ClassDecl> {
     let mk = |name: &str, sup: Option<&str>| ClassDecl {
         name: name.into(),
         superclass: sup.map(Into::into),
@@ -304,21 +472,20 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
         fields: Vec::new(),
         methods: Vec::new(),
         type_vars: Vec::new(),
-        node: None,
-        body: None,
+        builtin: true,
         anonymous_base: None,
         inner_of: None,
         is_enum: false,
         is_local: false,
-        file: usize::MAX,
+        origin: None,
     };
     let mut object = mk("Object", None);
     // The methods of Object that programs override: calls to them dispatch
     // to the overrides; Object itself has no body for them.
     for (name, params, ret) in [
         ("toString", vec![], JType::Class("String".into())),
-        ("equals", vec![JType::object()], JType::Prim),
-        ("hashCode", vec![], JType::Prim),
+        ("equals", vec![JType::object()], JType::void()),
+        ("hashCode", vec![], JType::void()),
     ] {
         let sig: Vec<String> = params.iter().map(JType::name).collect();
         let signature = format!("{name}({})", sig.join(","));
@@ -332,7 +499,6 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
             is_private: false,
             is_varargs: false,
             signature,
-            node: None,
             has_body: false,
             synth: None,
         });
@@ -340,29 +506,48 @@ pub fn builtins<'a>() -> Vec<ClassDecl<'a>> {
     vec![object, mk("String", Some("Object"))]
 }
 
-/// Something pass 1 skipped: (file, node, message).
-pub type Skipped<'a> = Vec<(usize, Node<'a>, String)>;
+/// Something pass 1 skipped: (node, message).
+pub type Skipped<'a> = Vec<(Node<'a>, String)>;
 
-/// Collects the class declarations of one file (nested ones too).
-pub fn collect<'a>(
-    root: Node<'a>,
-    src: &str,
-    file: usize,
-    out: &mut Vec<ClassDecl<'a>>,
-    skipped: &mut Skipped<'a>,
-) {
+/// The units of a file: its top-level type declarations, in file order.
+pub fn units(root: Node) -> Vec<Node> {
     let mut c = root.walk();
-    for ch in root.named_children(&mut c) {
-        collect_decl(ch, src, file, &[], out, skipped);
-    }
+    let out = root
+        .named_children(&mut c)
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "class_declaration"
+                    | "interface_declaration"
+                    | "enum_declaration"
+                    | "record_declaration"
+                    | "annotation_type_declaration"
+            )
+        })
+        .collect();
+    out
 }
 
+/// Collects the classes of one unit: the named ones (nested too), and with
+/// `with_local` its anonymous and local classes.
+pub fn collect_unit<'a>(
+    unit: Node<'a>,
+    src: &str,
+    with_local: bool,
+    out: &mut Vec<Collected<'a>>,
+    skipped: &mut Skipped<'a>,
+) {
+    collect_decl(unit, src, &[], with_local, false, out, skipped);
+}
+
+/// `in_local`: inside an anonymous or local class.
 fn collect_decl<'a>(
     node: Node<'a>,
     src: &str,
-    file: usize,
     outer_tv: &[String],
-    out: &mut Vec<ClassDecl<'a>>,
+    with_local: bool,
+    in_local: bool,
+    out: &mut Vec<Collected<'a>>,
     skipped: &mut Skipped<'a>,
 ) {
     match node.kind() {
@@ -370,7 +555,6 @@ fn collect_decl<'a>(
         "enum_declaration" | "record_declaration" => {}
         "annotation_type_declaration" => {
             skipped.push((
-                file,
                 node,
                 format!("{} is not modelled", node.kind().replace('_', " ")),
             ));
@@ -379,13 +563,13 @@ fn collect_decl<'a>(
         _ => return,
     }
     let is_interface = node.kind() == "interface_declaration";
-    let Some(name_node) = node.child_by_field_name("name") else {
+    let Some(name_node) = node.field("name") else {
         return;
     };
     let name = text(name_node, src).to_string();
     let mut tv: Vec<String> = outer_tv.to_vec();
     tv.extend(type_params(node, src));
-    let superclass = node.child_by_field_name("superclass").and_then(|s| {
+    let superclass = node.field("superclass").and_then(|s| {
         let mut c = s.walk();
         let t = s.named_children(&mut c).next();
         t.map(|t| read_type(t, src, &tv).name())
@@ -397,47 +581,54 @@ fn collect_decl<'a>(
             .find(|n| n.kind() == "extends_interfaces");
         ext.map(|e| type_list(e, src, &tv)).unwrap_or_default()
     } else {
-        node.child_by_field_name("interfaces")
+        node.field("interfaces")
             .map(|i| type_list(i, src, &tv))
             .unwrap_or_default()
     };
-    let mut decl = ClassDecl {
-        name: name.clone(),
-        superclass,
-        interfaces,
-        is_interface,
-        is_abstract: is_interface || has_modifier(node, src, "abstract"),
-        fields: Vec::new(),
-        methods: Vec::new(),
-        type_vars: tv.clone(),
-        node: Some(node),
-        body: if node.kind() == "enum_declaration" {
-            node.child_by_field_name("body").and_then(|b| {
-                let mut c = b.walk();
-                let decls = b
-                    .named_children(&mut c)
-                    .find(|k| k.kind() == "enum_body_declarations");
-                decls
-            })
-        } else {
-            node.child_by_field_name("body")
+    let body = if node.kind() == "enum_declaration" {
+        node.field("body").and_then(|b| {
+            let mut c = b.walk();
+            let decls = b
+                .named_children(&mut c)
+                .find(|k| k.kind() == "enum_body_declarations");
+            decls
+        })
+    } else {
+        node.field("body")
+    };
+    let mut class = Collected {
+        decl: ClassDecl {
+            name: name.clone(),
+            superclass,
+            interfaces,
+            is_interface,
+            is_abstract: is_interface || has_modifier(node, src, "abstract"),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            type_vars: tv.clone(),
+            builtin: false,
+            anonymous_base: None,
+            inner_of: None,
+            is_enum: false,
+            is_local: false,
+            origin: None,
         },
-        anonymous_base: None,
-        inner_of: None,
-        is_enum: false,
-        is_local: false,
-        file,
+        syntax: ClassSyntax { node, body },
+        methods: Vec::new(),
+        unit_local: in_local,
     };
     let mut nested = Vec::new();
-    members(&mut decl, src, &mut nested);
+    members(&mut class, src, &mut nested);
+    let decl = &mut class.decl;
     if node.kind() == "enum_declaration" {
         decl.is_enum = true;
         for k in enum_constants(node) {
-            if let Some(n) = k.child_by_field_name("name") {
+            if let Some(n) = k.field("name") {
                 decl.fields.push(FieldDecl {
                     name: text(n, src).to_string(),
                     ty: JType::Class(name.clone()),
                     is_static: true,
+                    constant: None,
                 });
             }
         }
@@ -445,58 +636,42 @@ fn collect_decl<'a>(
             name: "$VALUES".into(),
             ty: JType::Array(Box::new(JType::Class(name.clone()))),
             is_static: true,
+            constant: None,
         });
     }
     if node.kind() == "record_declaration" {
-        record_members(&mut decl, node, src, &tv);
+        record_members(&mut class, node, src, &tv);
     }
-    let anon = anonymous_in(decl.body);
-    let local_body = decl.body;
-    let outer_is_interface = decl.is_interface;
-    out.push(decl);
+    let (anon, locals) = if with_local {
+        anonymous_and_local(body)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let outer_is_interface = class.decl.is_interface;
+    out.push(class);
     for n in nested {
         let before = out.len();
-        collect_decl(n, src, file, &tv, out, skipped);
+        collect_decl(n, src, &tv, with_local, in_local, out, skipped);
         if n.kind() == "class_declaration"
             && !outer_is_interface
             && !has_modifier(n, src, "static")
             && out.len() > before
         {
-            out[before].inner_of = Some(name.clone());
+            out[before].decl.inner_of = Some(name.clone());
         }
     }
     for (i, a) in anon.into_iter().enumerate() {
-        collect_anonymous(
-            a,
-            &format!("{name}${}", i + 1),
-            src,
-            file,
-            &tv,
-            out,
-            skipped,
-        );
+        collect_anonymous(a, &format!("{name}${}", i + 1), src, &tv, out, skipped);
     }
-    collect_locals(local_body, &name, src, file, &tv, out, skipped);
-}
-
-/// Local classes (declared in a method body): classes of the program under
-/// their simple names, holding the enclosing instance (when there is one) in
-/// `this$0` and the locals they mention in `cap$x`, like anonymous classes.
-fn collect_locals<'a>(
-    body: Option<Node<'a>>,
-    outer: &str,
-    src: &str,
-    file: usize,
-    tv: &[String],
-    out: &mut Vec<ClassDecl<'a>>,
-    skipped: &mut Skipped<'a>,
-) {
-    for l in anonymous_and_local(body).1 {
+    // Local classes (declared in a method body): classes under their
+    // simple names, holding the enclosing instance (when there is one) in
+    // `this$0` and the locals they mention in `cap$x`, like anonymous ones.
+    for l in locals {
         let before = out.len();
-        collect_decl(l, src, file, tv, out, skipped);
+        collect_decl(l, src, &tv, with_local, true, out, skipped);
         if l.kind() == "class_declaration" && out.len() > before {
-            out[before].inner_of = Some(outer.to_string());
-            out[before].is_local = true;
+            out[before].decl.inner_of = Some(name.clone());
+            out[before].decl.is_local = true;
         }
     }
 }
@@ -508,121 +683,145 @@ fn anonymous_in(body: Option<Node>) -> Vec<Node> {
 }
 
 /// The anonymous class expressions and the local class declarations (in
-/// method bodies) of a class body.
+/// method bodies) of a class body, in source order; neither looks inside
+/// another class body. One walk with a cursor (no allocation per node).
 fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
-    let mut out = Vec::new();
+    let mut anon = Vec::new();
     let mut locals = Vec::new();
     let Some(body) = body else {
-        return (out, locals);
+        return (anon, locals);
     };
-    let mut todo = vec![body];
-    while let Some(n) = todo.pop() {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids.into_iter().rev() {
-            match k.kind() {
-                "class_declaration"
-                | "interface_declaration"
-                | "enum_declaration"
-                | "record_declaration"
-                    if n != body =>
-                {
-                    locals.push(k)
+    let mut c = body.walk();
+    if !c.goto_first_child() {
+        return (anon, locals);
+    }
+    let mut depth = 1;
+    loop {
+        let k = c.node();
+        let descend = match k.kind() {
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => {
+                // A member class at the body's level; a local one deeper.
+                if depth > 1 {
+                    locals.push(k);
                 }
-                "class_declaration"
-                | "interface_declaration"
-                | "enum_declaration"
-                | "record_declaration"
-                | "class_body" => {}
-                "object_creation_expression" => {
-                    let mut c2 = k.walk();
-                    if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
-                        out.push(k);
-                    }
-                    todo.push(k);
-                }
-                _ => todo.push(k),
+                false
             }
+            "class_body" => false,
+            "object_creation_expression" => {
+                let mut c2 = k.walk();
+                if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
+                    anon.push(k);
+                }
+                true
+            }
+            _ => true,
+        };
+        if descend && c.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !c.goto_next_sibling() {
+            if depth == 1 || !c.goto_parent() {
+                return (anon, locals);
+            }
+            depth -= 1;
         }
     }
-    out.sort_by_key(|n| n.start_byte());
-    locals.sort_by_key(|n| n.start_byte());
-    (out, locals)
 }
 
 fn collect_anonymous<'a>(
     node: Node<'a>,
     name: &str,
     src: &str,
-    file: usize,
     tv: &[String],
-    out: &mut Vec<ClassDecl<'a>>,
+    out: &mut Vec<Collected<'a>>,
     skipped: &mut Skipped<'a>,
 ) {
     let base = node
-        .child_by_field_name("type")
+        .field("type")
         .map(|t| read_type(t, src, tv).name())
         .unwrap_or_else(|| "Object".into());
     let mut c = node.walk();
     let body = node
         .named_children(&mut c)
         .find(|x| x.kind() == "class_body");
-    let mut decl = ClassDecl {
-        name: name.to_string(),
-        superclass: None,
-        interfaces: Vec::new(),
-        is_interface: false,
-        is_abstract: false,
-        fields: Vec::new(),
+    let mut class = Collected {
+        decl: ClassDecl {
+            name: name.to_string(),
+            superclass: None,
+            interfaces: Vec::new(),
+            is_interface: false,
+            is_abstract: false,
+            fields: Vec::new(),
+            methods: Vec::new(),
+            type_vars: tv.to_vec(),
+            builtin: false,
+            anonymous_base: Some(base),
+            inner_of: None,
+            is_enum: false,
+            is_local: false,
+            origin: None,
+        },
+        syntax: ClassSyntax { node, body },
         methods: Vec::new(),
-        type_vars: tv.to_vec(),
-        node: Some(node),
-        body,
-        anonymous_base: Some(base),
-        inner_of: None,
-        is_enum: false,
-        is_local: false,
-        file,
+        unit_local: true,
     };
     let mut nested = Vec::new();
-    members(&mut decl, src, &mut nested);
-    let anon = anonymous_in(decl.body);
-    out.push(decl);
+    members(&mut class, src, &mut nested);
+    let anon = anonymous_in(body);
+    out.push(class);
     for n in nested {
-        collect_decl(n, src, file, tv, out, skipped);
+        collect_decl(n, src, tv, true, true, out, skipped);
     }
     for (i, a) in anon.into_iter().enumerate() {
-        collect_anonymous(a, &format!("{name}${}", i + 1), src, file, tv, out, skipped);
+        collect_anonymous(a, &format!("{name}${}", i + 1), src, tv, out, skipped);
     }
 }
 
 /// Fields and methods of a class body; nested class declarations go to
 /// `nested`. A class without a constructor gets `<init>()`.
-fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) {
+fn members<'a>(class: &mut Collected<'a>, src: &str, nested: &mut Vec<Node<'a>>) {
+    let decl = &mut class.decl;
     let (name, tv, is_interface) = (decl.name.clone(), decl.type_vars.clone(), decl.is_interface);
-    if let Some(body) = decl.body {
+    if let Some(body) = class.syntax.body {
         let mut c = body.walk();
         for m in body.named_children(&mut c) {
             match m.kind() {
                 "field_declaration" | "constant_declaration" => {
                     let is_static = is_interface || has_modifier(m, src, "static");
-                    let Some(tn) = m.child_by_field_name("type") else {
+                    let is_final = is_interface || has_modifier(m, src, "final");
+                    let Some(tn) = m.field("type") else {
                         continue;
                     };
                     let base = read_type(tn, src, &tv);
                     let mut c2 = m.walk();
-                    for d in m.children_by_field_name("declarator", &mut c2) {
-                        let Some(n) = d.child_by_field_name("name") else {
+                    for d in m.fields("declarator", &mut c2) {
+                        let Some(n) = d.field("name") else {
                             continue;
                         };
                         let dims = d
-                            .child_by_field_name("dimensions")
+                            .field("dimensions")
                             .map(|x| crate::types::count_dims(x, src))
                             .unwrap_or(0);
+                        let ty = crate::types::wrap_array(base.clone(), dims);
+                        let value = d.field("value");
+                        let constant = match value.filter(|_| is_static && is_final) {
+                            Some(v) if !ty.is_ref() && crate::constant::is_constant(v) => {
+                                Some(Constant::Prim)
+                            }
+                            Some(v) if ty == JType::Class("String".into()) => {
+                                crate::constant::string_value(v, src).map(Constant::Str)
+                            }
+                            _ => None,
+                        };
                         decl.fields.push(FieldDecl {
                             name: text(n, src).to_string(),
-                            ty: crate::types::wrap_array(base.clone(), dims),
+                            ty,
                             is_static,
+                            constant,
                         });
                     }
                 }
@@ -633,6 +832,7 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
                         .filter(|md| !decl.methods.iter().any(|x| x.signature == md.signature))
                     {
                         decl.methods.push(md);
+                        class.methods.push(Some(m));
                     }
                 }
                 "class_declaration"
@@ -647,43 +847,36 @@ fn members<'a>(decl: &mut ClassDecl<'a>, src: &str, nested: &mut Vec<Node<'a>>) 
         decl.methods.push(MethodDecl {
             name: "<init>".into(),
             params: Vec::new(),
-            ret: JType::Prim,
+            ret: JType::void(),
             is_static: false,
             is_ctor: true,
             is_private: false,
             is_varargs: false,
             signature: "<init>()".into(),
             function: format!("{name}.<init>()"),
-            node: None,
             has_body: true,
             synth: None,
         });
+        class.methods.push(None);
     }
 }
 
-fn method_decl<'a>(
-    m: Node<'a>,
-    src: &str,
-    class: &str,
-    class_tv: &[String],
-) -> Option<MethodDecl<'a>> {
+fn method_decl(m: Node, src: &str, class: &str, class_tv: &[String]) -> Option<MethodDecl> {
     let is_ctor = m.kind() == "constructor_declaration";
     let name = if is_ctor {
         "<init>".to_string()
     } else {
-        text(m.child_by_field_name("name")?, src).to_string()
+        text(m.field("name")?, src).to_string()
     };
     let mut tv = class_tv.to_vec();
     tv.extend(type_params(m, src));
     let mut params = Vec::new();
     let mut sig = Vec::new();
-    if let Some(ps) = m.child_by_field_name("parameters") {
+    if let Some(ps) = m.field("parameters") {
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
             let (tn, nn) = match p.kind() {
-                "formal_parameter" => {
-                    (p.child_by_field_name("type"), p.child_by_field_name("name"))
-                }
+                "formal_parameter" => (p.field("type"), p.field("name")),
                 "spread_parameter" => {
                     let mut c2 = p.walk();
                     let t = p.named_children(&mut c2).find(|n| n.kind() != "modifiers");
@@ -691,7 +884,7 @@ fn method_decl<'a>(
                     let d = p
                         .named_children(&mut c3)
                         .find(|n| n.kind() == "variable_declarator");
-                    (t, d.and_then(|d| d.child_by_field_name("name")))
+                    (t, d.and_then(|d| d.field("name")))
                 }
                 _ => continue,
             };
@@ -699,9 +892,9 @@ fn method_decl<'a>(
                 continue;
             };
             let mut ty = read_type(tn, src, &tv);
-            let mut sn = sig_name(tn, src, &ty);
+            let mut sn = ty.name();
             let dims = p
-                .child_by_field_name("dimensions")
+                .field("dimensions")
                 .map(|x| crate::types::count_dims(x, src))
                 .unwrap_or(0)
                 + usize::from(p.kind() == "spread_parameter");
@@ -714,10 +907,10 @@ fn method_decl<'a>(
         }
     }
     let ret = m
-        .child_by_field_name("type")
+        .field("type")
         .map(|t| read_type(t, src, &tv))
-        .unwrap_or(JType::Prim);
-    let is_varargs = m.child_by_field_name("parameters").is_some_and(|ps| {
+        .unwrap_or_else(JType::void);
+    let is_varargs = m.field("parameters").is_some_and(|ps| {
         let mut c = ps.walk();
         let last = ps
             .named_children(&mut c)
@@ -726,7 +919,7 @@ fn method_decl<'a>(
         last.is_some_and(|p| p.kind() == "spread_parameter")
     });
     let signature = format!("{name}({})", sig.join(","));
-    let has_body = m.child_by_field_name("body").is_some();
+    let has_body = m.field("body").is_some();
     Some(MethodDecl {
         function: format!("{class}.{signature}"),
         name,
@@ -737,7 +930,6 @@ fn method_decl<'a>(
         is_private: has_modifier(m, src, "private"),
         is_varargs,
         signature,
-        node: Some(m),
         has_body,
         synth: None,
     })
@@ -745,7 +937,7 @@ fn method_decl<'a>(
 
 /// The `enum_constant` nodes of an enum declaration.
 pub fn enum_constants(node: Node) -> Vec<Node> {
-    let Some(b) = node.child_by_field_name("body") else {
+    let Some(b) = node.field("body") else {
         return Vec::new();
     };
     let mut c = b.walk();
@@ -759,17 +951,18 @@ pub fn enum_constants(node: Node) -> Vec<Node> {
 /// A record's components are its fields, with an accessor each and a
 /// canonical constructor (unless declared; a compact constructor is the
 /// canonical one with a body).
-fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &[String]) {
+fn record_members<'a>(class: &mut Collected<'a>, node: Node<'a>, src: &str, tv: &[String]) {
+    let body = class.syntax.body;
+    let (decl, nodes) = (&mut class.decl, &mut class.methods);
     let mut comps: Vec<(String, JType, String)> = Vec::new();
-    if let Some(ps) = node.child_by_field_name("parameters") {
+    if let Some(ps) = node.field("parameters") {
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
-            let (Some(t), Some(n)) = (p.child_by_field_name("type"), p.child_by_field_name("name"))
-            else {
+            let (Some(t), Some(n)) = (p.field("type"), p.field("name")) else {
                 continue;
             };
             let ty = read_type(t, src, tv);
-            comps.push((text(n, src).to_string(), ty.clone(), sig_name(t, src, &ty)));
+            comps.push((text(n, src).to_string(), ty.clone(), ty.name()));
         }
     }
     let name = decl.name.clone();
@@ -778,6 +971,7 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             name: f.clone(),
             ty: ty.clone(),
             is_static: false,
+            constant: None,
         });
         let signature = format!("{f}()");
         if !decl.methods.iter().any(|m| m.signature == signature) {
@@ -791,10 +985,10 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
                 is_varargs: false,
                 function: format!("{name}.{signature}"),
                 signature,
-                node: None,
                 has_body: true,
                 synth: Some(Synth::Accessor(f.clone())),
             });
+            nodes.push(None);
         }
     }
     let signature = format!(
@@ -806,11 +1000,20 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             .join(",")
     );
     // The made-up `<init>()` of a class without constructors is not a record's.
-    decl.methods.retain(|m| !(m.is_ctor && m.node.is_none()));
+    let made_up: Vec<bool> = decl
+        .methods
+        .iter()
+        .zip(nodes.iter())
+        .map(|(m, n)| m.is_ctor && n.is_none())
+        .collect();
+    let mut keep = made_up.iter().map(|m| !m);
+    decl.methods.retain(|_| keep.next().unwrap_or(true));
+    let mut keep = made_up.iter().map(|m| !m);
+    nodes.retain(|_| keep.next().unwrap_or(true));
     if decl.methods.iter().any(|m| m.signature == signature) {
         return;
     }
-    let compact = decl.body.and_then(|b| {
+    let compact = body.and_then(|b| {
         let mut c = b.walk();
         let found = b
             .named_children(&mut c)
@@ -823,15 +1026,15 @@ fn record_members<'a>(decl: &mut ClassDecl<'a>, node: Node<'a>, src: &str, tv: &
             .iter()
             .map(|(n, t, _)| (n.clone(), t.clone()))
             .collect(),
-        ret: JType::Prim,
+        ret: JType::void(),
         is_static: false,
         is_ctor: true,
         is_private: false,
         is_varargs: false,
         function: format!("{name}.{signature}"),
         signature,
-        node: compact,
         has_body: true,
         synth: Some(Synth::RecordCtor),
     });
+    nodes.push(compact);
 }

@@ -11,16 +11,23 @@
 //! where possible and listed as `Unsupported` notes; docs/java-analysis.md
 //! has the whole list. It must never analyse, do I/O or panic on any input.
 
+mod constant;
 mod decl;
+mod library;
 mod lower;
+mod made;
+mod syntax;
 mod types;
+mod unit;
 
-use decl::{text, Hierarchy};
-use lower::{range, Fb, Method};
-use pointee_ir::{
-    Class, Field, Global, GlobalKind, GlobalSource, Name, Note, NoteKind, Program, Range, SourceMap,
-};
+use crate::syntax::Fields;
+pub use decl::ClassTable;
+pub use lower::LIBRARY;
+use lower::{range, Pools};
+pub use made::LIBRARY_OBJECT;
+use pointee_ir::{Global, GlobalKind, Name, Note, NoteKind, Program, Range, SourceMap};
 use tree_sitter::{Node, Parser, Tree};
+pub use unit::LoweredUnit;
 
 /// The lowered program, one source map per input file (same order), and the
 /// entry points.
@@ -30,13 +37,17 @@ pub struct JavaProgram {
     pub sources: Vec<SourceMap>,
     /// Every `public static void main(String[])`, in file order.
     pub mains: Vec<Name>,
-    /// The static initialisers (`C.<clinit>()`), run from the entry.
+    /// Functions run before any entry, in the empty context: each file's
+    /// literal pool and the library's callbacks. (Not the static
+    /// initialisers `C.<clinit>()`: the analysis runs one when its class is
+    /// initialised, JLS 12.4.1.)
     pub initializers: Vec<Name>,
 }
 
-/// The roots of an analysis: every static initialiser, then every
-/// `main(String[])`, or those of `entry` (a class, `C.main`, or a method's
-/// full name). `Err` when `entry` names no `main`.
+/// The roots of an analysis: the functions run before any entry
+/// (`initializers`), then every `main(String[])`, or those of `entry` (a
+/// class, `C.main`, or a method's full name). `Err` when `entry` names no
+/// `main`.
 pub fn analysis_roots(
     mains: &[Name],
     initializers: &[Name],
@@ -69,6 +80,185 @@ pub fn parser() -> Parser {
     p
 }
 
+/// A file's outline: the classes it declares, as the program's class table
+/// holds them (position-free), their names' ranges, its units (top-level
+/// type declarations) and the notes on its syntax. Reads no method body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileOutline {
+    pub classes: Vec<decl::ClassDecl>,
+    /// Where each class's name is, in `classes` order.
+    pub class_ranges: Vec<Range>,
+    /// The byte range of each unit, in file order.
+    pub units: Vec<Range>,
+    /// Syntax errors, and declarations pass 1 skips.
+    pub notes: Vec<Note>,
+}
+
+/// The outline of the file `file` (its text `src` parsed into `tree`).
+pub fn outline(file: &str, src: &str, tree: &Tree) -> FileOutline {
+    let root = tree.root_node();
+    let mut out = FileOutline::default();
+    syntax_notes(root, &mut out.notes);
+    for (u, unit) in decl::units(root).into_iter().enumerate() {
+        out.units.push(range(unit));
+        let mut collected = Vec::new();
+        let mut skipped = Vec::new();
+        decl::collect_unit(unit, src, false, &mut collected, &mut skipped);
+        for (i, mut c) in collected.into_iter().enumerate() {
+            c.decl.origin = Some(decl::Origin {
+                file: file.to_string(),
+                unit: u as u32,
+                index: i as u32,
+            });
+            let name = c.syntax.node.field("name").unwrap_or(c.syntax.node);
+            out.class_ranges.push(range(name));
+            out.classes.push(c.decl);
+        }
+        for (node, message) in skipped {
+            out.notes.push(Note {
+                range: range(node),
+                kind: NoteKind::Unsupported,
+                message,
+            });
+        }
+    }
+    out
+}
+
+/// The program's class table: the built-in classes, then every file's
+/// classes; a second class of one name is ignored, with a note (by file
+/// index) at its name.
+pub fn class_table(outlines: &[&FileOutline]) -> (ClassTable, Vec<(usize, Note)>) {
+    let mut table = ClassTable::default();
+    for c in decl::builtins() {
+        table.insert(c);
+    }
+    let mut notes = Vec::new();
+    for (f, o) in outlines.iter().enumerate() {
+        for (c, r) in o.classes.iter().zip(&o.class_ranges) {
+            let name = c.name.clone();
+            if !table.insert(c.clone()) {
+                notes.push((
+                    f,
+                    Note {
+                        range: *r,
+                        kind: NoteKind::Unsupported,
+                        message: format!("a second class named `{name}` is ignored"),
+                    },
+                ));
+            }
+        }
+    }
+    (table, notes)
+}
+
+/// Lowers the unit at `index` of file `file` (its text `src` parsed into
+/// `tree`) against the program's class table.
+pub fn lower_unit(
+    table: &ClassTable,
+    file: &str,
+    src: &str,
+    tree: &Tree,
+    index: usize,
+) -> LoweredUnit {
+    match decl::units(tree.root_node()).get(index) {
+        Some(&u) => unit::lower_unit(table, file, src, u, index as u32),
+        None => LoweredUnit::default(),
+    }
+}
+
+/// Lowers a unit from its own text (its first type declaration), as the
+/// unit at `index` of file `file`: positions are relative to the text.
+pub fn lower_unit_text(table: &ClassTable, file: &str, text: &str, index: usize) -> LoweredUnit {
+    let tree = parser()
+        .parse(text, None)
+        .expect("parse without cancellation");
+    match decl::units(tree.root_node()).first() {
+        Some(&u) => unit::lower_unit(table, file, text, u, index as u32),
+        None => LoweredUnit::default(),
+    }
+}
+
+/// One file's parts, for [`assemble`].
+pub struct FileParts<'p> {
+    pub file: &'p str,
+    /// The file's notes before its units' (syntax, skipped declarations,
+    /// ignored classes).
+    pub notes: Vec<Note>,
+    /// Each unit lowered, with where the unit now starts in the file.
+    pub units: Vec<(u32, &'p LoweredUnit)>,
+}
+
+/// The program from its files' lowered units: the built-in classes, every
+/// unit's classes, functions and static fields (in file and unit order),
+/// the globals bodies need, the literal and box pools, and the library's
+/// callbacks; the source maps with positions in their files.
+pub fn assemble(table: &ClassTable, files: &[FileParts]) -> JavaProgram {
+    let mut out = JavaProgram::default();
+    for c in table.classes.iter().filter(|c| c.builtin) {
+        out.program.classes.push(pointee_ir::Class {
+            name: c.name.as_str().into(),
+            superclass: c.superclass.as_deref().map(Into::into),
+            interfaces: Vec::new(),
+            is_interface: false,
+            is_abstract: false,
+            fields: Vec::new(),
+            methods: c
+                .methods
+                .iter()
+                .map(|m| pointee_ir::Method {
+                    signature: m.signature.as_str().into(),
+                    function: None,
+                    is_static: m.is_static,
+                })
+                .collect(),
+        });
+    }
+    let (mut thrown, mut library) = (false, false);
+    let mut pools = Vec::with_capacity(files.len());
+    for f in files {
+        let mut source = SourceMap {
+            file: f.file.into(),
+            notes: f.notes.clone(),
+            ..Default::default()
+        };
+        let mut pool = Pools::default();
+        for (start, u) in &f.units {
+            let delta = start - u.origin;
+            out.program.classes.extend(u.classes.iter().cloned());
+            out.program.functions.extend(u.functions.iter().cloned());
+            out.program.globals.extend(u.globals.iter().cloned());
+            out.mains.extend(u.mains.iter().cloned());
+            let mut s = u.source.clone();
+            let mut p = u.pools.clone();
+            if delta != 0 {
+                s.shift(delta);
+                p.shift(delta);
+            }
+            source.functions.append(&mut s.functions);
+            source.globals.append(&mut s.globals);
+            source.notes.append(&mut s.notes);
+            pool.append(&mut p);
+            thrown |= u.uses_thrown;
+            library |= u.uses_library;
+        }
+        out.sources.push(source);
+        pools.push(pool);
+    }
+    if thrown {
+        declare_global(&mut out, lower::THROWN, "Throwable");
+    }
+    if library {
+        declare_global(&mut out, lower::LIBRARY, "Object");
+    }
+    let mut sources = std::mem::take(&mut out.sources);
+    made::box_pools(&mut out, &mut sources, &pools);
+    made::literal_pools(&mut out, &mut sources, &pools);
+    made::library_callbacks(&mut out, &mut sources);
+    out.sources = sources;
+    out
+}
+
 /// Lowers the given `(file name, text)` pairs as one program. Never fails:
 /// what cannot be lowered is noted in the file's source map.
 pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
@@ -77,361 +267,53 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
         .iter()
         .map(|(_, t)| p.parse(t, None).expect("parse without cancellation"))
         .collect();
-    let srcs: Vec<&str> = files.iter().map(|(_, t)| *t).collect();
-    let mut sources: Vec<SourceMap> = files
+    let outlines: Vec<FileOutline> = files
         .iter()
-        .map(|(n, _)| SourceMap {
-            file: (*n).into(),
-            ..Default::default()
+        .zip(&trees)
+        .map(|((name, text), tree)| outline(name, text, tree))
+        .collect();
+    let (table, table_notes) = class_table(&outlines.iter().collect::<Vec<_>>());
+    let lowered: Vec<Vec<LoweredUnit>> = files
+        .iter()
+        .zip(&trees)
+        .map(|((name, text), tree)| {
+            decl::units(tree.root_node())
+                .into_iter()
+                .enumerate()
+                .map(|(i, u)| unit::lower_unit(&table, name, text, u, i as u32))
+                .collect()
         })
         .collect();
-
-    // Pass 1: the class table.
-    let mut decls = decl::builtins();
-    let mut skipped = Vec::new();
-    for (i, t) in trees.iter().enumerate() {
-        decl::collect(t.root_node(), srcs[i], i, &mut decls, &mut skipped);
-        syntax_notes(t.root_node(), &mut sources[i].notes);
-    }
-    for (file, node, msg) in skipped {
-        sources[file].notes.push(Note {
-            range: range(node),
-            kind: NoteKind::Unsupported,
-            message: msg,
-        });
-    }
-    let mut h = Hierarchy::default();
-    for d in decls {
-        if h.by_name.contains_key(&d.name) {
-            if let Some(n) = d.node {
-                sources[d.file].notes.push(Note {
-                    range: range(n),
-                    kind: NoteKind::Unsupported,
-                    message: format!("a second class named `{}` is ignored", d.name),
-                });
-            }
-            continue;
-        }
-        if let Some(n) = d.node.filter(|_| d.anonymous_base.is_some()) {
-            h.anonymous.insert((d.file, n.start_byte()), d.name.clone());
-        }
-        h.by_name.insert(d.name.clone(), h.classes.len());
-        h.classes.push(d);
-    }
-    for c in &h.classes {
-        if let Some(o) = &c.inner_of {
-            h.outers.borrow_mut().insert(c.name.clone(), o.clone());
-        }
-    }
-    // An anonymous class extends its base class or implements its base
-    // interface.
-    let bases: Vec<(usize, String, bool)> = h
-        .classes
+    let parts: Vec<FileParts> = files
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| {
-            c.anonymous_base
-                .clone()
-                .map(|b| (i, b.clone(), h.get(&b).is_some_and(|d| d.is_interface)))
+        .map(|(i, (name, _))| FileParts {
+            file: name,
+            notes: outlines[i]
+                .notes
+                .iter()
+                .cloned()
+                .chain(
+                    table_notes
+                        .iter()
+                        .filter(|(f, _)| *f == i)
+                        .map(|(_, n)| n.clone()),
+                )
+                .collect(),
+            units: lowered[i].iter().map(|u| (u.origin, u)).collect(),
         })
         .collect();
-    for (i, base, is_interface) in bases {
-        if is_interface {
-            h.classes[i].interfaces = vec![base];
-        } else {
-            h.classes[i].superclass = Some(base);
-        }
-    }
-
-    // Pass 2: bodies.
-    let mut out = JavaProgram::default();
-    let mut strings: Vec<Vec<(String, Range)>> = vec![Vec::new(); files.len()];
-    for ci in 0..h.classes.len() {
-        lower_class(&h, ci, &srcs, &mut sources, &mut out, &mut strings);
-    }
-    literal_pools(&mut out, &mut sources, strings);
-    library_callbacks(&mut out, &mut sources);
-    out.sources = sources;
-    out
+    assemble(&table, &parts)
 }
 
-/// The classes and methods of the lambdas made in one body.
-fn add_lambdas(
-    out: &mut JavaProgram,
-    source: &mut SourceMap,
-    lambdas: Vec<(Class, pointee_ir::Function, pointee_ir::FunctionSource)>,
-) {
-    for (class, f, fs) in lambdas {
-        out.program.classes.push(class);
-        out.program.functions.push(f.into());
-        source.functions.push(fs);
-    }
-}
-
-/// Declares the global of thrown objects once, when some body uses it.
-fn thrown_global(out: &mut JavaProgram, used: bool) {
-    if used && out.program.global(lower::THROWN).is_none() {
-        out.program.globals.push(Global {
-            name: lower::THROWN.into(),
-            ty: pointee_ir::Type::Class("Throwable".into()),
-            kind: GlobalKind::StaticField,
-            init: Vec::new(),
-        });
-    }
-}
-
-/// When the program talks to the library: a root `Library.<callbacks>()`
-/// through which the library calls back every method it could know of on
-/// the objects it was given: the methods of program classes with a library
-/// supertype (`run()` of a `Runnable`, `compare` of a `Comparator`, ...) and
-/// `toString()`, `equals(Object)`, `hashCode()`; the library heap is each
-/// argument, and each result goes back into it.
-fn library_callbacks(out: &mut JavaProgram, sources: &mut [SourceMap]) {
-    use pointee_ir::{
-        Basic, Callee, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt,
-        StmtId, Type, Var, VarId, VarKind,
-    };
-    if out.program.global(lower::LIBRARY).is_none() || sources.is_empty() {
-        return;
-    }
-    let known: std::collections::HashSet<&str> =
-        out.program.classes.iter().map(|c| &*c.name).collect();
-    let mut sigs: std::collections::BTreeSet<String> =
-        ["toString()", "equals(Object)", "hashCode()"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-    for c in &out.program.classes {
-        let library_super = c
-            .superclass
-            .iter()
-            .chain(&c.interfaces)
-            .any(|s| !known.contains(&**s));
-        if library_super {
-            sigs.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.is_static && !m.signature.starts_with('<'))
-                    .map(|m| m.signature.to_string()),
-            );
-        }
-    }
-    let name: Name = "Library.<callbacks>()".into();
-    let mut f = Function {
-        name: name.clone(),
-        params: Vec::new(),
-        ret: Type::Void,
-        variadic: false,
-        is_static: true,
-        vars: vec![
-            Var {
-                name: "lib".into(),
-                ty: Type::Class("Object".into()),
-                kind: VarKind::Temp,
-                restrict: false,
-            },
-            Var {
-                name: "r".into(),
-                ty: Type::Class("Object".into()),
-                kind: VarKind::Temp,
-                restrict: false,
-            },
-        ],
-        ret_var: None,
-        body: Vec::new(),
-        labels: 0,
-        stmt_count: 0,
-        site_count: 0,
-    };
-    let mut fs = FunctionSource {
-        name: name.clone(),
-        vars: vec![Range::default(); 2],
-        ..Default::default()
-    };
-    let (lib, r) = (Place::var(VarId(0)), Place::var(VarId(1)));
-    let heap = Place::global(lower::LIBRARY.into());
-    let stmt = |f: &mut Function, fs: &mut FunctionSource, b: Basic| {
-        f.body.push(Stmt::Basic(StmtId(f.stmt_count), b));
-        f.stmt_count += 1;
-        fs.stmts.push(Range::default());
-    };
-    stmt(
-        &mut f,
-        &mut fs,
-        Basic::Assign {
-            lhs: lib.clone(),
-            rhs: Rvalue::Use(heap.clone()),
-        },
-    );
-    for sig in sigs {
-        let arity = sig.split_once('(').map_or(0, |(_, a)| {
-            a.trim_end_matches(')')
-                .split(',')
-                .filter(|x| !x.is_empty())
-                .count()
-        });
-        let site = SiteId(f.site_count);
-        f.site_count += 1;
-        fs.sites.push(SiteInfo {
-            range: Range::default(),
-            kind: SiteKind::Call,
-        });
-        let args = vec![Rvalue::Use(lib.clone()); arity + 1];
-        let callee = Callee::Virtual {
-            receiver: lib.clone(),
-            signature: sig.as_str().into(),
-        };
-        stmt(
-            &mut f,
-            &mut fs,
-            Basic::Call {
-                site,
-                lhs: Some(r.clone()),
-                callee,
-                args,
-            },
-        );
-    }
-    stmt(
-        &mut f,
-        &mut fs,
-        Basic::Assign {
-            lhs: heap,
-            rhs: Rvalue::Use(r),
-        },
-    );
-    if let Some(c) = out
-        .program
-        .classes
-        .iter_mut()
-        .find(|c| &*c.name == "Object")
-    {
-        c.methods.push(pointee_ir::Method {
-            signature: "<callbacks>()".into(),
-            function: Some(name.clone()),
-            is_static: true,
-        });
-    }
-    out.initializers.push(name);
-    out.program.functions.push(f.into());
-    sources[0].functions.push(fs);
-}
-
-/// Declares the library heap once, when some body uses it.
-fn library_global(out: &mut JavaProgram, used: bool) {
-    if used && out.program.global(lower::LIBRARY).is_none() {
-        out.program.globals.push(Global {
-            name: lower::LIBRARY.into(),
-            ty: pointee_ir::Type::Class("Object".into()),
-            kind: GlobalKind::StaticField,
-            init: Vec::new(),
-        });
-    }
-}
-
-/// One static function per file, `String.<literals FILE>()`, run from the
-/// entry: it makes one object per distinct literal text of the file and
-/// stores it in the global `String."text"` that every use of the literal
-/// reads (Java interns literals, so equal texts are one object).
-fn literal_pools(
-    out: &mut JavaProgram,
-    sources: &mut [SourceMap],
-    strings: Vec<Vec<(String, Range)>>,
-) {
-    use pointee_ir::{
-        Basic, Function, FunctionSource, Place, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId,
-        Type, Var, VarId, VarKind,
-    };
-    let mut literal_globals = std::collections::HashSet::new();
-    for (file, lits) in strings.into_iter().enumerate() {
-        if lits.is_empty() {
-            continue;
-        }
-        let name: Name = format!("String.<literals {}>()", sources[file].file).into();
-        let mut f = Function {
-            name: name.clone(),
-            params: Vec::new(),
-            ret: Type::Void,
-            variadic: false,
-            is_static: true,
-            vars: Vec::new(),
-            ret_var: None,
-            body: Vec::new(),
-            labels: 0,
-            stmt_count: 0,
-            site_count: 0,
-        };
-        let mut fs = FunctionSource {
-            name: name.clone(),
-            ..Default::default()
-        };
-        let mut seen = std::collections::HashSet::new();
-        for (text, r) in &lits {
-            if !seen.insert(text.as_str()) {
-                continue;
-            }
-            let k = f.vars.len() as u32;
-            f.vars.push(Var {
-                name: format!("s{k}").into(),
-                ty: Type::Class("String".into()),
-                kind: VarKind::Temp,
-                restrict: false,
-            });
-            fs.vars.push(*r);
-            fs.sites.push(SiteInfo {
-                range: *r,
-                kind: SiteKind::String,
-            });
-            let g: Name = lower::literal_global(text).into();
-            let v = Place::var(VarId(k));
-            f.body.push(Stmt::Basic(
-                StmtId(2 * k),
-                Basic::Assign {
-                    lhs: v.clone(),
-                    rhs: Rvalue::String(SiteId(k)),
-                },
-            ));
-            f.body.push(Stmt::Basic(
-                StmtId(2 * k + 1),
-                Basic::Assign {
-                    lhs: Place::global(g.clone()),
-                    rhs: Rvalue::Use(v),
-                },
-            ));
-            fs.stmts.push(*r);
-            fs.stmts.push(*r);
-            if literal_globals.insert(g.clone()) {
-                out.program.globals.push(Global {
-                    name: g.clone(),
-                    ty: Type::Class("String".into()),
-                    kind: GlobalKind::StaticField,
-                    init: Vec::new(),
-                });
-                sources[file].globals.push(GlobalSource {
-                    name: g,
-                    name_range: *r,
-                    sites: Vec::new(),
-                });
-            }
-        }
-        f.site_count = f.vars.len() as u32;
-        f.stmt_count = 2 * f.site_count;
-        if let Some(c) = out
-            .program
-            .classes
-            .iter_mut()
-            .find(|c| &*c.name == "String")
-        {
-            c.methods.push(pointee_ir::Method {
-                signature: format!("<literals {}>()", sources[file].file).into(),
-                function: Some(name.clone()),
-                is_static: true,
-            });
-        }
-        out.initializers.push(name);
-        out.program.functions.push(f.into());
-        sources[file].functions.push(fs);
-    }
+/// Declares a static-field global the bodies use.
+fn declare_global(out: &mut JavaProgram, name: &str, class: &str) {
+    out.program.globals.push(Global {
+        name: name.into(),
+        ty: pointee_ir::Type::Class(class.into()),
+        kind: GlobalKind::StaticField,
+        init: Vec::new(),
+    });
 }
 
 fn syntax_notes(node: Node, notes: &mut Vec<Note>) {
@@ -451,350 +333,6 @@ fn syntax_notes(node: Node, notes: &mut Vec<Note>) {
         syntax_notes(ch, notes);
     }
 }
-
-fn lower_class(
-    h: &Hierarchy,
-    ci: usize,
-    srcs: &[&str],
-    sources: &mut [SourceMap],
-    out: &mut JavaProgram,
-    strings: &mut [Vec<(String, Range)>],
-) {
-    let c = &h.classes[ci];
-    let mut class = Class {
-        name: c.name.as_str().into(),
-        superclass: match (&c.superclass, c.is_interface, c.name.as_str()) {
-            (Some(s), _, _) => Some(s.as_str().into()),
-            (None, false, n) if n != "Object" => Some("Object".into()),
-            _ => None,
-        },
-        interfaces: c.interfaces.iter().map(|i| i.as_str().into()).collect(),
-        is_interface: c.is_interface,
-        is_abstract: c.is_abstract,
-        fields: c
-            .fields
-            .iter()
-            .map(|f| Field {
-                name: f.name.as_str().into(),
-                ty: f.ty.ir(),
-            })
-            .collect(),
-        methods: Vec::new(),
-    };
-    let Some(cnode) = c.node else {
-        out.program.classes.push(class);
-        return;
-    };
-    let src = srcs[c.file];
-    let file = c.file;
-    let members: Vec<Node> = match c.body {
-        Some(b) => {
-            let mut w = b.walk();
-            b.named_children(&mut w).collect()
-        }
-        None => Vec::new(),
-    };
-    // Static fields are globals.
-    for m in &members {
-        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
-            continue;
-        }
-        let mut w = m.walk();
-        for d in m.children_by_field_name("declarator", &mut w) {
-            let Some(n) = d.child_by_field_name("name") else {
-                continue;
-            };
-            let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else {
-                continue;
-            };
-            if f.is_static {
-                let name: Name = format!("{}.{}", c.name, f.name).into();
-                if out.program.globals.iter().any(|g| g.name == name) {
-                    continue;
-                }
-                out.program.globals.push(Global {
-                    name: name.clone(),
-                    ty: f.ty.ir(),
-                    kind: GlobalKind::StaticField,
-                    init: Vec::new(),
-                });
-                sources[file].globals.push(GlobalSource {
-                    name,
-                    name_range: range(n),
-                    sites: Vec::new(),
-                });
-            }
-        }
-    }
-    if c.is_enum {
-        let consts = decl::enum_constants(cnode);
-        let names = consts
-            .iter()
-            .filter_map(|k| k.child_by_field_name("name"))
-            .map(|n| (text(n, src).to_string(), range(n)));
-        for (f, r) in names.chain(std::iter::once(("$VALUES".to_string(), range(cnode)))) {
-            let Some(fd) = c.fields.iter().find(|x| x.name == f) else {
-                continue;
-            };
-            let name: Name = format!("{}.{}", c.name, f).into();
-            out.program.globals.push(Global {
-                name: name.clone(),
-                ty: fd.ty.ir(),
-                kind: GlobalKind::StaticField,
-                init: Vec::new(),
-            });
-            sources[file].globals.push(GlobalSource {
-                name,
-                name_range: r,
-                sites: Vec::new(),
-            });
-        }
-    }
-    for m in &c.methods {
-        class.methods.push(pointee_ir::Method {
-            signature: m.signature.as_str().into(),
-            function: m.has_body.then(|| m.function.as_str().into()),
-            is_static: m.is_static,
-        });
-        if !m.has_body {
-            continue;
-        }
-        let meth = Method {
-            class: &c.name,
-            function: &m.function,
-            is_static: m.is_static,
-            type_vars: &c.type_vars,
-        };
-        let mut notes = std::mem::take(&mut sources[file].notes);
-        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
-        if let Some(node) = m.node {
-            fb.fs.range = range(node);
-            fb.fs.name_range = node
-                .child_by_field_name("name")
-                .map(range)
-                .unwrap_or(range(node));
-            if let Some(ps) = node.child_by_field_name("parameters") {
-                let mut w = ps.walk();
-                let mut i = 0;
-                for p in ps.named_children(&mut w) {
-                    if !matches!(p.kind(), "formal_parameter" | "spread_parameter")
-                        || i >= m.params.len()
-                    {
-                        continue;
-                    }
-                    let nr = p.child_by_field_name("name").map(range).unwrap_or(range(p));
-                    fb.add_param(&m.params[i].0, m.params[i].1.clone(), nr);
-                    i += 1;
-                }
-            }
-        } else {
-            fb.fs.range = range(cnode);
-            fb.fs.name_range = cnode
-                .child_by_field_name("name")
-                .map(range)
-                .unwrap_or(range(cnode));
-        }
-        if let Some(decl::Synth::RecordCtor) = m.synth {
-            // The record's components are the canonical constructor's
-            // parameters (a compact constructor does not list them).
-            let at = cnode
-                .child_by_field_name("name")
-                .map(range)
-                .unwrap_or(range(cnode));
-            for (n, t) in &m.params {
-                fb.add_param(n, t.clone(), at);
-            }
-        }
-        fb.set_ret(&m.ret);
-        if m.is_static && m.signature == "main(String[])" {
-            let at = fb.fs.vars.first().copied().unwrap_or_default();
-            fb.model_main_args(at);
-        }
-        match &m.synth {
-            Some(decl::Synth::RecordCtor) => {
-                lower_ctor(&mut fb, c, m.node, &members, src);
-                fb.assign_this_fields(&m.params);
-            }
-            Some(decl::Synth::Accessor(f)) => fb.accessor(f),
-            None if m.is_ctor => lower_ctor(&mut fb, c, m.node, &members, src),
-            None => {
-                if let Some(b) = m.node.and_then(|n| n.child_by_field_name("body")) {
-                    fb.stmt(b);
-                }
-            }
-        }
-        strings[file].append(&mut fb.strings);
-        thrown_global(out, fb.uses_thrown);
-        library_global(out, fb.uses_library);
-        let lambdas = std::mem::take(&mut fb.lambdas);
-        let (f, fs) = fb.finish(&m.function, m.is_static, &m.ret);
-        add_lambdas(out, &mut sources[file], lambdas);
-        sources[file].notes = notes;
-        if m.is_static && m.signature == "main(String[])" {
-            out.mains.push(f.name.clone());
-        }
-        out.program.functions.push(f.into());
-        sources[file].functions.push(fs);
-    }
-    // Static initialisers.
-    let statics: Vec<&Node> = members
-        .iter()
-        .filter(|m| {
-            m.kind() == "static_initializer"
-                || (matches!(m.kind(), "field_declaration" | "constant_declaration")
-                    && (c.is_interface || decl::has_modifier(**m, src, "static"))
-                    && {
-                        let mut w = m.walk();
-                        let has_value = m
-                            .children_by_field_name("declarator", &mut w)
-                            .any(|d| d.child_by_field_name("value").is_some());
-                        has_value
-                    })
-        })
-        .collect();
-    if !statics.is_empty() || c.is_enum {
-        let fname = format!("{}.<clinit>()", c.name);
-        let meth = Method {
-            class: &c.name,
-            function: &fname,
-            is_static: true,
-            type_vars: &c.type_vars,
-        };
-        let mut notes = std::mem::take(&mut sources[file].notes);
-        let mut fb = Fb::new(h, src, file, &mut notes, &meth);
-        fb.fs.range = range(cnode);
-        fb.fs.name_range = cnode
-            .child_by_field_name("name")
-            .map(range)
-            .unwrap_or(range(cnode));
-        if c.is_enum {
-            fb.enum_constants(&c.name, cnode);
-        }
-        for m in statics {
-            init_member(&mut fb, c, *m, src, true);
-        }
-        strings[file].append(&mut fb.strings);
-        thrown_global(out, fb.uses_thrown);
-        library_global(out, fb.uses_library);
-        let lambdas = std::mem::take(&mut fb.lambdas);
-        let (f, fs) = fb.finish(&fname, true, &types::JType::Prim);
-        add_lambdas(out, &mut sources[file], lambdas);
-        sources[file].notes = notes;
-        class.methods.push(pointee_ir::Method {
-            signature: "<clinit>()".into(),
-            function: Some(fname.as_str().into()),
-            is_static: true,
-        });
-        out.initializers.push(f.name.clone());
-        out.program.functions.push(f.into());
-        sources[file].functions.push(fs);
-    }
-    out.program.classes.push(class);
-}
-
-/// A field declaration's initializers or an initializer block.
-fn init_member<'a>(
-    fb: &mut Fb<'a, '_>,
-    c: &decl::ClassDecl<'a>,
-    m: Node<'a>,
-    src: &str,
-    is_static: bool,
-) {
-    if m.kind() == "static_initializer" || m.kind() == "block" {
-        let mut w = m.walk();
-        let kids: Vec<Node<'a>> = m.named_children(&mut w).collect();
-        for k in kids {
-            fb.stmt(k);
-        }
-        return;
-    }
-    let mut w = m.walk();
-    let decls: Vec<Node<'a>> = m.children_by_field_name("declarator", &mut w).collect();
-    for d in decls {
-        let (Some(n), Some(v)) = (
-            d.child_by_field_name("name"),
-            d.child_by_field_name("value"),
-        ) else {
-            continue;
-        };
-        let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) else {
-            continue;
-        };
-        fb.field_init(&c.name, &f.name, &f.ty, is_static, v);
-    }
-}
-
-/// A constructor: an explicit `this(...)`/`super(...)` or the implicit
-/// `super()`, then (unless it delegates to `this(...)`) the instance field
-/// initialisers and initializer blocks, then the body.
-fn lower_ctor<'a>(
-    fb: &mut Fb<'a, '_>,
-    c: &decl::ClassDecl<'a>,
-    node: Option<Node<'a>>,
-    members: &[Node<'a>],
-    src: &str,
-) {
-    let body = node.and_then(|n| n.child_by_field_name("body"));
-    let stmts: Vec<Node<'a>> = match body {
-        Some(b) => {
-            let mut w = b.walk();
-            b.named_children(&mut w).collect()
-        }
-        None => Vec::new(),
-    };
-    let explicit = stmts
-        .first()
-        .filter(|s| s.kind() == "explicit_constructor_invocation")
-        .copied();
-    let delegates = explicit
-        .and_then(|e| e.child_by_field_name("constructor"))
-        .is_some_and(|k| k.kind() == "this");
-    match explicit {
-        Some(e) => fb.stmt(e),
-        // An anonymous class's creation site calls its superclass's
-        // constructor with the arguments.
-        None if c.anonymous_base.is_some() => {}
-        None => {
-            if let Some(sup) = &c.superclass {
-                let at = node.or(c.node).expect("a declared class");
-                fb.call_ctor(
-                    at,
-                    at.child_by_field_name("name").unwrap_or(at),
-                    sup,
-                    Vec::new(),
-                );
-            }
-        }
-    }
-    if !delegates {
-        for m in members {
-            let inst_field =
-                matches!(m.kind(), "field_declaration") && !decl::has_modifier(*m, src, "static");
-            if inst_field || m.kind() == "block" {
-                init_member(fb, c, *m, src, false);
-            }
-        }
-    }
-    for s in stmts.into_iter().skip(usize::from(explicit.is_some())) {
-        fb.stmt(s);
-    }
-    for m in members {
-        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
-            continue;
-        }
-        let mut w = m.walk();
-        let names: Vec<Node<'a>> = m
-            .children_by_field_name("declarator", &mut w)
-            .filter_map(|d| d.child_by_field_name("name"))
-            .collect();
-        for n in names {
-            if let Some(f) = c.fields.iter().find(|f| f.name == text(n, src)) {
-                fb.record_field_decl(&c.name, &f.name, &f.ty, f.is_static, range(n));
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

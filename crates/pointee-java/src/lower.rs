@@ -1,8 +1,10 @@
 //! The second pass: method bodies to IR statements. Nested expressions get
 //! temporaries so that each side of a statement has at most one dereference.
 
-use crate::decl::{text, ClassDecl, Hierarchy, MethodDecl};
-use crate::types::{assignable, read_type, wrap_array, JType};
+use crate::constant;
+use crate::decl::{text, ClassDecl, Constant, FieldDecl, Hierarchy, MethodDecl};
+use crate::syntax::Fields;
+use crate::types::{assignable, box_class, promote, read_type, unboxed, wrap_array, JType};
 use pointee_ir::{
     Base, Basic, Block, CallInfo, Callee, Cond, ExprInfo, Function, FunctionSource, Index, Note,
     NoteKind, Place, Point, Range, Rvalue, SiteId, SiteInfo, SiteKind, Stmt, StmtId, Var, VarId,
@@ -10,11 +12,14 @@ use pointee_ir::{
 };
 use tree_sitter::Node;
 
+mod boxing;
 mod call;
 mod expr;
 mod lambda;
 mod methodref;
 mod stmt;
+
+pub use boxing::cache_global;
 
 /// A lowered expression: a place that holds its value, or an rvalue.
 #[derive(Clone, Debug)]
@@ -43,13 +48,65 @@ impl Ev {
         }
     }
     fn scalar() -> Ev {
-        Ev::rv(Rvalue::Scalar, JType::Prim)
+        Ev::rv(Rvalue::Scalar, JType::int())
+    }
+    /// A value of the primitive type `p` (no object).
+    fn prim(p: &'static str) -> Ev {
+        Ev::rv(Rvalue::Scalar, JType::Prim(p))
     }
     fn unknown() -> Ev {
         Ev::rv(Rvalue::Unknown, JType::Unknown)
     }
     fn var(v: VarId, ty: JType) -> Ev {
         Ev::place(Place::var(v), ty)
+    }
+}
+
+/// The constants a body uses, which its file's pool functions make (see
+/// `lib.rs`): string literals (interned: one object per text) and boxes
+/// (cached: one object per small value).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pools {
+    /// (text with quotes, where).
+    pub strings: Vec<(String, Range)>,
+    /// (box class, the cached value when it is one, where).
+    pub boxes: Vec<(String, Option<i64>, Range)>,
+}
+
+impl Pools {
+    pub fn append(&mut self, other: &mut Pools) {
+        self.strings.append(&mut other.strings);
+        self.boxes.append(&mut other.boxes);
+    }
+
+    /// Moves every range `delta` bytes later.
+    pub fn shift(&mut self, delta: u32) {
+        for (_, r) in &mut self.strings {
+            *r = r.shifted(delta);
+        }
+        for (_, _, r) in &mut self.boxes {
+            *r = r.shifted(delta);
+        }
+    }
+}
+
+/// A lowered call argument.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    /// A variable or a constant.
+    pub rv: Rvalue,
+    pub ty: JType,
+    /// A primitive argument's value, when a constant (for boxing).
+    pub value: Option<i64>,
+}
+
+impl Arg {
+    fn new(rv: Rvalue, ty: JType) -> Arg {
+        Arg {
+            rv,
+            ty,
+            value: None,
+        }
     }
 }
 
@@ -65,7 +122,6 @@ pub struct Method<'m> {
 pub struct Fb<'a, 'h> {
     pub h: &'h Hierarchy<'a>,
     pub src: &'h str,
-    pub file: usize,
     pub notes: &'h mut Vec<Note>,
     class: String,
     type_vars: Vec<String>,
@@ -79,9 +135,8 @@ pub struct Fb<'a, 'h> {
     this: Option<VarId>,
     ret_var: Option<VarId>,
     pub fs: FunctionSource,
-    /// String literals read here: (text, range). Equal literals are one
-    /// interned object, made by the file's literal pool function.
-    pub strings: Vec<(String, Range)>,
+    /// The string literals and boxes used here, made by the file's pools.
+    pub pools: Pools,
     /// The body throws or catches: the program needs the global [`THROWN`].
     pub uses_thrown: bool,
     /// The body talks to the library: the program needs [`LIBRARY`].
@@ -108,14 +163,12 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn new(
         h: &'h Hierarchy<'a>,
         src: &'h str,
-        file: usize,
         notes: &'h mut Vec<Note>,
         m: &Method,
     ) -> Fb<'a, 'h> {
         let mut fb = Fb {
             h,
             src,
-            file,
             notes,
             class: m.class.to_string(),
             type_vars: m.type_vars.to_vec(),
@@ -132,20 +185,20 @@ impl<'a, 'h> Fb<'a, 'h> {
                 name: m.function.into(),
                 ..Default::default()
             },
-            strings: Vec::new(),
+            pools: Pools::default(),
             uses_thrown: false,
             uses_library: false,
             lambdas: Vec::new(),
             expected: None,
             yields: Vec::new(),
-            ret_ty: JType::Prim,
+            ret_ty: JType::void(),
         };
         if !m.is_static {
             fb.this = Some(fb.add_var(
                 "this",
                 JType::Class(m.class.to_string()),
                 VarKind::Param,
-                Range::default(),
+                Range::new(h.origin as usize, h.origin as usize),
             ));
         }
         fb
@@ -181,7 +234,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn set_ret(&mut self, ty: &JType) {
         self.ret_ty = ty.clone();
         if ty.is_ref() {
-            self.ret_var = Some(self.add_var("ret", ty.clone(), VarKind::Return, Range::default()));
+            let at = Range::new(self.h.origin as usize, self.h.origin as usize);
+            self.ret_var = Some(self.add_var("ret", ty.clone(), VarKind::Return, at));
         }
     }
 
@@ -383,7 +437,12 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Writes `ev` into `dest` (or a new temporary) unless it already is a
     /// plain variable; `None` when the value holds no object.
-    fn to_var(&mut self, ev: Ev, node: Node, dest: Option<VarId>) -> Option<VarId> {
+    fn var_of(&mut self, ev: Ev, node: Node, dest: Option<VarId>) -> Option<VarId> {
+        self.var_at(ev, range(node), dest)
+    }
+
+    /// [`Self::var_of`] with the statements at `at`.
+    fn var_at(&mut self, ev: Ev, at: Range, dest: Option<VarId>) -> Option<VarId> {
         match &ev.kind {
             EvK::Place(p)
                 if !p.deref
@@ -398,7 +457,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             _ => {
                 let v = match dest {
                     Some(d) => d,
-                    None => self.temp(ev.ty.clone(), range(node)),
+                    None => self.temp(ev.ty.clone(), at),
                 };
                 let rhs = match ev.kind {
                     EvK::Place(p) => Rvalue::Use(p),
@@ -409,7 +468,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         lhs: Place::var(v),
                         rhs,
                     },
-                    range(node),
+                    at,
                 );
                 Some(v)
             }
@@ -450,9 +509,14 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// An operand for a call argument or a store: a variable or a constant.
     fn operand(&mut self, ev: Ev, node: Node) -> Rvalue {
+        self.operand_at(ev, range(node))
+    }
+
+    /// [`Self::operand`] with the statements at `at`.
+    fn operand_at(&mut self, ev: Ev, at: Range) -> Rvalue {
         match &ev.kind {
             EvK::Rv(r @ (Rvalue::Null | Rvalue::Scalar | Rvalue::Unknown)) => r.clone(),
-            _ => match self.to_var(ev, node, None) {
+            _ => match self.var_at(ev, at, None) {
                 Some(v) => Rvalue::Use(Place::var(v)),
                 None => Rvalue::Null,
             },

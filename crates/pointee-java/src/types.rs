@@ -2,6 +2,7 @@
 //! assignability test used by overload resolution.
 
 use crate::decl::Hierarchy;
+use crate::syntax::Fields;
 use pointee_ir::Type;
 use tree_sitter::Node;
 
@@ -9,8 +10,8 @@ use tree_sitter::Node;
 /// become `Object`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum JType {
-    /// Any primitive (int, boolean, double, ...) or void.
-    Prim,
+    /// A primitive (`int`, `boolean`, `char`, ...) or `void`, by name.
+    Prim(&'static str),
     /// The type of `null`.
     Null,
     Class(String),
@@ -23,8 +24,14 @@ impl JType {
     pub fn object() -> JType {
         JType::Class("Object".into())
     }
+    pub fn int() -> JType {
+        JType::Prim("int")
+    }
+    pub fn void() -> JType {
+        JType::Prim("void")
+    }
     pub fn is_ref(&self) -> bool {
-        !matches!(self, JType::Prim)
+        !matches!(self, JType::Prim(_))
     }
     pub fn is_ref_unknown(&self) -> bool {
         matches!(self, JType::Unknown)
@@ -32,7 +39,7 @@ impl JType {
     /// The erased name used in signatures and object classes: `A`, `A[]`, `int`.
     pub fn name(&self) -> String {
         match self {
-            JType::Prim => "int".into(),
+            JType::Prim(p) => (*p).into(),
             JType::Null => "null".into(),
             JType::Class(c) => c.clone(),
             JType::Array(e) => format!("{}[]", e.name()),
@@ -41,18 +48,78 @@ impl JType {
     }
     pub fn ir(&self) -> Type {
         match self {
-            JType::Prim => Type::Scalar,
+            JType::Prim(_) => Type::Scalar,
             JType::Unknown => Type::Unknown,
             _ => Type::Class(self.name().into()),
         }
     }
 }
 
+/// The primitive types (and `void`).
+pub const PRIMITIVES: [&str; 9] = [
+    "boolean", "byte", "char", "short", "int", "long", "float", "double", "void",
+];
+
+/// The primitive named `name`.
+pub fn primitive(name: &str) -> Option<JType> {
+    PRIMITIVES
+        .iter()
+        .find(|p| **p == name)
+        .map(|p| JType::Prim(p))
+}
+
+/// The class a primitive is boxed to (`int` → `Integer`).
+pub fn box_class(prim: &str) -> &'static str {
+    match prim {
+        "boolean" => "Boolean",
+        "byte" => "Byte",
+        "char" => "Character",
+        "short" => "Short",
+        "long" => "Long",
+        "float" => "Float",
+        "double" => "Double",
+        _ => "Integer",
+    }
+}
+
+/// The primitive a box class holds (`Integer` → `int`).
+pub fn unboxed(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "Boolean" => "boolean",
+        "Byte" => "byte",
+        "Character" => "char",
+        "Short" => "short",
+        "Integer" => "int",
+        "Long" => "long",
+        "Float" => "float",
+        "Double" => "double",
+        _ => return None,
+    })
+}
+
+/// The type of an arithmetic operation on operands of these types (binary
+/// numeric promotion, JLS 5.6; unboxing first).
+pub fn promote(a: &JType, b: &JType) -> JType {
+    let prim = |t: &JType| match t {
+        JType::Prim(p) => Some(*p),
+        JType::Class(c) => unboxed(c),
+        _ => None,
+    };
+    for wide in ["double", "float", "long"] {
+        if prim(a) == Some(wide) || prim(b) == Some(wide) {
+            return JType::Prim(wide);
+        }
+    }
+    JType::int()
+}
+
 /// Reads a type node. `type_vars` are the type parameters in scope (erased to
-/// Object). The primitive's own name is kept for signatures by [`sig_name`].
+/// Object).
 pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
     match node.kind() {
-        "integral_type" | "floating_point_type" | "boolean_type" | "void_type" => JType::Prim,
+        "integral_type" | "floating_point_type" | "boolean_type" | "void_type" => {
+            primitive(src[node.byte_range()].trim()).unwrap_or_else(JType::int)
+        }
         "type_identifier" => {
             let n = &src[node.byte_range()];
             if type_vars.iter().any(|t| t == n) {
@@ -87,11 +154,11 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
         }
         "array_type" => {
             let elem = node
-                .child_by_field_name("element")
+                .field("element")
                 .map(|e| read_type(e, src, type_vars))
                 .unwrap_or(JType::Unknown);
             let dims = node
-                .child_by_field_name("dimensions")
+                .field("dimensions")
                 .map(|d| count_dims(d, src))
                 .unwrap_or(1);
             wrap_array(elem, dims)
@@ -110,32 +177,6 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
     }
 }
 
-/// The primitive's own spelling for signatures (`int`, `boolean`), else the
-/// erased name.
-pub fn sig_name(node: Node, src: &str, ty: &JType) -> String {
-    match node.kind() {
-        "integral_type" | "floating_point_type" | "boolean_type" => {
-            src[node.byte_range()].to_string()
-        }
-        "array_type" => {
-            if let (JType::Array(_), Some(elem)) = (ty, node.child_by_field_name("element")) {
-                if matches!(
-                    elem.kind(),
-                    "integral_type" | "floating_point_type" | "boolean_type"
-                ) {
-                    let dims = node
-                        .child_by_field_name("dimensions")
-                        .map(|d| count_dims(d, src))
-                        .unwrap_or(1);
-                    return format!("{}{}", &src[elem.byte_range()], "[]".repeat(dims));
-                }
-            }
-            ty.name()
-        }
-        _ => ty.name(),
-    }
-}
-
 pub fn count_dims(node: Node, src: &str) -> usize {
     src[node.byte_range()].matches('[').count().max(1)
 }
@@ -151,8 +192,8 @@ pub fn wrap_array(mut t: JType, dims: usize) -> JType {
 /// `strict` refuses boxing (a primitive for a reference or back).
 pub fn assignable(h: &Hierarchy, from: &JType, to: &JType, strict: bool) -> bool {
     match (from, to) {
-        (JType::Prim, JType::Prim) => true,
-        (JType::Prim, _) | (_, JType::Prim) => !strict,
+        (JType::Prim(_), JType::Prim(_)) => true,
+        (JType::Prim(_), _) | (_, JType::Prim(_)) => !strict,
         (JType::Null, _) | (JType::Unknown, _) | (_, JType::Unknown) => true,
         (_, JType::Class(c)) if c == "Object" => true,
         (JType::Class(a), JType::Class(b)) => {

@@ -1,11 +1,14 @@
 //! The one place that converts between LSP types and pointee's plain data:
 //! URIs and file names, UTF-16 positions and byte offsets (through
-//! `pointee_ir::LineIndex`), and pointee-ide's answers into LSP results.
+//! `pointee_ir::LineIndex`), and pointee-ide's answers (file ids and byte
+//! ranges) into LSP results.
 
-use crate::analysis::{Alias, CallItem, CallLink, Diag, DiagKind, Highlight, Hint, PlainLoc};
 use crate::docs::{Doc, Snapshot};
-use pointee_db::Lang;
-use pointee_ide::{Hover as IdeHover, Target, TargetKind};
+use pointee_ide::{
+    Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
+    Highlight,
+    HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
+};
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
 
@@ -73,57 +76,68 @@ pub fn ts_point(lines: &LineIndex, offset: u32) -> tree_sitter::Point {
     }
 }
 
-/// The byte offset of pointee-ide's 1-based (line, character column).
-fn ide_offset(doc: &Doc, line: u32, column: u32) -> Option<u32> {
-    doc.lines.offset_chars(
-        line.saturating_sub(1) as usize,
-        column.saturating_sub(1) as usize,
-    )
+/// The documents of one snapshot and the analysis of their files: resolves
+/// file ids to URIs and line indexes.
+pub struct Files<'a> {
+    pub analysis: &'a Analysis,
+    pub snap: &'a Snapshot,
 }
 
-/// pointee-ide's 1-based (line, character column) of an LSP position.
-pub fn ide_position(doc: &Doc, pos: lsp::Position) -> (u32, u32) {
-    let off = offset(&doc.lines, &doc.text, pos);
-    let (l, c) = doc.lines.line_col_chars(off);
-    (l as u32 + 1, c as u32 + 1)
-}
+impl Files<'_> {
+    pub fn doc(&self, file: FileId) -> Option<&Doc> {
+        self.snap.doc(self.analysis.file_path(file))
+    }
 
-pub fn ide_location(snap: &Snapshot, l: &pointee_ide::Location) -> Option<lsp::Location> {
-    let doc = snap.doc(&l.file)?;
-    let off = ide_offset(doc, l.line, l.column)?;
-    Some(lsp::Location::new(
-        name_to_uri(&l.file)?,
-        lsp::Range::new(position(&doc.lines, off), position(&doc.lines, off)),
-    ))
-}
+    pub fn uri(&self, file: FileId) -> Option<lsp::Uri> {
+        name_to_uri(self.analysis.file_path(file))
+    }
 
-pub fn ide_span(doc: &Doc, s: &pointee_ide::Span) -> Option<lsp::Range> {
-    let a = ide_offset(doc, s.line, s.column)?;
-    let b = ide_offset(doc, s.end_line, s.end_column)?;
-    Some(lsp::Range::new(
-        position(&doc.lines, a),
-        position(&doc.lines, b),
-    ))
-}
+    /// The file and byte offset of an LSP position in the document `name`.
+    pub fn position(&self, name: &str, pos: lsp::Position) -> Option<FilePosition> {
+        let doc = self.snap.doc(name)?;
+        Some(FilePosition {
+            file: self.analysis.file_id(name)?,
+            offset: offset(&doc.lines, &doc.text, pos),
+        })
+    }
 
-pub fn plain_location(snap: &Snapshot, l: &PlainLoc) -> Option<lsp::Location> {
-    let doc = snap.doc(&l.file)?;
-    Some(lsp::Location::new(
-        name_to_uri(&l.file)?,
-        range(&doc.lines, l.range),
-    ))
+    /// The file and byte range of an LSP range in the document `name`.
+    pub fn range(&self, name: &str, r: lsp::Range) -> Option<FileRange> {
+        let doc = self.snap.doc(name)?;
+        Some(FileRange {
+            file: self.analysis.file_id(name)?,
+            range: pointee_ir::Range {
+                start: offset(&doc.lines, &doc.text, r.start),
+                end: offset(&doc.lines, &doc.text, r.end),
+            },
+        })
+    }
+
+    pub fn lsp_range(&self, r: FileRange) -> Option<lsp::Range> {
+        Some(range(&self.doc(r.file)?.lines, r.range))
+    }
+
+    pub fn location(&self, r: FileRange) -> Option<lsp::Location> {
+        Some(lsp::Location::new(self.uri(r.file)?, self.lsp_range(r)?))
+    }
+
+    /// A link to where a range starts: `file:///a.c#L12,5` (1-based line
+    /// and character column).
+    fn link(&self, r: FileRange) -> Option<String> {
+        let (line, col) = self.doc(r.file)?.lines.line_col_chars(r.range.start);
+        Some(format!(
+            "{}#L{},{}",
+            self.uri(r.file)?.as_str(),
+            line + 1,
+            col + 1
+        ))
+    }
 }
 
 // ------------------------------------------------------------- answers
 
-fn link(snap: &Snapshot, l: &pointee_ide::Location) -> Option<String> {
-    let _ = snap.doc(&l.file)?;
-    let uri = name_to_uri(&l.file)?;
-    Some(format!("{}#L{},{}", uri.as_str(), l.line, l.column))
-}
-
-fn target_md(snap: &Snapshot, t: &Target) -> String {
-    let mut s = match t.decl.as_ref().and_then(|d| link(snap, d)) {
+fn target_md(files: &Files, t: &Target) -> String {
+    let mut s = match t.decl.and_then(|d| files.link(d)) {
         Some(url) => format!("[`{}`]({url})", t.name),
         None => format!("`{}`", t.name),
     };
@@ -134,13 +148,13 @@ fn target_md(snap: &Snapshot, t: &Target) -> String {
     s
 }
 
-fn targets_line(snap: &Snapshot, ts: &[Target]) -> String {
+fn targets_line(files: &Files, ts: &[Target]) -> String {
     if ts.is_empty() {
         return "nothing".into();
     }
     ts.iter()
         .map(|t| {
-            let mut s = target_md(snap, t);
+            let mut s = target_md(files, t);
             if t.definite {
                 s.push_str(" (definite)");
             }
@@ -150,10 +164,18 @@ fn targets_line(snap: &Snapshot, ts: &[Target]) -> String {
         .join(", ")
 }
 
+fn list(files: &Files, ts: &[&Target]) -> String {
+    ts.iter()
+        .map(|t| target_md(files, t))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A hover in Markdown: definite and possible targets apart (each a link to
 /// its declaration or allocation site), the functions a function pointer may
 /// call, and the breakdown per context when contexts disagree.
-pub fn hover(snap: &Snapshot, h: &IdeHover, java: bool) -> lsp::Hover {
+pub fn hover(files: &Files, h: &Hover) -> lsp::Hover {
+    let java = files.analysis.lang(h.range.file) == Some(Lang::Java);
     let mut md = format!("**`{}`**", h.expr);
     if !h.reachable {
         md.push_str(" is not reached by any analysed call of its function.\n");
@@ -162,44 +184,25 @@ pub fn hover(snap: &Snapshot, h: &IdeHover, java: bool) -> lsp::Hover {
         let definite: Vec<&Target> = h.targets.iter().filter(|t| t.definite).collect();
         let possible: Vec<&Target> = h.targets.iter().filter(|t| !t.definite).collect();
         if !definite.is_empty() {
-            md.push_str("- definitely: ");
-            md.push_str(
-                &definite
-                    .iter()
-                    .map(|t| target_md(snap, t))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            );
-            md.push('\n');
+            md.push_str(&format!("- definitely: {}\n", list(files, &definite)));
         }
         if !possible.is_empty() {
-            md.push_str(if java { "- objects: " } else { "- possibly: " });
-            md.push_str(
-                &possible
-                    .iter()
-                    .map(|t| target_md(snap, t))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            );
-            md.push('\n');
+            let label = if java { "objects" } else { "possibly" };
+            md.push_str(&format!("- {label}: {}\n", list(files, &possible)));
         }
         if h.targets.is_empty() {
             md.push_str("- nothing\n");
         }
-        let fns: Vec<&Target> = h
-            .targets
-            .iter()
-            .filter(|t| t.kind == TargetKind::Function)
-            .collect();
-        if !fns.is_empty() {
-            md.push_str("\nMay call: ");
-            md.push_str(
-                &fns.iter()
-                    .map(|t| target_md(snap, t))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            );
-            md.push('\n');
+        if !h.may_call.is_empty() {
+            let fns: Vec<String> = h
+                .may_call
+                .iter()
+                .map(|c| match c.decl.and_then(|d| files.link(d)) {
+                    Some(url) => format!("[`{}`]({url})", c.name),
+                    None => format!("`{}`", c.name),
+                })
+                .collect();
+            md.push_str(&format!("\nMay call: {}\n", fns.join(", ")));
         }
         let disagree = h.contexts.windows(2).any(|w| w[0].targets != w[1].targets);
         if disagree {
@@ -208,7 +211,7 @@ pub fn hover(snap: &Snapshot, h: &IdeHover, java: bool) -> lsp::Hover {
                 md.push_str(&format!(
                     "- `{}`: {}\n",
                     c.chain.join(" > "),
-                    targets_line(snap, &c.targets)
+                    targets_line(files, &c.targets)
                 ));
             }
         }
@@ -221,32 +224,38 @@ pub fn hover(snap: &Snapshot, h: &IdeHover, java: bool) -> lsp::Hover {
             );
         }
     }
-    let doc = snap.doc(&h.span.file);
     lsp::Hover {
         contents: lsp::HoverContents::Markup(lsp::MarkupContent {
             kind: lsp::MarkupKind::Markdown,
             value: md,
         }),
-        range: doc.and_then(|d| ide_span(d, &h.span)),
+        range: files.lsp_range(h.range),
     }
 }
 
-pub fn callees(snap: &Snapshot, cs: &[pointee_ide::Callee]) -> Vec<lsp::Location> {
-    cs.iter()
-        .filter_map(|c| c.decl.as_ref())
-        .filter_map(|d| ide_location(snap, d))
-        .collect()
+/// Where to go; `None` when there is nowhere.
+pub fn locations(files: &Files, targets: &[NavTarget]) -> Option<lsp::GotoDefinitionResponse> {
+    let locs: Vec<lsp::Location> = targets
+        .iter()
+        .filter_map(|t| {
+            files.location(FileRange {
+                file: t.file,
+                range: t.range,
+            })
+        })
+        .collect();
+    (!locs.is_empty()).then_some(lsp::GotoDefinitionResponse::Array(locs))
 }
 
-pub fn diagnostic(doc: &Doc, d: &Diag) -> lsp::Diagnostic {
-    let severity = match d.kind {
-        DiagKind::Error => lsp::DiagnosticSeverity::ERROR,
-        DiagKind::Warning => lsp::DiagnosticSeverity::WARNING,
-        DiagKind::Info => lsp::DiagnosticSeverity::INFORMATION,
-        DiagKind::Hint => lsp::DiagnosticSeverity::HINT,
+pub fn diagnostic(doc: &Doc, d: &Diagnostic) -> lsp::Diagnostic {
+    let severity = match d.severity {
+        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+        Severity::Info => lsp::DiagnosticSeverity::INFORMATION,
+        Severity::Hint => lsp::DiagnosticSeverity::HINT,
     };
     lsp::Diagnostic {
-        range: range(&doc.lines, d.range),
+        range: range(&doc.lines, d.range.range),
         severity: Some(severity),
         code: Some(lsp::NumberOrString::String(d.code.clone())),
         source: Some("pointee".into()),
@@ -255,37 +264,15 @@ pub fn diagnostic(doc: &Doc, d: &Diag) -> lsp::Diagnostic {
     }
 }
 
-pub fn ide_diagnostic(doc: &Doc, d: &pointee_ide::Diagnostic) -> Option<lsp::Diagnostic> {
-    let severity = match d.severity {
-        pointee_ide::Severity::Error => lsp::DiagnosticSeverity::ERROR,
-        pointee_ide::Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-        pointee_ide::Severity::Info => lsp::DiagnosticSeverity::INFORMATION,
-        pointee_ide::Severity::Hint => lsp::DiagnosticSeverity::HINT,
-    };
-    Some(lsp::Diagnostic {
-        range: ide_span(doc, &d.span)?,
-        severity: Some(severity),
-        code: Some(lsp::NumberOrString::String(d.code.clone())),
-        source: Some("pointee".into()),
-        message: d.message.clone(),
-        ..Default::default()
-    })
-}
-
-pub fn call_item(snap: &Snapshot, item: &CallItem) -> Option<lsp::CallHierarchyItem> {
-    let doc = snap.doc(&item.file)?;
+pub fn call_item(files: &Files, item: &CallItem) -> Option<lsp::CallHierarchyItem> {
+    let doc = files.doc(item.file)?;
+    let path = files.analysis.file_path(item.file);
     Some(lsp::CallHierarchyItem {
         name: item.name.clone(),
         kind: lsp::SymbolKind::FUNCTION,
         tags: None,
-        detail: Some(
-            item.file
-                .rsplit('/')
-                .next()
-                .unwrap_or(&item.file)
-                .to_string(),
-        ),
-        uri: name_to_uri(&item.file)?,
+        detail: Some(path.rsplit('/').next().unwrap_or(path).to_string()),
+        uri: files.uri(item.file)?,
         range: range(&doc.lines, item.range),
         selection_range: range(&doc.lines, item.name_range),
         data: Some(serde_json::json!({
@@ -295,51 +282,45 @@ pub fn call_item(snap: &Snapshot, item: &CallItem) -> Option<lsp::CallHierarchyI
     })
 }
 
-/// The language and function an item stands for (kept in `data`; otherwise
-/// its name, in the language of its file).
-pub fn call_item_function(item: &lsp::CallHierarchyItem) -> Option<(Lang, String)> {
-    let data = item.data.as_ref();
-    let lang = match data.and_then(|d| d.get("lang")).and_then(|l| l.as_str()) {
-        Some("c") => Lang::C,
-        Some("java") => Lang::Java,
-        _ => Lang::of_path(&uri_to_name(&item.uri))?,
-    };
-    let name = data
+/// The file and function an item stands for (the function's program name
+/// is kept in `data`; otherwise it is the item's name).
+pub fn call_item_function(item: &lsp::CallHierarchyItem) -> (String, String) {
+    let name = item
+        .data
+        .as_ref()
         .and_then(|d| d.get("function"))
         .and_then(|f| f.as_str())
         .map(str::to_string)
         .unwrap_or_else(|| item.name.clone());
-    Some((lang, name))
+    (uri_to_name(&item.uri), name)
 }
 
-pub fn incoming(snap: &Snapshot, links: &[CallLink]) -> Vec<lsp::CallHierarchyIncomingCall> {
+fn call_ranges(files: &Files, link: &CallLink) -> Vec<lsp::Range> {
+    link.calls
+        .iter()
+        .filter_map(|&c| files.lsp_range(c))
+        .collect()
+}
+
+pub fn incoming(files: &Files, links: &[CallLink]) -> Vec<lsp::CallHierarchyIncomingCall> {
     links
         .iter()
         .filter_map(|l| {
-            let doc = snap.doc(&l.item.file)?;
             Some(lsp::CallHierarchyIncomingCall {
-                from: call_item(snap, &l.item)?,
-                from_ranges: l.ranges.iter().map(|r| range(&doc.lines, *r)).collect(),
+                from: call_item(files, &l.item)?,
+                from_ranges: call_ranges(files, l),
             })
         })
         .collect()
 }
 
-/// Outgoing calls: the ranges are in the caller's file.
-pub fn outgoing(
-    snap: &Snapshot,
-    caller_file: &str,
-    links: &[CallLink],
-) -> Vec<lsp::CallHierarchyOutgoingCall> {
-    let Some(doc) = snap.doc(caller_file) else {
-        return Vec::new();
-    };
+pub fn outgoing(files: &Files, links: &[CallLink]) -> Vec<lsp::CallHierarchyOutgoingCall> {
     links
         .iter()
         .filter_map(|l| {
             Some(lsp::CallHierarchyOutgoingCall {
-                to: call_item(snap, &l.item)?,
-                from_ranges: l.ranges.iter().map(|r| range(&doc.lines, *r)).collect(),
+                to: call_item(files, &l.item)?,
+                from_ranges: call_ranges(files, l),
             })
         })
         .collect()
@@ -349,19 +330,19 @@ pub fn highlights(doc: &Doc, hs: &[Highlight]) -> Vec<lsp::DocumentHighlight> {
     hs.iter()
         .map(|h| lsp::DocumentHighlight {
             range: range(&doc.lines, h.range),
-            kind: Some(match h.alias {
-                Alias::MustRead => lsp::DocumentHighlightKind::READ,
-                Alias::MustWrite => lsp::DocumentHighlightKind::WRITE,
-                Alias::May => lsp::DocumentHighlightKind::TEXT,
+            kind: Some(match h.kind {
+                HighlightKind::Read => lsp::DocumentHighlightKind::READ,
+                HighlightKind::Write => lsp::DocumentHighlightKind::WRITE,
+                HighlightKind::Text => lsp::DocumentHighlightKind::TEXT,
             }),
         })
         .collect()
 }
 
-pub fn inlay_hints(doc: &Doc, hs: &[Hint]) -> Vec<lsp::InlayHint> {
+pub fn inlay_hints(doc: &Doc, hs: &[InlayHint]) -> Vec<lsp::InlayHint> {
     hs.iter()
         .map(|h| lsp::InlayHint {
-            position: position(&doc.lines, h.at),
+            position: position(&doc.lines, h.offset),
             label: lsp::InlayHintLabel::String(h.label.clone()),
             kind: None,
             text_edits: None,
@@ -371,4 +352,63 @@ pub fn inlay_hints(doc: &Doc, hs: &[Hint]) -> Vec<lsp::InlayHint> {
             data: None,
         })
         .collect()
+}
+
+// ------------------------------------------------------------- pointee/graph
+
+/// The document, graph kind and focus (position, depth: 2 when not given)
+/// of a `pointee/graph` request.
+pub fn graph_request(
+    v: &serde_json::Value,
+) -> Option<(String, GraphKind, Option<(lsp::Position, u32)>)> {
+    let uri: lsp::Uri = v.get("textDocument")?.get("uri")?.as_str()?.parse().ok()?;
+    let kind = match v.get("kind")?.as_str()? {
+        "calls" => GraphKind::Calls,
+        "invocations" => GraphKind::Invocations,
+        "pointerFlow" => GraphKind::PointerFlow,
+        _ => return None,
+    };
+    let around = match v.get("position") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(p) => {
+            let pos: lsp::Position = serde_json::from_value(p.clone()).ok()?;
+            let depth = v.get("depth").and_then(|d| d.as_u64()).unwrap_or(2) as u32;
+            Some((pos, depth))
+        }
+    };
+    Some((uri_to_name(&uri), kind, around))
+}
+
+/// A graph as JSON: nodes (`id`, `label`, `kind`, `tags`, `location` to
+/// open) and edges (`from`, `to` node ids, `kind`, `locations` of the calls).
+pub fn graph(files: &Files, g: &Graph) -> serde_json::Value {
+    let nodes: Vec<serde_json::Value> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(id, n)| {
+            serde_json::json!({
+                "id": id,
+                "label": n.label,
+                "kind": format!("{:?}", n.kind).to_lowercase(),
+                "tags": n.tags,
+                "location": n.at.and_then(|r| files.location(r)),
+            })
+        })
+        .collect();
+    let edges: Vec<serde_json::Value> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let locations: Vec<lsp::Location> =
+                e.at.iter().filter_map(|&r| files.location(r)).collect();
+            serde_json::json!({
+                "from": e.from,
+                "to": e.to,
+                "kind": format!("{:?}", e.kind).to_lowercase(),
+                "locations": locations,
+            })
+        })
+        .collect();
+    serde_json::json!({ "nodes": nodes, "edges": edges })
 }

@@ -134,32 +134,6 @@ impl Snapshot {
     pub fn doc(&self, name: &str) -> Option<&Doc> {
         self.docs.get(name).map(|d| &**d)
     }
-
-    /// pointee-ide's workspace of one language's files.
-    pub fn workspace(&self, lang: Lang) -> pointee_ide::Workspace {
-        pointee_ide::Workspace::new(
-            self.docs
-                .iter()
-                .filter(|(_, d)| d.lang == Some(lang))
-                .map(|(n, d)| pointee_ide::SourceFile::new(n.clone(), &*d.text))
-                .collect(),
-        )
-    }
-}
-
-impl Snapshot {
-    /// pointee-ide's workspace of the named files.
-    pub fn workspace_of(&self, names: &[String]) -> pointee_ide::Workspace {
-        pointee_ide::Workspace::new(
-            names
-                .iter()
-                .filter_map(|n| {
-                    let d = self.docs.get(n)?;
-                    Some(pointee_ide::SourceFile::new(n.clone(), &*d.text))
-                })
-                .collect(),
-        )
-    }
 }
 
 impl Docs {

@@ -13,20 +13,24 @@
 //!   edit arrives, and reports `$/progress` when it takes longer than a
 //!   moment.
 
-pub mod analysis;
 pub mod convert;
+pub mod disk;
 pub mod docs;
 mod sanitize;
+pub mod settings;
+mod store;
 
-use analysis::{Scopes, Settings, Store};
-use docs::{Doc, Docs, Snapshot};
-use pointee_db::{Database, Lang, Project};
-use std::collections::{BTreeSet, HashMap};
+use convert::Files;
+use docs::{Doc, Docs};
+use pointee_ide::{Cancellable, Cancelled, Lang};
+use settings::Settings;
+use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use store::Store;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types as lsp;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
@@ -64,6 +68,7 @@ where
     let (service, socket) = LspService::build(Backend::new)
         .custom_method("pointee/malformed", Backend::malformed)
         .custom_method("pointee/invalidRequest", Backend::invalid_request)
+        .custom_method("pointee/graph", Backend::graph)
         .finish();
     let (pipe_in, pipe_out) = tokio::io::duplex(1 << 20);
     tokio::spawn(sanitize::pump(input, pipe_in));
@@ -79,14 +84,13 @@ struct Shared {
     progress: AtomicBool,
     /// The client can register file watchers dynamically.
     watch_dynamic: AtomicBool,
+    /// The client takes `pointee/status` after each analysis
+    /// (`capabilities.experimental.pointeeStatus`; the VS Code extension).
+    status: AtomicBool,
     /// Files that have diagnostics published (to clear them later).
     published: Mutex<BTreeSet<String>>,
     progress_tokens: AtomicU64,
-    /// Hover answers of one document revision, by (file, line, column).
-    hover_cache: Mutex<HoverCache>,
 }
-
-type HoverCache = (u64, HashMap<(String, u32, u32), Option<pointee_ide::Hover>>);
 
 pub struct Backend {
     client: Client,
@@ -115,52 +119,55 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Where a request's answer comes from.
+/// Where a request's answer comes from: the documents and the analysis of
+/// one revision.
 struct Ctx<'a> {
-    db: &'a Database,
-    scopes: Scopes,
-    snap: &'a Snapshot,
-    shared: &'a Shared,
+    files: Files<'a>,
 }
 
 impl Ctx<'_> {
-    /// The program that answers for `path`.
-    fn project(&self, path: &str) -> Project {
-        self.scopes.for_path(path)
+    fn analysis(&self) -> &pointee_ide::Analysis {
+        self.files.analysis
     }
 
-    /// The C engine's run over the program `path` belongs to (kept by the
-    /// database between requests).
-    fn c_engine(&self, path: &str) -> Option<pointee_db::CEngine> {
-        pointee_db::c_engine(self.db, self.project(path))
-            .as_ref()
-            .ok()
-            .cloned()
-    }
-
-    /// Asks pointee-ide about the Java program `path` belongs to, answered
-    /// from the analysis kept between requests.
-    fn java_answer<T>(
-        &self,
-        path: &str,
-        ask: impl FnOnce(&pointee_ide::JavaAnswers) -> std::result::Result<T, pointee_ide::InputError>,
-    ) -> Option<T> {
-        let project = self.project(path);
-        let session = pointee_db::java_engine(self.db, project).clone().0;
-        let jp = pointee_db::java_program(self.db, project).clone();
-        let ws = self.snap.workspace(Lang::Java);
-        ask(&pointee_ide::JavaAnswers::new(
-            &ws,
-            &jp.0,
-            session.analysis().ok()?,
-        ))
-        .ok()
+    fn doc(&self, name: &str) -> Option<&Doc> {
+        self.files.snap.doc(name)
     }
 }
 
 impl Backend {
     async fn malformed(&self) -> Result<()> {
         Err(Error::parse_error())
+    }
+
+    /// `pointee/graph`: the call graph, the C invocation graph or the Java
+    /// pointer flow graph of the program a document belongs to, optionally
+    /// around the function at a position (`convert::graph_request`).
+    async fn graph(&self, params: serde_json::Value) -> Result<Option<serde_json::Value>> {
+        let Some((name, kind, around)) = convert::graph_request(&params) else {
+            return Err(Error::invalid_params(
+                "pointee/graph takes {textDocument: {uri}, kind: \"calls\" | \"invocations\" | \"pointerFlow\", position?, depth?}",
+            ));
+        };
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let Some(file) = cx.analysis().file_id(&name) else {
+                return Ok(None);
+            };
+            let around = match around {
+                Some((pos, depth)) => match cx.files.position(&name, pos) {
+                    Some(at) => Some((at, depth)),
+                    None => return Ok(None),
+                },
+                None => None,
+            };
+            let request = pointee_ide::GraphRequest { file, kind, around };
+            let graph = cx.analysis().graph(&request)?;
+            Ok(graph.map(|g| convert::graph(&cx.files, &g)))
+        })
+        .await
     }
 
     async fn invalid_request(&self) -> Result<()> {
@@ -177,38 +184,39 @@ impl Backend {
                 folders: Mutex::default(),
                 progress: AtomicBool::new(false),
                 watch_dynamic: AtomicBool::new(false),
+                status: AtomicBool::new(false),
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
-                hover_cache: Mutex::new((u64::MAX, HashMap::new())),
             }),
         }
     }
 
-    /// Runs `f` off the request loop on the current documents and a database
-    /// snapshot. Panics become error responses; cancellation by a newer edit
-    /// becomes `ContentModified`.
+    /// Runs `f` off the request loop on the current documents and an
+    /// analysis snapshot. Panics become error responses; cancellation by a
+    /// newer edit becomes `ContentModified`.
     async fn run<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Ctx) -> T + Send + 'static,
+        F: FnOnce(&Ctx) -> Cancellable<T> + Send + 'static,
     {
         let snap = lock(&self.shared.docs).snapshot();
         let settings = lock(&self.shared.settings).clone();
         let shared = self.shared.clone();
         let job = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                let (db, scopes) = shared.store.sync(&snap, &settings);
+                let analysis = shared.store.sync(&snap, &settings);
                 f(&Ctx {
-                    db: &db,
-                    scopes,
-                    snap: &snap,
-                    shared: &shared,
+                    files: Files {
+                        analysis: &analysis,
+                        snap: &snap,
+                    },
                 })
             }))
         });
         match job.await {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(p)) if p.is::<pointee_db::salsa::Cancelled>() => Err(content_modified()),
+            Ok(Ok(Ok(v))) => Ok(v),
+            Ok(Ok(Err(_cancelled))) => Err(content_modified()),
+            Ok(Err(p)) if p.is::<Cancelled>() => Err(content_modified()),
             Ok(Err(p)) => Err(Error {
                 code: ErrorCode::InternalError,
                 message: format!("pointee: internal error: {}", panic_message(&*p)).into(),
@@ -303,7 +311,22 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
     }
 }
 
+/// `pointee/status`: how the last analysis went, for a status bar.
+enum StatusNotification {}
+
+impl lsp::notification::Notification for StatusNotification {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "pointee/status";
+}
+
+async fn send_status(shared: &Shared, client: &Client, params: serde_json::Value) {
+    if shared.status.load(Ordering::Relaxed) {
+        client.send_notification::<StatusNotification>(params).await;
+    }
+}
+
 async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
+    let started = std::time::Instant::now();
     let snap = lock(&shared.docs).snapshot();
     let settings = lock(&shared.settings).clone();
     let progress_after = Duration::from_millis(settings.progress_after_ms);
@@ -311,15 +334,15 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let snap2 = snap.clone();
     let mut job = tokio::task::spawn_blocking(move || {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let (db, scopes) = s2.store.sync(&snap2, &settings);
-            let mut diags = analysis::c_diagnostics_all(&db, &scopes, &settings);
-            diags.extend(analysis::java_diagnostics(
-                &db,
-                scopes.main,
-                &snap2,
-                &settings,
-            ));
-            diags
+            let analysis = s2.store.sync(&snap2, &settings);
+            // Every file's diagnostics, in path order.
+            let files: Vec<(String, pointee_ide::FileId)> =
+                analysis.files().map(|(p, f)| (p.to_string(), f)).collect();
+            let mut out = Vec::new();
+            for (path, file) in files {
+                out.push((path, analysis.diagnostics(file, &settings.diagnostics)?));
+            }
+            Ok::<_, Cancelled>(out)
         }))
     });
     // Progress only when the analysis takes longer than a moment.
@@ -357,15 +380,20 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         p.finish().await;
     }
     let diags = match result {
-        Ok(Ok(d)) => d,
+        Ok(Ok(Ok(d))) => d,
+        Ok(Ok(Err(_cancelled))) => return,
         Ok(Err(p)) => {
-            if !p.is::<pointee_db::salsa::Cancelled>() {
+            if !p.is::<Cancelled>() {
+                let message = format!("analysis failed: {}", panic_message(&*p));
                 client
-                    .log_message(
-                        lsp::MessageType::ERROR,
-                        format!("pointee: analysis failed: {}", panic_message(&*p)),
-                    )
+                    .log_message(lsp::MessageType::ERROR, format!("pointee: {message}"))
                     .await;
+                send_status(
+                    &shared,
+                    &client,
+                    serde_json::json!({"state": "failed", "message": message}),
+                )
+                .await;
             }
             return;
         }
@@ -395,51 +423,13 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         }
     }
     *lock(&shared.published) = now;
-}
-
-enum Def {
-    Plain(Vec<analysis::PlainLoc>),
-    Ide(Vec<pointee_ide::Callee>),
-}
-
-fn def_response(snap: &Snapshot, d: Option<Def>) -> Option<lsp::GotoDefinitionResponse> {
-    let locs: Vec<lsp::Location> = match d? {
-        Def::Plain(v) => v
-            .iter()
-            .filter_map(|l| convert::plain_location(snap, l))
-            .collect(),
-        Def::Ide(v) => convert::callees(snap, &v),
-    };
-    if locs.is_empty() {
-        None
-    } else {
-        Some(lsp::GotoDefinitionResponse::Array(locs))
-    }
-}
-
-/// The callees of the indirect or virtual call whose callee is at `pos`.
-fn possible_callees(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
-    let doc = cx.snap.doc(name)?;
-    let off = convert::offset(&doc.lines, &doc.text, pos);
-    match doc.lang? {
-        Lang::C => analysis::c_indirect_callees(cx.db, cx.project(name), cx.snap, name, off)
-            .map(Def::Plain),
-        Lang::Java => {
-            if !analysis::java_call_at(cx.db, cx.project(name), cx.snap, name, off) {
-                return None;
-            }
-            let (line, col) = convert::ide_position(doc, pos);
-            cx.java_answer(name, |j| j.callees(name, line, col))
-                .filter(|v| !v.is_empty())
-                .map(Def::Ide)
-        }
-    }
-}
-
-fn declaration_at(cx: &Ctx, name: &str, pos: lsp::Position) -> Option<Def> {
-    let doc = cx.snap.doc(name)?;
-    let off = convert::offset(&doc.lines, &doc.text, pos);
-    analysis::declaration(cx.db, cx.project(name), cx.snap, name, off).map(|l| Def::Plain(vec![l]))
+    let ms = started.elapsed().as_millis() as u64;
+    send_status(
+        &shared,
+        &client,
+        serde_json::json!({"state": "ready", "ms": ms}),
+    )
+    .await;
 }
 
 fn text_position(p: &lsp::TextDocumentPositionParams) -> (String, lsp::Position) {
@@ -465,6 +455,13 @@ impl LanguageServer for Backend {
             .and_then(|d| d.dynamic_registration)
             .unwrap_or(false);
         self.shared.watch_dynamic.store(watch, Ordering::Relaxed);
+        let status = caps
+            .experimental
+            .as_ref()
+            .and_then(|e| e.get("pointeeStatus"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        self.shared.status.store(status, Ordering::Relaxed);
         let mut folders = Vec::new();
         if let Some(ws) = &params.workspace_folders {
             for f in ws {
@@ -512,6 +509,8 @@ impl LanguageServer for Backend {
                     }),
                     file_operations: None,
                 }),
+                // Says that `pointee/status` follows each analysis.
+                experimental: Some(serde_json::json!({ "pointeeStatus": true })),
                 ..Default::default()
             },
             ..Default::default()
@@ -703,34 +702,11 @@ impl LanguageServer for Backend {
             return Ok(None);
         }
         self.run(move |cx| {
-            let doc = cx.snap.doc(&name)?;
-            let lang = doc.lang?;
-            let (line, col) = convert::ide_position(doc, pos);
-            let key = (name.clone(), line, col);
-            let cached = {
-                let cache = lock(&cx.shared.hover_cache);
-                (cache.0 == cx.snap.rev)
-                    .then(|| cache.1.get(&key).cloned())
-                    .flatten()
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
             };
-            let h = match cached {
-                Some(h) => h,
-                None => {
-                    let h = match lang {
-                        Lang::C => {
-                            analysis::c_hover(cx.db, cx.project(&name), cx.snap, &name, line, col)
-                        }
-                        Lang::Java => cx.java_answer(&name, |j| j.hover(&name, line, col)),
-                    };
-                    let mut cache = lock(&cx.shared.hover_cache);
-                    if cache.0 != cx.snap.rev {
-                        *cache = (cx.snap.rev, HashMap::new());
-                    }
-                    cache.1.insert(key, h.clone());
-                    h
-                }
-            }?;
-            Some(convert::hover(cx.snap, &h, lang == Lang::Java))
+            let h = cx.analysis().hover(at)?;
+            Ok(h.map(|h| convert::hover(&cx.files, &h)))
         })
         .await
     }
@@ -744,8 +720,13 @@ impl LanguageServer for Backend {
             return Ok(None);
         }
         self.run(move |cx| {
-            let d = possible_callees(cx, &name, pos).or_else(|| declaration_at(cx, &name, pos));
-            def_response(cx.snap, d)
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
+            };
+            Ok(convert::locations(
+                &cx.files,
+                &cx.analysis().goto_definition(at)?,
+            ))
         })
         .await
     }
@@ -758,8 +739,16 @@ impl LanguageServer for Backend {
         if !self.doc_exists(&name) {
             return Ok(None);
         }
-        self.run(move |cx| def_response(cx.snap, possible_callees(cx, &name, pos)))
-            .await
+        self.run(move |cx| {
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
+            };
+            Ok(convert::locations(
+                &cx.files,
+                &cx.analysis().goto_implementation(at)?,
+            ))
+        })
+        .await
     }
 
     async fn goto_declaration(
@@ -770,8 +759,16 @@ impl LanguageServer for Backend {
         if !self.doc_exists(&name) {
             return Ok(None);
         }
-        self.run(move |cx| def_response(cx.snap, declaration_at(cx, &name, pos)))
-            .await
+        self.run(move |cx| {
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
+            };
+            Ok(convert::locations(
+                &cx.files,
+                &cx.analysis().goto_declaration(at)?,
+            ))
+        })
+        .await
     }
 
     async fn prepare_call_hierarchy(
@@ -783,14 +780,16 @@ impl LanguageServer for Backend {
             return Ok(None);
         }
         self.run(move |cx| {
-            let doc = cx.snap.doc(&name)?;
-            let off = convert::offset(&doc.lines, &doc.text, pos);
-            let items: Vec<lsp::CallHierarchyItem> =
-                analysis::call_items_at(cx.db, cx.project(&name), &name, off)
-                    .iter()
-                    .filter_map(|i| convert::call_item(cx.snap, i))
-                    .collect();
-            (!items.is_empty()).then_some(items)
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
+            };
+            let items: Vec<lsp::CallHierarchyItem> = cx
+                .analysis()
+                .call_hierarchy(at)?
+                .iter()
+                .filter_map(|i| convert::call_item(&cx.files, i))
+                .collect();
+            Ok((!items.is_empty()).then_some(items))
         })
         .await
     }
@@ -799,15 +798,13 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::CallHierarchyIncomingCallsParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyIncomingCall>>> {
-        let Some((lang, func)) = convert::call_item_function(&params.item) else {
-            return Ok(None);
-        };
-        let file = convert::uri_to_name(&params.item.uri);
+        let (file, function) = convert::call_item_function(&params.item);
         self.run(move |cx| {
-            Some(convert::incoming(
-                cx.snap,
-                &analysis::incoming(cx.db, cx.project(&file), lang, &func),
-            ))
+            let Some(file) = cx.analysis().file_id(&file) else {
+                return Ok(Some(Vec::new()));
+            };
+            let links = cx.analysis().incoming_calls(file, &function)?;
+            Ok(Some(convert::incoming(&cx.files, &links)))
         })
         .await
     }
@@ -816,18 +813,13 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::CallHierarchyOutgoingCallsParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyOutgoingCall>>> {
-        let Some((lang, func)) = convert::call_item_function(&params.item) else {
-            return Ok(None);
-        };
-        let item_file = convert::uri_to_name(&params.item.uri);
+        let (file, function) = convert::call_item_function(&params.item);
         self.run(move |cx| {
-            let project = cx.project(&item_file);
-            let file = analysis::function_file(cx.db, project, lang, &func)?;
-            Some(convert::outgoing(
-                cx.snap,
-                &file,
-                &analysis::outgoing(cx.db, project, lang, &func),
-            ))
+            let Some(file) = cx.analysis().file_id(&file) else {
+                return Ok(Some(Vec::new()));
+            };
+            let links = cx.analysis().outgoing_calls(file, &function)?;
+            Ok(Some(convert::outgoing(&cx.files, &links)))
         })
         .await
     }
@@ -841,20 +833,11 @@ impl LanguageServer for Backend {
             return Ok(None);
         }
         self.run(move |cx| {
-            let doc = cx.snap.doc(&name)?;
-            let off = convert::offset(&doc.lines, &doc.text, pos);
-            let project = cx.project(&name);
-            let hs = match doc.lang? {
-                Lang::C => {
-                    let session = cx.c_engine(&name)?;
-                    analysis::c_highlights(cx.db, project, &session, &name, off)
-                }
-                Lang::Java => {
-                    let session = pointee_db::java_engine(cx.db, project).clone().0;
-                    analysis::java_highlights(cx.db, project, &session, &name, off)
-                }
+            let (Some(at), Some(doc)) = (cx.files.position(&name, pos), cx.doc(&name)) else {
+                return Ok(None);
             };
-            (!hs.is_empty()).then(|| convert::highlights(doc, &hs))
+            let hs = cx.analysis().highlights(at)?;
+            Ok((!hs.is_empty()).then(|| convert::highlights(doc, &hs)))
         })
         .await
     }
@@ -869,23 +852,11 @@ impl LanguageServer for Backend {
         }
         let range = params.range;
         self.run(move |cx| {
-            let doc = cx.snap.doc(&name)?;
-            let r = pointee_ir::Range {
-                start: convert::offset(&doc.lines, &doc.text, range.start),
-                end: convert::offset(&doc.lines, &doc.text, range.end),
+            let (Some(r), Some(doc)) = (cx.files.range(&name, range), cx.doc(&name)) else {
+                return Ok(None);
             };
-            let project = cx.project(&name);
-            let hints = match doc.lang? {
-                Lang::C => {
-                    let session = cx.c_engine(&name)?;
-                    analysis::c_inlay_hints(cx.db, project, &session, &name, r)
-                }
-                Lang::Java => {
-                    let session = pointee_db::java_engine(cx.db, project).clone().0;
-                    analysis::java_inlay_hints(cx.db, project, cx.snap, &session, &name, r)
-                }
-            };
-            Some(convert::inlay_hints(doc, &hints))
+            let hints = cx.analysis().inlay_hints(r)?;
+            Ok(Some(convert::inlay_hints(doc, &hints)))
         })
         .await
     }

@@ -34,10 +34,15 @@ struct Client {
     next: i64,
     notes: Vec<Value>,
     dir: std::path::PathBuf,
+    server_capabilities: Value,
 }
 
 impl Client {
     async fn start(files: &[(&str, &str)], init: Value) -> Client {
+        Client::start_with(files, init, json!({"window": {"workDoneProgress": true}})).await
+    }
+
+    async fn start_with(files: &[(&str, &str)], init: Value, capabilities: Value) -> Client {
         let (a, b) = tokio::io::duplex(1 << 22);
         let (sr, sw) = tokio::io::split(b);
         tokio::spawn(crate::serve(sr, sw));
@@ -57,6 +62,7 @@ impl Client {
             next: 1,
             notes: Vec::new(),
             dir,
+            server_capabilities: Value::Null,
         };
         let root = c.uri("");
         let r = c
@@ -66,12 +72,13 @@ impl Client {
                     "processId": null,
                     "rootUri": root.trim_end_matches('/'),
                     "workspaceFolders": [{"uri": root.trim_end_matches('/'), "name": "ws"}],
-                    "capabilities": {"window": {"workDoneProgress": true}},
+                    "capabilities": capabilities,
                     "initializationOptions": init,
                 }),
             )
             .await;
         assert!(r.get("result").is_some(), "{r}");
+        c.server_capabilities = r["result"]["capabilities"].clone();
         c.notify("initialized", json!({})).await;
         c
     }
@@ -671,7 +678,7 @@ async fn a_panicking_request_is_an_error_and_the_server_goes_on() {
     let r: tower_lsp_server::jsonrpc::Result<()> = b.run(|_| panic!("boom")).await;
     let e = r.unwrap_err();
     assert!(e.message.contains("boom"), "{e:?}");
-    let ok = b.run(|_| 42).await.unwrap();
+    let ok = b.run(|_| Ok(42)).await.unwrap();
     assert_eq!(ok, 42);
 }
 
@@ -702,6 +709,47 @@ async fn a_long_analysis_reports_progress() {
             .await
             .expect("progress begin and end");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
+    let caps = json!({"experimental": {"pointeeStatus": true}});
+    let mut c = Client::start_with(&[], json!({"debounceMs": 0}), caps).await;
+    assert_eq!(c.server_capabilities["experimental"]["pointeeStatus"], true);
+    c.open("s.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
+        .await;
+    c.diagnostics("s.c", |_| true).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(n) = c.notes.iter().find(|n| n["method"] == "pointee/status") {
+            break n["params"].clone();
+        }
+        tokio::time::timeout_at(deadline, c.pump())
+            .await
+            .expect("pointee/status in time");
+    };
+    assert_eq!(status["state"], "ready", "{status}");
+    assert!(status["ms"].is_u64(), "{status}");
+    // A client that does not ask never gets it.
+    let mut plain = Client::start(&[], json!({"debounceMs": 0})).await;
+    plain
+        .open("s.c", "int g;\nint main(void) { int *p = &g; return 0; }\n")
+        .await;
+    plain.diagnostics("s.c", |_| true).await;
+    // A second analysis: the first one's status would have come before it.
+    plain
+        .change(
+            "s.c",
+            2,
+            json!([{"text": "void NOALIAS(void *, void *);\nint h;\nint main(void) { int *q = &h; NOALIAS(q, &h); return 0; }\n"}]),
+        )
+        .await;
+    plain.diagnostics("s.c", |d| !d.is_empty()).await;
+    assert!(
+        !plain.notes.iter().any(|n| n["method"] == "pointee/status"),
+        "{:?}",
+        plain.notes
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1055,4 +1103,67 @@ async fn definition_on_a_member_follows_the_record_type() {
             "{at}: {d}"
         );
     }
+}
+
+/// `pointee/graph`: the call graph of the program a document belongs to as
+/// JSON (node ids, kinds, locations to open), around a function when a
+/// position is given; bad params are an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_graph_request() {
+    let (text, m) = markers(OPS);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("ops.c", &text).await;
+    let uri = c.uri("ops.c");
+    let g = c
+        .result(
+            "pointee/graph",
+            json!({"textDocument": {"uri": uri}, "kind": "calls"}),
+        )
+        .await;
+    let label = |id: &Value| g["nodes"][id.as_u64().unwrap() as usize]["label"].clone();
+    let mut edges: Vec<String> = g["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{} {} {}", label(&e["from"]), e["kind"], label(&e["to"])))
+        .collect();
+    edges.sort();
+    assert!(
+        edges.contains(&r#""start" "indirect" "disk_open""#.to_string()),
+        "{edges:?}"
+    );
+    let start = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["label"] == "start")
+        .unwrap();
+    assert_eq!(start["kind"], "function");
+    assert_eq!(start["location"]["range"]["start"]["line"], m["start"].0);
+    // Around `disk_open`, one step: it and its callers.
+    let (l, ch) = m["disk_open"];
+    let g = c
+        .result(
+            "pointee/graph",
+            json!({"textDocument": {"uri": uri}, "kind": "invocations",
+                   "position": {"line": l, "character": ch}, "depth": 1}),
+        )
+        .await;
+    let mut labels: Vec<String> = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["label"].as_str().unwrap().to_string())
+        .collect();
+    labels.sort();
+    // Its context, and the contexts that call it: `start`'s (through the
+    // device's ops) and `main`'s (through `fp`).
+    assert_eq!(labels, ["#0 main", "#1 start", "#2 disk_open"]);
+    let r = c
+        .request(
+            "pointee/graph",
+            json!({"textDocument": {"uri": uri}, "kind": "nope"}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
 }

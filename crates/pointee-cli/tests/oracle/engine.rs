@@ -8,11 +8,11 @@
 //!
 //! Only contexts reached from `main` count (the runs start there); hover
 //! also merges in extra-entry contexts, whose `unknown` inputs cover
-//! everything. `ORACLE_HOVER=1` asks `pointee_ide::hover` instead (the
-//! user's path, about 25 times slower, and that looser check).
+//! everything. `ORACLE_HOVER=1` asks pointee-ide's hover instead (the
+//! user's path, and that looser check).
 
 use pointee_flow::{Analysis, LocId, Root, Settings};
-use pointee_ide::{Options, SourceFile, TargetKind, Workspace};
+use pointee_ide::{AnalysisHost, Config, FilePosition, TargetKind};
 use std::collections::BTreeSet;
 
 /// What the analysis answers at a probe.
@@ -56,9 +56,11 @@ fn offset(text: &str, line: u32, column: u32) -> u32 {
 /// Answers for every (line, column) of `positions` in the C file `text`.
 pub fn answers(file: &str, text: &str, positions: &[(u32, u32)]) -> Result<Vec<Answer>, String> {
     if std::env::var_os("ORACLE_HOVER").is_some() {
+        let host = AnalysisHost::with_files([(file, text)], Config::default());
+        let analysis = host.analysis();
         return positions
             .iter()
-            .map(|&(l, c)| hover_answer(file, text, l, c))
+            .map(|&(l, c)| hover_answer(&analysis, file, text, l, c))
             .collect();
     }
     let lowered = pointee_c::lower(&[(file, text)]).map_err(|e| e.0)?;
@@ -154,11 +156,22 @@ pub fn answers(file: &str, text: &str, positions: &[(u32, u32)]) -> Result<Vec<A
     Ok(out)
 }
 
-/// The same answer from `pointee_ide::hover` (re-analyses the program).
-fn hover_answer(file: &str, text: &str, line: u32, column: u32) -> Result<Answer, String> {
-    let ws = Workspace::new(vec![SourceFile::new(file, text)]);
-    let hover =
-        pointee_ide::hover(&ws, file, line, column, &Options::default()).map_err(|e| e.0)?;
+/// The same answer from pointee-ide's hover.
+fn hover_answer(
+    analysis: &pointee_ide::Analysis,
+    file: &str,
+    text: &str,
+    line: u32,
+    column: u32,
+) -> Result<Answer, String> {
+    let pos = FilePosition {
+        file: analysis.file_id(file).ok_or("no such file")?,
+        offset: offset(text, line, column),
+    };
+    let hover = analysis
+        .hover(pos)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{line}:{column}: no pointer expression here"))?;
     let mut names = BTreeSet::new();
     let mut unknown = false;
     let mut unresolved = false;

@@ -19,7 +19,7 @@ pub fn fixtures() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir() || p.extension().map_or(false, |e| e == "java"))
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "java"))
         .collect();
     out.sort();
     out
@@ -31,7 +31,7 @@ pub fn load(path: &Path) -> Vec<(String, String)> {
         std::fs::read_dir(path)
             .unwrap()
             .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().map_or(false, |e| e == "java"))
+            .filter(|p| p.extension().is_some_and(|e| e == "java"))
             .collect()
     } else {
         vec![path.to_path_buf()]

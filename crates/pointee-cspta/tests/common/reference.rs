@@ -1,6 +1,6 @@
 //! The reference solver: seed 003's Figure 2.2 rules (New, Assign, Load,
 //! Store, Call) plus the written-down rules for static calls, constructor and
-//! super calls, static fields, casts and arrays, applied to every reached
+//! super calls, static fields, casts (filtered by type) and arrays, applied to every reached
 //! (method, context) pair over and over until nothing changes. No worklist,
 //! no pointer flow graph, no dense ids: contexts, objects and facts are
 //! strings in ordered sets. Slow and obviously right.
@@ -69,6 +69,11 @@ impl<'p> Reference<'p> {
                 let f = p.function(&m).unwrap();
                 let mut basics = Vec::new();
                 collect(&f.body, &mut basics);
+                for init in r.initialised(&m, f, &basics) {
+                    if r.reach.insert((init, Vec::new())) {
+                        r.changed = true;
+                    }
+                }
                 for b in basics {
                     r.rule(&m, &c, f, b);
                 }
@@ -109,10 +114,11 @@ impl<'p> Reference<'p> {
 
     fn class_of(&self, method: &str) -> String {
         for c in &self.p.classes {
-            if c.methods
-                .iter()
-                .any(|m| m.function.as_deref() == Some(method))
-            {
+            // Not through a bridge (listed under another signature).
+            if c.methods.iter().any(|m| {
+                m.function.as_deref() == Some(method)
+                    && method.ends_with(&format!(".{}", m.signature))
+            }) {
                 return c.name.to_string();
             }
         }
@@ -120,7 +126,7 @@ impl<'p> Reference<'p> {
     }
 
     fn dispatch(&self, class: &str, sig: &str) -> Option<String> {
-        let class = if class.ends_with("[]") {
+        let class = if class.ends_with("[]") || class.ends_with("[0]") {
             "Object"
         } else {
             class
@@ -162,6 +168,127 @@ impl<'p> Reference<'p> {
             todo.extend(sups.into_iter().rev());
         }
         None
+    }
+
+    /// The static initialisers a reached method runs (JLS 12.4.1): of its
+    /// class when it is static, of the classes it instantiates and of the
+    /// classes whose static fields it touches; each with its superclasses
+    /// and the superinterfaces declaring a default method (JLS 12.4.2).
+    fn initialised(&self, m: &str, f: &pointee_ir::Function, basics: &[&Basic]) -> Vec<String> {
+        let mut classes = Vec::new();
+        if f.is_static {
+            classes.push(self.class_of(m));
+        }
+        let global = |p: &Place, out: &mut Vec<String>| {
+            if let Base::Global(g) = &p.base {
+                out.push(g.split('.').next().unwrap().to_string());
+            }
+        };
+        for b in basics {
+            match b {
+                Basic::Assign { lhs, rhs } => {
+                    global(lhs, &mut classes);
+                    match rhs {
+                        Rvalue::Use(p) | Rvalue::Cast(p, _) => global(p, &mut classes),
+                        Rvalue::New(_, c) => classes.push(c.to_string()),
+                        _ => {}
+                    }
+                }
+                Basic::Use(p) => global(p, &mut classes),
+                Basic::Call { .. } => {}
+            }
+        }
+        let mut out = Vec::new();
+        for c in classes {
+            let Some(cl) = self.class(&c) else { continue };
+            let mut types = vec![c.clone()];
+            if !cl.is_interface {
+                let mut todo = self.supers(&c);
+                while let Some(x) = todo.pop() {
+                    let Some(xc) = self.class(&x) else { continue };
+                    let has_default = xc
+                        .methods
+                        .iter()
+                        .any(|m| !m.is_static && m.function.is_some());
+                    if !xc.is_interface || has_default {
+                        types.push(x.clone());
+                    }
+                    todo.extend(self.supers(&x));
+                }
+            }
+            for t in types {
+                let init = format!("{t}.<clinit>()");
+                if self.p.function(&init).is_some() {
+                    out.push(init);
+                }
+            }
+        }
+        out
+    }
+
+    /// An object of a library class: not a class of the program, not an
+    /// array.
+    fn is_library_object(&self, class: &str) -> bool {
+        self.class(class).is_none() && !class.ends_with("[]") && !class.ends_with("[0]")
+    }
+
+    fn class(&self, name: &str) -> Option<&pointee_ir::Class> {
+        self.p.classes.iter().find(|c| &*c.name == name)
+    }
+
+    /// The declared supertypes of a class of the program (known or not).
+    fn supers(&self, name: &str) -> Vec<String> {
+        self.class(name)
+            .map(|c| {
+                c.superclass
+                    .iter()
+                    .chain(&c.interfaces)
+                    .map(|s| s.to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// `a` reaches a type satisfying `hit` through declared supertypes.
+    fn reaches(&self, a: &str, hit: &dyn Fn(&str) -> bool) -> bool {
+        let mut todo = vec![a.to_string()];
+        let mut seen = BTreeSet::new();
+        while let Some(x) = todo.pop() {
+            if hit(&x) {
+                return true;
+            }
+            if seen.insert(x.clone()) {
+                todo.extend(self.supers(&x));
+            }
+        }
+        false
+    }
+
+    /// May an object of class `obj` be an instance of `target`? Library
+    /// types (not classes of the program) have unknown supertypes.
+    fn may_fit(&self, obj: &str, target: &str) -> bool {
+        const PRIM: [&str; 8] = [
+            "boolean", "byte", "char", "short", "int", "long", "float", "double",
+        ];
+        if obj == target || target == "Object" {
+            return true;
+        }
+        if let Some(a) = obj.strip_suffix("[]").or(obj.strip_suffix("[0]")) {
+            return match target.strip_suffix("[]") {
+                Some(b) if PRIM.contains(&a) || PRIM.contains(&b) => a == b,
+                Some(b) => self.may_fit(a, b),
+                None => target == "Cloneable" || target == "Serializable",
+            };
+        }
+        if target.ends_with("[]") {
+            return false;
+        }
+        let known = |n: &str| self.class(n).is_some();
+        match (known(obj), known(target)) {
+            (_, true) => known(obj) && self.reaches(obj, &|x| x == target),
+            (true, false) => obj == "String" || self.reaches(obj, &|x| !known(x)),
+            (false, false) => true,
+        }
     }
 
     fn add(set: &mut BTreeSet<Obj>, objs: impl IntoIterator<Item = Obj>, changed: &mut bool) {
@@ -206,7 +333,23 @@ impl<'p> Reference<'p> {
                             let o = (Vec::new(), format!("{m}#{}", s.0), "String".to_string());
                             self.put(m, c, x, vec![o]);
                         }
-                        Rvalue::Use(p) | Rvalue::Cast(p, _) => {
+                        Rvalue::Cast(p, t) => {
+                            let objs = if let Some(y) = var(p) {
+                                self.get(m, c, y)
+                            } else if let (Base::Global(g), false, true) =
+                                (&p.base, p.deref, p.path.is_empty())
+                            {
+                                self.spt
+                                    .get(&**g)
+                                    .map(|s| s.iter().cloned().collect())
+                                    .unwrap_or_default()
+                            } else {
+                                Vec::new()
+                            };
+                            let objs = objs.into_iter().filter(|o| self.may_fit(&o.2, t)).collect();
+                            self.put(m, c, x, objs);
+                        }
+                        Rvalue::Use(p) => {
                             if let Some(y) = var(p) {
                                 let objs = self.get(m, c, y);
                                 self.put(m, c, x, objs);
@@ -241,6 +384,10 @@ impl<'p> Reference<'p> {
                 match (&lhs.base, lhs.deref, field(lhs)) {
                     (Base::Var(x), true, Some(fl)) => {
                         for o in self.get(m, c, x.0) {
+                            // A zero-length array holds nothing.
+                            if fl == "[]" && o.2.ends_with("[0]") {
+                                continue;
+                            }
                             let set = self.fpt.entry((o, fl.clone())).or_default();
                             Self::add(set, objs.clone(), &mut self.changed);
                         }
@@ -287,6 +434,27 @@ impl<'p> Reference<'p> {
                         for o in self.get(m, c, r) {
                             if let Some(t) = self.dispatch(&o.2, signature) {
                                 targets.push((t, self.select(c, m, site.0, Some(&o)), Some(o)));
+                            } else if self.is_library_object(&o.2)
+                                && self.p.global(pointee_cspta::LIBRARY_HEAP).is_some()
+                            {
+                                // The library's method: receiver and
+                                // arguments into the heap, the result from it.
+                                let mut objs = vec![o.clone()];
+                                for a in argv.iter().skip(1).flatten() {
+                                    objs.extend(self.get(m, c, *a));
+                                }
+                                let set = self
+                                    .spt
+                                    .entry(pointee_cspta::LIBRARY_HEAP.to_string())
+                                    .or_default();
+                                Self::add(set, objs, &mut self.changed);
+                                if let Some(l) = lhs.as_ref().and_then(var) {
+                                    let heap: Vec<Obj> = self.spt[pointee_cspta::LIBRARY_HEAP]
+                                        .iter()
+                                        .cloned()
+                                        .collect();
+                                    self.put(m, c, l, heap);
+                                }
                             }
                         }
                     }

@@ -4,8 +4,11 @@
 
 use super::*;
 
+/// Lambda arguments lowered once the callee is chosen: (position, node).
+type Deferred<'a> = Vec<(usize, Node<'a>)>;
+
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<(Rvalue, JType)> {
+    pub(super) fn args(&mut self, node: Option<Node<'a>>) -> Vec<Arg> {
         let (mut args, lambdas) = self.args_deferring(node);
         self.lambda_args(&mut args, lambdas, None);
         args
@@ -13,10 +16,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Arguments, except lambdas (an `Unknown` placeholder): their target
     /// types are known only once the callee is chosen.
-    pub(super) fn args_deferring(
-        &mut self,
-        node: Option<Node<'a>>,
-    ) -> (Vec<(Rvalue, JType)>, Vec<(usize, Node<'a>)>) {
+    pub(super) fn args_deferring(&mut self, node: Option<Node<'a>>) -> (Vec<Arg>, Deferred<'a>) {
         let Some(al) = node else {
             return (Vec::new(), Vec::new());
         };
@@ -30,12 +30,17 @@ impl<'a, 'h> Fb<'a, 'h> {
         for (i, a) in kids.into_iter().enumerate() {
             if matches!(a.kind(), "lambda_expression" | "method_reference") {
                 lambdas.push((i, a));
-                out.push((Rvalue::Unknown, JType::Unknown));
+                out.push(Arg::new(Rvalue::Unknown, JType::Unknown));
                 continue;
             }
             let ev = self.expr(a, None);
             let ty = ev.ty.clone();
-            out.push((self.operand(ev, a), ty));
+            let value = constant::int_value(a, self.src).filter(|_| !ty.is_ref());
+            out.push(Arg {
+                rv: self.operand(ev, a),
+                ty,
+                value,
+            });
         }
         (out, lambdas)
     }
@@ -43,7 +48,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// Lowers the deferred lambda arguments against the chosen parameters.
     pub(super) fn lambda_args(
         &mut self,
-        args: &mut [(Rvalue, JType)],
+        args: &mut [Arg],
         lambdas: Vec<(usize, Node<'a>)>,
         params: Option<&[(String, JType)]>,
     ) {
@@ -51,7 +56,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.expected = params.and_then(|p| p.get(i)).map(|p| p.1.clone());
             let ev = self.expr(node, None);
             let ty = ev.ty.clone();
-            args[i] = (self.operand(ev, node), ty);
+            args[i] = Arg::new(self.operand(ev, node), ty);
         }
     }
 
@@ -59,9 +64,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// parameter types).
     pub(super) fn resolve<'c>(
         &self,
-        cands: Vec<(&'c ClassDecl<'a>, &'c MethodDecl<'a>)>,
-        args: &[(Rvalue, JType)],
-    ) -> Option<&'c MethodDecl<'a>> {
+        cands: Vec<(&'c ClassDecl, &'c MethodDecl)>,
+        args: &[Arg],
+    ) -> Option<&'c MethodDecl> {
         for strict in [true, false] {
             let app: Vec<&MethodDecl> = cands
                 .iter()
@@ -70,7 +75,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                     m.params
                         .iter()
                         .zip(args)
-                        .all(|((_, p), (_, a))| assignable(self.h, a, p, strict))
+                        .all(|((_, p), a)| assignable(self.h, &a.ty, p, strict))
                 })
                 .collect();
             if app.is_empty() {
@@ -121,16 +126,16 @@ impl<'a, 'h> Fb<'a, 'h> {
         });
         match lhs {
             Some(v) => Ev::var(v, ret.clone()),
-            None => Ev::scalar(),
+            None => Ev::rv(Rvalue::Scalar, ret.clone()),
         }
     }
 
     pub(super) fn call(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some(name_node) = node.field("name") else {
             return Ev::unknown();
         };
         let name = text(name_node, self.src).to_string();
-        let obj = node.child_by_field_name("object");
+        let obj = node.field("object");
         // The receiver: (class whose methods are searched, receiver variable
         // or None for a static context, is super).
         let (class, recv, is_super): (String, Option<VarId>, bool) = match obj {
@@ -148,6 +153,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             Some(o) => match self.class_ref(o) {
                 Some(c) => (c, None, false),
+                None if name == "valueOf" && self.box_class_ref(o) => {
+                    if let Some(ev) = self.value_of(node, o) {
+                        return ev;
+                    }
+                    (String::new(), None, false)
+                }
                 None => {
                     let ev = self.expr(o, None);
                     let cls = match &ev.ty {
@@ -155,21 +166,21 @@ impl<'a, 'h> Fb<'a, 'h> {
                         JType::Array(_) => "Object".into(),
                         _ => String::new(),
                     };
-                    (cls, self.to_var(ev, o, None), false)
+                    (cls, self.var_of(ev, o, None), false)
                 }
             },
         };
-        let (mut args, lambdas) = self.args_deferring(node.child_by_field_name("arguments"));
+        let (mut args, lambdas) = self.args_deferring(node.field("arguments"));
         let h = self.h;
         let cands = h.methods_named(&class, &name, args.len());
         let mut chosen = self.resolve(cands, &args);
         // A varargs method: extra arguments (or one that is not an array)
         // are packed into a new array.
-        let spread = |m: &MethodDecl, args: &[(Rvalue, JType)]| {
+        let spread = |m: &MethodDecl, args: &[Arg]| {
             m.is_varargs
                 && (m.params.len() != args.len()
                     || !matches!(
-                        args.last().map(|a| &a.1),
+                        args.last().map(|a| &a.ty),
                         Some(JType::Array(_) | JType::Null | JType::Unknown)
                     ))
         };
@@ -180,13 +191,43 @@ impl<'a, 'h> Fb<'a, 'h> {
                 m.params[..m.params.len() - 1]
                     .iter()
                     .zip(&args)
-                    .all(|((_, p), (_, a))| assignable(self.h, a, p, false))
+                    .all(|((_, p), a)| assignable(self.h, &a.ty, p, false))
             });
             pack = chosen.is_some();
         }
-        self.lambda_args(&mut args, lambdas, chosen.map(|m| m.params.as_slice()));
+        // The method of a library functional interface (`f.apply(x)` on a
+        // `Function`): a virtual call, dispatched to the program's objects
+        // (lambdas, method references, classes); the solver applies the
+        // library model to library objects.
+        let sam = match (chosen, recv, is_super) {
+            (None, Some(_), false) => self.library_sam(&class, &name, args.len()),
+            _ => None,
+        };
+        let params = chosen.map(|m| m.params.clone()).or_else(|| {
+            sam.as_ref().map(|s| {
+                s.params
+                    .iter()
+                    .map(|t| (String::new(), t.clone()))
+                    .collect()
+            })
+        });
+        self.lambda_args(&mut args, lambdas, params.as_deref());
+        if let Some(ps) = params {
+            let fixed = ps.len() - usize::from(pack);
+            self.box_args(&mut args, &ps[..fixed], range(node));
+        }
         if let (true, Some(m)) = (pack, chosen) {
             self.pack_varargs(node, &mut args, m);
+        }
+        if let (Some(sam), Some(r)) = (sam, recv) {
+            let argv: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r)))
+                .chain(args.into_iter().map(|a| a.rv))
+                .collect();
+            let callee = Callee::Virtual {
+                receiver: Place::var(r),
+                signature: sam.signature.as_str().into(),
+            };
+            return self.emit_call(node, name_node, callee, argv, &sam.ret, dest);
         }
         let Some(m) = chosen else {
             if name == "values" && args.is_empty() && self.h.get(&class).is_some_and(|d| d.is_enum)
@@ -198,7 +239,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             let vals: Vec<Rvalue> = recv
                 .map(|r| Rvalue::Use(Place::var(r)))
                 .into_iter()
-                .chain(args.into_iter().map(|a| a.0))
+                .chain(args.into_iter().map(|a| a.rv))
                 .collect();
             self.give_to_library(vals, range(node));
             return self.read_library(range(node), dest);
@@ -212,7 +253,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         );
         // A private method is not overridden: call it like `super.m()`.
         let is_super = is_super || (m.is_private && has_body);
-        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|a| a.rv).collect();
         if (is_static || is_super) && !has_body {
             self.note(node, format!("`{function}` has no body to call"));
             return Ev::unknown();
@@ -278,9 +319,19 @@ impl<'a, 'h> Fb<'a, 'h> {
         ev
     }
 
+    /// The method `name` with `arity` parameters of a library functional
+    /// interface that `class` is or extends.
+    fn library_sam(&self, class: &str, name: &str, arity: usize) -> Option<crate::library::Sam> {
+        self.h
+            .ancestors(class)
+            .iter()
+            .filter_map(|a| crate::library::functional(a))
+            .find(|s| s.name() == name && s.params.len() == arity)
+    }
+
     /// `this(...)` or `super(...)` as the first statement of a constructor.
     pub(super) fn ctor_call(&mut self, node: Node<'a>) {
-        let Some(kw) = node.child_by_field_name("constructor") else {
+        let Some(kw) = node.field("constructor") else {
             return;
         };
         let class = if kw.kind() == "this" {
@@ -289,35 +340,43 @@ impl<'a, 'h> Fb<'a, 'h> {
             match self.h.get(&self.class).and_then(|c| c.superclass.clone()) {
                 Some(s) => s,
                 None => {
-                    self.args(node.child_by_field_name("arguments"));
+                    self.args(node.field("arguments"));
                     return;
                 }
             }
         };
-        let args = self.args(node.child_by_field_name("arguments"));
+        let args = self.args(node.field("arguments"));
         self.call_ctor(node, kw, &class, args);
     }
 
     /// Calls a constructor of `class` on `this`.
-    pub fn call_ctor(
+    pub fn call_ctor(&mut self, node: Node<'a>, name_node: Node, class: &str, args: Vec<Arg>) {
+        if let Some(this) = self.this {
+            self.run_ctor(node, name_node, class, this, args);
+        }
+    }
+
+    /// Runs the constructor of the program class `class` that `args` choose
+    /// on the object in `recv` (a note when none takes them; nothing for a
+    /// library class or a bodiless constructor).
+    pub(super) fn run_ctor(
         &mut self,
         node: Node<'a>,
         name_node: Node,
         class: &str,
-        args: Vec<(Rvalue, JType)>,
+        recv: VarId,
+        args: Vec<Arg>,
     ) {
-        let Some(this) = self.this else { return };
-        let cands: Vec<_> = match self.h.get(class) {
-            Some(d) => d
-                .methods
-                .iter()
-                .filter(|m| m.is_ctor && m.params.len() == args.len())
-                .map(|m| (d, m))
-                .collect(),
-            None => return,
-        };
+        let h = self.h;
+        let Some(d) = h.get(class) else { return };
+        let cands: Vec<_> = d
+            .methods
+            .iter()
+            .filter(|m| m.is_ctor && m.params.len() == args.len())
+            .map(|m| (d, m))
+            .collect();
         let Some(m) = self.resolve(cands, &args) else {
-            if self.h.get(class).is_some_and(|d| d.node.is_some()) {
+            if !d.builtin {
                 self.note(
                     node,
                     format!("no constructor of `{class}` takes {} arguments", args.len()),
@@ -328,47 +387,50 @@ impl<'a, 'h> Fb<'a, 'h> {
         if !m.has_body {
             return;
         }
-        let f = m.function.clone();
-        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-        argv.insert(0, Rvalue::Use(Place::var(this)));
+        let mut args = args;
+        self.box_args(&mut args, &m.params, range(node));
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|a| a.rv).collect();
+        argv.insert(0, Rvalue::Use(Place::var(recv)));
         self.emit_call(
             node,
             name_node,
-            Callee::Direct(f.into()),
+            Callee::Direct(m.function.as_str().into()),
             argv,
-            &JType::Prim,
+            &JType::void(),
             None,
         );
     }
 
-    pub(super) fn new_object(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        let ty = node
-            .child_by_field_name("type")
-            .map(|t| self.ty(t))
-            .unwrap_or(JType::Unknown);
-        if let Some(anon) = self
-            .h
-            .anonymous
-            .get(&(self.file, node.start_byte()))
-            .cloned()
-        {
-            return self.new_anonymous(node, &anon, ty, dest);
-        }
-        let cname = ty.name();
-        let args = self.args(node.child_by_field_name("arguments"));
+    /// A new object of `class` at `node`, in a fresh temporary.
+    pub(super) fn alloc_object(&mut self, node: Node, class: &str, ty: JType) -> VarId {
         let site = self.site(range(node), SiteKind::New);
-        let x = match dest {
-            Some(d) => d,
-            None => self.temp(ty.clone(), range(node)),
-        };
+        let x = self.temp(ty, range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
-                rhs: Rvalue::New(site, cname.clone().into()),
+                rhs: Rvalue::New(site, class.into()),
             },
             range(node),
         );
-        let tn = node.child_by_field_name("type").unwrap_or(node);
+        x
+    }
+
+    /// `new T(args)`: the object is made in a fresh temporary and the
+    /// constructor runs on it alone; the caller assigns it where it goes
+    /// (a destination variable may hold other objects, and a constructor
+    /// run on it would run on them too).
+    pub(super) fn new_object(&mut self, node: Node<'a>) -> Ev {
+        let ty = node
+            .field("type")
+            .map(|t| self.ty(t))
+            .unwrap_or(JType::Unknown);
+        if let Some(anon) = self.h.anonymous.get(&node.start_byte()).cloned() {
+            return self.new_anonymous(node, &anon, ty);
+        }
+        let cname = ty.name();
+        let args = self.args(node.field("arguments"));
+        let x = self.alloc_object(node, &cname, ty.clone());
+        let tn = node.field("type").unwrap_or(node);
         if let Some(outer) = self.h.get(&cname).and_then(|d| d.inner_of.clone()) {
             self.store_outer(node, x, &outer);
         }
@@ -376,47 +438,19 @@ impl<'a, 'h> Fb<'a, 'h> {
             .h
             .get(&cname)
             .filter(|d| d.is_local)
-            .and_then(|d| d.body)
+            .and_then(|_| self.h.syntax(&cname))
+            .and_then(|s| s.body)
         {
             self.capture(node, x, Some(body), &cname);
         }
-        match self.h.get(&cname) {
-            Some(d) if d.node.is_some() => {
-                let cands: Vec<_> = d
-                    .methods
-                    .iter()
-                    .filter(|m| m.is_ctor && m.params.len() == args.len())
-                    .map(|m| (d, m))
-                    .collect();
-                match self.resolve(cands, &args) {
-                    Some(m) if !m.has_body => {}
-                    Some(m) => {
-                        let f = m.function.clone();
-                        let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-                        argv.insert(0, Rvalue::Use(Place::var(x)));
-                        self.emit_call(
-                            node,
-                            tn,
-                            Callee::Direct(f.into()),
-                            argv,
-                            &JType::Prim,
-                            None,
-                        );
-                    }
-                    None => self.note(
-                        node,
-                        format!("no constructor of `{cname}` takes {} arguments", args.len()),
-                    ),
-                }
-            }
-            Some(_) => {}
-            None => {
-                self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
-                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x)))
-                    .chain(args.into_iter().map(|a| a.0))
-                    .collect();
-                self.give_to_library(vals, range(node));
-            }
+        if self.h.is_known(&cname) {
+            self.run_ctor(node, tn, &cname, x, args);
+        } else {
+            self.note(node, format!("library class `{cname}` is not modelled: the object and its constructor's arguments go to the library heap"));
+            let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(x)))
+                .chain(args.into_iter().map(|a| a.rv))
+                .collect();
+            self.give_to_library(vals, range(node));
         }
         Ev::var(x, ty)
     }
@@ -424,26 +458,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// `new T(args) { body }`: an object of the anonymous class, T's
     /// constructor run on it with the arguments, then the anonymous class's
     /// own `<init>()` (its field initialisers).
-    pub(super) fn new_anonymous(
-        &mut self,
-        node: Node<'a>,
-        anon: &str,
-        ty: JType,
-        dest: Option<VarId>,
-    ) -> Ev {
-        let args = self.args(node.child_by_field_name("arguments"));
-        let site = self.site(range(node), SiteKind::New);
-        let x = match dest {
-            Some(d) => d,
-            None => self.temp(ty.clone(), range(node)),
-        };
-        self.emit(
-            Basic::Assign {
-                lhs: Place::var(x),
-                rhs: Rvalue::New(site, anon.into()),
-            },
-            range(node),
-        );
+    pub(super) fn new_anonymous(&mut self, node: Node<'a>, anon: &str, ty: JType) -> Ev {
+        let args = self.args(node.field("arguments"));
+        let x = self.alloc_object(node, anon, ty.clone());
         let mut c = node.walk();
         let body = node
             .named_children(&mut c)
@@ -463,33 +480,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             .outers
             .borrow_mut()
             .insert(anon.to_string(), self.class.clone());
-        let tn = node.child_by_field_name("type").unwrap_or(node);
+        let tn = node.field("type").unwrap_or(node);
         let base = ty.name();
-        if self
-            .h
-            .get(&base)
-            .is_some_and(|d| d.node.is_some() && !d.is_interface)
-        {
-            let h = self.h;
-            let d = h.get(&base).unwrap();
-            let cands: Vec<_> = d
-                .methods
-                .iter()
-                .filter(|m| m.is_ctor && m.params.len() == args.len())
-                .map(|m| (d, m))
-                .collect();
-            if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
-                let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-                argv.insert(0, Rvalue::Use(Place::var(x)));
-                self.emit_call(
-                    node,
-                    tn,
-                    Callee::Direct(m.function.as_str().into()),
-                    argv,
-                    &JType::Prim,
-                    None,
-                );
-            }
+        if self.h.get(&base).is_some_and(|d| !d.is_interface) {
+            self.run_ctor(node, tn, &base, x, args);
         }
         let init = format!("{anon}.<init>()");
         self.emit_call(
@@ -497,43 +491,49 @@ impl<'a, 'h> Fb<'a, 'h> {
             tn,
             Callee::Direct(init.into()),
             vec![Rvalue::Use(Place::var(x))],
-            &JType::Prim,
+            &JType::void(),
             None,
         );
         Ev::var(x, ty)
     }
 
-    pub(super) fn new_array(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
+    /// `new A[n]...` or `new A[]{...}`, made in a fresh temporary (as
+    /// [`Self::new_object`]). `new A[2][3]` also makes the inner arrays; a
+    /// dimension that is the constant 0 makes arrays that hold nothing.
+    pub(super) fn new_array(&mut self, node: Node<'a>) -> Ev {
         let elem = node
-            .child_by_field_name("type")
+            .field("type")
             .map(|t| self.ty(t))
             .unwrap_or(JType::Unknown);
-        let mut dim_exprs = 0;
+        let mut lengths: Vec<Option<i64>> = Vec::new();
         let mut dims = 0;
         let mut c = node.walk();
-        let parts: Vec<Node<'a>> = node.children_by_field_name("dimensions", &mut c).collect();
+        let parts: Vec<Node<'a>> = node.fields("dimensions", &mut c).collect();
         for d in parts {
             if d.kind() == "dimensions_expr" {
-                dim_exprs += 1;
                 dims += 1;
-                if let Some(e) = d.named_child(0) {
+                lengths.push(d.named_child(0).and_then(|e| {
                     self.expr(e, None);
-                }
+                    constant::int_value(e, self.src)
+                }));
             } else {
                 dims += crate::types::count_dims(d, self.src);
             }
         }
         let ty = wrap_array(elem, dims.max(1));
-        if let Some(v) = node.child_by_field_name("value") {
-            return self.array_init(v, &ty, dest);
+        if let Some(v) = node.field("value") {
+            return self.array_init(v, &ty);
         }
-        let x = self.alloc_array(node, &ty, dest);
-        // `new A[2][3]` also makes the inner arrays.
+        let empty = |i: usize| lengths.get(i) == Some(&Some(0));
+        let x = self.alloc_array(node, &ty, empty(0));
         let mut outer = x;
         let mut t = ty.clone();
-        for _ in 1..dim_exprs {
+        for i in 1..lengths.len() {
             let JType::Array(inner) = t else { break };
-            let y = self.alloc_array(node, &inner, None);
+            if empty(i - 1) {
+                break;
+            }
+            let y = self.alloc_array(node, &inner, empty(i));
             self.emit(
                 Basic::Assign {
                     lhs: Place::deref(Base::Var(outer)).index(Index::Any),
@@ -547,40 +547,47 @@ impl<'a, 'h> Fb<'a, 'h> {
         Ev::var(x, ty)
     }
 
-    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType, dest: Option<VarId>) -> VarId {
+    /// A new array of type `ty` in a fresh temporary; `empty`: of length 0
+    /// (its class is then `A[0]`, an array that can hold nothing).
+    pub(super) fn alloc_array(&mut self, node: Node, ty: &JType, empty: bool) -> VarId {
         let site = self.site(range(node), SiteKind::New);
-        let x = match dest {
-            Some(d) => d,
-            None => self.temp(ty.clone(), range(node)),
+        let x = self.temp(ty.clone(), range(node));
+        let class = match ty {
+            JType::Array(e) if empty => format!("{}[0]", e.name()),
+            _ => ty.name(),
         };
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
-                rhs: Rvalue::New(site, ty.name().into()),
+                rhs: Rvalue::New(site, class.into()),
             },
             range(node),
         );
         x
     }
 
-    pub(super) fn array_init(&mut self, node: Node<'a>, ty: &JType, dest: Option<VarId>) -> Ev {
-        let x = self.alloc_array(node, ty, dest);
+    pub(super) fn array_init(&mut self, node: Node<'a>, ty: &JType) -> Ev {
+        let mut c = node.walk();
+        let kids: Vec<Node<'a>> = node
+            .named_children(&mut c)
+            .filter(|k| !k.kind().ends_with("comment"))
+            .collect();
+        let x = self.alloc_array(node, ty, kids.is_empty());
         let elem = match ty {
             JType::Array(e) => (**e).clone(),
             _ => JType::Unknown,
         };
-        let mut c = node.walk();
-        let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
         for k in kids {
             let ev = if k.kind() == "array_initializer" {
-                self.array_init(k, &elem, None)
+                self.array_init(k, &elem)
             } else {
                 self.expr(k, None)
             };
+            let ev = self.boxed(ev, &elem, k);
             if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
                 continue;
             }
-            if let Some(v) = self.to_var(ev, k, None) {
+            if let Some(v) = self.var_of(ev, k, None) {
                 self.emit(
                     Basic::Assign {
                         lhs: Place::deref(Base::Var(x)).index(Index::Any),
@@ -605,10 +612,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     ) {
         self.expected = Some(ty.clone());
         let ev = if value.kind() == "array_initializer" {
-            self.array_init(value, ty, None)
+            self.array_init(value, ty)
         } else {
             self.expr(value, None)
         };
+        let ev = self.boxed(ev, ty, value);
         if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Scalar | Rvalue::Unknown)) {
             return;
         }
@@ -627,7 +635,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// In an anonymous class, a bare call `m()` that none of its own methods
     /// take goes to the enclosing instance: (its class, a variable holding it).
     fn outer_of_anonymous(&mut self, name: &str, node: Node<'a>) -> Option<(String, VarId)> {
-        let outer = self.h.outers.borrow().get(&self.class).cloned()?;
+        let outer = self.h.outer(&self.class)?;
         if self.h.ancestors(&self.class).iter().any(|c| {
             self.h
                 .get(c)
@@ -666,17 +674,15 @@ impl<'a, 'h> Fb<'a, 'h> {
         let o = match explicit {
             Some(e) => {
                 let ev = self.expr(e, None);
-                self.to_var(ev, e, None)
+                self.var_of(ev, e, None)
             }
             None => match self.this {
                 Some(t) if self.h.is_subclass(&self.class, outer) => Some(t),
                 Some(t)
                     if self
                         .h
-                        .outers
-                        .borrow()
-                        .get(&self.class)
-                        .is_some_and(|o| self.h.is_subclass(o, outer)) =>
+                        .outer(&self.class)
+                        .is_some_and(|o| self.h.is_subclass(&o, outer)) =>
                 {
                     let v = self.temp(JType::Class(outer.to_string()), range(node));
                     self.emit(
@@ -709,7 +715,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn enum_constants(&mut self, class: &str, decl: Node<'a>) {
         let ty = JType::Class(class.to_string());
         let arr_ty = JType::Array(Box::new(ty.clone()));
-        let arr = self.alloc_array(decl, &arr_ty, None);
+        let consts = crate::decl::enum_constants(decl);
+        let arr = self.alloc_array(decl, &arr_ty, consts.is_empty());
         self.emit(
             Basic::Assign {
                 lhs: Place::global(format!("{class}.$VALUES").into()),
@@ -717,47 +724,19 @@ impl<'a, 'h> Fb<'a, 'h> {
             },
             range(decl),
         );
-        for k in crate::decl::enum_constants(decl) {
-            let Some(n) = k.child_by_field_name("name") else {
+        for k in consts {
+            let Some(n) = k.field("name") else {
                 continue;
             };
-            if k.child_by_field_name("body").is_some() {
+            if k.field("body").is_some() {
                 self.note(
                     k,
                     "an enum constant's class body is not modelled (it is a plain constant)",
                 );
             }
-            let args = self.args(k.child_by_field_name("arguments"));
-            let site = self.site(range(k), SiteKind::New);
-            let x = self.temp(ty.clone(), range(k));
-            self.emit(
-                Basic::Assign {
-                    lhs: Place::var(x),
-                    rhs: Rvalue::New(site, class.into()),
-                },
-                range(k),
-            );
-            let h = self.h;
-            if let Some(d) = h.get(class) {
-                let cands: Vec<_> = d
-                    .methods
-                    .iter()
-                    .filter(|m| m.is_ctor && m.params.len() == args.len())
-                    .map(|m| (d, m))
-                    .collect();
-                if let Some(m) = self.resolve(cands, &args).filter(|m| m.has_body) {
-                    let mut argv: Vec<Rvalue> = args.into_iter().map(|(r, _)| r).collect();
-                    argv.insert(0, Rvalue::Use(Place::var(x)));
-                    self.emit_call(
-                        k,
-                        n,
-                        Callee::Direct(m.function.as_str().into()),
-                        argv,
-                        &JType::Prim,
-                        None,
-                    );
-                }
-            }
+            let args = self.args(k.field("arguments"));
+            let x = self.alloc_object(k, class, ty.clone());
+            self.run_ctor(k, n, class, x, args);
             let g = Place::global(format!("{class}.{}", text(n, self.src)).into());
             self.emit(
                 Basic::Assign {
@@ -818,17 +797,19 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `f(a, b, c)` of `f(A a, T... xs)`: `t = new T[]; t[?] = b; t[?] = c`,
     /// then `f(a, t)`.
-    fn pack_varargs(
-        &mut self,
-        node: Node<'a>,
-        args: &mut Vec<(Rvalue, JType)>,
-        m: &MethodDecl<'a>,
-    ) {
+    fn pack_varargs(&mut self, node: Node<'a>, args: &mut Vec<Arg>, m: &MethodDecl) {
         let fixed = m.params.len() - 1;
         let arr_ty = m.params[fixed].1.clone();
-        let t = self.alloc_array(node, &arr_ty, None);
-        for (a, _) in args.drain(fixed.min(args.len())..) {
-            if let Rvalue::Use(p) = a {
+        let t = self.alloc_array(node, &arr_ty, args.len() <= fixed);
+        let elem = match &arr_ty {
+            JType::Array(e) => (**e).clone(),
+            _ => JType::Unknown,
+        };
+        let mut extra: Vec<Arg> = args.drain(fixed.min(args.len())..).collect();
+        let params = vec![(String::new(), elem); extra.len()];
+        self.box_args(&mut extra, &params, range(node));
+        for a in extra {
+            if let Rvalue::Use(p) = a.rv {
                 self.emit(
                     Basic::Assign {
                         lhs: Place::deref(Base::Var(t)).index(Index::Any),
@@ -838,6 +819,6 @@ impl<'a, 'h> Fb<'a, 'h> {
                 );
             }
         }
-        args.push((Rvalue::Use(Place::var(t)), arr_ty));
+        args.push(Arg::new(Rvalue::Use(Place::var(t)), arr_ty));
     }
 }

@@ -9,8 +9,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub fn expr(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
         let expected = self.expected.take();
         let ev = match node.kind() {
-            "lambda_expression" => self.lambda(node, dest, expected),
-            "method_reference" => self.method_ref(node, dest, expected),
+            "lambda_expression" => self.lambda(node, expected),
+            "method_reference" => self.method_ref(node, expected),
             _ => self.expr_inner(node, dest),
         };
         match &ev.kind {
@@ -22,7 +22,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             EvK::Rv(Rvalue::New(..) | Rvalue::String(_) | Rvalue::Cast(..)) => {
                 // Materialise now so that hover on the expression has a place.
                 let ty = ev.ty.clone();
-                let v = self.to_var(ev, node, dest).expect("an object value");
+                let v = self.var_of(ev, node, dest).expect("an object value");
                 self.record(node, &Place::var(v), &ty);
                 return Ev::var(v, ty);
             }
@@ -47,7 +47,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // Java interns literals: one object per distinct text, held
                 // by the global `String."text"`.
                 let t = text(node, self.src).to_string();
-                self.strings.push((t.clone(), range(node)));
+                self.pools.strings.push((t.clone(), range(node)));
                 Ev::place(
                     Place::global(literal_global(&t).into()),
                     JType::Class("String".into()),
@@ -56,18 +56,20 @@ impl<'a, 'h> Fb<'a, 'h> {
             "decimal_integer_literal"
             | "hex_integer_literal"
             | "octal_integer_literal"
-            | "binary_integer_literal"
-            | "decimal_floating_point_literal"
-            | "hex_floating_point_literal"
-            | "true"
-            | "false"
-            | "character_literal" => Ev::scalar(),
+            | "binary_integer_literal" => {
+                let long = text(node, self.src).ends_with(['l', 'L']);
+                Ev::prim(if long { "long" } else { "int" })
+            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                let float = text(node, self.src).ends_with(['f', 'F']);
+                Ev::prim(if float { "float" } else { "double" })
+            }
+            "true" | "false" => Ev::prim("boolean"),
+            "character_literal" => Ev::prim("char"),
             "field_access" => self.field_access(node),
             "array_access" => {
-                let arr = node
-                    .child_by_field_name("array")
-                    .map(|a| self.expr(a, None));
-                if let Some(i) = node.child_by_field_name("index") {
+                let arr = node.field("array").map(|a| self.expr(a, None));
+                if let Some(i) = node.field("index") {
                     self.expr(i, None);
                 }
                 let Some(arr) = arr else { return Ev::unknown() };
@@ -75,47 +77,47 @@ impl<'a, 'h> Fb<'a, 'h> {
                     JType::Array(e) => (**e).clone(),
                     _ => JType::Unknown,
                 };
-                match self.to_var(arr, node, None) {
+                match self.var_of(arr, node, None) {
                     Some(v) => Ev::place(Place::deref(Base::Var(v)).index(Index::Any), elem),
                     None => Ev::rv(Rvalue::Null, elem),
                 }
             }
             "method_invocation" => self.call(node, dest),
-            "object_creation_expression" => self.new_object(node, dest),
-            "array_creation_expression" => self.new_array(node, dest),
-            "array_initializer" => {
-                self.array_init(node, &JType::Array(Box::new(JType::Unknown)), dest)
-            }
+            "object_creation_expression" => self.new_object(node),
+            "array_creation_expression" => self.new_array(node),
+            "array_initializer" => self.array_init(node, &JType::Array(Box::new(JType::Unknown))),
             "cast_expression" => {
                 let ty = node
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| self.ty(t))
                     .unwrap_or(JType::Unknown);
-                let v = match node.child_by_field_name("value") {
+                // The cast's type is a lambda's or method reference's target.
+                self.expected = Some(ty.clone());
+                let v = match node.field("value") {
                     Some(v) => self.expr(v, None),
                     None => return Ev::unknown(),
                 };
-                if !ty.is_ref() || !v.ty.is_ref() {
-                    return Ev::scalar();
+                let vn = node.field("value").unwrap();
+                if !ty.is_ref() {
+                    return Ev::rv(Rvalue::Scalar, ty);
                 }
-                let vn = node.child_by_field_name("value").unwrap();
-                match self.to_var(v, vn, None) {
+                // `(Object) 5` boxes.
+                let v = self.boxed(v, &ty, vn);
+                match self.var_of(v, vn, None) {
                     Some(y) => Ev::rv(Rvalue::Cast(Place::var(y), ty.name().into()), ty),
                     None => Ev::rv(Rvalue::Null, ty),
                 }
             }
             "instanceof_expression" => {
-                let left = node
-                    .child_by_field_name("left")
-                    .map(|l| (self.expr(l, None), l));
-                if let (Some((ev, l)), Some(name)) = (left, node.child_by_field_name("name")) {
+                let left = node.field("left").map(|l| (self.expr(l, None), l));
+                if let (Some((ev, l)), Some(name)) = (left, node.field("name")) {
                     let ty = node
-                        .child_by_field_name("right")
+                        .field("right")
                         .map(|t| self.ty(t))
                         .unwrap_or(JType::Unknown);
                     let x = self.declare(text(name, self.src), ty.clone(), range(name));
                     // A pattern binding is a cast that cannot fail.
-                    if let Some(y) = self.to_var(ev, l, None) {
+                    if let Some(y) = self.var_of(ev, l, None) {
                         self.emit(
                             Basic::Assign {
                                 lhs: Place::var(x),
@@ -125,7 +127,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         );
                     }
                     self.record(name, &Place::var(x), &ty);
-                } else if node.child_by_field_name("pattern").is_some() {
+                } else if node.field("pattern").is_some() {
                     self.note(node, "record patterns are not modelled");
                 }
                 Ev::scalar()
@@ -133,19 +135,17 @@ impl<'a, 'h> Fb<'a, 'h> {
             "assignment_expression" => self.assignment(node),
             "binary_expression" => {
                 // `"a" + "b"` is a constant: the interned literal "ab".
-                if let Some(t) = constant_string(node, self.src) {
-                    self.strings.push((t.clone(), range(node)));
+                if let Some(t) = constant::string_value(node, self.src) {
+                    self.pools.strings.push((t.clone(), range(node)));
                     return Ev::place(
                         Place::global(literal_global(&t).into()),
                         JType::Class("String".into()),
                     );
                 }
-                let l = node.child_by_field_name("left").map(|l| self.expr(l, None));
-                let r = node
-                    .child_by_field_name("right")
-                    .map(|r| self.expr(r, None));
+                let l = node.field("left").map(|l| self.expr(l, None));
+                let r = node.field("right").map(|r| self.expr(r, None));
                 let op = node
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| text(o, self.src))
                     .unwrap_or("");
                 let is_str = |e: &Option<Ev>| matches!(e, Some(Ev { ty: JType::Class(c), .. }) if c == "String");
@@ -154,35 +154,70 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let s = self.site(range(node), SiteKind::String);
                     return Ev::rv(Rvalue::String(s), JType::Class("String".into()));
                 }
-                Ev::scalar()
-            }
-            "unary_expression" | "update_expression" => {
-                let mut c = node.walk();
-                let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
-                for k in kids {
-                    self.expr(k, None);
+                let (lt, rt) = (
+                    l.map_or(JType::int(), |e| e.ty),
+                    r.map_or(JType::int(), |e| e.ty),
+                );
+                let boolean = JType::Prim("boolean");
+                let logical = ["&", "|", "^"].contains(&op) && (lt == boolean || rt == boolean);
+                match op {
+                    "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" => Ev::prim("boolean"),
+                    _ if logical => Ev::prim("boolean"),
+                    "<<" | ">>" | ">>>" => Ev::rv(Rvalue::Scalar, promote(&lt, &lt)),
+                    _ => Ev::rv(Rvalue::Scalar, promote(&lt, &rt)),
                 }
-                Ev::scalar()
+            }
+            "unary_expression" => {
+                let op = node
+                    .field("operator")
+                    .map(|o| text(o, self.src))
+                    .unwrap_or("");
+                let ty = match node.field("operand") {
+                    Some(k) => self.expr(k, None).ty,
+                    None => JType::int(),
+                };
+                match op {
+                    "!" => Ev::prim("boolean"),
+                    _ => Ev::rv(Rvalue::Scalar, promote(&ty, &ty)),
+                }
+            }
+            "update_expression" => {
+                // `i++` on a boxed `i` stores a new box (of a value not known).
+                let Some(k) = node.named_child(0) else {
+                    return Ev::scalar();
+                };
+                let ev = self.expr(k, None);
+                match (&ev.ty, &ev.kind) {
+                    (JType::Class(c), EvK::Place(p)) if unboxed(c).is_some() => {
+                        let prim = unboxed(c).unwrap();
+                        let boxed = self.box_value(prim, &ev.ty, None, range(node));
+                        self.store(p.clone(), boxed, k);
+                        Ev::prim(prim)
+                    }
+                    _ => Ev::rv(Rvalue::Scalar, ev.ty),
+                }
             }
             "ternary_expression" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.field("condition") {
                     self.expr(c, None);
                 }
-                let (Some(a), Some(b)) = (
-                    node.child_by_field_name("consequence"),
-                    node.child_by_field_name("alternative"),
-                ) else {
+                let (Some(a), Some(b)) = (node.field("consequence"), node.field("alternative"))
+                else {
                     return Ev::unknown();
                 };
                 // Types: take the first reference-typed arm.
-                let mut ty = JType::Prim;
+                let mut ty = JType::void();
                 let mut target = dest;
                 let mut arms: Vec<Block> = Vec::new();
+                // Arms of a primitive type: (its type, its node).
+                let mut prims: Vec<(&'static str, Node<'a>)> = Vec::new();
                 for arm in [a, b] {
                     let blk = self.sub_block(|s| {
                         let ev = s.expr(arm, None);
-                        if ev.ty.is_ref() {
-                            if ty == JType::Prim || ty == JType::Null {
+                        if let JType::Prim(p) = ev.ty {
+                            prims.push((p, arm));
+                        } else {
+                            if !ty.is_ref() || ty == JType::Null {
                                 ty = ev.ty.clone();
                             }
                             let t =
@@ -192,6 +227,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                     });
                     arms.push(blk);
                 }
+                let prims_type = match prims.as_slice() {
+                    [("boolean", _), ..] => JType::Prim("boolean"),
+                    [(a, _), (b, _)] => promote(&JType::Prim(a), &JType::Prim(b)),
+                    [(a, _)] => JType::Prim(a),
+                    _ => JType::int(),
+                };
                 let else_branch = arms.pop().unwrap();
                 let then_branch = arms.pop().unwrap();
                 self.push_stmt(Stmt::If {
@@ -199,6 +240,16 @@ impl<'a, 'h> Fb<'a, 'h> {
                     then_branch,
                     else_branch,
                 });
+                // `c ? 1 : obj` is an object: the primitive arm is boxed
+                // (after the branches, as only then is the type known; the
+                // analysis is flow-insensitive).
+                if let (true, Some(t)) = (ty.is_ref(), target) {
+                    for (p, arm) in prims {
+                        let value = constant::int_value(arm, self.src);
+                        let boxed = self.box_value(p, &ty, value, range(arm));
+                        self.var_of(boxed, arm, Some(t));
+                    }
+                }
                 match target {
                     Some(t) if ty.is_ref() => {
                         if dest.is_none() {
@@ -207,7 +258,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         }
                         Ev::var(t, ty)
                     }
-                    _ => Ev::scalar(),
+                    _ => Ev::rv(Rvalue::Scalar, prims_type),
                 }
             }
             "method_reference" => {
@@ -251,13 +302,11 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let Some(v) = self.lookup(n) {
             return Ev::var(v, self.var_ty[v.0 as usize].clone());
         }
-        if let Some((decl, f)) = self.h.field(&self.class, n) {
+        let h = self.h;
+        if let Some((decl, f)) = h.field(&self.class, n) {
             let ty = f.ty.clone();
             if f.is_static {
-                return Ev::place(
-                    Place::global(format!("{}.{}", decl.name, f.name).into()),
-                    ty,
-                );
+                return self.static_field(&decl.name, f, node);
             }
             return match self.this {
                 Some(t) => Ev::place(Place::deref(Base::Var(t)).field(n.into()), ty),
@@ -277,13 +326,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             );
         }
         // A field of the enclosing instance of an anonymous class.
-        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        let outer = self.h.outer(&self.class);
         if let (Some(outer), Some(t)) = (outer, self.this) {
-            if let Some((decl, f)) = self.h.field(&outer, n) {
-                let (dname, fname, ty, is_static) =
-                    (decl.name.clone(), f.name.clone(), f.ty.clone(), f.is_static);
-                if is_static {
-                    return Ev::place(Place::global(format!("{dname}.{fname}").into()), ty);
+            if let Some((decl, f)) = h.field(&outer, n) {
+                let (fname, ty) = (f.name.clone(), f.ty.clone());
+                if f.is_static {
+                    return self.static_field(&decl.name, f, node);
                 }
                 let o = self.temp(JType::Class(outer), range(node));
                 self.emit(
@@ -304,6 +352,27 @@ impl<'a, 'h> Fb<'a, 'h> {
             format!("`{n}` is not modelled (not a local, field or class of the program)"),
         );
         Ev::unknown()
+    }
+
+    /// An access to the static field `f` declared by `class`: its global;
+    /// for a constant variable its value (the interned literal of a String
+    /// constant, no object for a primitive), which initialises no class; a
+    /// primitive field's access is a `Use` of the global, which moves no
+    /// object but initialises the class.
+    pub(super) fn static_field(&mut self, class: &str, f: &FieldDecl, node: Node) -> Ev {
+        let global = Place::global(format!("{class}.{}", f.name).into());
+        match &f.constant {
+            Some(Constant::Str(t)) => Ev::place(
+                Place::global(literal_global(t).into()),
+                JType::Class("String".into()),
+            ),
+            Some(Constant::Prim) => Ev::rv(Rvalue::Scalar, f.ty.clone()),
+            None if !f.ty.is_ref() => {
+                self.emit(Basic::Use(global), range(node));
+                Ev::rv(Rvalue::Scalar, f.ty.clone())
+            }
+            None => Ev::place(global, f.ty.clone()),
+        }
     }
 
     /// Is this node a class name (not shadowed by a local or field)?
@@ -333,7 +402,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             JType::Class(c) => c.clone(),
             _ => String::new(),
         };
-        let Some((decl, f)) = self.h.field(&class, fname) else {
+        let h = self.h;
+        let Some((decl, f)) = h.field(&class, fname) else {
             self.note(
                 node,
                 format!(
@@ -343,21 +413,18 @@ impl<'a, 'h> Fb<'a, 'h> {
             );
             return self.read_library(range(node), None);
         };
-        let (decl_name, is_static, ty) = (decl.name.clone(), f.is_static, f.ty.clone());
-        if is_static {
-            return Ev::place(Place::global(format!("{decl_name}.{fname}").into()), ty);
+        if f.is_static {
+            return self.static_field(&decl.name, f, node);
         }
-        match self.to_var(obj, obj_node, None) {
+        let ty = f.ty.clone();
+        match self.var_of(obj, obj_node, None) {
             Some(v) => Ev::place(Place::deref(Base::Var(v)).field(fname.into()), ty),
             None => Ev::rv(Rvalue::Null, ty),
         }
     }
 
     pub(super) fn field_access(&mut self, node: Node<'a>) -> Ev {
-        let (Some(obj), Some(field)) = (
-            node.child_by_field_name("object"),
-            node.child_by_field_name("field"),
-        ) else {
+        let (Some(obj), Some(field)) = (node.field("object"), node.field("field")) else {
             return Ev::unknown();
         };
         let fname = text(field, self.src).to_string();
@@ -372,11 +439,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             if fname == "this" {
                 return self.qualified_this(&c, node);
             }
-            return match self.h.field(&c, &fname) {
-                Some((d, f)) if f.is_static => Ev::place(
-                    Place::global(format!("{}.{}", d.name, f.name).into()),
-                    f.ty.clone(),
-                ),
+            let h = self.h;
+            return match h.field(&c, &fname) {
+                Some((d, f)) if f.is_static => self.static_field(&d.name, f, node),
                 _ => {
                     self.note(node, format!("`{c}.{fname}` is not modelled"));
                     Ev::unknown()
@@ -398,14 +463,11 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn assignment(&mut self, node: Node<'a>) -> Ev {
-        let (Some(l), Some(r)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-        ) else {
+        let (Some(l), Some(r)) = (node.field("left"), node.field("right")) else {
             return Ev::unknown();
         };
         let op = node
-            .child_by_field_name("operator")
+            .field("operator")
             .map(|o| text(o, self.src))
             .unwrap_or("=");
         let lhs = self.expr(l, None);
@@ -424,16 +486,20 @@ impl<'a, 'h> Fb<'a, 'h> {
             if op == "+=" && lhs.ty == JType::Class("String".into()) {
                 let s = self.site(range(node), SiteKind::String);
                 Ev::rv(Rvalue::String(s), lhs.ty.clone())
+            } else if let Some(p) = lhs_box(&lhs.ty) {
+                // `i += 1` on a boxed `i`: a new box of a value not known.
+                self.box_value(p, &lhs.ty, None, range(node))
             } else {
-                return Ev::scalar();
+                return Ev::rv(Rvalue::Scalar, lhs.ty);
             }
         };
         let EvK::Place(lp) = lhs.kind.clone() else {
             return rhs;
         };
         if !lhs.ty.is_ref() && !rhs.ty.is_ref() {
-            return Ev::scalar();
+            return Ev::rv(Rvalue::Scalar, lhs.ty);
         }
+        let rhs = self.boxed(rhs, &lhs.ty, r);
         if let Some(v) = local {
             self.assign_var(v, rhs, r);
             return lhs;
@@ -468,7 +534,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         if self.h.is_subclass(&self.class, c) {
             return Ev::var(t, JType::Class(self.class.clone()));
         }
-        let outer = self.h.outers.borrow().get(&self.class).cloned();
+        let outer = self.h.outer(&self.class);
         match outer {
             Some(o) if self.h.is_subclass(&o, c) => {
                 let v = self.temp(JType::Class(o.clone()), range(node));
@@ -492,24 +558,10 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 }
 
-/// The text (with quotes) of a concatenation of plain string literals.
-fn constant_string(node: Node, src: &str) -> Option<String> {
-    match node.kind() {
-        "string_literal" => {
-            let t = text(node, src);
-            (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\""))
-                .then(|| t.to_string())
-        }
-        "parenthesized_expression" => constant_string(node.named_child(0)?, src),
-        "binary_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| text(o, src))?;
-            if op != "+" {
-                return None;
-            }
-            let l = constant_string(node.child_by_field_name("left")?, src)?;
-            let r = constant_string(node.child_by_field_name("right")?, src)?;
-            Some(format!("{}{}", &l[..l.len() - 1], &r[1..]))
-        }
+/// The primitive a box class type holds (`Integer` → `int`).
+fn lhs_box(ty: &JType) -> Option<&'static str> {
+    match ty {
+        JType::Class(c) => unboxed(c),
         _ => None,
     }
 }

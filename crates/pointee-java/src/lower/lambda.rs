@@ -13,13 +13,13 @@ pub(super) fn single_abstract<'a>(
     iface: &str,
 ) -> Option<(String, Vec<JType>, JType)> {
     let Some(decl) = h.get(iface) else {
-        return library_functional(iface);
+        return crate::library::functional(iface).map(|s| (s.signature, s.params, s.ret));
     };
     if !decl.is_interface {
         return None;
     }
     let mut with_body: Vec<&str> = Vec::new();
-    let mut abstract_: Vec<&MethodDecl<'a>> = Vec::new();
+    let mut abstract_: Vec<&MethodDecl> = Vec::new();
     for c in h.ancestors(iface).iter() {
         let Some(d) = h.get(c) else { continue };
         if !d.is_interface {
@@ -47,30 +47,9 @@ pub(super) fn single_abstract<'a>(
     }
 }
 
-/// The functional interfaces of the library that lambdas commonly target,
-/// erased: (signature, parameters, result). Objects of these are called
-/// back by the library (see the library heap).
-fn library_functional(iface: &str) -> Option<(String, Vec<JType>, JType)> {
-    let o = JType::object;
-    let (sig, params, ret): (&str, Vec<JType>, JType) = match iface {
-        "Runnable" => ("run()", vec![], JType::Prim),
-        "Callable" => ("call()", vec![], o()),
-        "Supplier" => ("get()", vec![], o()),
-        "Consumer" => ("accept(Object)", vec![o()], JType::Prim),
-        "BiConsumer" => ("accept(Object,Object)", vec![o(), o()], JType::Prim),
-        "Function" | "UnaryOperator" => ("apply(Object)", vec![o()], o()),
-        "BiFunction" | "BinaryOperator" => ("apply(Object,Object)", vec![o(), o()], o()),
-        "Predicate" => ("test(Object)", vec![o()], JType::Prim),
-        "BiPredicate" => ("test(Object,Object)", vec![o(), o()], JType::Prim),
-        "Comparator" => ("compare(Object,Object)", vec![o(), o()], JType::Prim),
-        _ => return None,
-    };
-    Some((sig.to_string(), params, ret))
-}
-
 /// The names of a lambda's parameters.
 fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
-    let Some(p) = node.child_by_field_name("parameters") else {
+    let Some(p) = node.field("parameters") else {
         return Vec::new();
     };
     if p.kind() == "identifier" {
@@ -81,21 +60,14 @@ fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
     kids.into_iter()
         .filter_map(|k| match k.kind() {
             "identifier" => Some((text(k, src), range(k))),
-            "formal_parameter" => k
-                .child_by_field_name("name")
-                .map(|n| (text(n, src), range(n))),
+            "formal_parameter" => k.field("name").map(|n| (text(n, src), range(n))),
             _ => None,
         })
         .collect()
 }
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn lambda(
-        &mut self,
-        node: Node<'a>,
-        dest: Option<VarId>,
-        target: Option<JType>,
-    ) -> Ev {
+    pub(super) fn lambda(&mut self, node: Node<'a>, target: Option<JType>) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -117,7 +89,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let ty = JType::Class(iface.clone());
         // The lambda object, with what it captures.
         let site = self.site(range(node), SiteKind::New);
-        let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
+        let x = self.temp(ty.clone(), range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
@@ -127,7 +99,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         );
         // Captured: the enclosing locals whose names the body mentions.
         let mut mentioned = std::collections::HashSet::new();
-        let mut todo: Vec<Node> = node.child_by_field_name("body").into_iter().collect();
+        let mut todo: Vec<Node> = node.field("body").into_iter().collect();
         while let Some(n) = todo.pop() {
             if n.kind() == "identifier" {
                 mentioned.insert(text(n, self.src));
@@ -172,7 +144,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_static: false,
             type_vars: &type_vars,
         };
-        let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
+        let mut fb = Fb::new(self.h, self.src, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
         for ((n, r), t) in names.iter().zip(&param_tys) {
@@ -213,7 +185,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 fb.class = self.class.clone();
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             if body.kind() == "block" {
                 fb.stmt(body);
             } else if let Some(r) = fb.ret_var {
@@ -225,12 +197,12 @@ impl<'a, 'h> Fb<'a, 'h> {
                 fb.expr(body, None);
             }
         }
-        let mut strings = std::mem::take(&mut fb.strings);
+        let mut pools = std::mem::take(&mut fb.pools);
         let mut lambdas = std::mem::take(&mut fb.lambdas);
         let thrown = fb.uses_thrown;
         self.uses_library |= fb.uses_library;
         let (f, fs) = fb.finish(&fname, false, &ret);
-        self.strings.append(&mut strings);
+        self.pools.append(&mut pools);
         self.lambdas.append(&mut lambdas);
         self.uses_thrown |= thrown;
         let class = pointee_ir::Class {

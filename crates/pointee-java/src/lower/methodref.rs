@@ -8,12 +8,7 @@ use super::lambda::single_abstract;
 use super::*;
 
 impl<'a, 'h> Fb<'a, 'h> {
-    pub(super) fn method_ref(
-        &mut self,
-        node: Node<'a>,
-        dest: Option<VarId>,
-        target: Option<JType>,
-    ) -> Ev {
+    pub(super) fn method_ref(&mut self, node: Node<'a>, target: Option<JType>) -> Ev {
         let iface = match &target {
             Some(JType::Class(c)) => c.clone(),
             _ => String::new(),
@@ -48,14 +43,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             None => {
                 let ev = self.expr(q, None);
                 let ty = ev.ty.clone();
-                self.to_var(ev, q, None).map(|v| (v, ty))
+                self.var_of(ev, q, None).map(|v| (v, ty))
             }
         };
         let lname = self.h.synthetic_name(&self.class, "ref");
         let fname = format!("{lname}.{sig}");
         let ty = JType::Class(iface.clone());
         let site = self.site(range(node), SiteKind::New);
-        let x = dest.unwrap_or_else(|| self.temp(ty.clone(), range(node)));
+        let x = self.temp(ty.clone(), range(node));
         self.emit(
             Basic::Assign {
                 lhs: Place::var(x),
@@ -80,7 +75,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             is_static: false,
             type_vars: &type_vars,
         };
-        let mut fb = Fb::new(self.h, self.src, self.file, &mut *self.notes, &meth);
+        let mut fb = Fb::new(self.h, self.src, &mut *self.notes, &meth);
         fb.fs.range = range(node);
         fb.fs.name_range = range(node);
         for (i, t) in param_tys.iter().enumerate() {
@@ -88,9 +83,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
         fb.set_ret(&ret);
         let this = fb.this.expect("an instance method");
-        let params: Vec<(Rvalue, JType)> = (0..param_tys.len())
+        let params: Vec<Arg> = (0..param_tys.len())
             .map(|i| {
-                (
+                Arg::new(
                     Rvalue::Use(Place::var(VarId(i as u32 + 1))),
                     param_tys[i].clone(),
                 )
@@ -118,11 +113,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             (None, None) => {}
         }
-        let mut strings = std::mem::take(&mut fb.strings);
+        let mut pools = std::mem::take(&mut fb.pools);
         let mut lambdas = std::mem::take(&mut fb.lambdas);
         let (thrown, library) = (fb.uses_thrown, fb.uses_library);
         let (f, fs) = fb.finish(&fname, false, &ret);
-        self.strings.append(&mut strings);
+        self.pools.append(&mut pools);
         self.lambdas.append(&mut lambdas);
         self.uses_thrown |= thrown;
         self.uses_library |= library;
@@ -144,51 +139,24 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     /// `C::new`: a new C with the parameters as constructor arguments.
-    fn ref_new(
-        &mut self,
-        node: Node<'a>,
-        c: &str,
-        params: Vec<(Rvalue, JType)>,
-        ret: Option<VarId>,
-    ) {
-        let site = self.site(range(node), SiteKind::New);
-        let t = ret.unwrap_or_else(|| self.temp(JType::Class(c.to_string()), range(node)));
-        self.emit(
-            Basic::Assign {
-                lhs: Place::var(t),
-                rhs: Rvalue::New(site, c.into()),
-            },
-            range(node),
-        );
-        let h = self.h;
-        match h.get(c) {
-            Some(d) if d.node.is_some() => {
-                let cands: Vec<_> = d
-                    .methods
-                    .iter()
-                    .filter(|m| m.is_ctor && m.params.len() == params.len())
-                    .map(|m| (d, m))
-                    .collect();
-                if let Some(m) = self.resolve(cands, &params).filter(|m| m.has_body) {
-                    let mut argv: Vec<Rvalue> = params.into_iter().map(|p| p.0).collect();
-                    argv.insert(0, Rvalue::Use(Place::var(t)));
-                    self.emit_call(
-                        node,
-                        node,
-                        Callee::Direct(m.function.as_str().into()),
-                        argv,
-                        &JType::Prim,
-                        None,
-                    );
-                }
-            }
-            Some(_) => {}
-            None => {
-                let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t)))
-                    .chain(params.into_iter().map(|p| p.0))
-                    .collect();
-                self.give_to_library(vals, range(node));
-            }
+    fn ref_new(&mut self, node: Node<'a>, c: &str, params: Vec<Arg>, ret: Option<VarId>) {
+        let t = self.alloc_object(node, c, JType::Class(c.to_string()));
+        if self.h.is_known(c) {
+            self.run_ctor(node, node, c, t, params);
+        } else {
+            let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(t)))
+                .chain(params.into_iter().map(|p| p.rv))
+                .collect();
+            self.give_to_library(vals, range(node));
+        }
+        if let Some(r) = ret {
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(r),
+                    rhs: Rvalue::Use(Place::var(t)),
+                },
+                range(node),
+            );
         }
     }
 
@@ -200,7 +168,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         c: &str,
         m: &str,
         recv: Option<VarId>,
-        params: Vec<(Rvalue, JType)>,
+        params: Vec<Arg>,
         ret: Option<VarId>,
     ) {
         let h = self.h;
@@ -213,7 +181,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                     .filter(|(_, d)| d.is_static)
                     .collect();
                 if let Some(d) = self.resolve(statics, &params).filter(|d| d.has_body) {
-                    let argv: Vec<Rvalue> = params.into_iter().map(|p| p.0).collect();
+                    let argv: Vec<Rvalue> = params.into_iter().map(|p| p.rv).collect();
                     let rty = d.ret.clone();
                     let ev = self.emit_call(
                         node,
@@ -226,13 +194,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                     self.ref_result(ev, ret, node);
                     return;
                 }
-                match params.first() {
-                    Some((
-                        Rvalue::Use(Place {
-                            base: Base::Var(v), ..
-                        }),
-                        _,
-                    )) => (Some(*v), params[1..].to_vec()),
+                match params.first().map(|a| &a.rv) {
+                    Some(Rvalue::Use(Place {
+                        base: Base::Var(v), ..
+                    })) => (Some(*v), params[1..].to_vec()),
                     _ => (None, params),
                 }
             }
@@ -249,7 +214,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 format!("`{c}::{m}` is not a method of the program: it goes to the library heap"),
             );
             let vals: Vec<Rvalue> = std::iter::once(Rvalue::Use(Place::var(r)))
-                .chain(args.into_iter().map(|p| p.0))
+                .chain(args.into_iter().map(|p| p.rv))
                 .collect();
             self.give_to_library(vals, range(node));
             if let Some(t) = ret {
@@ -257,7 +222,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             return;
         };
-        let mut argv: Vec<Rvalue> = args.into_iter().map(|p| p.0).collect();
+        let mut argv: Vec<Rvalue> = args.into_iter().map(|p| p.rv).collect();
         argv.insert(0, Rvalue::Use(Place::var(r)));
         let rty = d.ret.clone();
         let callee = if d.is_private {
@@ -273,14 +238,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     fn ref_result(&mut self, ev: Ev, ret: Option<VarId>, node: Node<'a>) {
-        if let (Some(t), EvK::Place(p)) = (ret, ev.kind) {
-            self.emit(
-                Basic::Assign {
-                    lhs: Place::var(t),
-                    rhs: Rvalue::Use(p),
-                },
-                range(node),
-            );
+        // (A primitive result for an object one is boxed.)
+        if let Some(t) = ret {
+            self.assign_var(t, ev, node);
         }
     }
 }

@@ -26,14 +26,14 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "if_statement" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.field("condition") {
                     self.expr(c, None);
                 }
-                let then_branch = match node.child_by_field_name("consequence") {
+                let then_branch = match node.field("consequence") {
                     Some(t) => self.sub_block(|s| s.stmt(t)),
                     None => Vec::new(),
                 };
-                let else_branch = match node.child_by_field_name("alternative") {
+                let else_branch = match node.field("alternative") {
                     Some(e) => self.sub_block(|s| s.stmt(e)),
                     None => Vec::new(),
                 };
@@ -45,11 +45,11 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "while_statement" => {
                 let body = self.sub_block(|s| {
-                    if let Some(c) = node.child_by_field_name("condition") {
+                    if let Some(c) = node.field("condition") {
                         s.expr(c, None);
                     }
                     s.exit_test();
-                    if let Some(b) = node.child_by_field_name("body") {
+                    if let Some(b) = node.field("body") {
                         s.stmt(b);
                     }
                 });
@@ -57,10 +57,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "do_statement" => {
                 let body = self.sub_block(|s| {
-                    if let Some(b) = node.child_by_field_name("body") {
+                    if let Some(b) = node.field("body") {
                         s.stmt(b);
                     }
-                    if let Some(c) = node.child_by_field_name("condition") {
+                    if let Some(c) = node.field("condition") {
                         s.expr(c, None);
                     }
                     s.exit_test();
@@ -70,8 +70,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             "for_statement" => {
                 let b = self.sub_block(|s| {
                     let mut c = node.walk();
-                    let inits: Vec<Node<'a>> =
-                        node.children_by_field_name("init", &mut c).collect();
+                    let inits: Vec<Node<'a>> = node.fields("init", &mut c).collect();
                     for i in inits {
                         if i.kind() == "local_variable_declaration" {
                             s.local_decl(i);
@@ -80,16 +79,15 @@ impl<'a, 'h> Fb<'a, 'h> {
                         }
                     }
                     let body = s.sub_block(|s| {
-                        if let Some(c) = node.child_by_field_name("condition") {
+                        if let Some(c) = node.field("condition") {
                             s.expr(c, None);
                             s.exit_test();
                         }
-                        if let Some(b) = node.child_by_field_name("body") {
+                        if let Some(b) = node.field("body") {
                             s.stmt(b);
                         }
                         let mut c = node.walk();
-                        let ups: Vec<Node<'a>> =
-                            node.children_by_field_name("update", &mut c).collect();
+                        let ups: Vec<Node<'a>> = node.fields("update", &mut c).collect();
                         for u in ups {
                             s.expr(u, None);
                         }
@@ -132,7 +130,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // parameter reads: exceptions flow context-insensitively.
                 if let Some(e) = node.named_child(0) {
                     let ev = self.expr(e, None);
-                    if let Some(v) = self.to_var(ev, e, None) {
+                    if let Some(v) = self.var_of(ev, e, None) {
                         self.emit(
                             Basic::Assign {
                                 lhs: Place::global(THROWN.into()),
@@ -172,10 +170,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             | "record_declaration" => {
                 // Local classes are classes of the program (collected with
                 // the class table); a second one of the same name is not.
-                let known = node.child_by_field_name("name").is_some_and(|n| {
-                    self.h
-                        .get(text(n, self.src))
-                        .is_some_and(|d| d.node.map(|x| x.id()) == Some(node.id()))
+                let known = node.field("name").is_some_and(|n| {
+                    self.h.get(text(n, self.src)).is_some_and(|d| d.is_local)
+                        && self
+                            .h
+                            .syntax(text(n, self.src))
+                            .is_some_and(|s| s.node.id() == node.id())
                 });
                 if !known {
                     self.note(
@@ -198,18 +198,18 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn local_decl(&mut self, node: Node<'a>) {
-        let Some(tn) = node.child_by_field_name("type") else {
+        let Some(tn) = node.field("type") else {
             return;
         };
         let base = self.ty(tn);
         let mut c = node.walk();
-        let decls: Vec<Node<'a>> = node.children_by_field_name("declarator", &mut c).collect();
+        let decls: Vec<Node<'a>> = node.fields("declarator", &mut c).collect();
         for d in decls {
-            let Some(name) = d.child_by_field_name("name") else {
+            let Some(name) = d.field("name") else {
                 continue;
             };
             let dims = d
-                .child_by_field_name("dimensions")
+                .field("dimensions")
                 .map(|x| crate::types::count_dims(x, self.src))
                 .unwrap_or(0);
             let ty = if tn.kind() == "type_identifier" && text(tn, self.src) == "var" {
@@ -217,14 +217,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             } else {
                 wrap_array(base.clone(), dims)
             };
-            let value = d.child_by_field_name("value");
+            let value = d.field("value");
             // Declared after the initializer is lowered is wrong for Java
             // scoping only in self-referential initializers; declare first.
             let v = self.declare(text(name, self.src), ty.clone(), range(name));
             if let Some(val) = value {
                 self.expected = Some(ty.clone());
                 let ev = if val.kind() == "array_initializer" {
-                    self.array_init(val, &ty, Some(v))
+                    self.array_init(val, &ty)
                 } else {
                     self.expr(val, Some(v))
                 };
@@ -241,6 +241,12 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// `v = ev` unless `ev` already is `v`.
     pub(super) fn assign_var(&mut self, v: VarId, ev: Ev, node: Node) {
+        // A primitive for a variable of a known reference type is boxed.
+        let ty = self.var_ty[v.0 as usize].clone();
+        let ev = match ty {
+            JType::Class(_) | JType::Array(_) => self.boxed(ev, &ty, node),
+            _ => ev,
+        };
         if let EvK::Place(p) = &ev.kind {
             if p.base == Base::Var(v) && !p.deref && p.path.is_empty() {
                 return;
@@ -249,23 +255,30 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let EvK::Rv(Rvalue::Scalar) = ev.kind {
             return;
         }
-        self.to_var(ev, node, Some(v));
+        self.var_of(ev, node, Some(v));
     }
 
     pub(super) fn foreach(&mut self, node: Node<'a>) {
         let b = self.sub_block(|s| {
-            let coll = node.child_by_field_name("value").map(|v| {
+            let coll = node.field("value").map(|v| {
                 let ev = s.expr(v, None);
                 let ty = ev.ty.clone();
-                (s.to_var(ev, v, None), ty)
+                (s.var_of(ev, v, None), ty)
             });
-            let ty = node.child_by_field_name("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
-            let Some(name) = node.child_by_field_name("name") else { return };
+            let ty = node.field("type").map(|t| s.ty(t)).unwrap_or(JType::Unknown);
+            let Some(name) = node.field("name") else { return };
             let x = s.declare(text(name, s.src), ty.clone(), range(name));
             s.record(name, &Place::var(x), &ty);
             let body = s.sub_block(|s| {
                 s.exit_test();
                 match coll {
+                    // `for (Integer x : ints)` boxes each element.
+                    Some((_, JType::Array(e))) if !e.is_ref() && ty.is_ref() => {
+                        if let JType::Prim(p) = *e {
+                            let boxed = s.box_value(p, &ty, None, range(node));
+                            s.assign_var(x, boxed, node);
+                        }
+                    }
                     Some((Some(c), JType::Array(_))) => {
                         let p = Place::deref(Base::Var(c)).index(Index::Any);
                         s.emit(Basic::Assign { lhs: Place::var(x), rhs: Rvalue::Use(p) }, range(node));
@@ -277,7 +290,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                         let _ = ev;
                     }
                 }
-                if let Some(b) = node.child_by_field_name("body") {
+                if let Some(b) = node.field("body") {
                     s.stmt(b);
                 }
             });
@@ -303,10 +316,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         // A switch expression's arms give its value (a switch statement
         // inside one does not).
         let value = self.yields.last().is_some_and(|y| y.2 == node.id());
-        if let Some(c) = node.child_by_field_name("condition") {
+        if let Some(c) = node.field("condition") {
             self.expr(c, None);
         }
-        let Some(body) = node.child_by_field_name("body") else {
+        let Some(body) = node.field("body") else {
             return;
         };
         let mut arms = Vec::new();
@@ -349,11 +362,9 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let mut c2 = k.walk();
                     let rs: Vec<Node<'a>> = k.named_children(&mut c2).collect();
                     for r in rs {
-                        if let (Some(t), Some(n), Some(v)) = (
-                            r.child_by_field_name("type"),
-                            r.child_by_field_name("name"),
-                            r.child_by_field_name("value"),
-                        ) {
+                        if let (Some(t), Some(n), Some(v)) =
+                            (r.field("type"), r.field("name"), r.field("value"))
+                        {
                             let ty = self.ty(t);
                             let var = self.declare(text(n, self.src), ty, range(n));
                             let ev = self.expr(v, Some(var));
@@ -368,24 +379,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                         let parts: Vec<Node<'a>> = k.named_children(&mut c3).collect();
                         for p in parts {
                             if p.kind() == "catch_formal_parameter" {
-                                if let Some(n) = p.child_by_field_name("name") {
-                                    let mut c4 = p.walk();
-                                    let ty = p
-                                        .named_children(&mut c4)
-                                        .find(|t| t.kind() == "catch_type")
-                                        .and_then(|t| t.named_child(0))
-                                        .map(|t| s.ty(t))
-                                        .unwrap_or(JType::Unknown);
-                                    let v = s.declare(text(n, s.src), ty.clone(), range(n));
-                                    s.emit(
-                                        Basic::Assign {
-                                            lhs: Place::var(v),
-                                            rhs: Rvalue::Use(Place::global(THROWN.into())),
-                                        },
-                                        range(n),
-                                    );
-                                    s.uses_thrown = true;
-                                    s.record(n, &Place::var(v), &ty);
+                                if let Some(n) = p.field("name") {
+                                    s.catch_param(p, n);
                                 }
                             } else if p.kind() == "block" {
                                 s.stmt(p);
@@ -408,5 +403,41 @@ impl<'a, 'h> Fb<'a, 'h> {
                 _ => {}
             }
         }
+    }
+
+    /// A `catch (E1 | E2 e)` parameter: the thrown objects that may be
+    /// instances of one of its types (`e = (E1) Throwable.<thrown>`, a
+    /// filtered load that is not a cast of the program).
+    fn catch_param(&mut self, param: Node<'a>, name: Node<'a>) {
+        let mut c = param.walk();
+        let types: Vec<JType> = param
+            .named_children(&mut c)
+            .find(|t| t.kind() == "catch_type")
+            .map(|t| {
+                let mut c2 = t.walk();
+                let tys: Vec<JType> = t.named_children(&mut c2).map(|x| self.ty(x)).collect();
+                tys
+            })
+            .unwrap_or_default();
+        let mut types = types;
+        if types.is_empty() {
+            types.push(JType::Unknown);
+        }
+        let ty = match types.as_slice() {
+            [one] => one.clone(),
+            _ => JType::Class("Throwable".into()),
+        };
+        let v = self.declare(text(name, self.src), ty.clone(), range(name));
+        for t in types.iter().filter(|t| t.is_ref()) {
+            self.emit(
+                Basic::Assign {
+                    lhs: Place::var(v),
+                    rhs: Rvalue::Cast(Place::global(THROWN.into()), t.name().into()),
+                },
+                range(name),
+            );
+        }
+        self.uses_thrown = true;
+        self.record(name, &Place::var(v), &ty);
     }
 }

@@ -1,0 +1,132 @@
+//! Check: the alias checks (`MUSTALIAS(p, q)`, `NOALIAS`, ...) of a
+//! language's whole program with the engines' verdicts, the casts that may
+//! fail (Java), and the analyses' figures. The verdicts are the engines'
+//! (pointee-flow's and pointee-cspta's, kept by `pointee_db::c_analysis` and
+//! `pointee_db::java_analysis`); nothing here re-derives them.
+
+use crate::c::CProgram;
+use crate::java::JavaProgram;
+use crate::{AliasCheck, Analysis, CheckReport, Diagnostic, FileRange, Lang, Severity};
+use pointee_ir::FunctionSource;
+
+pub(crate) fn check(a: &Analysis, lang: Lang) -> CheckReport {
+    let mut report = match lang {
+        Lang::C => c_check(&CProgram::new(a, a.main())),
+        Lang::Java => java_check(&JavaProgram::new(a, a.main())),
+    };
+    report
+        .alias_checks
+        .sort_by(|x, y| (a.key(x.at), &x.check).cmp(&(a.key(y.at), &y.check)));
+    report.diagnostics.sort_by(|x, y| {
+        (a.key(x.range), x.severity, &x.code, &x.message).cmp(&(
+            a.key(y.range),
+            y.severity,
+            &y.code,
+            &y.message,
+        ))
+    });
+    report
+}
+
+/// The alias checks of a program's analysis (C: pointee-flow's verdicts,
+/// Java: pointee-cspta's, both kept by the database), where they are.
+pub(crate) fn alias_checks<'a>(
+    checks: &[pointee_db::AliasCheck],
+    source: impl Fn(&str) -> Option<(crate::FileId, &'a FunctionSource)>,
+    lang: Lang,
+) -> Vec<AliasCheck> {
+    checks
+        .iter()
+        .filter_map(|check| {
+            let (file, fs) = source(&check.function)?;
+            // C: the call; Java: its statement.
+            let range = match lang {
+                Lang::C => fs.calls.iter().find(|x| x.stmt == check.stmt)?.range,
+                Lang::Java => *fs.stmts.get(check.stmt.0 as usize)?,
+            };
+            Some(AliasCheck {
+                at: FileRange { file, range },
+                check: check.check.to_string(),
+                verdict: check.verdict,
+                ok: check.ok,
+            })
+        })
+        .collect()
+}
+
+/// The C program's alias checks where they are.
+pub(crate) fn c_alias_checks(c: &CProgram) -> Vec<AliasCheck> {
+    match pointee_db::c_analysis(c.db, c.project) {
+        Ok(a) => alias_checks(&a.alias_checks, |f| c.function_source(f), Lang::C),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// What linking accepted but the user should know (tentative definitions
+/// merged across units), at each file's declaration.
+pub(crate) fn c_link_warnings(c: &CProgram) -> Vec<Diagnostic> {
+    let Ok(linked) = pointee_db::c_link(c.db, c.project) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for w in &linked.warnings {
+        for file in c.files() {
+            if !w.files.iter().any(|f| **f == *file.path(c.db)) {
+                continue;
+            }
+            let Some(g) = c.source(file).global(&w.name) else {
+                continue;
+            };
+            out.push(Diagnostic {
+                range: FileRange {
+                    file,
+                    range: g.name_range,
+                },
+                severity: Severity::Warning,
+                code: "link".into(),
+                message: w.message.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn c_check(c: &CProgram) -> CheckReport {
+    CheckReport {
+        alias_checks: c_alias_checks(c),
+        diagnostics: c_link_warnings(c),
+        stats: pointee_db::c_analysis(c.db, c.project)
+            .as_ref()
+            .map(|a| a.stats.clone())
+            .unwrap_or_default(),
+    }
+}
+
+/// The Java program's alias checks, casts that may fail and figures.
+pub(crate) fn java_check(j: &JavaProgram) -> CheckReport {
+    let mut report = CheckReport::default();
+    let Some(pta) = j.pta else { return report };
+    if let Ok(a) = pointee_db::java_analysis(j.db(), j.project) {
+        report.alias_checks = alias_checks(&a.alias_checks, |f| j.function_source(f), Lang::Java);
+    }
+    for (m, cast, fails) in pta.casts() {
+        if !fails {
+            continue;
+        }
+        let name = &pta.facts.method_names[m as usize];
+        let Some((file, fs)) = j.function_source(name) else {
+            continue;
+        };
+        report.diagnostics.push(Diagnostic {
+            range: FileRange {
+                file,
+                range: fs.stmts[cast.stmt as usize],
+            },
+            severity: Severity::Warning,
+            code: "cast-may-fail".into(),
+            message: format!("the cast to {} may fail", cast.target),
+        });
+    }
+    report.stats = pta.stats().named();
+    report
+}

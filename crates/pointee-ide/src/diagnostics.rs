@@ -1,0 +1,162 @@
+//! Diagnostics of a file: its alias checks (failing: warning; holding:
+//! hint), the front end's notes (syntax: warning, unsupported construct:
+//! information, skipped preprocessor branch: hint), a program that cannot be
+//! linked or analysed (error), casts that may fail (Java), and a note when
+//! a C file is analysed on its own because the workspace's C files do not
+//! form one program.
+
+use crate::c::CProgram;
+use crate::check::{c_alias_checks, c_link_warnings, java_check};
+use crate::java::JavaProgram;
+use crate::{AliasCheck, Analysis, Diagnostic, DiagnosticsConfig, FileId, FileRange, Severity};
+use pointee_db::Lang;
+use pointee_ir::{NoteKind, Range};
+
+pub(crate) fn diagnostics(
+    a: &Analysis,
+    file: FileId,
+    config: &DiagnosticsConfig,
+) -> Vec<Diagnostic> {
+    match a.lang(file) {
+        Some(Lang::C) => c_diagnostics(a, file, config),
+        Some(Lang::Java) => java_diagnostics(a, file, config),
+        None => Vec::new(),
+    }
+}
+
+fn at(file: FileId, range: Range) -> FileRange {
+    FileRange { file, range }
+}
+
+fn alias_check_diagnostic(c: &AliasCheck, range: FileRange) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: if c.ok {
+            Severity::Hint
+        } else {
+            Severity::Warning
+        },
+        code: "alias-check".into(),
+        message: format!(
+            "{} {}: the analysis says {}",
+            c.check,
+            if c.ok { "holds" } else { "does not hold" },
+            c.verdict.as_str()
+        ),
+    }
+}
+
+fn wanted(c: &AliasCheck, config: &DiagnosticsConfig) -> bool {
+    if c.ok {
+        config.ok_checks
+    } else {
+        config.alias_checks
+    }
+}
+
+fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
+    let path = a.file_path(file);
+    // While the C files do not link, a `.c` file is answered by its own
+    // program, and a header by the first such program.
+    let single = a.singles().get(path).copied();
+    let project = match (single, a.singles().values().next()) {
+        (Some(p), _) => p,
+        (None, Some(&first)) if path.ends_with(".h") => first,
+        _ => a.main(),
+    };
+    let c = CProgram::new(a, project);
+    let mut out = Vec::new();
+    if config.notes {
+        for n in pointee_db::file_notes(c.db, file).iter() {
+            out.push(Diagnostic {
+                range: at(file, n.range),
+                severity: match n.kind {
+                    NoteKind::Syntax => Severity::Warning,
+                    NoteKind::Unsupported => Severity::Info,
+                    NoteKind::Preprocessor => Severity::Hint,
+                },
+                code: n.kind.as_str().to_string(),
+                message: n.message.clone(),
+            });
+        }
+    }
+    match a.program_error_now(project, Lang::C) {
+        Some(e) => out.push(Diagnostic {
+            range: at(file, Range::default()),
+            severity: Severity::Error,
+            code: "link".into(),
+            message: e.0,
+        }),
+        None => {
+            for check in c_alias_checks(&c) {
+                if check.at.file == file && wanted(&check, config) {
+                    out.push(alias_check_diagnostic(&check, check.at));
+                }
+            }
+            out.extend(
+                c_link_warnings(&c)
+                    .into_iter()
+                    .filter(|d| d.range.file == file),
+            );
+        }
+    }
+    out.sort_by_key(|d| (d.range.range.start, d.range.range.end));
+    if single.is_some() {
+        let why = a
+            .program_error_now(a.main(), Lang::C)
+            .unwrap_or(crate::InputError(String::new()));
+        out.insert(
+            0,
+            Diagnostic {
+                range: at(file, Range::default()),
+                severity: Severity::Info,
+                code: "separate-program".into(),
+                message: format!(
+                    "analysed on its own (with the headers): the workspace's C files do not form one program: {why}"
+                ),
+            },
+        );
+    }
+    out
+}
+
+fn java_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
+    let project = a.project_of(file);
+    if let Some(e) = a.program_error_now(project, Lang::Java) {
+        return vec![Diagnostic {
+            range: at(file, Range::default()),
+            severity: Severity::Error,
+            code: "input".into(),
+            message: e.0,
+        }];
+    }
+    let report = java_check(&JavaProgram::new(a, project));
+    let mut checks: Vec<&AliasCheck> = report
+        .alias_checks
+        .iter()
+        .filter(|c| c.at.file == file && wanted(c, config))
+        .collect();
+    checks.sort_by_key(|c| c.at.range.start);
+    let mut out: Vec<Diagnostic> = checks
+        .into_iter()
+        .map(|c| {
+            // The check's name at the start of its statement.
+            let start = c.at.range.start;
+            let range = Range {
+                start,
+                end: start + c.check.len() as u32,
+            };
+            alias_check_diagnostic(c, at(file, range))
+        })
+        .collect();
+    if config.notes {
+        let mut casts: Vec<Diagnostic> = report
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.range.file == file)
+            .collect();
+        casts.sort_by_key(|d| (d.range.range.start, d.range.range.end));
+        out.extend(casts);
+    }
+    out
+}

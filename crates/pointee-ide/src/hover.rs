@@ -1,0 +1,141 @@
+//! Hover: the points-to set of the innermost pointer (C) or
+//! reference-typed (Java) expression at a position, merged over calling
+//! contexts (a target is definite only if definite in every context) and
+//! per context.
+
+use crate::c::{CProgram, Flow};
+use crate::java::JavaProgram;
+use crate::program::Program;
+use crate::{
+    Analysis, Callee, ContextTargets, FileId, FilePosition, FileRange, Hover, Target, TargetKind,
+};
+use pointee_cspta::PtSet;
+use pointee_ir::Base;
+use pointee_ir::Range;
+use std::collections::BTreeSet;
+
+pub(crate) fn hover(a: &Analysis, pos: FilePosition) -> Option<Hover> {
+    match Program::of(a, pos.file)? {
+        Program::C(c) => c_hover(&c, pos),
+        Program::Java(j) => java_hover(&j, pos),
+    }
+}
+
+fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
+    let (fs, e) = c.source(pos.file).expr_at(pos.offset)?;
+    let function = c.program_name(pos.file, &fs.name);
+    let engine = c.engine()?;
+    let (targets, contexts, reachable, merged, extra) = engine.with(|_, a| {
+        let per = a.values_at(&function, e.point, &c.rvalue(pos.file, &e.place));
+        let merged = Flow::merge_values(&per);
+        let mut contexts = Vec::new();
+        let mut extra = true;
+        let mut merged_by_bound = false;
+        for cv in &per {
+            let Some(t) = &cv.targets else { continue };
+            extra &= a.extra_only(cv.unit);
+            merged_by_bound |= a.unit(cv.unit).merged;
+            // One entry per call chain that reaches this context (a shared
+            // memoized context has several).
+            for path in a.chain_paths(cv.unit, 8) {
+                let chain = c.chain(a, &path);
+                let targets = c.chain_targets(a, &path, t);
+                contexts.push(ContextTargets { chain, targets });
+            }
+        }
+        let targets: Vec<Target> = merged.as_ref().map(|m| c.targets(a, m)).unwrap_or_default();
+        (targets, contexts, merged.is_some(), merged_by_bound, extra)
+    });
+    Some(Hover {
+        expr: c.text(pos.file, e.range).to_string(),
+        range: FileRange {
+            file: pos.file,
+            range: e.range,
+        },
+        reachable,
+        merged,
+        extra_entry: reachable && extra,
+        may_call: may_call(c, pos.file, e.range, &targets),
+        targets,
+        contexts,
+    })
+}
+
+/// On the callee of a call (`fp` in `fp(x)` or `(*fp)(x)`): that call's
+/// callees, the one answer `callees` gives; on another function pointer,
+/// the functions it points to.
+fn may_call(c: &CProgram, file: FileId, expr: Range, targets: &[Target]) -> Vec<Callee> {
+    let call = c
+        .source(file)
+        .functions
+        .iter()
+        .flat_map(|fs| fs.calls.iter().map(move |call| (fs, call)))
+        .filter(|(_, call)| {
+            call.callee_range.start <= expr.start && expr.end <= call.callee_range.end
+        })
+        .min_by_key(|(_, call)| call.callee_range.len());
+    if let Some((fs, call)) = call {
+        let p = Program::C(c.clone());
+        return p.callees(&c.program_name(file, &fs.name), call);
+    }
+    targets
+        .iter()
+        .filter(|t| t.kind == TargetKind::Function)
+        .map(|t| Callee {
+            name: t.name.clone(),
+            decl: t.decl,
+        })
+        .collect()
+}
+
+fn java_hover(j: &JavaProgram, pos: FilePosition) -> Option<Hover> {
+    let sm = j.source_map(pos.file)?;
+    let pta = j.pta?;
+    // The innermost reference-typed expression at the cursor, in every
+    // function that holds it (field initialisers are in every constructor).
+    let range = sm.expr_at(pos.offset)?.1.range;
+    let mut merged = PtSet::new();
+    let mut contexts = Vec::new();
+    let mut reachable = false;
+    let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
+    for fs in &sm.functions {
+        for e in fs.exprs.iter().filter(|e| e.range == range) {
+            if let (Base::Global(_), false, true) =
+                (&e.place.base, e.place.deref, e.place.path.is_empty())
+            {
+                merged.union_with(&j.place_pts(0, &e.place));
+                reachable = true;
+                continue;
+            }
+            let Some(m) = pta.method(&fs.name) else {
+                continue;
+            };
+            for &mc in pta.contexts_of(m) {
+                reachable = true;
+                let set = j.place_pts(mc, &e.place);
+                merged.union_with(&set);
+                let chain = j.ctx_labels(pta.reached[mc as usize].ctx);
+                if seen.insert((fs.name.to_string(), chain.clone())) {
+                    contexts.push(ContextTargets {
+                        chain,
+                        targets: j.targets(&set),
+                    });
+                }
+            }
+        }
+    }
+    contexts.sort_by(|a, b| a.chain.cmp(&b.chain));
+    Some(Hover {
+        expr: j.text(pos.file, range),
+        range: FileRange {
+            file: pos.file,
+            range,
+        },
+        reachable,
+        merged: false,
+        extra_entry: false,
+        targets: j.targets(&merged),
+        contexts,
+        may_call: Vec::new(),
+    })
+}
