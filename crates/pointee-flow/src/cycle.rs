@@ -185,9 +185,6 @@ impl Engine<'_> {
         self.units[u as usize].calls.clear();
         self.units[u as usize].approx.clear();
         let out = self.analyze_body(f, &input);
-        if std::env::var_os("PDEBUG").is_some() {
-            eprintln!("node {} in {} out {} depth {}", self.func(f).name, input.len(), out.as_ref().map_or(0, |o| o.len()), self.stack.len());
-        }
         let mut fr = self.stack.pop().unwrap();
         let end = self.units.len() as UnitId;
         // Approximate nodes of `f` itself below it grew its input.

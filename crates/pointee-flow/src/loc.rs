@@ -561,10 +561,14 @@ impl Locs {
         // A scalar or a pointer has no fields: only a pointer imprecise
         // enough to point to one reaches here (or a path longer than any
         // type nests). The step stays on the location, so that paths stay
-        // finite.
-        if types
-            .as_ref()
-            .is_some_and(|ts| !ts.is_empty() && ts.iter().all(fieldless))
+        // finite. Not for a symbolic name: typed by the pointer it hangs
+        // off, it stands for the whole object (`&s.f` passed as `int **`
+        // names `s`, whose other fields the callee may reach another way).
+        let symbolic = matches!(self.get(self.get(t).root_id).root, Root::Sym { .. });
+        if !symbolic
+            && types
+                .as_ref()
+                .is_some_and(|ts| !ts.is_empty() && ts.iter().all(fieldless))
             || self.get(t).path.len() >= MAX_PATH
         {
             return vec![t];

@@ -465,18 +465,6 @@ impl<'p> Engine<'p> {
     /// A new unit for `f` and `key` (its analysis is up to the caller).
     pub(crate) fn new_unit(&mut self, f: u32, key: Arc<Facts>, merged: bool, in_cycle: bool) -> UnitId {
         let u = self.units.len() as UnitId;
-        if self.replay.is_some() && std::env::var_os("PDEBUG").is_some() {
-            let stackf: Vec<String> = self.stack.iter().map(|fr| format!("{}#{}", self.func(fr.func).name, fr.unit)).collect();
-            let top = self.stack.last().unwrap().unit as usize;
-            let tu = &self.units[top];
-            eprintln!("replay creates {} from {:?} top in_cycle {} rec {} entry {:?} approx {:?} dead {} standalone {} parent {:?}", self.func(f).name, stackf, tu.in_cycle, tu.recursive, tu.entry, tu.approx.iter().map(|a| (self.func(a.0).name.clone(), a.2)).collect::<Vec<_>>(), tu.dead, tu.trace.standalone, tu.trace.parent);
-            for ((st, n), e) in &tu.calls { if *n == self.func(f).name { let cu = e.unit.unwrap(); let c = &self.units[cu as usize]; eprintln!("   analysis used {} #{} dead {} in_cycle {} key==? {}", n, cu, c.dead, c.in_cycle, *c.key == *key); let _ = st;
-                let a: std::collections::HashSet<_> = c.key.iter().copied().collect(); let b: std::collections::HashSet<_> = key.iter().copied().collect();
-                for x in a.difference(&b) { eprintln!("     only analysis: ({}, {}, {})", self.locs.name(x.src), self.locs.name(x.dst), x.def); }
-                for x in b.difference(&a) { eprintln!("     only replay: ({}, {}, {})", self.locs.name(x.src), self.locs.name(x.dst), x.def); }
-                eprintln!("   unit input {} facts", tu.input.len());
-            } }
-        }
         let parent = self.stack.last().map(|fr| fr.unit);
         self.units.push(Unit {
             merged,
@@ -543,9 +531,6 @@ impl<'p> Engine<'p> {
             self.units[u as usize].approx.clear();
             let input = self.stack[depth].input.clone();
             let out = self.analyze_body(f, &input);
-            if std::env::var_os("PDEBUG").is_some() {
-                eprintln!("exact {} in {} out {} depth {} rec {} min_dep {}", self.func(f).name, input.len(), out.as_ref().map_or(0, |o| o.len()), depth, self.stack[depth].recursive, self.stack[depth].min_dep);
-            }
             let fr = &mut self.stack[depth];
             if !fr.recursive {
                 break out;
@@ -582,11 +567,6 @@ impl<'p> Engine<'p> {
                 let mut inp = (*fr.input).clone();
                 for p in fr.pending.drain(..) {
                     inp = Facts::merge(&inp, &p);
-                }
-                if std::env::var_os("PDEBUG").is_some() {
-                    let old: std::collections::HashSet<_> = fr.input.iter().copied().collect();
-                    let added: Vec<String> = inp.iter().filter(|x| !old.contains(x)).take(12).map(|x| format!("({}, {}, {})", self.locs.name(x.src), self.locs.name(x.dst), x.def)).collect();
-                    eprintln!("  head input grows {:?}", added);
                 }
                 // The output so far stays as the start: it is the result
                 // for a smaller input, below the new fixed point (Figure 4
