@@ -558,17 +558,6 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
     }
     await openFile('devices.c');
     await goTo(line, column);
-    if (answer.error?.code === -32601) {
-      // FIXME: the server does not answer pointee/graph yet (issue 11 adds
-      // it); until then the extension must say so clearly.
-      await step('graph-not-yet', async () => {
-        await command('pointee: Show Call Graph');
-        const toast = page.locator('.notification-toast', { hasText: 'does not answer pointee/graph yet' });
-        await toast.waitFor();
-        await page.waitForTimeout(500); // the toast fades in
-      });
-      return;
-    }
     assert.equal(answer.error, undefined, JSON.stringify(answer.error));
     const graph = answer.result;
     assert.ok(graph && graph.nodes.length > 0, 'the server answers a graph for start()');

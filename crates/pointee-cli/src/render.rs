@@ -27,6 +27,9 @@ fn target_json(s: &Shown) -> Value {
     if let Some(hc) = &t.heap_context {
         v["heap_context"] = json!(hc);
     }
+    if let Some(m) = &t.meaning {
+        v["meaning"] = json!(m);
+    }
     v
 }
 
@@ -38,6 +41,9 @@ fn target_text(shown: &Shown) -> String {
     }
     if let Some(hc) = &t.heap_context {
         let _ = write!(s, ", heap context {hc}");
+    }
+    if let Some(m) = &t.meaning {
+        let _ = write!(s, ", {m}");
     }
     s.push(')');
     if let Some(d) = &shown.decl {

@@ -138,7 +138,12 @@ fn hover_json_has_the_contract_fields() {
     );
     assert_eq!(v["expr"], "d");
     assert_eq!(v["reachable"], true);
+    // A symbolic name says what it stands for in the user's terms.
     let t = &v["targets"][0];
+    assert_eq!(keys(t), ["decl", "definite", "kind", "meaning", "name"]);
+    assert_eq!(t["name"], "1_d");
+    assert_eq!(t["meaning"], "what callers of `start` pass as `d`");
+    let t = &v["targets"][1];
     assert_eq!(keys(t), ["decl", "definite", "kind", "name"]);
     let c = &v["contexts"][0];
     assert_eq!(keys(c), ["chain", "targets"]);

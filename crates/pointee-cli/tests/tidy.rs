@@ -145,6 +145,8 @@ fn crates_depend_one_way_and_the_server_only_on_the_answer_layer() {
         &["pointee-ide"],
         &["pointee-lsp"],
         &["pointee-cli"],
+        // Test harnesses: never a dependency of the product.
+        &["pointee-fuzz"],
     ];
     let layer = |name: &str| layers.iter().position(|l| l.contains(&name));
     let mut crates: Vec<String> = std::fs::read_dir(root().join("crates"))
@@ -165,7 +167,7 @@ fn crates_depend_one_way_and_the_server_only_on_the_answer_layer() {
             let edge = ["tokio", "tower-lsp-server", "serde", "serde_json"];
             assert!(
                 !edge.contains(&dep.as_str())
-                    || ["pointee-lsp", "pointee-cli"].contains(&krate.as_str()),
+                    || ["pointee-lsp", "pointee-cli", "pointee-fuzz"].contains(&krate.as_str()),
                 "{krate} depends on {dep}: only the server and the command line may"
             );
         }
@@ -183,4 +185,60 @@ fn crates_depend_one_way_and_the_server_only_on_the_answer_layer() {
     cli.sort();
     // The command line reads the program model (pointee-project) from disk.
     assert_eq!(cli, ["pointee-ide", "pointee-lsp", "pointee-project"]);
+}
+
+/// The server holds no answer logic: its sources (tests aside) walk no
+/// syntax tree and spell no grammar node kind of C or Java; what a node
+/// means is pointee-ide's question (its `syntax` module and the front ends).
+#[test]
+fn the_server_spells_no_grammar_node_kind_and_walks_no_tree() {
+    let mut kinds: std::collections::BTreeSet<String> = Default::default();
+    for grammar in [tree_sitter_c::NODE_TYPES, tree_sitter_java::NODE_TYPES] {
+        let nodes: serde_json::Value = serde_json::from_str(grammar).expect("node-types.json");
+        let mut collect = |v: &serde_json::Value| {
+            if v["named"] == true {
+                if let Some(t) = v["type"].as_str() {
+                    kinds.insert(t.to_string());
+                }
+            }
+        };
+        for node in nodes.as_array().expect("a list of nodes") {
+            collect(node);
+            for sub in node["subtypes"].as_array().into_iter().flatten() {
+                collect(sub);
+            }
+        }
+    }
+    assert!(kinds.contains("call_expression") && kinds.contains("method_invocation"));
+    let walking = [
+        ".kind()",
+        "kind_id()",
+        "child_by_field_name",
+        "named_child",
+        ".parent()",
+        "descendant_for_byte_range",
+        ".walk()",
+        "TreeCursor",
+    ];
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/pointee-lsp/src"), &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(file).expect("a source file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let quoted = code.split('"').skip(1).step_by(2);
+            for q in quoted.filter(|q| kinds.contains(*q)) {
+                found.push(format!("{}:{}: node kind \"{q}\"", file.display(), n + 1));
+            }
+            for w in walking.iter().filter(|w| code.contains(*w)) {
+                found.push(format!("{}:{}: walks a tree ({w})", file.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "answer logic in the server (move it to pointee-ide):\n{}",
+        found.join("\n")
+    );
 }

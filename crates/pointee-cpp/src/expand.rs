@@ -445,7 +445,10 @@ impl Pp<'_> {
                 (s, Kind::Str)
             }
             BASE_FILE => (string(self.main_path()), Kind::Str),
-            LINE => (self.line_of(at).to_string(), Kind::Number),
+            LINE => {
+                self.line_used = true;
+                (self.line_of(at).to_string(), Kind::Number)
+            }
             COUNTER => {
                 self.counter += 1;
                 ((self.counter - 1).to_string(), Kind::Number)

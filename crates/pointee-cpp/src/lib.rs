@@ -26,6 +26,7 @@ mod map;
 mod options;
 mod predef;
 mod process;
+mod resume;
 
 pub use map::{Expansion, FileInfo, Loc, PosMap, Span};
 pub use options::{Config, MacroOption, Standard};

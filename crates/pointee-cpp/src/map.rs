@@ -155,13 +155,15 @@ fn join(a: Loc, b: Loc) -> Loc {
 }
 
 /// Writes the expanded text and its spans.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Emitter {
     pub text: String,
-    spans: Vec<Span>,
+    /// One span per token, as written: runs are joined by [`Emitter::map`],
+    /// so that a run can be cut at any token and go on in another order.
+    pub spans: Vec<Span>,
     /// The file and end of the last token copied from a file, so that the
     /// whitespace up to the next one is copied too.
-    last: Option<(FileId, u32)>,
+    pub last: Option<(FileId, u32)>,
 }
 
 impl Emitter {
@@ -203,26 +205,29 @@ impl Emitter {
         let exact = t.has(SPELLED)
             && !t.has(SPLICED)
             && spelling.len() as u32 == t.pos.range.end - t.pos.range.start;
-        let span = Span {
+        self.spans.push(Span {
             expanded,
             to: t.pos.into(),
             exact,
             outer: t.has(IN_MACRO).then(|| t.outer.into()),
-        };
-        if let Some(prev) = self.spans.last_mut() {
-            if continues(prev, &span) {
-                prev.expanded.end = span.expanded.end;
-                prev.to.range.end = span.to.range.end.max(prev.to.range.end);
-                return;
-            }
-        }
-        self.spans.push(span);
+        });
     }
 
+    /// The map: the tokens' spans, each run that lands byte for byte (or on
+    /// one macro use) joined into one.
     pub fn map(&self) -> PosMap {
-        PosMap {
-            spans: self.spans.clone(),
+        let mut spans: Vec<Span> = Vec::with_capacity(self.spans.len() / 4);
+        for span in &self.spans {
+            if let Some(prev) = spans.last_mut() {
+                if continues(prev, span) {
+                    prev.expanded.end = span.expanded.end;
+                    prev.to.range.end = span.to.range.end.max(prev.to.range.end);
+                    continue;
+                }
+            }
+            spans.push(*span);
         }
+        PosMap { spans }
     }
 }
 

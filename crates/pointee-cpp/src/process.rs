@@ -6,6 +6,7 @@ use crate::lex::{self, Kind, Lexed};
 use crate::macros::{self, well_known::*, Interner, Macro, Macros, Pos, Sym, Tok};
 use crate::macros::{IN_MACRO, SPACE, SPELLED};
 use crate::map::Emitter;
+use crate::resume::{Checkpoint, LastRun, Reads, Target, TopLevel};
 use crate::{Config, Diagnostic, FileId, FileInfo, FileSystem, Output, Range, Severity};
 use pointee_ir::fxhash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -19,7 +20,14 @@ const MAX_INCLUDE_DEPTH: usize = 200;
 #[derive(Debug)]
 pub struct Session {
     pub(crate) interner: Interner,
-    lexed: FxHashMap<String, Arc<LexedFile>>,
+    pub(crate) lexed: FxHashMap<String, Arc<LexedFile>>,
+    /// Per main file, its last run, which the next run of the file resumes
+    /// (`resume.rs`).
+    pub(crate) last: FxHashMap<String, Arc<LastRun>>,
+    /// How many runs resumed a last run, and how many of them took the end
+    /// of its output (for tests and benchmarks).
+    pub(crate) resumed: u64,
+    pub(crate) joined: u64,
 }
 
 impl Default for Session {
@@ -27,6 +35,9 @@ impl Default for Session {
         Session {
             interner: Interner::new(),
             lexed: FxHashMap::default(),
+            last: FxHashMap::default(),
+            resumed: 0,
+            joined: 0,
         }
     }
 }
@@ -44,18 +55,8 @@ pub(crate) struct LexedFile {
     pub guard: Option<String>,
 }
 
-impl Session {
-    /// Preprocesses the file at `path` (read through `fs`) as a translation
-    /// unit, as [`crate::preprocess`] does.
-    pub fn preprocess(&mut self, config: &Config, fs: &dyn FileSystem, path: &str) -> Output {
-        let mut pp = Pp::new(self, config, fs);
-        pp.run(path);
-        pp.finish()
-    }
-}
-
 /// A file's tokens from the cache, lexed when its text is new.
-fn lexed_in(
+pub(crate) fn lexed_in(
     cache: &mut FxHashMap<String, Arc<LexedFile>>,
     int: &mut Interner,
     path: &str,
@@ -83,22 +84,22 @@ fn lexed_in(
 }
 
 /// One file being read.
-struct Frame {
-    file: FileId,
-    path: String,
-    lexed: Arc<LexedFile>,
-    next: usize,
+pub(crate) struct Frame {
+    pub(crate) file: FileId,
+    pub(crate) path: String,
+    pub(crate) lexed: Arc<LexedFile>,
+    pub(crate) next: usize,
     /// How many conditional groups were open when the file was entered.
-    conds_base: usize,
+    pub(crate) conds_base: usize,
     /// Where in the search list the file was found (for `#include_next`).
-    found_at: Option<usize>,
+    pub(crate) found_at: Option<usize>,
     /// Where the parent file goes on after the `#include` line.
-    resume_at: u32,
+    pub(crate) resume_at: u32,
 }
 
 /// An open conditional group (`#if` ... `#endif`).
-#[derive(Clone, Copy, Debug)]
-struct Cond {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cond {
     /// The enclosing group is active.
     parent_active: bool,
     /// The current branch is taken.
@@ -106,7 +107,7 @@ struct Cond {
     /// Some branch was taken already.
     taken: bool,
     seen_else: bool,
-    at: Pos,
+    pub at: Pos,
 }
 
 /// An expansion context: tokens a macro produced, read before the file
@@ -121,37 +122,51 @@ pub(crate) struct Ctx {
 /// One preprocessing run.
 pub(crate) struct Pp<'a> {
     pub int: &'a mut Interner,
-    lexed: &'a mut FxHashMap<String, Arc<LexedFile>>,
-    config: &'a Config,
-    fs: &'a dyn FileSystem,
+    pub(crate) lexed: &'a mut FxHashMap<String, Arc<LexedFile>>,
+    pub(crate) config: &'a Config,
+    pub(crate) fs: &'a dyn FileSystem,
     /// `quote_dirs`, `include_dirs`, `system_dirs`; `<...>` starts at
     /// `angle_start`.
-    search: Vec<String>,
-    angle_start: usize,
+    pub(crate) search: Vec<String>,
+    pub(crate) angle_start: usize,
     pub macros: Macros,
     /// `#pragma push_macro` stacks.
-    pushed: FxHashMap<Sym, Vec<Option<Arc<Macro>>>>,
-    frames: Vec<Frame>,
+    pub(crate) pushed: FxHashMap<Sym, Vec<Option<Arc<Macro>>>>,
+    pub(crate) frames: Vec<Frame>,
     pub contexts: Vec<Ctx>,
-    conds: Vec<Cond>,
+    pub(crate) conds: Vec<Cond>,
     /// A token of the current file read ahead (looking for a `(`).
     pub lookahead: Option<Tok>,
     pub files: Vec<FileInfo>,
-    texts: Vec<Arc<str>>,
-    line_starts: FxHashMap<FileId, Vec<u32>>,
-    once: FxHashSet<String>,
-    reported_missing: FxHashSet<String>,
+    pub(crate) texts: Vec<Arc<str>>,
+    pub(crate) line_starts: FxHashMap<FileId, Vec<u32>>,
+    pub(crate) once: FxHashSet<String>,
+    pub(crate) reported_missing: FxHashSet<String>,
     pub diagnostics: Vec<Diagnostic>,
     pub counter: u32,
     /// Set while a `#if` line is expanded: `defined` and `__has_include`
     /// are operators.
     pub in_if: bool,
     pub out: Emitter,
-    main_path: String,
+    pub(crate) main_path: String,
+    /// Every read through `fs`, with its answer.
+    pub reads: Reads,
+    /// Where a later run of the main file may resume (`resume.rs`).
+    pub checkpoints: Vec<Checkpoint>,
+    /// Whether the emitted tokens are between two top-level items.
+    pub top: TopLevel,
+    /// A `#define`, `#undef` or `pop_macro` since the last checkpoint.
+    pub macros_changed: bool,
+    /// `__LINE__` was expanded.
+    pub line_used: bool,
+    /// Where this run may join the last run again (a resumed run).
+    pub target: Option<Target>,
+    /// It did.
+    pub joined: bool,
 }
 
 impl<'a> Pp<'a> {
-    fn new(s: &'a mut Session, config: &'a Config, fs: &'a dyn FileSystem) -> Pp<'a> {
+    pub(crate) fn new(s: &'a mut Session, config: &'a Config, fs: &'a dyn FileSystem) -> Pp<'a> {
         let mut search = config.quote_dirs.clone();
         let angle_start = search.len();
         search.extend(config.include_dirs.iter().cloned());
@@ -179,14 +194,30 @@ impl<'a> Pp<'a> {
             in_if: false,
             out: Emitter::default(),
             main_path: String::new(),
+            reads: Vec::new(),
+            checkpoints: Vec::new(),
+            top: TopLevel::default(),
+            macros_changed: false,
+            line_used: false,
+            target: None,
+            joined: false,
         }
     }
 
-    fn run(&mut self, path: &str) {
-        let path = crate::normalize(path);
+    /// Reads a file through the file system, noting the answer (a later run
+    /// resumes only while every answer stays the same).
+    fn read(&mut self, path: &str) -> Option<Arc<str>> {
+        let text = self.fs.read(path);
+        self.reads.push((path.to_string(), text.clone()));
+        text
+    }
+
+    /// Preprocesses the main file at (normalised) `path`, whose text is
+    /// `main_text`.
+    pub(crate) fn run(&mut self, path: &str, main_text: Option<Arc<str>>) {
+        let path = path.to_string();
         self.main_path = path.clone();
         // The main file is file 0, though it is read last.
-        let main_text = self.fs.read(&path);
         self.new_file(&path, None, main_text.clone().unwrap_or_default());
         let predefined = crate::predef::predefined(self.config);
         self.run_text("<built-in>", predefined);
@@ -241,6 +272,22 @@ impl<'a> Pp<'a> {
         self.main_loop(1);
     }
 
+    /// Starts reading the main file `text` at its token `next`, and reads
+    /// it to its end (or until it joins the last run).
+    pub(crate) fn read_main_from(&mut self, path: &str, lexed: Arc<LexedFile>, next: usize) {
+        self.main_path = path.to_string();
+        self.frames.push(Frame {
+            file: 0,
+            path: path.to_string(),
+            lexed,
+            next,
+            conds_base: 0,
+            found_at: None,
+            resume_at: 0,
+        });
+        self.main_loop(1);
+    }
+
     /// Reads a pseudo-file (predefined macros, `-D`/`-U`) to its end.
     fn run_text(&mut self, name: &str, text: String) {
         let text: Arc<str> = text.into();
@@ -261,17 +308,22 @@ impl<'a> Pp<'a> {
     /// Expands and emits tokens until fewer than `depth` files are open.
     fn main_loop(&mut self, depth: usize) {
         while self.frames.len() >= depth {
+            if self.at_checkpoint() && self.checkpoint() {
+                return; // joined the last run
+            }
             match self.next_expanded() {
                 Some(t) => {
                     let text = &self.texts[t.pos.file as usize];
-                    self.out.emit(&t, self.int.get(t.sym), text);
+                    let spelling = self.int.get(t.sym);
+                    self.out.emit(&t, spelling, text);
+                    self.top.after(spelling);
                 }
                 None => self.pop_frame(),
             }
         }
     }
 
-    fn finish(self) -> Output {
+    pub(crate) fn finish(self) -> Output {
         let map = self.out.map();
         let expansions = map.expansions();
         Output {
@@ -283,7 +335,7 @@ impl<'a> Pp<'a> {
         }
     }
 
-    fn new_file(&mut self, path: &str, included_at: Option<Pos>, text: Arc<str>) -> FileId {
+    pub(crate) fn new_file(&mut self, path: &str, included_at: Option<Pos>, text: Arc<str>) -> FileId {
         let id = self.files.len() as FileId;
         self.files.push(FileInfo {
             path: path.to_string(),
@@ -296,7 +348,7 @@ impl<'a> Pp<'a> {
         id
     }
 
-    fn lex_file(&mut self, path: &str, text: Arc<str>) -> Arc<LexedFile> {
+    pub(crate) fn lex_file(&mut self, path: &str, text: Arc<str>) -> Arc<LexedFile> {
         lexed_in(self.lexed, self.int, path, text)
     }
 
@@ -494,6 +546,7 @@ impl<'a> Pp<'a> {
             "define" => match macros::parse_define(&toks, toks.first().map_or(whole, |t| t.pos)) {
                 Ok((name, m)) => {
                     self.macros.insert(name, Arc::new(m));
+                    self.macros_changed = true;
                 }
                 Err(e) => self.diag(
                     whole,
@@ -504,6 +557,7 @@ impl<'a> Pp<'a> {
             "undef" => match toks.first() {
                 Some(t) if t.kind == Kind::Ident => {
                     self.macros.remove(&t.sym);
+                    self.macros_changed = true;
                 }
                 _ => self.diag(whole, Severity::Warning, "#undef without a name".into()),
             },
@@ -612,6 +666,7 @@ impl<'a> Pp<'a> {
                         Some(m) => self.macros.insert(sym, m),
                         None => self.macros.remove(&sym),
                     };
+                    self.macros_changed = true;
                 }
             }
             _ => {}
@@ -739,7 +794,7 @@ impl<'a> Pp<'a> {
     ) -> Option<(String, Option<usize>, Arc<str>)> {
         if name.starts_with('/') {
             let p = crate::normalize(name);
-            return self.fs.read(&p).map(|t| (p, None, t));
+            return self.read(&p).map(|t| (p, None, t));
         }
         let current = self.frames.last();
         let mut start = if quoted { 0 } else { self.angle_start };
@@ -751,13 +806,13 @@ impl<'a> Pp<'a> {
             // Beside the including file first.
             let dir = current.map_or("", |f| crate::parent(&f.path)).to_string();
             let p = crate::join(&dir, name);
-            if let Some(t) = self.fs.read(&p) {
+            if let Some(t) = self.read(&p) {
                 return Some((p, None, t));
             }
         }
         for k in start..self.search.len() {
             let p = crate::join(&self.search[k], name);
-            if let Some(t) = self.fs.read(&p) {
+            if let Some(t) = self.read(&p) {
                 return Some((p, Some(k), t));
             }
         }

@@ -735,3 +735,226 @@ fn expanded_tokens_never_run_together() {
         "- - 1 + + 1e + 1 a b / / L 'c' . 5",
     );
 }
+
+// ------------------------------------------------ resuming a kept prefix
+
+/// A unit whose leading directives read headers, define macros and leave a
+/// conditional open.
+const PREFIX_UNIT: &str = "#include \"a.h\"\n#define TWICE(x) ((x) + (x))\n#ifdef A_H\nint before = A + __COUNTER__;\n#endif\nint f(void) { return TWICE(A) + __LINE__ + __COUNTER__; }\n";
+const PREFIX_HEADER: &str = "#ifndef A_H\n#define A_H\n#define A 40\nint from_a = __COUNTER__;\n#endif\n";
+
+/// Preprocesses `main.c` in `session` and from scratch; both must agree.
+fn twice(session: &mut Session, config: &Config, files: &[(&str, &str)]) -> Output {
+    let fs = fs_of(files);
+    let kept = session.preprocess(config, &fs, "main.c");
+    let fresh = preprocess(config, &fs, "main.c");
+    assert_eq!(kept, fresh, "resumed output differs for {files:?}");
+    kept
+}
+
+#[test]
+fn an_edit_below_the_leading_directives_resumes_after_them() {
+    let mut s = Session::default();
+    let c = Config::default();
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 0);
+    let edited = PREFIX_UNIT.replace("return", "int k = TWICE(1);\n return k +");
+    let out = twice(&mut s, &c, &[("main.c", &edited), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 1);
+    assert!(out.text.contains("int k = ((1) + (1))"), "{}", out.text);
+    // The kept run is good for the next edit, and for the first text.
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 2);
+}
+
+#[test]
+fn a_changed_header_or_configuration_reads_everything_again() {
+    let mut s = Session::default();
+    let c = Config::default();
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    // A header changes.
+    let header = PREFIX_HEADER.replace("40", "41");
+    let out = twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", &header)]);
+    assert!(out.text.contains("41"), "{}", out.text);
+    // A header looked for and not found appears.
+    let missing = format!("#include \"b.h\"\n{PREFIX_UNIT}");
+    twice(&mut s, &c, &[("main.c", &missing), ("a.h", PREFIX_HEADER)]);
+    let out = twice(
+        &mut s,
+        &c,
+        &[("main.c", &missing), ("a.h", PREFIX_HEADER), ("b.h", "int in_b;\n")],
+    );
+    assert!(out.text.contains("in_b"), "{}", out.text);
+    // Another configuration.
+    let d = Config::from_args(&["-DA_H".to_string()], "");
+    twice(&mut s, &d, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    assert_eq!(s.resumed(), 0);
+    // The leading directives change: resumed from the file's start only.
+    let redefined = PREFIX_UNIT.replace("(x) + (x)", "(x) * 2");
+    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    let out = twice(&mut s, &c, &[("main.c", &redefined), ("a.h", PREFIX_HEADER)]);
+    assert!(out.text.contains("(40) * 2"), "{}", out.text);
+    assert_eq!((s.resumed(), s.joined()), (1, 0));
+}
+
+#[test]
+fn a_unit_of_directives_only_or_without_them_is_preprocessed_the_same() {
+    let mut s = Session::default();
+    let c = Config::default();
+    for text in ["#define X 1\n", "", "int x = 1;\n", "#include \"a.h\"\nint y = A;\n"] {
+        twice(&mut s, &c, &[("main.c", text), ("a.h", PREFIX_HEADER)]);
+        twice(&mut s, &c, &[("main.c", text), ("a.h", PREFIX_HEADER)]);
+    }
+}
+
+/// A unit of many items, with macros defined between them, a conditional
+/// around some, `__COUNTER__` and a header included below the first item.
+const ITEMS_UNIT: &str = "\
+#include \"a.h\"
+#define NEXT(n) ((n)->next)
+struct node { struct node *next; int v; };
+static int count;
+struct node *second(struct node *n) {
+    return NEXT(NEXT(n));
+}
+#define STEP(p) do { (p) = NEXT(p); count++; } while (0)
+void walk(struct node *p) {
+    while (p) STEP(p);
+}
+#ifdef A_H
+int with_a = A;
+int counted = __COUNTER__;
+#else
+int without_a;
+#endif
+#include \"b.h\"
+int *address(int *p) { return p; }
+#undef NEXT
+#define NEXT(n) (n)
+int last(struct node *n) { return NEXT(n)->v + B; }
+";
+
+/// Every edit of `edits` applied in turn to `text`, preprocessed by one
+/// session and from scratch; returns the session.
+fn edit_in_turn(text: &str, edits: &[(&str, &str)], files: &[(&str, &str)]) -> Session {
+    let mut s = Session::default();
+    let c = Config::default();
+    let mut text = text.to_string();
+    for (find, with) in std::iter::once(&("", "")).chain(edits) {
+        if !find.is_empty() {
+            assert!(text.contains(find), "{find:?} in\n{text}");
+            text = text.replacen(find, with, 1);
+        }
+        let mut all: Vec<(&str, &str)> = files.to_vec();
+        all.push(("main.c", text.as_str()));
+        twice(&mut s, &c, &all);
+    }
+    s
+}
+
+#[test]
+fn an_edit_inside_one_item_takes_the_rest_of_the_last_output() {
+    let files = [("a.h", PREFIX_HEADER), ("b.h", "#define B 2\nint in_b;\n")];
+    let edits = [
+        // Inside a body, the same length, then longer, then over lines.
+        ("return NEXT(NEXT(n));", "return NEXT(NEXT(m));"),
+        ("return NEXT(NEXT(m));", "return NEXT(n);\n    /* longer */"),
+        ("while (p) STEP(p);", "while (p)\n        STEP(p);\n    count--;"),
+        // Inside the conditional group.
+        ("int with_a = A;", "int with_a = A + 1;"),
+        // Below the second include and the redefinition.
+        ("return p;", "return p + 1;"),
+        ("NEXT(n)->v + B", "NEXT(n)->v"),
+    ];
+    let s = edit_in_turn(ITEMS_UNIT, &edits, &files);
+    assert_eq!(s.resumed(), edits.len() as u64);
+    // The last item's edit has nothing after it to take; the others join
+    // where a checkpoint follows them.
+    assert!(s.joined() >= 3, "joined {} of {}", s.joined(), edits.len());
+}
+
+#[test]
+fn edits_that_change_what_follows_read_on_to_the_end() {
+    let files = [("a.h", PREFIX_HEADER), ("b.h", "#define B 2\nint in_b;\n")];
+    let edits = [
+        // A macro the items below use.
+        ("#define STEP(p) do {", "#define STEP(p) do { count--;"),
+        // A new definition inside an item.
+        ("    return NEXT(NEXT(n));", "#undef NEXT\n#define NEXT(n) n\n    return NEXT(NEXT(n));"),
+        // `__COUNTER__` used in an edited item.
+        ("int *address(int *p)", "int c = __COUNTER__;\nint *address(int *p)"),
+        // An unbalanced brace, then closed again.
+        ("return p;", "return p; {"),
+        ("return p; {", "return p;"),
+        // An item removed, another added at the end.
+        ("static int count;\n", ""),
+        ("return NEXT(n)->v + B; }\n", "return NEXT(n)->v + B; }\nint tail;\n"),
+        // A conditional that opens in one item and closes in a later one.
+        ("int *address", "#if 0\nint *address"),
+        ("#undef NEXT", "#endif\n#undef NEXT"),
+    ];
+    edit_in_turn(ITEMS_UNIT, &edits, &files);
+}
+
+#[test]
+fn line_numbers_below_an_edit_that_adds_lines_are_read_again() {
+    let unit = "int a;\nint b;\nint c = 1;\nint d;\nint e;\nint f;\nint g;\nint h;\nint i;\nint j;\nint k;\nint l;\nint line = __LINE__;\n";
+    let edits = [("int c = 1;", "int c =\n 2;"), ("int c =\n 2;", "int c = 3;")];
+    let s = edit_in_turn(unit, &edits, &[]);
+    assert_eq!(s.resumed(), 2);
+}
+
+#[test]
+fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/c");
+    let mut files = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(root)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a fixture folder") {
+            let p = e.expect("an entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "c" || x == "h") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut resumed, mut joined) = (0, 0);
+    for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "c")) {
+        let text = std::fs::read_to_string(path).expect("a readable fixture");
+        let dir = crate::parent(path.to_str().expect("a UTF-8 path")).to_string();
+        let mut fs = MemoryFs::new();
+        for h in files.iter().filter(|h| h.starts_with(&dir)) {
+            fs.insert(h.to_str().unwrap(), &std::fs::read_to_string(h).unwrap());
+        }
+        let main = path.to_str().unwrap();
+        let mut s = Session::default();
+        let c = Config::default();
+        // A line inserted at the start of every eighth line, then removed.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .filter(|&i| i < text.len())
+            .collect();
+        for &at in starts.iter().step_by(8) {
+            // And a character in the middle of the line made a space (a
+            // word split, a comment or string opened or closed), undone.
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            let mid = (at + line_end) / 2;
+            let blanked = match text.as_bytes().get(mid) {
+                Some(c) if c.is_ascii() => format!("{} {}", &text[..mid], &text[mid + 1..]),
+                _ => text.clone(),
+            };
+            let inserted = format!("{}int probe_{at};\n{}", &text[..at], &text[at..]);
+            for edited in [inserted, text.clone(), blanked, text.clone()] {
+                fs.insert(main, &edited);
+                let kept = s.preprocess(&c, &fs, main);
+                let fresh = preprocess(&c, &fs, main);
+                assert_eq!(kept, fresh, "{main}, line inserted at {at}");
+            }
+        }
+        resumed += s.resumed();
+        joined += s.joined();
+    }
+    assert!(resumed > 100 && joined > 50, "resumed {resumed}, joined {joined}");
+}

@@ -36,6 +36,16 @@ pub type System = Arc<dyn pointee_c::FileSystem + Send + Sync>;
 pub struct FrontEnd {
     system: System,
     session: std::sync::Mutex<pointee_c::Session>,
+    /// Each unit's last outline and what it was made from, which the next
+    /// outline of the unit starts from (results never depend on it).
+    last_outlines: std::sync::Mutex<FxHashMap<SourceFile, LastOutline>>,
+}
+
+/// A unit's expanded text, its tree and its outline.
+struct LastOutline {
+    expanded: Arc<Expanded>,
+    tree: tree_sitter::Tree,
+    outline: Arc<COutline>,
 }
 
 impl FrontEnd {
@@ -43,6 +53,7 @@ impl FrontEnd {
         FrontEnd {
             system,
             session: Default::default(),
+            last_outlines: Default::default(),
         }
     }
 }
@@ -159,15 +170,52 @@ pub struct COutline {
 
 /// The outline of a C file, from its expanded text. Re-executes when the
 /// expansion changed; it lowers declarations but no body.
+///
+/// The text is parsed incrementally from the unit's previous tree
+/// (tree-sitter's incremental parse yields the tree a parse from scratch
+/// would), and when the edit lies inside one function's body and the
+/// syntax changed nowhere else, the previous outline is kept with the
+/// positions after the edit moved (the outline reads no body).
 #[salsa::tracked(returns(ref))]
 pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
-    let text = &c_expanded(db, file).0.text;
-    let tree = crate::parse(Lang::C, text, None);
+    let expanded = c_expanded(db, file);
+    let text = &expanded.0.text;
+    let lock = || {
+        db.front_end()
+            .last_outlines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    };
+    let last = lock().remove(&file);
+    let (tree, kept) = match last {
+        Some(mut last) => {
+            let edit = text_edit(&last.expanded.0.text, text);
+            last.tree.edit(&edit);
+            let tree = crate::parse(Lang::C, text, Some(&last.tree));
+            let kept = outline_after_body_edit(&last.outline, &last.tree, &tree, &edit);
+            (tree, kept)
+        }
+        None => (crate::parse(Lang::C, text, None), None),
+    };
+    let outline = kept.unwrap_or_else(|| outline_of(file.path(db), text, &tree));
+    lock().insert(
+        file,
+        LastOutline {
+            expanded: expanded.clone(),
+            tree,
+            outline: outline.clone(),
+        },
+    );
+    outline
+}
+
+/// Outlines a parsed expanded text.
+fn outline_of(path: &str, text: &str, tree: &tree_sitter::Tree) -> Arc<COutline> {
     let Outline {
         scope,
         file: outline_file,
         functions,
-    } = pointee_c::outline(file.path(db), text, &tree);
+    } = pointee_c::outline(path, text, tree);
     let mut by_name: FxHashMap<Name, Vec<usize>> =
         FxHashMap::with_capacity_and_hasher(functions.len(), Default::default());
     for (i, f) in functions.iter().enumerate() {
@@ -179,6 +227,95 @@ pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
         scope: Arc::new(scope),
         by_name,
     }))
+}
+
+/// The outline after `edit` when the edit lies inside the body of one
+/// function definition of `last` (strictly between its braces) and the
+/// syntax changed nowhere else: `last`, with that definition's end and
+/// everything after it moved by the edit's change of length. `None`
+/// otherwise. `old` is the previous tree, edited; `new` the tree of the
+/// new text.
+fn outline_after_body_edit(
+    last: &COutline,
+    old: &tree_sitter::Tree,
+    new: &tree_sitter::Tree,
+    edit: &tree_sitter::InputEdit,
+) -> Option<Arc<COutline>> {
+    let delta = edit.new_end_byte as i64 - edit.old_end_byte as i64;
+    let (start, old_end) = (edit.start_byte as u32, edit.old_end_byte as u32);
+    let k = last
+        .functions
+        .partition_point(|f| f.range.start < start)
+        .checked_sub(1)?;
+    let def = &last.functions[k];
+    if old_end >= def.range.end {
+        return None;
+    }
+    let moved_end = (i64::from(def.range.end) + delta) as usize;
+    // In the new tree: a definition at the same start, ending where the
+    // old one ends after the edit, whose body holds the edit.
+    let root = new.root_node();
+    let node = root.first_child_for_byte(edit.start_byte)?;
+    let body = node.child_by_field_name("body")?;
+    if node.kind() != "function_definition"
+        || node.start_byte() != def.range.start as usize
+        || node.end_byte() != moved_end
+        || body.start_byte() >= edit.start_byte
+        || body.end_byte() <= edit.new_end_byte
+    {
+        return None;
+    }
+    // Nothing else changed, and the body's braces stayed.
+    let inside = |r: &tree_sitter::Range| {
+        r.start_byte > body.start_byte() && r.end_byte < body.end_byte()
+    };
+    if !old.changed_ranges(new).all(|r| inside(&r)) {
+        return None;
+    }
+    let mut functions = last.functions.clone();
+    let shift = |o: u32| (i64::from(o) + delta) as u32;
+    functions[k].range.end = moved_end as u32;
+    for f in &mut functions[k + 1..] {
+        f.range = pointee_ir::Range {
+            start: shift(f.range.start),
+            end: shift(f.range.end),
+        };
+    }
+    let mut file = last.file.clone();
+    file.source.shift_from(def.range.end, delta);
+    Some(crate::graveyard::shared(Arc::new(COutline {
+        functions,
+        file,
+        scope: last.scope.clone(),
+        by_name: last.by_name.clone(),
+    })))
+}
+
+/// The edit that makes `new` of `old`: what lies between their common
+/// start and their common end.
+pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail = a[start..]
+        .iter()
+        .rev()
+        .zip(b[start..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let point = |s: &[u8], at: usize| {
+        let before = &s[..at];
+        let row = before.iter().filter(|&&c| c == b'\n').count();
+        let column = at - before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    tree_sitter::InputEdit {
+        start_byte: start,
+        old_end_byte: a.len() - tail,
+        new_end_byte: b.len() - tail,
+        start_position: point(a, start),
+        old_end_position: point(a, a.len() - tail),
+        new_end_position: point(b, b.len() - tail),
+    }
 }
 
 /// What the bodies of a C file may name. Position-free: equal (and

@@ -18,11 +18,15 @@ pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<LineIndex> {
 }
 
 /// The file's syntax tree: the editor's incrementally re-parsed tree when it
-/// gave one, else a parse of the text.
+/// gave one without syntax errors, else a parse of the text. A re-parse of
+/// a broken text may recover from the error differently than a fresh parse
+/// does, and answers must not depend on the edits that led to a text.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn syntax_tree(db: &dyn Db, file: SourceFile) -> Option<TreeHandle> {
     if let Some(tree) = file.tree(db) {
-        return Some(tree.clone());
+        if !tree.0.root_node().has_error() {
+            return Some(tree.clone());
+        }
     }
     let lang = Lang::of_path(file.path(db))?;
     Some(TreeHandle(Arc::new(crate::parse(

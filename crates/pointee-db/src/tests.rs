@@ -482,3 +482,50 @@ fn queries_after_an_unrelated_write_are_not_stopped() {
     });
     assert!(reached > 1000, "{reached}");
 }
+
+/// tree-sitter's incremental re-parse of a broken text may recover from
+/// the error differently than a fresh parse (found by pointee-fuzz's
+/// incremental-equals-fresh runs on `RecursionContexts.java`: go to
+/// definition answered differently after the same two edits). The syntax
+/// tree answers read must not depend on the edit history.
+#[test]
+fn a_broken_texts_tree_is_the_fresh_parse_whatever_the_edits() {
+    let original = include_str!("../../../fixtures/java/RecursionContexts.java");
+    let point = |s: &str, off: usize| {
+        let before = &s[..off];
+        let row = before.matches('\n').count();
+        let col = off - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        tree_sitter::Point { row, column: col }
+    };
+    let mut text = original.to_string();
+    let mut tree = parse(Lang::Java, &text, None);
+    // `a != null` becomes `static != null`; then `if (n <= 0) {` goes.
+    let a = original.find("(a != null").unwrap() + 1;
+    let cond = original.find("        if (n <= 0) {\n").unwrap() + "static".len() - 1;
+    for (start, end, new) in [(a, a + 1, "static"), (cond, cond + 22, "")] {
+        let next = format!("{}{new}{}", &text[..start], &text[end..]);
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: end,
+            new_end_byte: start + new.len(),
+            start_position: point(&text, start),
+            old_end_position: point(&text, end),
+            new_end_position: point(&next, start + new.len()),
+        });
+        text = next;
+        tree = parse(Lang::Java, &text, Some(&tree));
+    }
+    let fresh = parse(Lang::Java, &text, None);
+    let db = Database::default();
+    let file = SourceFile::new(
+        &db,
+        "RecursionContexts.java".to_string(),
+        Arc::from(text.as_str()),
+        Some(TreeHandle(Arc::new(tree))),
+    );
+    let answered = syntax_tree(&db, file).as_ref().unwrap();
+    assert_eq!(
+        answered.0.root_node().to_sexp(),
+        fresh.root_node().to_sexp()
+    );
+}

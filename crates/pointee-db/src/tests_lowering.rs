@@ -443,3 +443,67 @@ fn includes_not_in_the_program_are_read_from_the_system() {
     assert_eq!(lowered.headers.len(), 1);
     assert_eq!(&*lowered.headers[0].file, "inc/list.h");
 }
+
+/// The outline of the editor's current text in a fresh database.
+fn fresh_outline(e: &Editor) -> Arc<COutline> {
+    let fresh = Editor::new("x.c", &e.text);
+    c_outline(&fresh.db, fresh.file).clone()
+}
+
+#[test]
+fn a_body_edit_keeps_the_outline_moved_and_equal_to_a_fresh_one() {
+    let mut e = Editor::new("x.c", PROGRAM);
+    let before = c_outline(&e.db, e.file).clone();
+    let (start, end) = e.function(0).expect("a function");
+    let brace = start + e.text[start..end].find('{').expect("a body") + 1;
+    e.replace(brace, brace, "\n    int edit_probe = 1;");
+    let after = c_outline(&e.db, e.file).clone();
+    // Kept: the scope is the previous outline's, not made again.
+    assert!(Arc::ptr_eq(&before.scope, &after.scope), "not kept");
+    assert_eq!(*after, *fresh_outline(&e));
+    assert_like_whole_file(&e.db, e.file, "the edited body");
+
+    // Edits that change more than one body's inside are outlined again,
+    // and equal a fresh outline too: an unbalanced brace, the braces
+    // themselves, the signature, a new declaration after the body.
+    type At<'a> = &'a dyn Fn(&str) -> usize;
+    let edits: [(&str, At); 4] = [
+        ("{ {", &|t| t.find("int edit_probe").unwrap()),
+        ("", &|t| t.find('{').unwrap()),
+        ("const ", &|_| start),
+        ("int *before_edit;\n", &|_| 0),
+    ];
+    for (with, at) in edits {
+        let before = c_outline(&e.db, e.file).clone();
+        let at = at(&e.text);
+        let end = if with.is_empty() { at + 1 } else { at };
+        e.replace(at, end, with);
+        let after = c_outline(&e.db, e.file).clone();
+        assert!(!Arc::ptr_eq(&before.scope, &after.scope), "kept after {with:?}");
+        assert_eq!(*after, *fresh_outline(&e), "after {with:?}");
+        assert_like_whole_file(&e.db, e.file, &format!("after {with:?}"));
+    }
+}
+
+#[test]
+fn body_edits_of_every_fixture_give_the_outline_of_a_fresh_parse() {
+    let mut kept = 0;
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).expect("a readable fixture");
+        let name = path.display().to_string();
+        let mut e = Editor::new("x.c", &text);
+        let count = pointee_c::lower_file("x.c", &text).source.functions.len();
+        for k in 0..count.min(6) {
+            let Some((start, end)) = e.function(k as isize) else { break };
+            let Some(brace) = e.text[start..end].find('{') else { continue };
+            let before = c_outline(&e.db, e.file).clone();
+            let at = start + brace + 1;
+            e.replace(at, at, "\n    int edit_probe;");
+            let after = c_outline(&e.db, e.file).clone();
+            kept += usize::from(Arc::ptr_eq(&before.scope, &after.scope));
+            assert_eq!(*after, *fresh_outline(&e), "{name}: edit of function {k}");
+        }
+        assert_like_whole_file(&e.db, e.file, &name);
+    }
+    assert!(kept > 100, "only {kept} outlines kept");
+}

@@ -16,6 +16,9 @@ pub struct Analysis<'p> {
     engine: Engine<'p>,
     live: Vec<bool>,
     main_live: Vec<bool>,
+    /// Each live unit's number: its place in a depth-first walk of the
+    /// invocation graph from the entries (see [`Analysis::unit_number`]).
+    numbers: Vec<Option<u32>>,
     replays: HashMap<UnitId, HashMap<Point, Facts>>,
     reuse: crate::reuse::Reuse,
 }
@@ -36,10 +39,12 @@ impl<'p> Analysis<'p> {
     pub(crate) fn new(engine: Engine<'p>) -> Analysis<'p> {
         let live = engine.reachable_units(false);
         let main_live = engine.reachable_units(true);
+        let numbers = number_units(&engine, &live);
         Analysis {
             engine,
             live,
             main_live,
+            numbers,
             replays: HashMap::default(),
             reuse: Default::default(),
         }
@@ -108,14 +113,29 @@ impl<'p> Analysis<'p> {
         self.engine.locs.func_index.get(name).copied()
     }
 
-    /// The live units (contexts) of a function, in creation order.
+    /// The live units (contexts) of a function, by [`Analysis::unit_number`].
     pub fn units_of(&self, func: &str) -> Vec<UnitId> {
         let Some(fi) = self.func_index(func) else {
             return Vec::new();
         };
-        (0..self.engine.units.len() as UnitId)
+        let mut v: Vec<UnitId> = (0..self.engine.units.len() as UnitId)
             .filter(|&u| self.is_live(u) && self.engine.units[u as usize].func == fi)
-            .collect()
+            .collect();
+        v.sort_by_key(|&u| self.unit_number(u));
+        v
+    }
+
+    /// The number users see for a live unit: its place in a depth-first
+    /// walk of the invocation graph from the entries (entries by kind, then
+    /// name; calls in statement order). Unit ids depend on the runs a
+    /// result was reused from; these numbers only on the result, so an
+    /// edited program answers as a fresh analysis of its text does.
+    pub fn unit_number(&self, u: UnitId) -> u32 {
+        self.numbers
+            .get(u as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(u32::MAX)
     }
 
     /// True when the unit is reached only from extra entries.
@@ -454,10 +474,12 @@ impl<'p> Analysis<'p> {
     /// indented below it.
     pub fn render_graph(&self) -> String {
         let mut out = String::new();
-        for (u, unit) in self.engine.units.iter().enumerate() {
-            if !self.is_live(u as UnitId) {
-                continue;
-            }
+        let mut order: Vec<UnitId> = (0..self.engine.units.len() as UnitId)
+            .filter(|&u| self.is_live(u))
+            .collect();
+        order.sort_by_key(|&u| self.unit_number(u));
+        for u in order {
+            let unit = &self.engine.units[u as usize];
             let name = self.engine.locs.func_name(unit.func);
             let mut tags = Vec::new();
             match unit.entry {
@@ -483,9 +505,14 @@ impl<'p> Analysis<'p> {
             } else {
                 format!(" [{}]", tags.join(", "))
             };
-            let _ = writeln!(out, "#{u} {name}{tags}: {} input facts", unit.input.len());
+            let number = self.unit_number(u);
+            let _ = writeln!(
+                out,
+                "#{number} {name}{tags}: {} input facts",
+                unit.input.len()
+            );
             for ((s, callee), e) in &unit.calls {
-                let target = match e.unit {
+                let target = match e.unit.map(|c| self.unit_number(c)) {
                     Some(c) if e.approximate => format!("#{c} (approximate)"),
                     Some(c) => format!("#{c}"),
                     None => "library".into(),
@@ -526,4 +553,53 @@ impl<'p> Analysis<'p> {
     pub fn is_null(l: LocId) -> bool {
         l == NULL
     }
+}
+
+/// Numbers the live units in a depth-first walk from the entries (see
+/// [`Analysis::unit_number`]).
+fn number_units(engine: &Engine<'_>, live: &[bool]) -> Vec<Option<u32>> {
+    let units = &engine.units;
+    let rank = |k: EntryKind| match k {
+        EntryKind::Main => 0,
+        EntryKind::AtExit => 1,
+        EntryKind::Extra => 2,
+    };
+    let mut roots: Vec<UnitId> = (0..units.len() as UnitId)
+        .filter(|&u| live.get(u as usize) == Some(&true) && units[u as usize].entry.is_some())
+        .collect();
+    roots.sort_by_key(|&u| {
+        let unit = &units[u as usize];
+        (
+            unit.entry.map(rank),
+            engine.locs.func_name(unit.func).clone(),
+        )
+    });
+    let mut numbers = vec![None; units.len()];
+    let mut next = 0;
+    for root in roots {
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            if numbers[u as usize].is_some() || live.get(u as usize) != Some(&true) {
+                continue;
+            }
+            numbers[u as usize] = Some(next);
+            next += 1;
+            // Reversed, so the first call is walked first.
+            stack.extend(
+                units[u as usize]
+                    .calls
+                    .values()
+                    .rev()
+                    .filter_map(|e| e.unit),
+            );
+        }
+    }
+    // Live units no entry reaches (none today) still get numbers.
+    for (u, n) in numbers.iter_mut().enumerate() {
+        if n.is_none() && live.get(u) == Some(&true) {
+            *n = Some(next);
+            next += 1;
+        }
+    }
+    numbers
 }

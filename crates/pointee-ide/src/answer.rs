@@ -87,6 +87,9 @@ pub struct Target {
     pub decl: Option<FileRange>,
     /// Java: the heap context of the object, e.g. `[new A() at 12]`.
     pub heap_context: Option<String>,
+    /// C: what a symbolic name stands for in the user's terms, e.g. `1_p`
+    /// is "what callers of `f` pass as `p`" (see `c::meaning`).
+    pub meaning: Option<String>,
 }
 
 /// The targets in one calling context (C: the call chain from the entry;
@@ -241,6 +244,25 @@ pub enum HighlightKind {
     Write,
     /// A may-alias.
     Text,
+}
+
+/// A place in the program that refers to what the cursor names: an
+/// expression that may point to it, or a store that may write it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub range: FileRange,
+    pub kind: ReferenceKind,
+}
+
+/// How a reference refers, in the order answers list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ReferenceKind {
+    /// Points to the same one object, definitely (C only).
+    MustAlias,
+    /// May point to one of the same objects.
+    MayAlias,
+    /// A store that may write one of the objects (or the field named).
+    Write,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 
 use crate::{Analysis, FileId, FileRange, Target, TargetKind};
 use pointee_db::{CEngine, CSymbols, Database, Lang, Project};
-use pointee_flow::{LocId, Root, UnitId};
+use pointee_flow::{LocId, Root, Step, UnitId};
 use pointee_ir::{
     Base, FunctionSource, GlobalSource, LineIndex, Name, Place, Range, Rvalue, SourceMap, StmtId,
 };
@@ -216,6 +216,7 @@ impl<'a> CProgram<'a> {
             definite,
             decl: self.decl(a, l),
             heap_context: None,
+            meaning: meaning(a, l),
         }
     }
 
@@ -276,4 +277,65 @@ impl<'a> CProgram<'a> {
         out.sort_by(|x, y| x.name.cmp(&y.name));
         out
     }
+}
+
+/// A symbolic name in the user's terms: what it stands for when its
+/// function is entered. `1_p` of a parameter `p` of `f` is "what callers of
+/// `f` pass as `p`"; deeper or through a global or a field, the C
+/// expression on entry (`2_p` is "`**p` on entry", `1_s.next` is
+/// "`s->next` on entry"); a name standing for several objects says so.
+/// `None` for what is not symbolic.
+pub(crate) fn meaning(a: &Flow, l: LocId) -> Option<String> {
+    let locs = a.locs();
+    let d = locs.get(l);
+    let Root::Sym { ptr, multi } = locs.get(d.root_id).root else {
+        return None;
+    };
+    let several = if multi {
+        ", one of several objects"
+    } else {
+        ""
+    };
+    let p = locs.get(ptr);
+    if let (Root::Var(f, _), true, true) = (&p.root, p.path.is_empty(), d.path.is_empty()) {
+        if a.kind(ptr) == "param" {
+            return Some(format!(
+                "what callers of `{}` pass as `{}`{several}",
+                locs.func_name(*f),
+                locs.name(ptr)
+            ));
+        }
+    }
+    Some(format!("`{}` on entry{several}", entry_expr(a, l)?))
+}
+
+/// The C expression that names a location on entry to its function:
+/// `p`, `*p`, `p->next`, `(*p)[i]`, ...; `None` for a location no
+/// expression names (heap objects, functions, special values).
+fn entry_expr(a: &Flow, l: LocId) -> Option<String> {
+    let locs = a.locs();
+    let d = locs.get(l);
+    let mut e = match locs.get(d.root_id).root {
+        Root::Sym { ptr, .. } => format!("*{}", entry_expr(a, ptr)?),
+        Root::Var(..) | Root::Global(_) => locs.name(d.root_id),
+        _ => return None,
+    };
+    for step in &d.path {
+        // A postfix step binds tighter than `*`: `*p` then `.f` is `p->f`,
+        // `**p` then `.f` is `(*p)->f`, `*p` then `[0]` is `(*p)[0]`.
+        let operand = |e: &str| match e.strip_prefix('*') {
+            Some(inner) if inner.starts_with('*') => format!("({inner})"),
+            Some(inner) => inner.to_string(),
+            None => e.to_string(),
+        };
+        e = match (step, e.starts_with('*')) {
+            (Step::Field(f), true) => format!("{}->{f}", operand(&e)),
+            (Step::Field(f), false) => format!("{e}.{f}"),
+            (Step::Head, true) => format!("({e})[0]"),
+            (Step::Head, false) => format!("{e}[0]"),
+            (Step::Tail, true) => format!("({e})[i]"),
+            (Step::Tail, false) => format!("{e}[i]"),
+        };
+    }
+    Some(e)
 }

@@ -26,15 +26,46 @@ pub enum GraphKind {
     PointerFlow,
 }
 
+/// Where a graph starts: its roots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GraphFocus {
+    /// Every node: the whole program.
+    Program,
+    /// The nodes declared in the request's file.
+    File,
+    /// The function holding this position (innermost); for the pointer
+    /// flow graph, its variables.
+    At(FilePosition),
+    /// A node by its [`GraphNode::id`] from an earlier answer (an editor
+    /// expands a node this way).
+    Node(String),
+}
+
 /// What to draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphRequest {
     /// A file of the program (its language chooses the program).
     pub file: FileId,
     pub kind: GraphKind,
-    /// Only the nodes within `depth` steps (either direction) of the
-    /// function holding this position; `None`: the whole program.
-    pub around: Option<(FilePosition, u32)>,
+    pub focus: GraphFocus,
+    /// Only the nodes within this many steps (either direction) of the
+    /// roots; ignored for [`GraphFocus::Program`].
+    pub depth: u32,
+    /// At most this many nodes, nearest the roots first.
+    pub max_nodes: usize,
+}
+
+impl GraphRequest {
+    /// The whole graph of the program `file` belongs to.
+    pub fn program(file: FileId, kind: GraphKind) -> Self {
+        GraphRequest {
+            file,
+            kind,
+            focus: GraphFocus::Program,
+            depth: 0,
+            max_nodes: usize::MAX,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +112,9 @@ pub enum EdgeKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphNode {
+    /// Names the node while the program does not change (`fn:NAME`,
+    /// `ctx:N`, `var:M:V`, `obj:A`, `field:A:F`, `static:S`).
+    pub id: String,
     pub label: String,
     pub kind: NodeKind,
     /// Where it is declared or allocated, to open on a click.
@@ -88,6 +122,9 @@ pub struct GraphNode {
     /// `entry`, `extra entry`, `atexit entry`, `recursive`, `never
     /// returns`, `merged` (invocation graph).
     pub tags: Vec<String>,
+    /// It has edges to nodes this answer leaves out (past the depth or the
+    /// node limit): ask again with it as the root to see them.
+    pub more: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +141,29 @@ pub struct GraphEdge {
 pub struct Graph {
     pub nodes: Vec<GraphNode>,
     pub edges: Vec<GraphEdge>,
+    /// The nodes the answer starts from (indices into `nodes`).
+    pub roots: Vec<usize>,
+}
+
+/// The key of a node while a graph is built, and its stable id.
+trait NodeKey: std::hash::Hash + Eq {
+    fn id(&self) -> String;
+}
+
+impl NodeKey for String {
+    fn id(&self) -> String {
+        format!("fn:{self}")
+    }
+}
+
+/// A context (`true`, its unit number) or a function never analysed.
+impl NodeKey for (bool, String) {
+    fn id(&self) -> String {
+        match self {
+            (true, unit) => format!("ctx:{unit}"),
+            (false, name) => name.id(),
+        }
+    }
 }
 
 /// A graph being built: nodes by key, edges merged by (from, to, kind).
@@ -113,7 +173,7 @@ struct Builder<K> {
     edges: BTreeMap<(usize, usize, EdgeKind), Vec<FileRange>>,
 }
 
-impl<K: std::hash::Hash + Eq> Builder<K> {
+impl<K: NodeKey> Builder<K> {
     fn new() -> Self {
         Builder {
             index: HashMap::new(),
@@ -126,7 +186,9 @@ impl<K: std::hash::Hash + Eq> Builder<K> {
         if let Some(&i) = self.index.get(&key) {
             return i;
         }
-        self.graph.nodes.push(make());
+        let mut node = make();
+        node.id = key.id();
+        self.graph.nodes.push(node);
         let i = self.graph.nodes.len() - 1;
         self.index.insert(key, i);
         i
@@ -153,16 +215,40 @@ impl<K: std::hash::Hash + Eq> Builder<K> {
 
 pub(crate) fn graph(a: &Analysis, req: &GraphRequest) -> Option<Graph> {
     let p = Program::of(a, req.file)?;
-    let (g, roots) = match (req.kind, &p) {
+    let (g, focus) = match (req.kind, &p) {
         (GraphKind::Calls, _) => calls(&p, req),
         (GraphKind::Invocations, Program::C(c)) => invocations(c, req)?,
         (GraphKind::PointerFlow, Program::Java(j)) => pointer_flow(j, req)?,
         _ => return None,
     };
-    Some(match req.around {
-        Some((_, depth)) => within(g, &roots, depth),
-        None => g,
-    })
+    let (roots, depth) = match &req.focus {
+        GraphFocus::Program => ((0..g.nodes.len()).collect(), 0),
+        GraphFocus::File => {
+            let roots = (0..g.nodes.len())
+                .filter(|&i| g.nodes[i].at.is_some_and(|at| at.file == req.file))
+                .collect();
+            (roots, req.depth)
+        }
+        GraphFocus::At(_) => (focus, req.depth),
+        GraphFocus::Node(id) => {
+            let roots = g
+                .nodes
+                .iter()
+                .position(|n| &n.id == id)
+                .into_iter()
+                .collect();
+            (roots, req.depth)
+        }
+    };
+    Some(within(g, &roots, depth, req.max_nodes))
+}
+
+/// The position a request focuses on, if any.
+fn focus_at(req: &GraphRequest) -> Option<FilePosition> {
+    match req.focus {
+        GraphFocus::At(pos) => Some(pos),
+        _ => None,
+    }
 }
 
 /// The program name of the function holding `pos` (innermost).
@@ -200,6 +286,8 @@ fn function_node(p: &Program, name: &str) -> GraphNode {
         },
         at,
         tags: Vec::new(),
+        id: String::new(),
+        more: false,
     }
 }
 
@@ -215,9 +303,8 @@ fn calls(p: &Program, req: &GraphRequest) -> (Graph, Vec<usize>) {
         };
         b.edge(from, to, kind, call_at(p, &e.caller, e.stmt));
     }
-    let roots = req
-        .around
-        .and_then(|(pos, _)| function_at(p, pos))
+    let roots = focus_at(req)
+        .and_then(|pos| function_at(p, pos))
         .map(|f| vec![b.node(f.clone(), || function_node(p, &f))])
         .unwrap_or_default();
     (b.finish(), roots)
@@ -226,8 +313,11 @@ fn calls(p: &Program, req: &GraphRequest) -> (Graph, Vec<usize>) {
 fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> {
     let engine = c.engine()?;
     let p = Program::C(c.clone());
-    let program = pointee_db::c_program(c.db, c.project).as_ref().ok()?.clone();
-    let focus = req.around.and_then(|(pos, _)| function_at(&p, pos));
+    let program = pointee_db::c_program(c.db, c.project)
+        .as_ref()
+        .ok()?
+        .clone();
+    let focus = focus_at(req).and_then(|pos| function_at(&p, pos));
     Some(engine.with(|_, a| {
         let mut b: Builder<(bool, String)> = Builder::new();
         let mut roots = Vec::new();
@@ -235,11 +325,12 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
         for f in &program.functions {
             units.extend(a.units_of(&f.name));
         }
-        units.sort();
+        units.sort_by_key(|&u| a.unit_number(u));
         let unit_node = |u: pointee_flow::UnitId, b: &mut Builder<(bool, String)>| {
             let unit = a.unit(u);
             let name = a.func_name(u).to_string();
-            b.node((true, u.to_string()), || {
+            // Keyed by the number users see, stable across edits.
+            b.node((true, a.unit_number(u).to_string()), || {
                 let mut tags = Vec::new();
                 match unit.entry {
                     Some(EntryKind::Main) => tags.push("entry".to_string()),
@@ -261,9 +352,11 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
                 }
                 GraphNode {
                     at: function_node(&p, &name).at,
-                    label: format!("#{u} {name}"),
+                    label: format!("#{} {name}", a.unit_number(u)),
                     kind: NodeKind::Context,
                     tags,
+                    id: String::new(),
+                    more: false,
                 }
             })
         };
@@ -299,6 +392,17 @@ enum Flow {
     Static(u32),
 }
 
+impl NodeKey for Flow {
+    fn id(&self) -> String {
+        match self {
+            Flow::Var(m, v) => format!("var:{m}:{v}"),
+            Flow::Object(al) => format!("obj:{al}"),
+            Flow::Field(al, f) => format!("field:{al}:{f}"),
+            Flow::Static(s) => format!("static:{s}"),
+        }
+    }
+}
+
 fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> {
     let pta = j.pta?;
     let facts = &pta.facts;
@@ -311,7 +415,9 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
             let (name, at) = match method_at(m) {
                 Some((file, fs)) => (
                     f.vars.get(v as usize).map(|x| x.name.to_string()),
-                    fs.vars.get(v as usize).map(|&range| FileRange { file, range }),
+                    fs.vars
+                        .get(v as usize)
+                        .map(|&range| FileRange { file, range }),
                 ),
                 None => (None, None),
             };
@@ -324,6 +430,8 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
                 kind: NodeKind::Variable,
                 at,
                 tags: Vec::new(),
+                id: String::new(),
+                more: false,
             }
         })
     };
@@ -336,6 +444,8 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
                 kind: NodeKind::Object,
                 at,
                 tags: Vec::new(),
+                id: String::new(),
+                more: false,
             }
         })
     };
@@ -348,6 +458,8 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
                 kind: NodeKind::Field,
                 at,
                 tags: Vec::new(),
+                id: String::new(),
+                more: false,
             }
         })
     };
@@ -425,9 +537,8 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
             b.edge(x, y, EdgeKind::Return, None);
         }
     }
-    let focus = req
-        .around
-        .and_then(|(pos, _)| function_at(&Program::Java(j.clone()), pos))
+    let focus = focus_at(req)
+        .and_then(|pos| function_at(&Program::Java(j.clone()), pos))
         .and_then(|f| facts.method_index.get(&f).copied());
     let roots = b
         .index
@@ -439,44 +550,57 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
 }
 
 fn static_node(j: &JavaProgram, s: u32) -> GraphNode {
-    let name = j.pta.map(|p| p.facts.statics[s as usize].clone()).unwrap_or_default();
+    let name = j
+        .pta
+        .map(|p| p.facts.statics[s as usize].clone())
+        .unwrap_or_default();
     GraphNode {
         label: name,
         kind: NodeKind::Static,
         at: None,
         tags: Vec::new(),
+        id: String::new(),
+        more: false,
     }
 }
 
 /// The part of `g` within `depth` steps of `roots` (edges in either
-/// direction); nodes renumbered in their order.
-fn within(g: Graph, roots: &[usize], depth: u32) -> Graph {
-    let mut near = vec![u32::MAX; g.nodes.len()];
-    let mut queue: VecDeque<usize> = VecDeque::new();
-    for &r in roots {
-        near[r] = 0;
-        queue.push_back(r);
-    }
+/// direction), at most `max_nodes` of them, nearest first; nodes renumbered
+/// in their order. A node with a neighbour left out is marked `more`.
+fn within(g: Graph, roots: &[usize], depth: u32, max_nodes: usize) -> Graph {
     let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
     for e in &g.edges {
         adjacent[e.from].push(e.to);
         adjacent[e.to].push(e.from);
     }
-    while let Some(n) = queue.pop_front() {
-        if near[n] >= depth {
+    // Breadth first, so that the limit keeps the nearest nodes.
+    let mut kept = vec![false; g.nodes.len()];
+    let mut count = 0;
+    let mut queue: VecDeque<(usize, u32)> = VecDeque::new();
+    for &r in roots {
+        if !kept[r] && count < max_nodes {
+            kept[r] = true;
+            count += 1;
+            queue.push_back((r, 0));
+        }
+    }
+    while let Some((n, near)) = queue.pop_front() {
+        if near >= depth {
             continue;
         }
         for &m in &adjacent[n] {
-            if near[m] == u32::MAX {
-                near[m] = near[n] + 1;
-                queue.push_back(m);
+            if !kept[m] && count < max_nodes {
+                kept[m] = true;
+                count += 1;
+                queue.push_back((m, near + 1));
             }
         }
     }
     let mut renumber = vec![usize::MAX; g.nodes.len()];
     let mut out = Graph::default();
-    for (i, n) in g.nodes.into_iter().enumerate() {
-        if near[i] != u32::MAX {
+    for (i, mut n) in g.nodes.into_iter().enumerate() {
+        if kept[i] {
+            n.more = adjacent[i].iter().any(|&m| !kept[m]);
             renumber[i] = out.nodes.len();
             out.nodes.push(n);
         }
@@ -484,12 +608,17 @@ fn within(g: Graph, roots: &[usize], depth: u32) -> Graph {
     out.edges = g
         .edges
         .into_iter()
-        .filter(|e| renumber[e.from] != usize::MAX && renumber[e.to] != usize::MAX)
+        .filter(|e| kept[e.from] && kept[e.to])
         .map(|e| GraphEdge {
             from: renumber[e.from],
             to: renumber[e.to],
             ..e
         })
+        .collect();
+    out.roots = roots
+        .iter()
+        .filter(|&&r| kept[r])
+        .map(|&r| renumber[r])
         .collect();
     out
 }

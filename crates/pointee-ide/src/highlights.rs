@@ -1,29 +1,29 @@
-//! Document highlight: the pointer expressions of the function at the
-//! cursor that may point where the one under the cursor points (aliasing in
-//! the sense of the alias checks: NULL, uninitialised, freed, dangling and
-//! unknown make no alias). Must-aliases are Read or Write by how they are
-//! accessed, may-aliases Text.
+//! Document highlight: every occurrence of the pointer under the cursor
+//! (the same variable or field path) in its function, and the pointer
+//! expressions that may point where it points (aliasing in the sense of the
+//! alias checks: NULL, uninitialised, freed, dangling and unknown make no
+//! alias). Occurrences and must-aliases are Read or Write by how the syntax
+//! accesses them, may-aliases Text.
 //!
 //! C: must-aliases have the same one definite target. Java (the analysis
-//! is flow-insensitive): must-aliases are the occurrences of the same
-//! variable or field path; may-aliases hold a common object.
+//! is flow-insensitive): may-aliases hold a common object.
 
 use crate::c::{CProgram, Flow};
 use crate::java::JavaProgram;
-use crate::{Analysis, FilePosition, Highlight, HighlightKind};
+use crate::{Analysis, FileId, FilePosition, Highlight, HighlightKind};
 use pointee_flow::LocId;
-use pointee_ir::{Point, Range};
+use pointee_ir::{ExprInfo, Point};
 
 pub(crate) fn highlights(a: &Analysis, pos: FilePosition) -> Vec<Highlight> {
     if let Some(c) = CProgram::of(a, pos.file) {
-        return c_highlights(&c, pos).unwrap_or_default();
+        return c_highlights(a, &c, pos).unwrap_or_default();
     }
     JavaProgram::of(a, pos.file)
-        .and_then(|j| java_highlights(&j, pos))
+        .and_then(|j| java_highlights(a, &j, pos))
         .unwrap_or_default()
 }
 
-fn c_highlights(c: &CProgram, pos: FilePosition) -> Option<Vec<Highlight>> {
+fn c_highlights(an: &Analysis, c: &CProgram, pos: FilePosition) -> Option<Vec<Highlight>> {
     let source = c.source(pos.file);
     let (fs, cur) = source
         .functions
@@ -52,41 +52,58 @@ fn c_highlights(c: &CProgram, pos: FilePosition) -> Option<Vec<Highlight>> {
                 })
             })
             .collect();
-        let (mine, my_single) = values.get(cur)?.as_ref()?;
+        let here = &fs.exprs[cur].place;
+        let (mine, my_single) = match values.get(cur) {
+            Some(Some((mine, single))) => (&mine[..], *single),
+            _ => (&[][..], None),
+        };
         let mut out: Vec<Highlight> = Vec::new();
-        for (i, (e, v)) in fs.exprs.iter().zip(&values).enumerate() {
-            let Some((v, single)) = v else { continue };
-            let common = v.iter().any(|l| mine.contains(l));
-            if !common && i != cur {
+        for (e, v) in fs.exprs.iter().zip(&values) {
+            // Every occurrence of the same pointer, reached or not.
+            if e.place == *here {
+                push(an, pos.file, &mut out, e, true);
                 continue;
             }
-            let must = i == cur || (my_single.is_some() && single == my_single);
-            push(&mut out, e.range, must, e.point);
+            let Some((v, single)) = v else { continue };
+            if !v.iter().any(|l| mine.contains(l)) {
+                continue;
+            }
+            let must = my_single.is_some() && *single == my_single;
+            push(an, pos.file, &mut out, e, must);
         }
         out.sort_by_key(|h| h.range.start);
         Some(out)
     })
 }
 
-/// Adds a highlight: a must-alias is Read or Write by its program point, a
-/// may-alias is Text; the same expression read and written keeps Write.
-fn push(out: &mut Vec<Highlight>, range: Range, must: bool, point: Point) {
-    let kind = match (must, point) {
-        (false, _) => HighlightKind::Text,
-        (true, Point::After(_)) => HighlightKind::Write,
-        (true, Point::Before(_)) => HighlightKind::Read,
+/// Adds a highlight: an occurrence or must-alias is Read or Write by how
+/// the syntax accesses it (by its program point where the syntax cannot
+/// say), a may-alias is Text; the same expression read and written keeps
+/// Write.
+fn push(a: &Analysis, file: FileId, out: &mut Vec<Highlight>, e: &ExprInfo, must: bool) {
+    let written = || {
+        crate::syntax::is_written(a, file, e.range)
+            .unwrap_or(matches!(e.point, Point::After(_)))
     };
-    match out.iter_mut().find(|h| h.range == range) {
+    let kind = match must {
+        false => HighlightKind::Text,
+        true if written() => HighlightKind::Write,
+        true => HighlightKind::Read,
+    };
+    match out.iter_mut().find(|h| h.range == e.range) {
         Some(h) => {
-            if kind == HighlightKind::Write {
+            if kind == HighlightKind::Write || h.kind == HighlightKind::Text {
                 h.kind = kind;
             }
         }
-        None => out.push(Highlight { range, kind }),
+        None => out.push(Highlight {
+            range: e.range,
+            kind,
+        }),
     }
 }
 
-fn java_highlights(j: &JavaProgram, pos: FilePosition) -> Option<Vec<Highlight>> {
+fn java_highlights(a: &Analysis, j: &JavaProgram, pos: FilePosition) -> Option<Vec<Highlight>> {
     let sm = j.source_map(pos.file)?;
     let (fs, cur) = sm.expr_at(pos.offset)?;
     let mine = j.objects(&fs.name, &cur.place).unwrap_or_default();
@@ -99,7 +116,7 @@ fn java_highlights(j: &JavaProgram, pos: FilePosition) -> Option<Vec<Highlight>>
                 continue;
             }
         }
-        push(&mut out, e.range, must, e.point);
+        push(a, pos.file, &mut out, e, must);
     }
     out.sort_by_key(|h| h.range.start);
     Some(out)

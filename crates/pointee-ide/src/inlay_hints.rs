@@ -1,19 +1,22 @@
-//! Inlay hints: after each pointer assignment in a range, what the
-//! assigned pointer points to afterwards. C: `→ {x, y?}` (`?` marks a
-//! possible target), contexts merged; Java: `→ {new A at 12}`, the
-//! allocation sites the variable or field may hold (contexts merged).
+//! Inlay hints: after each pointer assignment in a range (the target of an
+//! assignment, or a declarator with an initialiser, whose type is a
+//! pointer or a reference: never an integer, a read or a subexpression's
+//! value), what the assigned pointer points to afterwards. C: `→ {x, y?}`
+//! (`?` marks a possible target), contexts merged; Java: `→ {new A at
+//! 12}`, the allocation sites the variable or field may hold (contexts
+//! merged).
 
 use crate::c::CProgram;
 use crate::java::JavaProgram;
-use crate::{Analysis, FileRange, InlayHint};
-use pointee_ir::{ExprInfo, FunctionSource, Point, Range};
+use crate::{Analysis, FileId, FileRange, InlayHint};
+use pointee_ir::{ExprInfo, FunctionSource, Point, Range, Type};
 use std::collections::BTreeSet;
 
 pub(crate) fn inlay_hints(a: &Analysis, range: FileRange) -> Vec<InlayHint> {
     let mut out = if let Some(c) = CProgram::of(a, range.file) {
-        c_hints(&c, range)
+        c_hints(a, &c, range)
     } else if let Some(j) = JavaProgram::of(a, range.file) {
-        java_hints(&j, range)
+        java_hints(a, &j, range)
     } else {
         Vec::new()
     };
@@ -22,9 +25,11 @@ pub(crate) fn inlay_hints(a: &Analysis, range: FileRange) -> Vec<InlayHint> {
     out
 }
 
-/// The expressions written by a statement inside `range`, with the offset
-/// of the hint: the end of the statement that writes them.
+/// The pointers assigned inside `range` of `file`, with the offset of the
+/// hint: the end of the statement that writes them.
 fn written<'a>(
+    a: &'a Analysis,
+    file: FileId,
     fs: &'a FunctionSource,
     range: Range,
 ) -> impl Iterator<Item = (&'a ExprInfo, u32)> + 'a {
@@ -32,8 +37,10 @@ fn written<'a>(
         .iter()
         .filter(move |e| {
             matches!(e.point, Point::After(_))
+                && matches!(e.ty, Type::Pointer(_) | Type::Class(_))
                 && e.range.start >= range.start
                 && e.range.end <= range.end
+                && crate::syntax::is_written(a, file, e.range) == Some(true)
         })
         .map(|e| {
             let stmt_end = fs
@@ -49,7 +56,7 @@ fn overlaps(fs: &FunctionSource, range: Range) -> bool {
     fs.range.end >= range.start && fs.range.start <= range.end
 }
 
-fn c_hints(c: &CProgram, range: FileRange) -> Vec<InlayHint> {
+fn c_hints(an: &Analysis, c: &CProgram, range: FileRange) -> Vec<InlayHint> {
     let Some(engine) = c.engine() else {
         return Vec::new();
     };
@@ -60,7 +67,7 @@ fn c_hints(c: &CProgram, range: FileRange) -> Vec<InlayHint> {
         }
         let function = c.program_name(range.file, &fs.name);
         engine.with(|_, a| {
-            for (e, at) in written(fs, range.range) {
+            for (e, at) in written(an, range.file, fs, range.range) {
                 let per = a.values_at(&function, e.point, &c.rvalue(range.file, &e.place));
                 let Some(set) = pointee_flow::Analysis::merge_values(&per) else {
                     continue;
@@ -82,13 +89,13 @@ fn c_hints(c: &CProgram, range: FileRange) -> Vec<InlayHint> {
     out
 }
 
-fn java_hints(j: &JavaProgram, range: FileRange) -> Vec<InlayHint> {
+fn java_hints(a: &Analysis, j: &JavaProgram, range: FileRange) -> Vec<InlayHint> {
     let (Some(sm), Some(pta)) = (j.source_map(range.file), j.pta) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for fs in sm.functions.iter().filter(|fs| overlaps(fs, range.range)) {
-        for (e, at) in written(fs, range.range) {
+        for (e, at) in written(a, range.file, fs, range.range) {
             let Some(objs) = j.objects(&fs.name, &e.place) else {
                 continue;
             };

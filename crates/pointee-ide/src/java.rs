@@ -140,6 +140,7 @@ impl<'a> JavaProgram<'a> {
             definite: false,
             decl,
             heap_context: Some(format!("[{}]", self.ctx_labels(h).join(", "))),
+            meaning: None,
         }
     }
 

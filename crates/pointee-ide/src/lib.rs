@@ -1,8 +1,9 @@
 //! pointee-ide: the one answer layer. Every question users ask (hover,
-//! callees, go to definition/declaration/implementation, highlights, inlay
-//! hints, call hierarchy, diagnostics, alias checks, dump, graphs) is
-//! answered here, on top of the incremental database (pointee-db), as plain
-//! data: file ids and byte ranges, names and typed kinds.
+//! callees, go to definition/declaration/implementation, highlights,
+//! references, inlay hints, call hierarchy, diagnostics, alias checks,
+//! dump, graphs) is answered here, on top of the incremental database
+//! (pointee-db), as plain data: file ids and byte ranges, names and typed
+//! kinds.
 //!
 //! In the manner of rust-analyzer's `AnalysisHost` / `Analysis`: an
 //! [`AnalysisHost`] takes changes (file texts, removed files, the
@@ -29,10 +30,14 @@ mod hover;
 mod inlay_hints;
 mod java;
 mod program;
+mod references;
+mod syntax;
 
 pub use answer::*;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
-pub use graph::{EdgeKind, Graph, GraphEdge, GraphKind, GraphNode, GraphRequest, NodeKind};
+pub use graph::{
+    EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
+};
 pub use pointee_db::salsa::Cancelled;
 pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
 pub use pointee_ir::{LineIndex, Range};
@@ -404,6 +409,13 @@ impl Analysis {
     /// one under the cursor points.
     pub fn highlights(&self, pos: FilePosition) -> Cancellable<Vec<Highlight>> {
         self.with_db(|a| highlights::highlights(a, pos))
+    }
+
+    /// Across the program: the pointer expressions that may point where the
+    /// expression at `pos` points (or to the variable or field it names),
+    /// must-aliases first, and the stores that may write it.
+    pub fn references(&self, pos: FilePosition) -> Cancellable<Vec<Reference>> {
+        self.with_db(|a| references::references(a, pos))
     }
 
     /// What each pointer assignment in `range` leaves its pointer pointing to.

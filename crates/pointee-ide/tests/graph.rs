@@ -4,7 +4,7 @@
 mod expect;
 
 use pointee_ide::{
-    Analysis, Config, EdgeKind, FilePosition, Graph, GraphKind, GraphRequest, NodeKind,
+    Analysis, Config, EdgeKind, FilePosition, Graph, GraphFocus, GraphKind, GraphRequest, NodeKind,
 };
 
 /// `from -kind-> to` per edge, sorted; nodes as `label [tags]`.
@@ -38,16 +38,21 @@ fn render(g: &Graph) -> (Vec<String>, Vec<String>) {
 
 fn graph(a: &Analysis, file: &str, kind: GraphKind, around: Option<(&str, u32)>) -> Option<Graph> {
     let f = a.file_id(file).unwrap();
-    let around = around.map(|(needle, depth)| {
-        let offset = a.file_text(f).find(needle).expect("the needle is in the file") as u32;
-        (FilePosition { file: f, offset }, depth)
-    });
-    a.graph(&GraphRequest {
-        file: f,
-        kind,
-        around,
-    })
-    .unwrap()
+    let request = match around {
+        None => GraphRequest::program(f, kind),
+        Some((needle, depth)) => {
+            let offset = a
+                .file_text(f)
+                .find(needle)
+                .expect("the needle is in the file") as u32;
+            GraphRequest {
+                focus: GraphFocus::At(FilePosition { file: f, offset }),
+                depth,
+                ..GraphRequest::program(f, kind)
+            }
+        }
+    };
+    a.graph(&request).unwrap()
 }
 
 const OPS: &str = "\
@@ -100,7 +105,10 @@ fn c_call_and_invocation_graphs() {
     // Where to go on a click: the definition's name.
     let start = g.nodes.iter().find(|n| n.label == "start").unwrap();
     let at = start.at.unwrap();
-    assert_eq!(&OPS[at.range.start as usize..at.range.end as usize], "start");
+    assert_eq!(
+        &OPS[at.range.start as usize..at.range.end as usize],
+        "start"
+    );
 
     // One context of `start` per ops table, each calling its own open.
     let g = graph(&a, "ops.c", GraphKind::Invocations, None).unwrap();
@@ -128,6 +136,52 @@ fn c_call_and_invocation_graphs() {
     let g = graph(&a, "ops.c", GraphKind::Calls, Some(("f->fd = 3", 1))).unwrap();
     let (nodes, _) = render(&g);
     assert_eq!(nodes, ["Function disk_open", "Function start"]);
+    // The root is the function at the position; `start` has a caller the
+    // answer leaves out (`main`), so it is marked as having more.
+    let by_label = |g: &Graph, l: &str| g.nodes.iter().position(|n| n.label == l).unwrap();
+    assert_eq!(g.roots, [by_label(&g, "disk_open")]);
+    assert_eq!(g.nodes[by_label(&g, "start")].id, "fn:start");
+    assert!(g.nodes[by_label(&g, "start")].more);
+    assert!(!g.nodes[by_label(&g, "disk_open")].more);
+    // Expanding `start` by its id: it and its neighbours.
+    let f = a.file_id("ops.c").unwrap();
+    let expand = |id: &str, depth, max_nodes| {
+        a.graph(&GraphRequest {
+            focus: GraphFocus::Node(id.into()),
+            depth,
+            max_nodes,
+            ..GraphRequest::program(f, GraphKind::Calls)
+        })
+        .unwrap()
+        .unwrap()
+    };
+    let g = expand("fn:start", 1, 100);
+    assert_eq!(
+        render(&g).0,
+        [
+            "Function disk_open",
+            "Function main",
+            "Function start",
+            "Function tty_open"
+        ]
+    );
+    assert!(g.nodes.iter().all(|n| !n.more), "nothing is left out");
+    // At most two nodes: the root and its nearest neighbour (first in
+    // edge order); the root is marked as having more.
+    let g = expand("fn:start", 1, 2);
+    assert_eq!(g.nodes.len(), 2);
+    assert!(g.nodes[g.roots[0]].more);
+    // An id the program does not have: an empty graph, not an error.
+    assert_eq!(expand("fn:nowhere", 1, 100).nodes, []);
+    // The file's functions: every function here is declared in ops.c.
+    let g = a
+        .graph(&GraphRequest {
+            focus: GraphFocus::File,
+            ..GraphRequest::program(f, GraphKind::Calls)
+        })
+        .unwrap()
+        .unwrap();
+    assert_eq!(g.roots.len(), 4);
     // No pointer flow graph for C.
     assert!(graph(&a, "ops.c", GraphKind::PointerFlow, None).is_none());
 }
@@ -179,7 +233,9 @@ fn java_pointer_flow_and_call_graphs() {
     let g = graph(&a, "Main.java", GraphKind::Calls, None).unwrap();
     let (_, edges) = render(&g);
     assert!(
-        edges.iter().any(|e| e == "Main.main(String[]) -Virtual-> A.set(B)"),
+        edges
+            .iter()
+            .any(|e| e == "Main.main(String[]) -Virtual-> A.set(B)"),
         "{edges:#?}"
     );
     assert!(graph(&a, "Main.java", GraphKind::Invocations, None).is_none());

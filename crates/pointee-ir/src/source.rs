@@ -66,37 +66,58 @@ impl SourceMap {
     /// Moves every range `delta` bytes later: a map made from a function's
     /// own text becomes the map of that function in its file.
     pub fn shift(&mut self, delta: u32) {
-        for f in &mut self.functions {
-            f.range = f.range.shifted(delta);
-            f.name_range = f.name_range.shifted(delta);
-            for r in f.vars.iter_mut().chain(f.stmts.iter_mut()) {
-                *r = r.shifted(delta);
+        self.map_ranges(|r| r.shifted(delta));
+    }
+
+    /// Moves the ranges that start at or after `at` by `delta` bytes (an
+    /// edit before them changed the text's length); those before stay.
+    pub fn shift_from(&mut self, at: u32, delta: i64) {
+        let moved = |o: u32| (i64::from(o) + delta) as u32;
+        self.map_ranges(|r| {
+            if r.start >= at {
+                Range {
+                    start: moved(r.start),
+                    end: moved(r.end),
+                }
+            } else {
+                r
             }
-            for s in &mut f.sites {
-                s.range = s.range.shifted(delta);
+        });
+    }
+
+    /// Replaces every range of the map by `f` of it.
+    fn map_ranges(&mut self, f: impl Fn(Range) -> Range) {
+        for fs in &mut self.functions {
+            fs.range = f(fs.range);
+            fs.name_range = f(fs.name_range);
+            for r in fs.vars.iter_mut().chain(fs.stmts.iter_mut()) {
+                *r = f(*r);
             }
-            for e in &mut f.exprs {
-                e.range = e.range.shifted(delta);
+            for s in &mut fs.sites {
+                s.range = f(s.range);
             }
-            for c in &mut f.calls {
-                c.range = c.range.shifted(delta);
-                c.callee_range = c.callee_range.shifted(delta);
+            for e in &mut fs.exprs {
+                e.range = f(e.range);
+            }
+            for c in &mut fs.calls {
+                c.range = f(c.range);
+                c.callee_range = f(c.callee_range);
             }
         }
         for g in &mut self.globals {
-            g.name_range = g.name_range.shifted(delta);
+            g.name_range = f(g.name_range);
             for s in &mut g.sites {
-                s.range = s.range.shifted(delta);
+                s.range = f(s.range);
             }
         }
         for (_, r) in &mut self.records {
-            *r = r.shifted(delta);
+            *r = f(*r);
         }
         for n in &mut self.notes {
-            n.range = n.range.shifted(delta);
+            n.range = f(n.range);
         }
         for e in &mut self.expansions {
-            e.range = e.range.shifted(delta);
+            e.range = f(e.range);
         }
     }
 

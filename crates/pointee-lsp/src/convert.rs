@@ -6,8 +6,7 @@
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
     Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
-    Highlight,
-    HighlightKind, Hover, InlayHint, Lang, NavTarget, Severity, Target,
+    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Reference, Severity, Target,
 };
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -144,6 +143,11 @@ fn target_md(files: &Files, t: &Target) -> String {
     s.push_str(&format!(" *{}*", t.kind.as_str()));
     if let Some(h) = &t.heap_context {
         s.push_str(&format!(" in `{h}`"));
+    }
+    // A symbolic name in the user's terms: `1_p` *symbolic* (what callers
+    // of `f` pass as `p`).
+    if let Some(m) = &t.meaning {
+        s.push_str(&format!(" ({m})"));
     }
     s
 }
@@ -329,6 +333,16 @@ pub fn outgoing(files: &Files, links: &[CallLink]) -> Vec<lsp::CallHierarchyOutg
         .collect()
 }
 
+/// References as locations, in the answer's order (must-aliases first),
+/// each place once.
+pub fn references(files: &Files, refs: &[Reference]) -> Vec<lsp::Location> {
+    let mut seen = std::collections::HashSet::new();
+    refs.iter()
+        .filter(|r| seen.insert(r.range))
+        .filter_map(|r| files.location(r.range))
+        .collect()
+}
+
 pub fn highlights(doc: &Doc, hs: &[Highlight]) -> Vec<lsp::DocumentHighlight> {
     hs.iter()
         .map(|h| lsp::DocumentHighlight {
@@ -359,59 +373,93 @@ pub fn inlay_hints(doc: &Doc, hs: &[InlayHint]) -> Vec<lsp::InlayHint> {
 
 // ------------------------------------------------------------- pointee/graph
 
-/// The document, graph kind and focus (position, depth: 2 when not given)
-/// of a `pointee/graph` request.
-pub fn graph_request(
-    v: &serde_json::Value,
-) -> Option<(String, GraphKind, Option<(lsp::Position, u32)>)> {
+/// Where a `pointee/graph` request starts.
+pub enum GraphStart {
+    /// The function (or Java variables) at a position.
+    At(lsp::Position),
+    /// A node id from an earlier answer.
+    Node(String),
+    /// Neither: the file's own functions.
+    File,
+}
+
+/// A `pointee/graph` request (docs/lsp.md): the document, the graph kind,
+/// where it starts, the depth (1 when not given) and the node limit (200).
+pub struct GraphParams {
+    pub name: String,
+    pub kind: GraphKind,
+    pub start: GraphStart,
+    pub depth: u32,
+    pub max_nodes: usize,
+}
+
+pub fn graph_request(v: &serde_json::Value) -> Option<GraphParams> {
     let uri: lsp::Uri = v.get("textDocument")?.get("uri")?.as_str()?.parse().ok()?;
     let kind = match v.get("kind")?.as_str()? {
-        "calls" => GraphKind::Calls,
-        "invocations" => GraphKind::Invocations,
+        "call" => GraphKind::Calls,
+        "invocation" => GraphKind::Invocations,
         "pointerFlow" => GraphKind::PointerFlow,
         _ => return None,
     };
-    let around = match v.get("position") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(p) => {
-            let pos: lsp::Position = serde_json::from_value(p.clone()).ok()?;
-            let depth = v.get("depth").and_then(|d| d.as_u64()).unwrap_or(2) as u32;
-            Some((pos, depth))
-        }
+    let start = match (v.get("root").and_then(|r| r.as_str()), v.get("position")) {
+        (Some(root), _) => GraphStart::Node(root.to_string()),
+        (None, None | Some(serde_json::Value::Null)) => GraphStart::File,
+        (None, Some(p)) => GraphStart::At(serde_json::from_value(p.clone()).ok()?),
     };
-    Some((uri_to_name(&uri), kind, around))
+    let number = |key: &str, default: u64| match v.get(key) {
+        None | Some(serde_json::Value::Null) => Some(default),
+        Some(n) => n.as_u64(),
+    };
+    Some(GraphParams {
+        name: uri_to_name(&uri),
+        kind,
+        start,
+        depth: number("depth", 1)?.min(u32::MAX as u64) as u32,
+        max_nodes: number("maxNodes", 200)? as usize,
+    })
 }
 
-/// A graph as JSON: nodes (`id`, `label`, `kind`, `tags`, `location` to
-/// open) and edges (`from`, `to` node ids, `kind`, `locations` of the calls).
-pub fn graph(files: &Files, g: &Graph) -> serde_json::Value {
+/// A graph as the answer of `pointee/graph`: the kind, the roots' ids,
+/// nodes (`id`, `label`, `kind`, `flags`, `more`, `location` to open) and
+/// one edge per (from, to, kind, call site), with the site's `location`.
+pub fn graph(files: &Files, kind: GraphKind, g: &Graph) -> serde_json::Value {
+    let kind = match kind {
+        GraphKind::Calls => "call",
+        GraphKind::Invocations => "invocation",
+        GraphKind::PointerFlow => "pointerFlow",
+    };
     let nodes: Vec<serde_json::Value> = g
         .nodes
         .iter()
-        .enumerate()
-        .map(|(id, n)| {
-            serde_json::json!({
-                "id": id,
+        .map(|n| {
+            let mut node = serde_json::json!({
+                "id": n.id,
                 "label": n.label,
                 "kind": format!("{:?}", n.kind).to_lowercase(),
-                "tags": n.tags,
-                "location": n.at.and_then(|r| files.location(r)),
-            })
+                "flags": n.tags,
+                "more": n.more,
+            });
+            if let Some(location) = n.at.and_then(|r| files.location(r)) {
+                node["location"] = serde_json::json!(location);
+            }
+            node
         })
         .collect();
-    let edges: Vec<serde_json::Value> = g
-        .edges
-        .iter()
-        .map(|e| {
-            let locations: Vec<lsp::Location> =
-                e.at.iter().filter_map(|&r| files.location(r)).collect();
-            serde_json::json!({
-                "from": e.from,
-                "to": e.to,
-                "kind": format!("{:?}", e.kind).to_lowercase(),
-                "locations": locations,
-            })
-        })
-        .collect();
-    serde_json::json!({ "nodes": nodes, "edges": edges })
+    let mut edges: Vec<serde_json::Value> = Vec::new();
+    for e in &g.edges {
+        let (from, to) = (&g.nodes[e.from].id, &g.nodes[e.to].id);
+        let kind = format!("{:?}", e.kind).to_lowercase();
+        let locations: Vec<lsp::Location> =
+            e.at.iter().filter_map(|&r| files.location(r)).collect();
+        if locations.is_empty() {
+            edges.push(serde_json::json!({ "from": from, "to": to, "kind": kind }));
+        }
+        for location in locations {
+            edges.push(
+                serde_json::json!({ "from": from, "to": to, "kind": kind, "location": location }),
+            );
+        }
+    }
+    let roots: Vec<&str> = g.roots.iter().map(|&r| g.nodes[r].id.as_str()).collect();
+    serde_json::json!({ "kind": kind, "roots": roots, "nodes": nodes, "edges": edges })
 }

@@ -144,30 +144,43 @@ impl Backend {
     /// pointer flow graph of the program a document belongs to, optionally
     /// around the function at a position (`convert::graph_request`).
     async fn graph(&self, params: serde_json::Value) -> Result<Option<serde_json::Value>> {
-        let Some((name, kind, around)) = convert::graph_request(&params) else {
+        let Some(params) = convert::graph_request(&params) else {
             return Err(Error::invalid_params(
-                "pointee/graph takes {textDocument: {uri}, kind: \"calls\" | \"invocations\" | \"pointerFlow\", position?, depth?}",
+                "pointee/graph takes {textDocument: {uri}, kind: \"call\" | \"invocation\" | \"pointerFlow\", position?, root?, depth?, maxNodes?}",
             ));
         };
-        if !self.doc_exists(&name) {
+        if !self.doc_exists(&params.name) {
             return Ok(None);
         }
         self.run(move |cx| {
-            let Some(file) = cx.analysis().file_id(&name) else {
+            let Some(file) = cx.analysis().file_id(&params.name) else {
                 return Ok(None);
             };
-            let around = match around {
-                Some((pos, depth)) => match cx.files.position(&name, pos) {
-                    Some(at) => Some((at, depth)),
+            let focus = match params.start {
+                convert::GraphStart::At(pos) => match cx.files.position(&params.name, pos) {
+                    Some(at) => pointee_ide::GraphFocus::At(at),
                     None => return Ok(None),
                 },
-                None => None,
+                convert::GraphStart::Node(id) => pointee_ide::GraphFocus::Node(id),
+                convert::GraphStart::File => pointee_ide::GraphFocus::File,
             };
-            let request = pointee_ide::GraphRequest { file, kind, around };
+            let request = pointee_ide::GraphRequest {
+                file,
+                kind: params.kind,
+                focus,
+                depth: params.depth,
+                max_nodes: params.max_nodes,
+            };
             let graph = cx.analysis().graph(&request)?;
-            Ok(graph.map(|g| convert::graph(&cx.files, &g)))
+            Ok(graph.map(|g| convert::graph(&cx.files, params.kind, &g)))
         })
         .await
+    }
+
+    /// Whether the user asked definition to answer only on indirect and
+    /// virtual calls in this document's language (`goto.indirectCallsOnly`).
+    fn indirect_calls_only(&self, name: &str) -> bool {
+        lock(&self.shared.settings).indirect_calls_only.applies_to(name)
     }
 
     async fn invalid_request(&self) -> Result<()> {
@@ -501,6 +514,7 @@ impl LanguageServer for Backend {
                 implementation_provider: Some(lsp::ImplementationProviderCapability::Simple(true)),
                 call_hierarchy_provider: Some(lsp::CallHierarchyServerCapability::Simple(true)),
                 document_highlight_provider: Some(lsp::OneOf::Left(true)),
+                references_provider: Some(lsp::OneOf::Left(true)),
                 inlay_hint_provider: Some(lsp::OneOf::Left(true)),
                 workspace: Some(lsp::WorkspaceServerCapabilities {
                     workspace_folders: Some(lsp::WorkspaceFoldersServerCapabilities {
@@ -719,14 +733,35 @@ impl LanguageServer for Backend {
         if !self.doc_exists(&name) {
             return Ok(None);
         }
+        let only_calls = self.indirect_calls_only(&name);
         self.run(move |cx| {
             let Some(at) = cx.files.position(&name, pos) else {
                 return Ok(None);
             };
-            Ok(convert::locations(
-                &cx.files,
-                &cx.analysis().goto_definition(at)?,
-            ))
+            let targets = if only_calls {
+                cx.analysis().goto_implementation(at)?
+            } else {
+                cx.analysis().goto_definition(at)?
+            };
+            Ok(convert::locations(&cx.files, &targets))
+        })
+        .await
+    }
+
+    async fn references(
+        &self,
+        params: lsp::ReferenceParams,
+    ) -> Result<Option<Vec<lsp::Location>>> {
+        let (name, pos) = text_position(&params.text_document_position);
+        if !self.doc_exists(&name) {
+            return Ok(None);
+        }
+        self.run(move |cx| {
+            let Some(at) = cx.files.position(&name, pos) else {
+                return Ok(None);
+            };
+            let refs = cx.analysis().references(at)?;
+            Ok((!refs.is_empty()).then(|| convert::references(&cx.files, &refs)))
         })
         .await
     }
@@ -756,7 +791,7 @@ impl LanguageServer for Backend {
         params: lsp::request::GotoDeclarationParams,
     ) -> Result<Option<lsp::request::GotoDeclarationResponse>> {
         let (name, pos) = text_position(&params.text_document_position_params);
-        if !self.doc_exists(&name) {
+        if !self.doc_exists(&name) || self.indirect_calls_only(&name) {
             return Ok(None);
         }
         self.run(move |cx| {

@@ -3,7 +3,23 @@
 //! configuration (pointee-ide's `Config`), which diagnostics to publish,
 //! inlay hints, and the server's own timings.
 
-use pointee_ide::{Config, DiagnosticsConfig};
+use pointee_ide::{Config, DiagnosticsConfig, Lang};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndirectCallsOnly {
+    pub c: bool,
+    pub java: bool,
+}
+
+impl IndirectCallsOnly {
+    pub fn applies_to(self, path: &str) -> bool {
+        match Lang::of_path(path) {
+            Some(Lang::C) => self.c,
+            Some(Lang::Java) => self.java,
+            None => false,
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -11,6 +27,11 @@ pub struct Settings {
     pub config: Config,
     pub diagnostics: DiagnosticsConfig,
     pub inlay_hints: bool,
+    /// Per language (`goto.indirectCallsOnly`): definition answers only on
+    /// indirect and virtual calls and declaration answers nothing, for a
+    /// client that also runs the language's own server (clangd, the Java
+    /// extension) and would otherwise get each answer twice.
+    pub indirect_calls_only: IndirectCallsOnly,
     /// Milliseconds to wait after an edit before analysing.
     pub debounce_ms: u64,
     /// Milliseconds an analysis may take before it reports `$/progress`.
@@ -23,6 +44,7 @@ impl Default for Settings {
             config: Config::default(),
             diagnostics: DiagnosticsConfig::default(),
             inlay_hints: false,
+            indirect_calls_only: IndirectCallsOnly::default(),
             debounce_ms: 150,
             progress_after_ms: 300,
         }
@@ -65,6 +87,16 @@ impl Settings {
         );
         flag(&["diagnostics", "notes"], &mut self.diagnostics.notes);
         flag(&["inlayHints", "enable"], &mut self.inlay_hints);
+        // `true` or `false` for both languages, or `{"c": .., "java": ..}`.
+        let only = &mut self.indirect_calls_only;
+        match s(v, &["goto", "indirectCallsOnly"]) {
+            Some(serde_json::Value::Bool(b)) => (only.c, only.java) = (b, b),
+            Some(serde_json::Value::Object(_)) => {
+                flag(&["goto", "indirectCallsOnly", "c"], &mut only.c);
+                flag(&["goto", "indirectCallsOnly", "java"], &mut only.java);
+            }
+            _ => {}
+        }
         if let Some(n) = s(v, &["debounceMs"]).and_then(|x| x.as_u64()) {
             self.debounce_ms = n;
         }

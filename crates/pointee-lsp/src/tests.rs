@@ -1,6 +1,10 @@
-//! In-process tests: the server runs on a duplex pipe and a small JSON-RPC
-//! client drives it with the real protocol. Fixtures mark cursors with
-//! `$name$` (the marker is removed; its position is the cursor).
+//! In-process tests of what only the protocol shows: the server runs on a
+//! duplex pipe and a small JSON-RPC client drives it (document sync and
+//! UTF-16 conversion, each request's conversion of pointee-ide's answers,
+//! configuration, workspace files, debouncing, cancellation, progress,
+//! malformed input). What the answers are is tested in pointee-ide, where
+//! they are computed. Fixtures mark cursors with `$name$` (the marker is
+//! removed; its position is the cursor).
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -227,19 +231,19 @@ void MUSTALIAS(void *, void *);
 void NOALIAS(void *, void *);
 struct file { int fd; };
 struct ops { int (*open)(struct file *); };
-struct device { struct ops *ops; struct file *$fdecl$file; };
+struct device { struct ops *ops; struct file *file; };
 int $disk_open$disk_open(struct file *f) { f->fd = 3; return 0; }
 int $tty_open$tty_open(struct file *f) { f->fd = 1; return 0; }
 struct ops disk_ops = { disk_open };
 struct ops tty_ops = { tty_open };
-struct file $console$console; int flag;
+struct file console; int flag;
 int $start$start(struct device *$d_decl$d) {
-    return $d$d->ops->$open$open(d->$file$file);
+    return $d$d->ops->$open$open(d->file);
 }
 int main(void) {
-    struct device disk = { &disk_ops, &$console_use$console };
+    struct device disk = { &disk_ops, &console };
     struct device tty = { &tty_ops, &console };
-    $call_start$start(&disk);
+    start(&disk);
     start(&tty);
     int (*fp)(struct file *) = disk_open;
     if (flag) fp = tty_open;
@@ -250,6 +254,45 @@ int main(void) {
     return 0;
 }
 "#;
+
+/// `goto.indirectCallsOnly`: definition answers only on indirect calls
+/// (every possible callee) and declaration answers nothing in that
+/// language, so that an editor also running clangd gets each answer once;
+/// the other language and a later change back behave as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn indirect_calls_only_leaves_the_rest_to_the_languages_own_server() {
+    let (text, m) = markers(OPS);
+    let mut c = Client::start(&[], json!({"goto": {"indirectCallsOnly": {"c": true}}})).await;
+    c.open("ops.c", &text).await;
+    let callees = |d: &Value| {
+        let mut lines: Vec<u64> = d.as_array().unwrap().iter().map(line_of).collect();
+        lines.sort();
+        lines
+    };
+    let both = vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64];
+    for at in ["open", "fp", "fp2"] {
+        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        assert_eq!(callees(&d), both, "{at}: {d}");
+    }
+    for at in ["d", "d_decl", "check"] {
+        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        assert!(d.is_null() || d == json!([]), "{at}: {d}");
+    }
+    let d = c.result("textDocument/declaration", c.pos("ops.c", m["fp"])).await;
+    assert_eq!(d, Value::Null);
+    // Off again (both languages at once): definition elsewhere answers.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pointee": {"goto": {"indirectCallsOnly": false}}}}),
+    )
+    .await;
+    let d = c.result("textDocument/definition", c.pos("ops.c", m["d"])).await;
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": m["d_decl"].0, "character": m["d_decl"].1}),
+        "{d}"
+    );
+}
 
 fn line_of(v: &Value) -> u64 {
     v["range"]["start"]["line"].as_u64().unwrap()
@@ -326,26 +369,6 @@ async fn hover_definition_hierarchy_and_diagnostics_on_c() {
         json!({"line": m["d_decl"].0, "character": m["d_decl"].1}),
         "{d}"
     );
-    let d = c
-        .result("textDocument/definition", c.pos("ops.c", m["console_use"]))
-        .await;
-    assert_eq!(
-        d[0]["range"]["start"],
-        json!({"line": m["console"].0, "character": m["console"].1}),
-        "{d}"
-    );
-    let d = c
-        .result("textDocument/definition", c.pos("ops.c", m["file"]))
-        .await;
-    assert_eq!(
-        d[0]["range"]["start"],
-        json!({"line": m["fdecl"].0, "character": m["fdecl"].1}),
-        "a field: {d}"
-    );
-    let d = c
-        .result("textDocument/definition", c.pos("ops.c", m["call_start"]))
-        .await;
-    assert_eq!(d[0]["range"]["start"]["line"], json!(m["start"].0), "{d}");
 
     // Call hierarchy, with the edges resolved through function pointers.
     let items = c
@@ -542,6 +565,44 @@ int main(void) {
     let lines: Vec<u64> = hs.iter().map(line_of).collect();
     assert!(lines.contains(&5) && lines.contains(&6), "{hs:?}");
     assert!(!lines.contains(&7), "r points elsewhere: {hs:?}");
+    // References: locations in the answer's order (must-aliases first),
+    // each place once.
+    let refs = c
+        .result(
+            "textDocument/references",
+            json!({
+                "textDocument": {"uri": c.uri("h.c")},
+                "position": c.pos("h.c", m["p"])["position"],
+                "context": {"includeDeclaration": true}
+            }),
+        )
+        .await;
+    let at: Vec<(u64, u64, &str)> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let s = &l["range"]["start"];
+            let uri = l["uri"].as_str().unwrap();
+            (
+                s["line"].as_u64().unwrap(),
+                s["character"].as_u64().unwrap(),
+                uri,
+            )
+        })
+        .collect();
+    let uri = c.uri("h.c");
+    let uri = uri.as_str();
+    assert_eq!(
+        at,
+        [
+            (2, 9, uri),
+            (3, 9, uri),
+            (3, 13, uri),
+            (5, 5, uri),
+            (6, 5, uri)
+        ]
+    );
     // Inlay hints are off by default.
     let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
     let r = c
@@ -787,101 +848,6 @@ async fn quick_edits_are_debounced_into_one_analysis_of_the_last_text() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn files_that_do_not_link_are_analysed_one_by_one() {
-    // A folder of examples: every file has its own `main`.
-    let a = "void MUSTALIAS(void *, void *);\nint g;\nint f(int *p) { return 0; }\nint main(void) {\n    int *p = &g, *q = &g;\n    int (*fp)(int *) = f;\n    fp(p);\n    MUSTALIAS(p, q);\n    return 0;\n}\n";
-    let b = "int h;\nint main(void) { int *r = &h; return 0; }\n";
-    let mut c = Client::start(
-        &[
-            ("a.c", a),
-            ("b.c", b),
-            ("common.h", "struct s { int *x; };\n"),
-        ],
-        json!({"debounceMs": 0}),
-    )
-    .await;
-    c.open("a.c", a).await;
-    let h = c.result("textDocument/hover", c.pos("a.c", (4, 9))).await;
-    let md = h["contents"]["value"].as_str().unwrap().to_string();
-    assert!(md.contains("`g`"), "{md}");
-    let d = c
-        .result("textDocument/definition", c.pos("a.c", (6, 4)))
-        .await;
-    assert_eq!(d[0]["range"]["start"]["line"], 2, "{d}");
-    let d = c
-        .diagnostics("a.c", |d| d.iter().any(|x| x["code"] == "alias-check"))
-        .await;
-    assert!(d.iter().any(|x| x["code"] == "separate-program"), "{d:?}");
-    let hb = c.result("textDocument/hover", c.pos("b.c", (1, 22))).await;
-    assert!(
-        hb["contents"]["value"].as_str().unwrap().contains("`h`"),
-        "{hb}"
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn java_highlights_follow_the_objects() {
-    let src = "\
-public class Main {
-    public static void main(String[] args) {
-        Object $a$a = new Object();
-        Object b = a;
-        Object c = new Object();
-        Object d = b;
-        System.out.println(c);
-    }
-}
-";
-    let (text, m) = markers(src);
-    let mut c = Client::start(&[], json!({})).await;
-    c.open("Main.java", &text).await;
-    let hs = c
-        .result("textDocument/documentHighlight", c.pos("Main.java", m["a"]))
-        .await;
-    let hs = hs.as_array().cloned().unwrap_or_default();
-    let lines: Vec<u64> = hs.iter().map(line_of).collect();
-    assert!(
-        lines.contains(&2) && lines.contains(&3) && lines.contains(&5),
-        "{hs:?}"
-    );
-    assert!(!lines.contains(&4), "c holds another object: {hs:?}");
-    let write = hs.iter().find(|h| line_of(h) == 2).unwrap();
-    assert_eq!(write["kind"], 3, "the declaration writes a: {write}");
-    // Inlay hints: the objects each variable holds after its assignment.
-    c.notify(
-        "workspace/didChangeConfiguration",
-        json!({"settings": {"inlayHints": {"enable": true}}}),
-    )
-    .await;
-    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
-    let r = c
-        .result(
-            "textDocument/inlayHint",
-            json!({"textDocument": {"uri": c.uri("Main.java")}, "range": range}),
-        )
-        .await;
-    let hints: Vec<(u64, String)> = r
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["position"]["line"].as_u64().unwrap(),
-                h["label"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    assert!(
-        hints.contains(&(3, "→ {new Object at 3}".to_string())),
-        "{hints:?}"
-    );
-    assert!(
-        hints.contains(&(4, "→ {new Object at 5}".to_string())),
-        "{hints:?}"
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_overtaken_by_an_edit_publishes_nothing() {
     // No debounce: the analysis of the opened text starts at once; the edit
     // right behind it makes that analysis stale, so its result is dropped
@@ -1035,117 +1001,56 @@ async fn added_workspace_folders_are_scanned_and_removed_ones_dropped() {
     let _ = std::fs::remove_dir_all(&other);
 }
 
-/// Two files with a `static` function of one name: the linker renames them
-/// (`pick@b.c`), and hover inside each answers from that file's own copy.
-#[tokio::test]
-async fn hover_inside_clashing_statics_of_two_files() {
-    let (a, ma) = markers(
-        "static int *pick(int *p) { return $ra$p; }\nint x;\nstatic int *last;\nint *from_a(void) { last = &x; return pick($la$last); }\n",
-    );
-    let (b, mb) = markers(
-        "static int *pick(int *p) { return $rb$p; }\nint y;\nstatic int *last;\nint *from_a(void);\nint main(void) { int *q = from_a(); last = &y; q = pick($lb$last); return 0; }\n",
-    );
-    let mut c = Client::start(&[], json!({})).await;
-    c.open("a.c", &a).await;
-    c.open("b.c", &b).await;
-    let h = c.result("textDocument/hover", c.pos("a.c", ma["ra"])).await;
-    let md = h["contents"]["value"].as_str().unwrap().to_string();
-    assert!(md.contains("`x`") && !md.contains("`y`"), "{md}");
-    let h = c.result("textDocument/hover", c.pos("b.c", mb["rb"])).await;
-    let md = h["contents"]["value"].as_str().unwrap().to_string();
-    assert!(md.contains("`y`") && !md.contains("`x`"), "{md}");
-    // A static global of each file (`last@a.c`, `last@b.c`).
-    for (file, m, want, not) in [
-        ("a.c", &ma["la"], "`x`", "`y`"),
-        ("b.c", &mb["lb"], "`y`", "`x`"),
-    ] {
-        let h = c.result("textDocument/hover", c.pos(file, *m)).await;
-        let md = h["contents"]["value"].as_str().unwrap().to_string();
-        assert!(md.contains(want) && !md.contains(not), "{file}: {md}");
-    }
-}
-
-/// Go to definition on a member reaches the member of the record the
-/// expression's type selects, not the first member of that name.
-#[tokio::test]
-async fn definition_on_a_member_follows_the_record_type() {
-    let (text, m) = markers(
-        "struct a { struct a *$a_next$next; int *$a_val$val; };\n\
-         struct b { struct b *$b_next$next; int *$b_val$val; };\n\
-         struct w { int n; struct b $w_inner$inner; };\n\
-         int x;\n\
-         int main(void) {\n\
-         \x20   struct a sa; struct b sb; struct w sw; struct b *pb = &sb;\n\
-         \x20   sa.next = 0; sb.val = &x;\n\
-         \x20   pb->$use_b_next$next = pb;\n\
-         \x20   sa.$use_a_next$next = &sa;\n\
-         \x20   sb.$use_b_val$val = &x;\n\
-         \x20   sw.inner.$use_w_next$next = pb;\n\
-         \x20   int k = sw.$use_inner$inner.next == 0;\n\
-         \x20   return k;\n\
-         }\n",
-    );
-    let mut c = Client::start(&[], json!({})).await;
-    c.open("m.c", &text).await;
-    for (at, want) in [
-        ("use_b_next", "b_next"),
-        ("use_a_next", "a_next"),
-        ("use_b_val", "b_val"),
-        ("use_w_next", "b_next"),
-        ("use_inner", "w_inner"),
-    ] {
-        let d = c
-            .result("textDocument/definition", c.pos("m.c", m[at]))
-            .await;
-        assert_eq!(
-            d[0]["range"]["start"],
-            json!({"line": m[want].0, "character": m[want].1}),
-            "{at}: {d}"
-        );
-    }
-}
-
-/// `pointee/graph`: the call graph of the program a document belongs to as
-/// JSON (node ids, kinds, locations to open), around a function when a
-/// position is given; bad params are an error.
+/// `pointee/graph` as docs/lsp.md and the VS Code extension have it: node
+/// ids to expand, roots, one edge per call site with its location, nodes
+/// cut off marked `more`; bad params are an error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_graph_request() {
     let (text, m) = markers(OPS);
     let mut c = Client::start(&[], json!({})).await;
     c.open("ops.c", &text).await;
     let uri = c.uri("ops.c");
+    let edges = |g: &Value| {
+        let mut edges: Vec<String> = g["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} {} {}", e["from"], e["kind"], e["to"]))
+            .collect();
+        edges.sort();
+        edges
+    };
+    // Neither position nor root: the file's functions, one step.
     let g = c
         .result(
             "pointee/graph",
-            json!({"textDocument": {"uri": uri}, "kind": "calls"}),
+            json!({"textDocument": {"uri": uri}, "kind": "call"}),
         )
         .await;
-    let label = |id: &Value| g["nodes"][id.as_u64().unwrap() as usize]["label"].clone();
-    let mut edges: Vec<String> = g["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| format!("{} {} {}", label(&e["from"]), e["kind"], label(&e["to"])))
-        .collect();
-    edges.sort();
+    assert_eq!(g["kind"], "call");
     assert!(
-        edges.contains(&r#""start" "indirect" "disk_open""#.to_string()),
-        "{edges:?}"
+        edges(&g).contains(&r#""fn:start" "indirect" "fn:disk_open""#.to_string()),
+        "{g}"
     );
     let start = g["nodes"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|n| n["label"] == "start")
+        .find(|n| n["id"] == "fn:start")
         .unwrap();
+    assert_eq!(start["label"], "start");
     assert_eq!(start["kind"], "function");
     assert_eq!(start["location"]["range"]["start"]["line"], m["start"].0);
-    // Around `disk_open`, one step: it and its callers.
+    // Every edge with a call site says where.
+    for e in g["edges"].as_array().unwrap() {
+        assert!(e["location"]["uri"].is_string(), "{e}");
+    }
+    // Around `disk_open`, one step: its context and the contexts calling it.
     let (l, ch) = m["disk_open"];
     let g = c
         .result(
             "pointee/graph",
-            json!({"textDocument": {"uri": uri}, "kind": "invocations",
+            json!({"textDocument": {"uri": uri}, "kind": "invocation",
                    "position": {"line": l, "character": ch}, "depth": 1}),
         )
         .await;
@@ -1159,11 +1064,31 @@ async fn the_graph_request() {
     // Its context, and the contexts that call it: `start`'s (through the
     // device's ops) and `main`'s (through `fp`).
     assert_eq!(labels, ["#0 main", "#1 start", "#2 disk_open"]);
-    let r = c
-        .request(
+    assert_eq!(g["roots"], json!(["ctx:2"]));
+    // Expanding a node by its id, at most two nodes.
+    let g = c
+        .result(
             "pointee/graph",
-            json!({"textDocument": {"uri": uri}, "kind": "nope"}),
+            json!({"textDocument": {"uri": uri}, "kind": "call",
+                   "root": "fn:start", "depth": 1, "maxNodes": 2}),
         )
         .await;
-    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(g["roots"], json!(["fn:start"]));
+    assert_eq!(g["nodes"].as_array().unwrap().len(), 2, "{g}");
+    let root = g["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "fn:start")
+        .unwrap();
+    assert_eq!(root["more"], true, "{g}");
+    for bad in [json!("nope"), json!("calls")] {
+        let r = c
+            .request(
+                "pointee/graph",
+                json!({"textDocument": {"uri": uri}, "kind": bad}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+    }
 }

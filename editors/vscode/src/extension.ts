@@ -10,7 +10,6 @@ import {
   ClientCapabilities,
   DidChangeConfigurationNotification,
   FeatureState,
-  ImplementationRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -22,7 +21,7 @@ import {
   WorkDoneProgressCreateRequest,
   WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
-import { JAVA_SENSITIVITIES, needsRestart, neighboursFrom, indirectCallsOnly, serverConfiguration } from './config';
+import { JAVA_SENSITIVITIES, needsRestart, neighboursFrom, serverConfiguration } from './config';
 import { GraphPanel } from './graph/panel';
 import { GraphKind } from './graph/protocol';
 import { resolveServer } from './server';
@@ -144,21 +143,6 @@ class Pointee {
           const h = await next(doc, pos, token);
           return h ? withHeading(h) : h;
         },
-        provideDefinition: async (doc, pos, token, next) => {
-          if (!this.indirectOnly(doc)) {
-            return next(doc, pos, token);
-          }
-          // Only indirect and virtual calls: that is what the server's
-          // implementation request answers (nothing elsewhere).
-          const client = this.client;
-          if (!client) {
-            return undefined;
-          }
-          const params = client.code2ProtocolConverter.asTextDocumentPositionParams(doc, pos);
-          const r = await client.sendRequest(ImplementationRequest.type, params, token);
-          return client.protocol2CodeConverter.asDefinitionResult(r, token);
-        },
-        provideDeclaration: (doc, pos, token, next) => (this.indirectOnly(doc) ? undefined : next(doc, pos, token)),
       },
     };
     const client = new LanguageClient('pointee', 'pointee', serverOptions, clientOptions);
@@ -201,12 +185,6 @@ class Pointee {
     await this.stop();
     this.analysingSince = undefined;
     await this.start();
-  }
-
-  private indirectOnly(doc: vscode.TextDocument): boolean {
-    const setting = vscode.workspace.getConfiguration('pointee').get('goto.indirectCallsOnly');
-    const neighbours = neighboursFrom((id) => vscode.extensions.getExtension(id) !== undefined);
-    return indirectCallsOnly(setting, neighbours, doc.languageId);
   }
 
   /** `$/progress` of an analysis: the item says "analysing". */

@@ -1,18 +1,31 @@
-//! Expectations written inside C fixtures, checked against pointee-ide's
-//! answers in process. On a line, after `// ` (several separated by `;`),
-//! each names an expression of the line by its first whole-word occurrence:
+//! Expectations written inside C and Java fixtures, checked against
+//! pointee-ide's answers in process. On a line, after `// ` (several
+//! separated by `;`), each names an expression of the line by its first
+//! whole-word occurrence; a place in the source is written `text@line` (the
+//! text of the range and its line; `text@file:line` in another file):
 //!
 //! - `HOVER expr = {x D, NULL P}`: the hover set (`unreachable` when no
 //!   context reaches it; a trailing `extra` when only extra entries do).
 //! - `CALLEES expr = {f, g}`: the callees of the call around `expr`.
+//! - `DEF expr = {...}`, `DECL expr = {...}`, `IMPL expr = {...}`: where
+//!   go to definition, declaration and implementation lead.
+//! - `HIGHLIGHT expr = {p@5 W, q@6 R, r@7 T}`: document highlight, each
+//!   with its kind (Read, Write, Text), in file order.
+//! - `HINT = → {x, y?}`: the inlay hints that end on this line (`|`
+//!   between several); `HINT = none` when there must be none.
+//! - `CALLERS expr = {main@12}`: the incoming calls of the function named
+//!   (or called) at `expr`: each caller with the line of each call.
+//! - `REFS expr = {q@9 must, s@11 may, *p@12 write}`: the references,
+//!   in the order they are answered (must-aliases, may-aliases, stores).
 //!
 //! And every `MUSTALIAS(p, q)`-style check must be `ok`. Shared by the
-//! single-file fixtures and the projects.
+//! single-file fixtures, the projects and the IDE fixtures.
 
 #![allow(dead_code)]
 
 use pointee_ide::{
-    Analysis, AnalysisHost, Change, Config, FileId, FilePosition, Lang, System, UnitConfig,
+    Analysis, AnalysisHost, Change, Config, FileId, FilePosition, FileRange, HighlightKind, Lang,
+    ReferenceKind, System, UnitConfig,
 };
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -97,7 +110,9 @@ struct Expect {
     want: String,
 }
 
-const KINDS: [&str; 2] = ["HOVER", "CALLEES"];
+const KINDS: [&str; 9] = [
+    "HOVER", "CALLEES", "DEF", "DECL", "IMPL", "HIGHLIGHT", "HINT", "CALLERS", "REFS",
+];
 
 fn expectations(text: &str) -> Vec<Expect> {
     let mut out = Vec::new();
@@ -131,20 +146,133 @@ pub fn position(a: &Analysis, file: FileId, line: u32, column: u32) -> FilePosit
     FilePosition { file, offset }
 }
 
+/// `text@line` of a range (`text@file:line` outside `here`).
+fn place(a: &Analysis, here: FileId, r: FileRange) -> String {
+    let text = a.file_text(r.file);
+    // Up to a brace or the end of the line (a whole record definition is
+    // shown by its head).
+    let shown = text
+        .get(r.range.start as usize..r.range.end as usize)
+        .unwrap_or("?");
+    let shown = shown.split(['{', ';', '\n']).next().unwrap_or("").trim_end();
+    let line = a.line_index(r.file).unwrap().line_of(r.range.start) + 1;
+    if r.file == here {
+        format!("{shown}@{line}")
+    } else {
+        format!("{shown}@{}:{line}", a.file_path(r.file))
+    }
+}
+
+fn set(mut items: Vec<String>) -> String {
+    items.sort();
+    format!("{{{}}}", items.join(", "))
+}
+
+fn navigation(a: &Analysis, here: FileId, targets: &[pointee_ide::NavTarget]) -> String {
+    set(targets
+        .iter()
+        .map(|t| {
+            place(
+                a,
+                here,
+                FileRange {
+                    file: t.file,
+                    range: t.range,
+                },
+            )
+        })
+        .collect())
+}
+
 /// Today's answer to one expectation.
 fn answer(a: &Analysis, at: FilePosition, kind: &str) -> String {
+    let here = at.file;
     match kind {
         "HOVER" => match a.hover(at).unwrap() {
             Some(h) => render_hover(&h),
             None => "error: no pointer expression here".into(),
         },
-        _ => match a.callees(at).unwrap() {
+        "CALLEES" => match a.callees(at).unwrap() {
             Some(cs) => {
                 let v: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
                 format!("{{{}}}", v.join(", "))
             }
             None => "error: no call here".into(),
         },
+        "DEF" => navigation(a, here, &a.goto_definition(at).unwrap()),
+        "DECL" => navigation(a, here, &a.goto_declaration(at).unwrap()),
+        "IMPL" => navigation(a, here, &a.goto_implementation(at).unwrap()),
+        "HIGHLIGHT" => {
+            let hs = a.highlights(at).unwrap();
+            let items: Vec<String> = hs
+                .iter()
+                .map(|h| {
+                    let kind = match h.kind {
+                        HighlightKind::Read => "R",
+                        HighlightKind::Write => "W",
+                        HighlightKind::Text => "T",
+                    };
+                    let r = FileRange {
+                        file: here,
+                        range: h.range,
+                    };
+                    format!("{} {kind}", place(a, here, r))
+                })
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        "HINT" => {
+            let lines = a.line_index(here).unwrap();
+            let line = lines.line_of(at.offset);
+            let whole = FileRange {
+                file: here,
+                range: pointee_ide::Range {
+                    start: 0,
+                    end: a.file_text(here).len() as u32,
+                },
+            };
+            let labels: Vec<String> = a
+                .inlay_hints(whole)
+                .unwrap()
+                .into_iter()
+                .filter(|h| lines.line_of(h.offset) == line)
+                .map(|h| h.label)
+                .collect();
+            if labels.is_empty() {
+                "none".into()
+            } else {
+                labels.join(" | ")
+            }
+        }
+        "CALLERS" => {
+            let mut items = Vec::new();
+            for item in a.call_hierarchy(at).unwrap() {
+                for link in a.incoming_calls(item.file, &item.name).unwrap() {
+                    for call in &link.calls {
+                        let line = a.line_index(call.file).unwrap().line_of(call.range.start) + 1;
+                        items.push(format!("{}@{line}", link.item.name));
+                    }
+                }
+            }
+            set(items)
+        }
+        "REFS" => {
+            let items: Vec<String> = a
+                .references(at)
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    let kind = match r.kind {
+                        ReferenceKind::MustAlias => "must",
+                        ReferenceKind::MayAlias => "may",
+                        ReferenceKind::Write => "write",
+                    };
+                    format!("{} {kind}", place(a, here, r.range))
+                })
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        other => panic!("unknown expectation {other}"),
     }
 }
 
@@ -176,8 +304,11 @@ pub fn check_expectations(
         if got != e.want {
             if update {
                 let l = &mut new_text[e.line as usize - 1];
-                let old = format!("{} {} = {}", e.kind, e.expr, e.want);
-                let new = format!("{} {} = {}", e.kind, e.expr, got);
+                let written = |want: &str| match e.expr.as_str() {
+                    "" => format!("{} = {want}", e.kind),
+                    expr => format!("{} {expr} = {want}", e.kind),
+                };
+                let (old, new) = (written(&e.want), written(&got));
                 *l = l.replacen(&old, &new, 1);
             } else {
                 failures.push(format!(
@@ -195,16 +326,29 @@ pub fn check_expectations(
 /// Every alias check of the C program must be `ok`, and every check written
 /// in its files must be evaluated. Returns how many were.
 pub fn check_alias_checks(a: &Analysis, what: &str, failures: &mut Vec<String>) -> usize {
-    if let Some(err) = a.program_error(Lang::C).unwrap() {
+    check_alias_checks_of(a, Lang::C, what, failures)
+}
+
+/// The same for a language's program (Java checks are the calls of static
+/// methods named like the C ones; their declarations are not counted).
+pub fn check_alias_checks_of(
+    a: &Analysis,
+    lang: Lang,
+    what: &str,
+    failures: &mut Vec<String>,
+) -> usize {
+    if let Some(err) = a.program_error(lang).unwrap() {
         failures.push(format!("{what}: check failed: {err}"));
         return 0;
     }
-    let report = a.check(Lang::C).unwrap();
+    let report = a.check(lang).unwrap();
     let calls: usize = a
         .files()
+        .filter(|&(_, f)| a.lang(f) == Some(lang))
         .map(|(_, f)| a.file_text(f))
         .map(|t| {
             t.lines()
+                .filter(|l| !l.trim_start().starts_with("static void"))
                 .map(|l| l.split("//").next().unwrap().matches("ALIAS(").count())
                 .sum::<usize>()
         })

@@ -97,7 +97,9 @@ export class GraphPanel {
       const node = this.state.nodes.find((n) => n.id === m.id);
       if (node?.location) {
         const loc = this.client.protocol2CodeConverter.asLocation(node.location);
-        await vscode.window.showTextDocument(loc.uri, { selection: loc.range, viewColumn: vscode.ViewColumn.One });
+        // The cursor at the start of the name, as go to definition leaves it.
+        const at = new vscode.Range(loc.range.start, loc.range.start);
+        await vscode.window.showTextDocument(loc.uri, { selection: at, viewColumn: vscode.ViewColumn.One });
       }
     } else if (m.type === 'expand') {
       const answer = await ask(this.client, {

@@ -1,0 +1,53 @@
+//! Incremental answers equal fresh ones on every fixture (`docs/reliability.md`):
+//! each fixture gets a few seeded random edits through one host; after each,
+//! every answer must equal a new host's on the same text. A few hundred
+//! edits per language here; `pointee-fuzz incremental` runs as many as asked.
+
+use pointee_db::Lang;
+use pointee_fuzz::answers::Probe;
+use pointee_fuzz::incremental::{fixture_cases, run};
+
+/// Runs `edits_total` edits spread over the language's fixtures, asking at
+/// every third position (the long run asks at all); fails on
+/// the first difference, saving the workspace that shows it under
+/// `target/incremental-difference/`.
+fn edits_equal_fresh(lang: Lang, edits_total: usize) {
+    let cases = fixture_cases(lang);
+    assert!(
+        cases.len() >= 40,
+        "only {} {lang:?} fixtures found",
+        cases.len()
+    );
+    let per_case = edits_total.div_ceil(cases.len());
+    let mut edits = 0;
+    let mut changed = 0;
+    for (k, case) in cases.iter().enumerate() {
+        match run(case, k as u64, per_case, Probe { stride: 3 }) {
+            Ok(n) => changed += n,
+            Err(d) => {
+                let dir = pointee_fuzz::repo_root().join("target/incremental-difference");
+                let _ = std::fs::create_dir_all(&dir);
+                for (path, text) in &d.files {
+                    let _ = std::fs::write(dir.join(path.replace('/', "_")), text);
+                }
+                panic!("{d}(workspace saved in {})", dir.display());
+            }
+        }
+        edits += per_case;
+    }
+    eprintln!(
+        "{lang:?}: {} fixtures, {edits} edits, {changed} changed a text",
+        cases.len()
+    );
+    assert!(changed * 2 > edits, "too few edits changed anything");
+}
+
+#[test]
+fn c_edits_answer_as_a_fresh_analysis() {
+    edits_equal_fresh(Lang::C, 300);
+}
+
+#[test]
+fn java_edits_answer_as_a_fresh_analysis() {
+    edits_equal_fresh(Lang::Java, 300);
+}
