@@ -78,6 +78,7 @@ pub fn hover_json(h: &Hover, loc: &Locator) -> Value {
         "expr": h.expr,
         "reachable": h.reachable,
         "merged": h.merged,
+        "merged_in_cycle": h.merged_in_cycle,
         "extra_entry": h.extra_entry,
         "targets": targets_json(&h.targets, loc),
         "contexts": h.contexts.iter().map(|c| context_json(c, loc)).collect::<Vec<_>>(),
@@ -96,6 +97,9 @@ pub fn hover_text(h: &Hover, loc: &Locator) -> String {
     }
     if h.merged {
         s.push_str("  (contexts merged by the context bound)\n");
+    }
+    if h.merged_in_cycle {
+        s.push_str("  (inputs merged inside a large recursive cycle)\n");
     }
     if h.targets.is_empty() {
         s.push_str("  points to nothing\n");

@@ -131,6 +131,7 @@ fn hover_json_has_the_contract_fields() {
             "expr",
             "extra_entry",
             "merged",
+            "merged_in_cycle",
             "reachable",
             "targets"
         ]

@@ -32,7 +32,7 @@
 
 mod common;
 
-use common::{generate, generate_cycle};
+use common::{generate, generate_cycle, generate_real};
 use std::time::Instant;
 
 fn peak_rss_mb() -> f64 {
@@ -56,6 +56,21 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    let unknown = !args.iter().any(|a| a == "--no-unknown");
+    if let Some(i) = args.iter().position(|a| a == "--emit-shapes") {
+        let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(1000);
+        print!("{}", generate_real(n, 42, unknown));
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--one") {
+        // A child of `--each`: one file, one line of figures.
+        one_file(&args[i + 1]);
+        return;
+    }
+    if args.iter().any(|a| a == "--each") {
+        each_file(&args);
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--emit") {
         let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(1000);
         print!("{}", generate(n, 42));
@@ -125,12 +140,15 @@ fn main() {
         );
         return;
     }
+    let shapes = args.iter().any(|a| a == "--shapes");
     let sizes: Vec<usize> = {
         let v: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
-        if v.is_empty() {
-            vec![1000, 10_000, 50_000]
-        } else {
+        if !v.is_empty() {
             v
+        } else if shapes {
+            vec![10_000, 50_000, 100_000]
+        } else {
+            vec![1000, 10_000, 50_000]
         }
     };
     println!(
@@ -138,7 +156,11 @@ fn main() {
         "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB"
     );
     for n in sizes {
-        let text = generate(n, 42);
+        let text = if shapes {
+            generate_real(n, 42, unknown)
+        } else {
+            generate(n, 42)
+        };
         let lines = text.lines().count();
         let t0 = Instant::now();
         let lowered = pointee_c::lower(&[("gen.c", &text)]).expect("lowering");
@@ -160,6 +182,90 @@ fn main() {
         );
         drop(a);
     }
+}
+
+/// `--each [--timeout S] PATH...`: every `.c` file under the paths, each
+/// analysed alone in a child process (its own peak memory), killed after
+/// the timeout (default 60 s).
+fn each_file(args: &[String]) {
+    let timeout: u64 = args
+        .iter()
+        .position(|a| a == "--timeout")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(60);
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for a in args.iter().filter(|a| !a.starts_with("--")) {
+        let p = std::path::Path::new(a);
+        if p.is_dir() {
+            let mut v: Vec<_> = std::fs::read_dir(p)
+                .expect("read dir")
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "c"))
+                .collect();
+            v.sort();
+            files.extend(v);
+        } else if p.extension().is_some_and(|e| e == "c") {
+            files.push(p.to_path_buf());
+        }
+    }
+    let exe = std::env::current_exe().expect("current exe");
+    println!(
+        "{:<28} {:>7} {:>10} {:>9} {:>10} {:>12}",
+        "file", "lines", "analyse s", "contexts", "locations", "peak RSS MB"
+    );
+    for f in files {
+        let mut child = std::process::Command::new(&exe)
+            .arg("--one")
+            .arg(&f)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().expect("wait") {
+                break Some(st);
+            }
+            if start.elapsed().as_secs() >= timeout {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let mut out = String::new();
+        if let Some(mut o) = child.stdout.take() {
+            use std::io::Read;
+            let _ = o.read_to_string(&mut out);
+        }
+        match status {
+            Some(st) if st.success() => print!("{name:<28} {out}"),
+            Some(st) => println!("{name:<28} failed: {st}"),
+            None => println!("{name:<28} killed after {timeout} s"),
+        }
+    }
+}
+
+/// One file for `--each`: lines, analysis time, contexts, locations, peak
+/// RSS.
+fn one_file(path: &str) {
+    let text = std::fs::read_to_string(path).expect("read");
+    let lowered = pointee_c::lower(&[(path, &text)]).expect("lowering");
+    let t = Instant::now();
+    let a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
+    let s = t.elapsed().as_secs_f64();
+    let stats = a.stats();
+    let get = |k: &str| stats.iter().find(|x| x.0 == k).map(|x| x.1).unwrap_or(0);
+    println!(
+        "{:>7} {:>10.3} {:>9} {:>10} {:>12.1}",
+        text.lines().count(),
+        s,
+        get("contexts"),
+        get("locations"),
+        peak_rss_mb()
+    );
 }
 
 /// The best of seven timings of `f`, in seconds (the machine is shared),

@@ -2,7 +2,6 @@
 //! to the caller's state.
 
 use crate::facts::{merge_into, Fact, Facts, State};
-use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{CbRet, Effect};
 use crate::loc::{LocId, Root, Step, FREED, NULL, UNKNOWN};
 use crate::solver::{Arg, CallEdge, Engine};
@@ -480,15 +479,11 @@ impl<'p> Engine<'p> {
 
     /// What unknown code can do with the locations `roots` point into:
     /// every pointer location reachable from them may point to `unknown`
-    /// afterwards (weakly). Returns the functions reachable from them.
+    /// afterwards (weakly), and everything reached escapes for good
+    /// (`unknown` points to it: later unknown code may change it again).
+    /// Returns the functions reachable from them.
     pub(crate) fn clobber_reachable(&mut self, st: &mut Facts, mut work: Vec<LocId>) -> Vec<Name> {
-        let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
-        for f in st.iter() {
-            by_root
-                .entry(self.locs.get(f.src).root_id)
-                .or_default()
-                .push(*f);
-        }
+        let mut escapes: Vec<LocId> = Vec::new();
         let mut seen_roots: crate::fxhash::FxHashSet<LocId> = Default::default();
         let mut funcs: Vec<Name> = Vec::new();
         let mut touched: Vec<LocId> = Vec::new();
@@ -496,35 +491,64 @@ impl<'p> Engine<'p> {
             if let Root::Func(n) = &self.locs.get(t).root {
                 if !funcs.contains(n) {
                     funcs.push(n.clone());
+                    escapes.push(t);
                 }
                 continue;
             }
-            if !self.locs.is_memory(t) || t == UNKNOWN {
+            if !self.locs.is_memory(t)
+                || t == UNKNOWN
+                || matches!(self.locs.get(self.locs.get(t).root_id).root, Root::Dangling(_))
+            {
                 continue;
             }
-            if matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_))) {
+            // The whole object escapes (C reaches an object from a pointer
+            // to any part of it); unknown code names the non-static
+            // globals anyway.
+            let r = self.locs.get(t).root_id;
+            if self.escaped.binary_search(&r).is_err()
+                && !matches!(self.locs.get(r).root, Root::Str(..))
+            {
+                escapes.push(r);
+            }
+            if matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_)))
+                && self.locs.may_hold_pointer(t)
+            {
                 touched.push(t);
             }
             let r = self.locs.get(t).root_id;
             if !seen_roots.insert(r) {
                 continue;
             }
-            for f in by_root.get(&r).map(|v| &v[..]).unwrap_or(&[]) {
-                touched.push(f.src);
-                work.push(f.dst);
+            for m in self.locs.members(r) {
+                for f in st.targets(m) {
+                    touched.push(f.src);
+                    work.push(f.dst);
+                }
             }
         }
         touched.sort();
         touched.dedup();
         let written: Locset = touched.iter().map(|&l| (l, false)).collect();
         self.note_writes(&written);
+        let mut adds: Vec<Fact> = Vec::with_capacity(touched.len() + escapes.len());
         for l in touched {
             if matches!(self.locs.get(l).root, Root::Str(..)) {
                 continue;
             }
-            st.weaken(l);
-            st.add(l, UNKNOWN, false);
+            adds.push(Fact {
+                src: l,
+                dst: UNKNOWN,
+                def: false,
+            });
         }
+        for t in escapes {
+            adds.push(Fact {
+                src: UNKNOWN,
+                dst: t,
+                def: false,
+            });
+        }
+        st.add_weak(adds);
         funcs
     }
 
@@ -533,9 +557,7 @@ impl<'p> Engine<'p> {
     /// have changed too.
     pub(crate) fn escape(&mut self, st: &mut Facts, hidden: Vec<LocId>) {
         self.escaped_call();
-        if !hidden.is_empty() {
-            self.clobber_reachable(st, hidden);
-        }
+        self.clobber_reachable(st, hidden);
     }
 
     /// A call to a function with no body and no table entry: the result may
@@ -560,6 +582,8 @@ impl<'p> Engine<'p> {
             }
         }
         work.extend(self.escaped.iter().copied());
+        // What escaped before may be changed again.
+        work.extend(st.targets(UNKNOWN).iter().map(|f| f.dst));
         self.escaped_call();
         let funcs = self.clobber_reachable(&mut st, work);
         let mut out = Some(st.clone());

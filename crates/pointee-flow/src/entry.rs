@@ -97,7 +97,8 @@ impl<'p> Engine<'p> {
                 },
             );
             let refs = self.refs[h as usize].clone();
-            let (input, _) = map::map_call(&mut self.locs, &st, formals, Some(&refs));
+            let levels = self.map_levels(h);
+            let (input, _) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
             self.invoke_entry(h, input, EntryKind::AtExit);
         }
     }
@@ -311,6 +312,13 @@ impl<'p> Engine<'p> {
         leaves: &mut Vec<InputLeaf>,
     ) {
         if ty.is_some_and(Type::is_function_pointer) {
+            return;
+        }
+        // Named per pointer object past the field levels, as `map.rs`
+        // does (per field path, the names multiply with the levels).
+        if level > map::FIELD_LEVELS {
+            let ptr = self.locs.get(ptr).root_id;
+            push(vals, self.locs.root(Root::Sym { ptr, multi: true }), false);
             return;
         }
         let multi = level >= map::MAX_LEVEL;

@@ -27,7 +27,7 @@ impl Facts {
     }
 
     pub fn from_unsorted(mut v: Vec<Fact>) -> Facts {
-        v.sort_by_key(|f| (f.src, f.dst, !f.def));
+        v.sort_unstable_by_key(|f| (f.src, f.dst, !f.def));
         // Duplicates: definite only if every copy is.
         let mut out: Vec<Fact> = Vec::with_capacity(v.len());
         for f in v {
@@ -36,6 +36,47 @@ impl Facts {
                 _ => out.push(f),
             }
         }
+        Facts { v: out }
+    }
+
+    /// Facts already sorted by (src, dst), one per pair.
+    pub(crate) fn from_sorted(v: Vec<Fact>) -> Facts {
+        debug_assert!(v.windows(2).all(|w| (w[0].src, w[0].dst) < (w[1].src, w[1].dst)));
+        Facts { v }
+    }
+
+    /// The union of two sets whose facts are both true: a pair in both is
+    /// definite only if definite in both (as `from_unsorted` treats
+    /// duplicates). One linear pass.
+    pub(crate) fn join(a: Facts, b: Facts) -> Facts {
+        if b.v.is_empty() {
+            return a;
+        }
+        let (a, b) = (a.v, b.v);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match (a[i].src, a[i].dst).cmp(&(b[j].src, b[j].dst)) {
+                std::cmp::Ordering::Less => {
+                    out.push(a[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push(b[j]);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    out.push(Fact {
+                        def: a[i].def && b[j].def,
+                        ..a[i]
+                    });
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&a[i..]);
+        out.extend_from_slice(&b[j..]);
         Facts { v: out }
     }
 
@@ -100,6 +141,47 @@ impl Facts {
             Ok(i) => self.v[i].def &= def,
             Err(i) => self.v.insert(i, Fact { src, dst, def }),
         }
+    }
+
+    /// A weak update of several sources at once: every source in `adds`
+    /// keeps its facts, possibly, and gains its new targets, possibly (one
+    /// pass instead of an insertion per fact).
+    pub fn add_weak(&mut self, mut adds: Vec<Fact>) {
+        if adds.is_empty() {
+            return;
+        }
+        adds.sort_unstable_by_key(|f| (f.src, f.dst));
+        adds.dedup_by_key(|f| (f.src, f.dst));
+        let old = std::mem::take(&mut self.v);
+        let mut out = Vec::with_capacity(old.len() + adds.len());
+        let (mut i, mut j) = (0, 0);
+        // Sources written, in order: `k` follows `old`'s sources.
+        let mut k = 0;
+        while i < old.len() || j < adds.len() {
+            let ord = match (old.get(i), adds.get(j)) {
+                (Some(a), Some(b)) => (a.src, a.dst).cmp(&(b.src, b.dst)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            if ord == std::cmp::Ordering::Greater {
+                out.push(Fact { def: false, ..adds[j] });
+                j += 1;
+                continue;
+            }
+            let mut f = old[i];
+            while k < adds.len() && adds[k].src < f.src {
+                k += 1;
+            }
+            if k < adds.len() && adds[k].src == f.src {
+                f.def = false;
+            }
+            out.push(f);
+            i += 1;
+            if ord == std::cmp::Ordering::Equal {
+                j += 1;
+            }
+        }
+        self.v = out;
     }
 
     pub fn remove(&mut self, src: LocId, dst: LocId) {
@@ -230,6 +312,22 @@ mod tests {
         assert!(a.leq(&m) && b.leq(&m));
         assert!(!m.leq(&a));
         assert!(m.leq(&m));
+    }
+
+    #[test]
+    fn add_weak_weakens_written_sources_only() {
+        let mut a = Facts::from_unsorted(vec![f(1, 2, true), f(2, 3, true), f(4, 5, true)]);
+        a.add_weak(vec![f(2, 9, true), f(4, 5, true), f(6, 1, true), f(2, 9, true)]);
+        assert_eq!(
+            a.iter().copied().collect::<Vec<_>>(),
+            vec![
+                f(1, 2, true),
+                f(2, 3, false),
+                f(2, 9, false),
+                f(4, 5, false),
+                f(6, 1, false)
+            ]
+        );
     }
 
     #[test]

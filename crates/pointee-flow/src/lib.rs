@@ -13,6 +13,7 @@
 //! JSON or the command line; it never depends on tokio or serde.
 
 mod effects;
+mod cycle;
 mod entry;
 mod facts;
 use pointee_ir::fxhash;

@@ -37,7 +37,9 @@ pub enum Root {
     Uninit,
     Freed,
     Unknown,
-    /// A callee's stack location still pointed to after it returned.
+    /// A callee's stack location still pointed to after it returned;
+    /// `Dangling(NULL)`: every such location a caller passed (a summary,
+    /// see `map.rs`).
     Dangling(LocId),
     /// The symbolic name for the invisible target(s) of pointer location
     /// `ptr` (EGH'94 4.1); `multi` when it stands for more than one invisible.
@@ -85,6 +87,12 @@ pub struct LocData {
     pub class: Class,
     /// The declared type when known (variables, globals and their paths).
     pub ty: Option<Type>,
+    /// Cannot hold a pointer: its type is a scalar (a value read from
+    /// integer storage moves no pointer) or, untyped, every struct field
+    /// named like its last step is one.
+    pub pointerless: bool,
+    /// The next location with the same root (from the root: the newest).
+    next_member: u32,
 }
 
 /// The entries of the table in chunks shared between copies (a rerun
@@ -186,6 +194,49 @@ pub struct Locs {
     pub(crate) zeroed: crate::fxhash::FxHashSet<LocId>,
     /// `field` answers: (object, field name) -> the locations it names.
     fields: Shared<(LocId, Name), Vec<LocId>>,
+    /// `rebase` answers: (location, new root) -> location.
+    rebased: Shared<(LocId, LocId), LocId>,
+}
+
+/// A type without fields (a field step on it selects nothing).
+fn fieldless(ty: &Type) -> bool {
+    match ty {
+        Type::Scalar | Type::Pointer(_) | Type::Function(_) => true,
+        Type::Array(e, _) => fieldless(e),
+        _ => false,
+    }
+}
+
+/// A type whose values hold no pointer.
+fn pointerless(ty: &Type) -> bool {
+    match ty {
+        Type::Scalar | Type::Function(_) => true,
+        Type::Array(e, _) => pointerless(e),
+        _ => false,
+    }
+}
+
+const NO_LOC: u32 = u32::MAX;
+
+/// Paths longer than this do not grow (see `resolve_field`).
+const MAX_PATH: usize = 12;
+
+/// The locations of one root (`Locs::members`).
+pub struct Members<'a> {
+    locs: &'a Locs,
+    next: u32,
+}
+
+impl Iterator for Members<'_> {
+    type Item = LocId;
+    fn next(&mut self) -> Option<LocId> {
+        if self.next == NO_LOC {
+            return None;
+        }
+        let l = LocId(self.next);
+        self.next = self.locs.get(l).next_member;
+        Some(l)
+    }
 }
 
 pub const NULL: LocId = LocId(0);
@@ -247,6 +298,14 @@ impl Locs {
         self.root(Root::Func(name.clone()))
     }
 
+    /// Every location with root `root`, the root first.
+    pub fn members(&self, root: LocId) -> Members<'_> {
+        Members {
+            locs: self,
+            next: root.0,
+        }
+    }
+
     /// The location one step below `id`.
     pub fn child(&mut self, id: LocId, step: Step) -> LocId {
         if let Some(&c) = self.children.get(&(id, step.clone())) {
@@ -258,6 +317,21 @@ impl Locs {
         let root = d.root.clone();
         let c = self.intern(root, path);
         self.children.insert((id, step), c);
+        c
+    }
+
+    /// The location `root` followed by `l`'s path (cached: map and unmap
+    /// move every fact of a name between roots).
+    pub fn rebase(&mut self, l: LocId, root: LocId) -> LocId {
+        if self.get(l).path.is_empty() {
+            return root;
+        }
+        if let Some(&c) = self.rebased.get(&(l, root)) {
+            return c;
+        }
+        let path = self.get(l).path.clone();
+        let c = self.with_path(root, &path);
+        self.rebased.insert((l, root), c);
         c
     }
 
@@ -282,8 +356,16 @@ impl Locs {
             (r, Some(p))
         };
         let id = LocId(self.data.len() as u32); // interning parents may add ids
-        let (class, summary, ty) = self.derive(&root, &path, parent);
+        let (class, summary, ty, pointerless) = self.derive(&root, &path, parent);
+        // Joins its root's list of locations (see `members`).
+        let next_member = if path.is_empty() {
+            NO_LOC
+        } else {
+            std::mem::replace(&mut self.data.get_mut(root_id.0 as usize).next_member, id.0)
+        };
         self.data.push(LocData {
+            pointerless,
+            next_member,
             root: root.clone(),
             path: path.clone(),
             root_id: if path.is_empty() { id } else { root_id },
@@ -303,12 +385,16 @@ impl Locs {
         root: &Root,
         path: &[Step],
         parent: Option<LocId>,
-    ) -> (Class, bool, Option<Type>) {
+    ) -> (Class, bool, Option<Type>, bool) {
         let class = self.class_of(root);
         let mut summary = path.contains(&Step::Tail)
             || matches!(
                 root,
-                Root::Heap(..) | Root::Unknown | Root::Special(_) | Root::Sym { multi: true, .. }
+                Root::Heap(..)
+                    | Root::Unknown
+                    | Root::Special(_)
+                    | Root::Sym { multi: true, .. }
+                    | Root::Dangling(NULL)
             );
         if let Some(p) = parent {
             summary |= self.get(p).summary;
@@ -320,7 +406,32 @@ impl Locs {
         if let Some(Type::Record(r)) = &ty {
             summary |= self.union_spread(r);
         }
-        (class, summary, ty)
+        // A symbolic name is typed by the pointer it hangs off, but stands
+        // for the whole object the pointer points into (`&s.f` passed as
+        // `T *p` names `s` with `p`'s pointee type): only the field names
+        // along its path are sure.
+        let typed = !matches!(root, Root::Sym { .. });
+        let no_pointer = match (&ty, path.last()) {
+            (Some(t), _) if typed => pointerless(t),
+            (_, Some(Step::Field(x))) => self.fields_named(x).all(pointerless),
+            _ => false,
+        };
+        (class, summary, ty, no_pointer)
+    }
+
+    /// The types of the struct fields named `x` (array lengths dropped);
+    /// empty when no struct has one.
+    fn fields_named<'a>(&'a self, x: &'a Name) -> impl Iterator<Item = &'a Type> + 'a {
+        self.types
+            .records
+            .values()
+            .filter(|r| r.kind == RecordKind::Struct)
+            .filter_map(move |r| r.fields.iter().find(|g| g.name == *x))
+            .map(|g| &g.ty)
+            .chain(std::iter::once(&Type::Unknown).filter(move |_| {
+                // No struct has it: nothing is known.
+                !self.types.records.values().any(|r| r.fields.iter().any(|g| g.name == *x))
+            }))
     }
 
     /// Carries the table over to an edited program with the same functions
@@ -359,13 +470,14 @@ impl Locs {
                     continue;
                 }
             }
-            let (class, summary, ty) = self.derive(&root, &path, parent);
+            let (class, summary, ty, pointerless) = self.derive(&root, &path, parent);
             let d = self.data.get(i);
-            if d.class != class || d.summary != summary || d.ty != ty {
+            if d.class != class || d.summary != summary || d.ty != ty || d.pointerless != pointerless {
                 let d = self.data.get_mut(i);
                 d.class = class;
                 d.summary = summary;
                 d.ty = ty;
+                d.pointerless = pointerless;
                 changed.push(LocId(i as u32));
             }
         }
@@ -446,6 +558,21 @@ impl Locs {
     fn resolve_field(&mut self, t: LocId, f: &Name) -> Vec<LocId> {
         let step = Step::Field(f.clone());
         let types = self.types_of(t);
+        // A scalar or a pointer has no fields: only a pointer imprecise
+        // enough to point to one reaches here (or a path longer than any
+        // type nests). The step stays on the location, so that paths stay
+        // finite. Not for a symbolic name: typed by the pointer it hangs
+        // off, it stands for the whole object (`&s.f` passed as `int **`
+        // names `s`, whose other fields the callee may reach another way).
+        let symbolic = matches!(self.get(self.get(t).root_id).root, Root::Sym { .. });
+        if !symbolic
+            && types
+                .as_ref()
+                .is_some_and(|ts| !ts.is_empty() && ts.iter().all(fieldless))
+            || self.get(t).path.len() >= MAX_PATH
+        {
+            return vec![t];
+        }
         let has = |l: &Locs, ty: &Type| match ty {
             Type::Record(r) => l.types.field_type(r, f).is_some(),
             _ => false,
@@ -634,6 +761,13 @@ impl Locs {
         }
     }
 
+    /// False when a location cannot hold a pointer: its type is a scalar
+    /// (a value read from integer storage moves no pointer), or, untyped,
+    /// every field named like its last step is a scalar.
+    pub fn may_hold_pointer(&self, l: LocId) -> bool {
+        !self.get(l).pointerless
+    }
+
     /// True for a location an assignment can write a pointer into.
     pub fn is_memory(&self, id: LocId) -> bool {
         !matches!(self.get(id).class, Class::NotMemory)
@@ -695,6 +829,7 @@ impl Locs {
             Root::Uninit => "uninit".into(),
             Root::Freed => "freed".into(),
             Root::Unknown => "unknown".into(),
+            Root::Dangling(NULL) => "dangling".into(),
             Root::Dangling(l) => format!("dangling({})", self.qualified(*l)),
             Root::Sym { ptr, multi } => {
                 let star = if *multi { "*" } else { "" };

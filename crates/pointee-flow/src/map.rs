@@ -16,11 +16,21 @@
 
 use crate::facts::{Fact, Facts};
 use crate::fxhash::FxHashMap as HashMap;
-use crate::loc::{Class, LocId, Locs, Root};
+use crate::loc::{Class, LocId, Locs, Root, UNKNOWN};
 use crate::transfer::Locset;
 
 /// Symbolic names deeper than this fold into one summary name.
 pub const MAX_LEVEL: u32 = 4;
+
+/// The levels of symbolic names in the input of a function on a cycle of
+/// the call graph: a recursion over a structure on the stack (each level
+/// linking its local to the caller's) shifts the names one level per
+/// call, and the fixed point needs an iteration per level.
+pub const RECURSION_LEVELS: u32 = 2;
+
+/// Symbolic names down to this level are named per pointer field; deeper
+/// ones per pointer object.
+pub const FIELD_LEVELS: u32 = 2;
 
 /// The context-sensitive map information of one call: which caller roots
 /// each symbolic root stands for.
@@ -31,6 +41,11 @@ pub struct MapInfo {
     /// Roots of the visible locations the callee was given.
     visible: crate::fxhash::FxHashSet<LocId>,
     all_visible: bool,
+    /// Caller roots (invisibles) given a symbolic name.
+    named: crate::fxhash::FxHashSet<LocId>,
+    /// The dead stack objects (`dangling(f::x)`) the callee's one
+    /// `dangling` summary stands for.
+    dangling: Vec<LocId>,
 }
 
 impl MapInfo {
@@ -55,11 +70,10 @@ pub fn map_call(
     caller: &Facts,
     formals: Vec<(LocId, Locset)>,
     refs: Option<&[LocId]>,
+    max_level: u32,
 ) -> (Facts, MapInfo) {
-    // Caller facts by root: stack-like ones are pulled in when the root gets
+    // Caller facts are pulled in by root: stack-like ones when the root gets
     // a symbolic name, visible ones when the root becomes reachable.
-    let mut by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
-    let mut vis_by_root: HashMap<LocId, Vec<Fact>> = HashMap::default();
     let mut pending: Vec<(LocId, LocId, bool)> = Vec::new();
     for (leaf, vals) in formals {
         for (d, def) in vals {
@@ -67,24 +81,36 @@ pub fn map_call(
         }
     }
     let mut info = MapInfo::default();
-    for f in caller.iter() {
-        if invisible(locs, f.src) {
-            by_root.entry(locs.get(f.src).root_id).or_default().push(*f);
-        } else if refs.is_none() {
-            pending.push((f.src, f.dst, f.def));
-        } else {
-            vis_by_root
-                .entry(locs.get(f.src).root_id)
-                .or_default()
-                .push(*f);
+    if refs.is_none() {
+        for f in caller.iter() {
+            if !invisible(locs, f.src) {
+                pending.push((f.src, f.dst, f.def));
+            }
+        }
+    }
+    // What escaped to unknown code (`unknown`'s targets) is not pulled in
+    // through `unknown`: a callee reading through an unknown pointer gets
+    // `unknown` (anything), and what unknown code may do to escaped objects
+    // the callee cannot see is applied by the caller after the call. Only
+    // escaped functions (unknown code may call them) and, below, the escape
+    // marks of what the callee sees anyway are mapped.
+    let escapes = caller.targets(UNKNOWN).to_vec();
+    if refs.is_none() {
+        pending.retain(|p| p.0 != UNKNOWN);
+    }
+    info.visible.insert(UNKNOWN);
+    for f in &escapes {
+        if matches!(locs.get(f.dst).root, Root::Func(_)) {
+            pending.push((f.src, f.dst, false));
         }
     }
     match refs {
         Some(refs) => {
-            for &r in refs.iter().chain(std::iter::once(&crate::loc::UNKNOWN)) {
-                info.visible.insert(r);
-                for f in vis_by_root.remove(&r).unwrap_or_default() {
-                    pending.push((f.src, f.dst, f.def));
+            for &r in refs {
+                if info.visible.insert(r) {
+                    for f in root_facts(caller, locs, r) {
+                        pending.push((f.src, f.dst, f.def));
+                    }
                 }
             }
         }
@@ -107,7 +133,13 @@ pub fn map_call(
                     continue;
                 }
                 assigned.insert(r, ());
-                let key = if locs.sym_level(s) + 1 > MAX_LEVEL {
+                // Named after the pointer location down to level 2
+                // (`2_x.f`); deeper, after the pointer's object (`3_x.f`
+                // for what any field of `2_x.f` points to), so that the
+                // names grow with the levels, not with the number of field
+                // paths (a struct with 8 pointer fields made 512 level-4
+                // names).
+                let key = if locs.sym_level(s) >= FIELD_LEVELS {
                     locs.get(s).root_id
                 } else {
                     s
@@ -121,10 +153,10 @@ pub fn map_call(
         }
         let mut new_roots = Vec::new();
         for (key, roots) in keys {
-            let sym = if locs.sym_level(key) >= MAX_LEVEL && locs.get(key).path.is_empty() {
+            let sym = if locs.sym_level(key) >= max_level && locs.get(key).path.is_empty() {
                 key // folded into the deepest name
             } else {
-                let multi = roots.len() > 1 || locs.sym_level(key) + 1 >= MAX_LEVEL;
+                let multi = roots.len() > 1 || locs.sym_level(key) + 1 >= max_level;
                 locs.root(Root::Sym { ptr: key, multi })
             };
             let gi = *info.group_of.entry(sym).or_insert_with(|| {
@@ -133,21 +165,30 @@ pub fn map_call(
             });
             for r in roots {
                 info.groups[gi].1.push(r);
+                info.named.insert(r);
                 sym_of.insert(r, sym);
                 new_roots.push(r);
             }
         }
         let mut next: Vec<(LocId, LocId, bool)> = Vec::new();
         for (s, d, def) in pending.drain(..) {
-            let d2 = if invisible(locs, d) {
+            let d2 = if let Root::Dangling(dead) = locs.get(locs.get(d).root_id).root {
+                // Dead stack objects are one summary in the callee: it can
+                // only copy or compare such pointers, and memo keys stay
+                // the same however many of them the caller knows.
                 let r = locs.get(d).root_id;
-                let sym = sym_of[&r];
-                let path = locs.get(d).path.clone();
-                locs.with_path(sym, &path)
+                if dead != crate::loc::NULL && !info.dangling.contains(&r) {
+                    info.dangling.push(r);
+                }
+                let summary = locs.root(Root::Dangling(crate::loc::NULL));
+                locs.rebase(d, summary)
+            } else if invisible(locs, d) {
+                let r = locs.get(d).root_id;
+                locs.rebase(d, sym_of[&r])
             } else {
                 let r = locs.get(d).root_id;
                 if !info.all_visible && info.visible.insert(r) {
-                    for f in vis_by_root.remove(&r).unwrap_or_default() {
+                    for f in root_facts(caller, locs, r) {
                         next.push((f.src, f.dst, f.def));
                     }
                 }
@@ -163,16 +204,61 @@ pub fn map_call(
         pending = next;
         for r in new_roots {
             let sym = sym_of[&r];
-            if let Some(fs) = by_root.remove(&r) {
-                for f in fs {
-                    let path = locs.get(f.src).path.clone();
-                    let s = locs.with_path(sym, &path);
-                    pending.push((s, f.dst, f.def));
-                }
+            for f in root_facts(caller, locs, r) {
+                let s = locs.rebase(f.src, sym);
+                pending.push((s, f.dst, f.def));
             }
         }
     }
+    // Escape marks of the objects the callee sees.
+    for f in &escapes {
+        let r = locs.get(f.dst).root_id;
+        let dst = if invisible(locs, f.dst) {
+            match sym_of.get(&r) {
+                Some(&sym) => sym,
+                None => continue,
+            }
+        } else if matches!(locs.get(f.dst).root, Root::Func(_)) {
+            continue; // mapped above
+        } else if info.all_visible || info.visible.contains(&r) {
+            f.dst
+        } else {
+            continue;
+        };
+        out.push(Fact {
+            src: UNKNOWN,
+            dst,
+            def: false,
+        });
+    }
     (Facts::from_unsorted(out), info)
+}
+
+impl MapInfo {
+    /// True when the caller location `l` was given to the callee (visible,
+    /// or an invisible with a symbolic name).
+    pub fn reaches(&self, locs: &Locs, l: LocId) -> bool {
+        let r = locs.get(l).root_id;
+        if invisible(locs, l) {
+            self.named.contains(&r)
+        } else {
+            self.all_visible || self.visible.contains(&r)
+        }
+    }
+}
+
+/// The facts of a state whose source has root `r`, in the state's order.
+pub(crate) fn root_facts(st: &Facts, locs: &Locs, r: LocId) -> Vec<Fact> {
+    // The root, then its other locations newest first: ids ascend from the
+    // root and then from the end.
+    let mut members: Vec<LocId> = locs.members(r).collect();
+    members[1..].reverse();
+    debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
+    let mut v: Vec<Fact> = Vec::new();
+    for m in members {
+        v.extend_from_slice(st.targets(m));
+    }
+    v
 }
 
 /// Translates one callee-space target to the caller's space.
@@ -180,12 +266,11 @@ fn translate(locs: &mut Locs, info: &MapInfo, d: LocId, def: bool, out: &mut Vec
     match locs.get(d).class {
         Class::Symbolic => {
             let root = locs.get(d).root_id;
-            let path = locs.get(d).path.clone();
             match info.roots_of(root) {
                 Some(roots) => {
                     let one = roots.len() == 1;
                     for &r in roots {
-                        let l = locs.with_path(r, &path);
+                        let l = locs.rebase(d, r);
                         out.push((l, def && one));
                     }
                 }
@@ -196,6 +281,13 @@ fn translate(locs: &mut Locs, info: &MapInfo, d: LocId, def: bool, out: &mut Vec
         Class::Stack(_) => {
             let root = locs.get(d).root_id;
             out.push((locs.root(Root::Dangling(root)), def));
+        }
+        _ if locs.get(locs.get(d).root_id).root == Root::Dangling(crate::loc::NULL) => {
+            let one = info.dangling.len() == 1;
+            for &r in &info.dangling {
+                let l = locs.rebase(d, r);
+                out.push((l, def && one));
+            }
         }
         _ => out.push((d, def)),
     }
@@ -233,6 +325,11 @@ pub fn unmap_call(
     }
     let mut out: Vec<Fact> = Vec::with_capacity(caller.len());
     for f in caller.iter() {
+        if f.src == UNKNOWN {
+            // What escaped stays escaped; the callee's escapes join below.
+            out.push(*f);
+            continue;
+        }
         if !invisible(locs, f.src) {
             if info.all_visible || info.visible.contains(&locs.get(f.src).root_id) {
                 continue; // the callee's output has its facts
@@ -247,34 +344,44 @@ pub fn unmap_call(
             Some(_) => {} // replaced by the callee's facts of its name
         }
     }
+    // `out` stays sorted (the caller's order); the callee's facts are
+    // sorted apart and merged in.
+    let mut added: Vec<Fact> = Vec::with_capacity(callee_out.len());
     let mut tr = Vec::new();
+    let mut srcs: Vec<(LocId, bool)> = Vec::new();
     for f in callee_out.iter() {
         let class = locs.get(f.src).class;
-        let srcs: Vec<(LocId, bool)> = match class {
-            Class::Global | Class::Unknown | Class::NotMemory => vec![(f.src, true)],
+        srcs.clear();
+        match class {
+            Class::Global | Class::Unknown | Class::NotMemory => srcs.push((f.src, true)),
             Class::Symbolic => {
                 let root = locs.get(f.src).root_id;
-                let path = locs.get(f.src).path.clone();
                 match info.roots_of(root) {
                     Some(roots) if roots.len() == 1 => {
-                        vec![(locs.with_path(roots[0], &path), true)]
+                        srcs.push((locs.rebase(f.src, roots[0]), true))
                     }
                     Some(_) if !wrote_symbolic => continue, // untouched
-                    Some(roots) => roots
-                        .iter()
-                        .map(|&r| (locs.with_path(r, &path), false))
-                        .collect(),
+                    Some(roots) => {
+                        for &r in roots {
+                            srcs.push((locs.rebase(f.src, r), false));
+                        }
+                    }
                     None => continue,
                 }
             }
             Class::Stack(_) => continue, // the callee's own locals die
-        };
+        }
         tr.clear();
         translate(locs, info, f.dst, f.def, &mut tr);
+        if f.src == UNKNOWN {
+            // A dead stack object in unknown memory: reading it gives
+            // `unknown` (anything) already.
+            tr.retain(|&(d, _)| !matches!(locs.get(d).root, Root::Dangling(_)));
+        }
         for &(s, sdef) in &srcs {
             for &(d, ddef) in &tr {
                 let def = sdef && ddef && !locs.is_summary(s);
-                out.push(Fact {
+                added.push(Fact {
                     src: s,
                     dst: d,
                     def,
@@ -282,5 +389,5 @@ pub fn unmap_call(
             }
         }
     }
-    Facts::from_unsorted(out)
+    Facts::join(Facts::from_sorted(out), Facts::from_unsorted(added))
 }

@@ -500,6 +500,12 @@ impl<'p> Analysis<'p> {
             if unit.output.is_none() {
                 tags.push("never returns");
             }
+            if unit.merged {
+                tags.push("merged by the context bound");
+            }
+            if unit.in_cycle {
+                tags.push("merged in a recursive cycle");
+            }
             let tags = if tags.is_empty() {
                 String::new()
             } else {

@@ -175,6 +175,12 @@ pub struct Refs {
     /// a function pointer): only such a function can be on the call stack
     /// when it is called, and so take part in an approximate node.
     pub cyclic: Vec<bool>,
+    /// Each function's strongly connected component of the call graph
+    /// (the same over-approximation of indirect calls), and per component
+    /// its number of functions: calls inside a large open cycle share one
+    /// context per function (`solver.rs`).
+    pub scc: Vec<u32>,
+    pub scc_size: Vec<u32>,
 }
 
 /// The globals each function may name, directly or through anything it
@@ -220,7 +226,9 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
             calls[fi].push(any);
         }
     }
-    let cyclic = cyclic_nodes(&calls)[..n].to_vec();
+    let (cyclic, scc, scc_size) = cyclic_nodes(&calls);
+    let cyclic = cyclic[..n].to_vec();
+    let scc = scc[..n].to_vec();
     let n = n + 1;
     // Propagate to a fixed point over the (possibly cyclic) call graph.
     let mut changed = true;
@@ -277,13 +285,18 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
         refs: out,
         calls_unknown: unknown,
         cyclic,
+        scc,
+        scc_size,
     }
 }
 
 /// The nodes on a cycle of a graph (a strongly connected component of
-/// more than one node, or a self-loop): Tarjan's algorithm, iteratively.
-fn cyclic_nodes(succ: &[Vec<u32>]) -> Vec<bool> {
+/// more than one node, or a self-loop), each node's component and each
+/// component's size: Tarjan's algorithm, iteratively.
+fn cyclic_nodes(succ: &[Vec<u32>]) -> (Vec<bool>, Vec<u32>, Vec<u32>) {
     let n = succ.len();
+    let mut comp_of = vec![0u32; n];
+    let mut sizes: Vec<u32> = Vec::new();
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -335,13 +348,16 @@ fn cyclic_nodes(succ: &[Vec<u32>]) -> Vec<bool> {
                         break;
                     }
                 }
-                if comp.len() > 1 {
-                    for w in comp {
+                let id = sizes.len() as u32;
+                sizes.push(comp.len() as u32);
+                for &w in &comp {
+                    comp_of[w] = id;
+                    if comp.len() > 1 {
                         out[w] = true;
                     }
                 }
             }
         }
     }
-    out
+    (out, comp_of, sizes)
 }

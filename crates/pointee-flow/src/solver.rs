@@ -33,6 +33,10 @@ pub struct Settings {
     /// new input is merged with the earlier overflowing ones and analysed
     /// once (the unit is marked `merged`; hover reports it).
     pub max_contexts_per_function: usize,
+    /// Recursive cycles (strongly connected components of the call graph)
+    /// with more functions than this are analysed with one context per
+    /// function while the cycle is open (the unit is marked `in_cycle`).
+    pub cycle_merge_size: usize,
     /// The functions to start from (the program model's `entries`); `None`:
     /// `main`, or every externally visible function without one (see
     /// `entry.rs`).
@@ -47,6 +51,7 @@ impl Default for Settings {
         Settings {
             malloc_may_fail: true,
             max_contexts_per_function: 256,
+            cycle_merge_size: 8,
             entries: None,
             interrupt: Interrupt::default(),
         }
@@ -122,6 +127,10 @@ pub struct Unit {
     pub entry: Option<EntryKind>,
     /// A recursive node: some call below reached it again.
     pub recursive: bool,
+    /// Analysed with the inputs of every call inside a large recursive
+    /// cycle merged (one context per function while the cycle is open;
+    /// `Settings::cycle_merge_size`).
+    pub in_cycle: bool,
     /// Dropped provisional result.
     pub dead: bool,
     /// Analysed with inputs merged by the context bound.
@@ -170,26 +179,35 @@ pub(crate) struct Trace {
 pub(crate) struct Frame {
     pub(crate) func: u32,
     pub(crate) unit: UnitId,
-    input: Arc<Facts>,
-    output: State,
-    pending: Vec<Arc<Facts>>,
-    recursive: bool,
+    pub(crate) input: Arc<Facts>,
+    pub(crate) output: State,
+    pub(crate) pending: Vec<Arc<Facts>>,
+    pub(crate) recursive: bool,
+    /// A node merged in a large cycle (`cycle.rs`).
+    pub(crate) merged: bool,
     /// The lowest stack depth of an open recursive node this frame's result
     /// depends on (`usize::MAX`: none).
-    min_dep: usize,
+    pub(crate) min_dep: usize,
     /// Provisional units computed under this frame: (func, key, unit, dep).
-    prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
-    wild: bool,
-    wrote_symbolic: bool,
-    escaped: bool,
+    pub(crate) prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
+    pub(crate) wild: bool,
+    pub(crate) wrote_symbolic: bool,
+    pub(crate) escaped: bool,
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
-    changed: bool,
+    pub(crate) changed: bool,
+    /// Counts the changes of the stored result approximate nodes read.
+    pub(crate) version: u32,
+    /// Counts the iterations of its fixed point.
+    pub(crate) pass: u32,
+    /// The results of nodes in an open cycle this analysis read: the
+    /// function and the version read (`cycle.rs`).
+    pub(crate) reads: Vec<(u32, u32)>,
     /// Units the body was answered with, handlers it registered, and the
     /// functions of dropped provisional units below it.
-    deps: Vec<UnitId>,
-    exits: Vec<Name>,
-    funcs: Vec<u32>,
+    pub(crate) deps: Vec<UnitId>,
+    pub(crate) exits: Vec<Name>,
+    pub(crate) funcs: Vec<u32>,
 }
 
 /// The stored input and output of a recursive node inside an open cycle,
@@ -235,6 +253,8 @@ pub struct Engine<'p> {
     /// The map information of the last call to a defined function.
     pub(crate) last_map: Vec<(LocId, Vec<LocId>)>,
     rec_table: HashMap<(u32, Arc<Facts>), RecApprox>,
+    /// The nodes merged in the open large cycles, by function (`cycle.rs`).
+    pub(crate) cycle: HashMap<u32, crate::cycle::CycleNode>,
     /// Units that existed when `run` finished (later ones come from
     /// queries' replays).
     pub(crate) run_units: usize,
@@ -244,6 +264,8 @@ pub struct Engine<'p> {
     /// cycles (`refs.rs`).
     pub(crate) scans: Vec<crate::refs::FuncScan>,
     pub(crate) cyclic: Vec<bool>,
+    pub(crate) scc: Vec<u32>,
+    pub(crate) scc_size: Vec<u32>,
     /// `main`'s input (built by `run`, kept by a rerun).
     pub(crate) main_input: Option<Arc<Facts>>,
     /// For a rerun: the units of the scratch run it descends from (0: this
@@ -290,8 +312,11 @@ impl<'p> Engine<'p> {
             refs,
             calls_unknown,
             cyclic,
+            scc,
+            scc_size,
         } = r;
-        let escaped = crate::refs::escaped_globals(prog, &mut locs);
+        let mut escaped = crate::refs::escaped_globals(prog, &mut locs);
+        escaped.sort_unstable();
         Engine {
             prog,
             locs,
@@ -311,10 +336,13 @@ impl<'p> Engine<'p> {
             overflow: vec![None; prog.functions.len()],
             last_map: Vec::new(),
             rec_table: HashMap::default(),
+            cycle: HashMap::default(),
             run_units: 0,
             carried: None,
             scans,
             cyclic,
+            scc,
+            scc_size,
             main_input: None,
             lineage: 0,
         }
@@ -383,21 +411,31 @@ impl<'p> Engine<'p> {
             let rec = &mut self.stack[d];
             rec.recursive = true;
             let r_unit = rec.unit;
-            let out = if key.1.leq(&rec.input) {
-                rec.output.clone()
-            } else {
+            // An input the node has not covered yet is queued (the node
+            // iterates again with it); meanwhile the result so far keeps
+            // the paths after the call alive (Figure 4 answers bottom,
+            // which cut them off for a whole iteration each time).
+            if !key.1.leq(&rec.input) {
                 rec.pending.push(key.1.clone());
-                None
-            };
+            }
+            let out = rec.output.clone();
             self.units[r_unit as usize].recursive = true;
+            let version = self.stack[d].version;
             let top = self.stack.last_mut().unwrap();
             top.min_dep = top.min_dep.min(d);
+            top.reads.push((f, version));
             if self.replay.is_none() {
                 self.units[top_unit as usize]
                     .approx
                     .push((f, key.1.clone(), r_unit));
             }
             return (out, r_unit, true);
+        }
+        // Inside a large open cycle: one context per function.
+        if self.replay.is_none() {
+            if let Some(h) = self.cycle_head(f) {
+                return self.invoke_merged(f, key.1, h);
+            }
         }
         // The context bound: merge overflowing inputs into one.
         let fu = f as usize;
@@ -411,13 +449,21 @@ impl<'p> Engine<'p> {
                 let r = self.invoke(f, m.clone());
                 if self.memo.get(&(f, m)) == Some(&r.1) {
                     self.memo.insert(key, r.1);
+                } else if let Some(top) = self.stack.last() {
+                    // Provisional: replays find it by this call's input.
+                    let caller = top.unit as usize;
+                    self.units[caller].approx.push((f, key.1, r.1));
                 }
                 return r;
             }
         }
         self.per_func[fu] += 1;
         let merged = self.per_func[fu] > self.settings.max_contexts_per_function;
-        // A new node.
+        self.new_node(f, key.1, merged)
+    }
+
+    /// A new unit for `f` and `key` (its analysis is up to the caller).
+    pub(crate) fn new_unit(&mut self, f: u32, key: Arc<Facts>, merged: bool, in_cycle: bool) -> UnitId {
         let u = self.units.len() as UnitId;
         let parent = self.stack.last().map(|fr| fr.unit);
         self.units.push(Unit {
@@ -426,11 +472,12 @@ impl<'p> Engine<'p> {
             wrote_symbolic: false,
             escaped: false,
             func: f,
-            key: key.1.clone(),
-            input: key.1.clone(),
+            key: key.clone(),
+            input: key,
             output: None,
             entry: None,
             recursive: false,
+            in_cycle,
             dead: false,
             calls: BTreeMap::new(),
             approx: Vec::new(),
@@ -439,27 +486,45 @@ impl<'p> Engine<'p> {
                 ..Trace::default()
             },
         });
-        let (init_in, init_out) = match self.rec_table.get(&(f, key.1.clone())) {
-            Some(e) => (e.input.clone(), e.output.clone()),
-            None => (key.1.clone(), None),
-        };
-        self.stack.push(Frame {
+        u
+    }
+
+    /// A frame for analysing unit `u` of `f`.
+    pub(crate) fn frame(&self, f: u32, u: UnitId, input: Arc<Facts>, output: State) -> Frame {
+        Frame {
             func: f,
             unit: u,
-            input: init_in,
-            output: init_out,
+            input,
+            output,
             pending: Vec::new(),
             recursive: false,
+            merged: false,
             min_dep: usize::MAX,
             prov: Vec::new(),
             wild: false,
             wrote_symbolic: false,
             escaped: false,
             changed: false,
+            version: 0,
+            pass: 0,
+            reads: Vec::new(),
             deps: Vec::new(),
             exits: Vec::new(),
             funcs: Vec::new(),
-        });
+        }
+    }
+
+    /// Analyses a new node for `f` and `key` to its own fixed point (or one
+    /// pass inside an enclosing open cycle).
+    fn new_node(&mut self, f: u32, key: Arc<Facts>, merged: bool) -> (State, UnitId, bool) {
+        let key = (f, key);
+        let u = self.new_unit(f, key.1.clone(), merged, false);
+        let (init_in, init_out) = match self.rec_table.get(&key) {
+            Some(e) => (e.input.clone(), e.output.clone()),
+            None => (key.1.clone(), None),
+        };
+        let frame = self.frame(f, u, init_in, init_out);
+        self.stack.push(frame);
         let depth = self.stack.len() - 1;
         let result = loop {
             self.units[u as usize].calls.clear();
@@ -492,7 +557,7 @@ impl<'p> Engine<'p> {
                     output: new_out.clone(),
                     owner,
                 };
-                self.rec_table.insert((f, key.1.clone()), approx);
+                self.rec_table.insert(key.clone(), approx);
                 if grew {
                     self.stack[owner].changed = true;
                 }
@@ -503,17 +568,30 @@ impl<'p> Engine<'p> {
                 for p in fr.pending.drain(..) {
                     inp = Facts::merge(&inp, &p);
                 }
+                // The output so far stays as the start: it is the result
+                // for a smaller input, below the new fixed point (Figure 4
+                // restarts from bottom, which made every widening of the
+                // input cost as many iterations as the first).
                 fr.input = Arc::new(inp);
-                fr.output = None;
+                fr.version += 1;
             } else if state_leq(&out, &fr.output) && !fr.changed {
                 break fr.output.clone();
             } else {
                 let o = fr.output.take();
-                fr.output = merge_state(o, &out);
+                let new = merge_state(o.clone(), &out);
+                if new != o {
+                    fr.version += 1;
+                }
+                fr.output = new;
             }
             fr.changed = false;
+            // The nodes merged in the cycle are checked again (`cycle.rs`).
+            fr.pass += 1;
+            let fr = &mut self.stack[depth];
             // Iterate: what was computed under the open fixed point is stale.
-            let stale: Vec<UnitId> = fr.prov.drain(..).map(|p| p.2).collect();
+            let mut stale: Vec<UnitId> = fr.prov.drain(..).map(|p| p.2).collect();
+            stale.sort_unstable();
+            stale.dedup();
             fr.min_dep = usize::MAX;
             // What the dropped iteration used still shaped this result: the
             // units that stay, the functions it called, the handlers.
@@ -527,6 +605,9 @@ impl<'p> Engine<'p> {
                 fr.exits.extend(t.exits);
                 fr.funcs.extend(t.funcs);
                 fr.funcs.push(self.units[pu as usize].func);
+                // The context bound counts the contexts that stay.
+                let pf = self.units[pu as usize].func as usize;
+                self.per_func[pf] = self.per_func[pf].saturating_sub(1);
                 self.drop_unit(pu);
             }
             let units = &self.units;
@@ -560,6 +641,7 @@ impl<'p> Engine<'p> {
             if !self.rec_table.is_empty() {
                 self.rec_table.retain(|_, e| e.owner < depth);
             }
+            self.close_cycle(depth);
             self.memo.insert(key, u);
             if fr.recursive && *fr.input != *self.units[u as usize].key {
                 self.memo.entry((f, fr.input.clone())).or_insert(u);
@@ -668,6 +750,16 @@ impl<'p> Engine<'p> {
         out
     }
 
+    /// The symbolic levels of `f`'s inputs (`map::RECURSION_LEVELS` for a
+    /// function on a cycle of the call graph).
+    pub(crate) fn map_levels(&self, f: u32) -> u32 {
+        if self.cyclic[f as usize] {
+            map::RECURSION_LEVELS
+        } else {
+            map::MAX_LEVEL
+        }
+    }
+
     /// A call to a function with a body (Figure 4 with map and unmap).
     pub(crate) fn call_defined(
         &mut self,
@@ -682,7 +774,8 @@ impl<'p> Engine<'p> {
         crate::recency::demote(&mut self.locs, &mut st, None);
         let formals = self.formals(fi, args, &st, sc);
         let refs = std::mem::take(&mut self.refs[fi as usize]);
-        let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs));
+        let levels = self.map_levels(fi);
+        let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
         self.refs[fi as usize] = refs;
         let input = Arc::new(input);
         let (out, u, approx) = self.invoke(fi, input.clone());
@@ -704,13 +797,20 @@ impl<'p> Engine<'p> {
             // Unknown code below may have changed what the non-static
             // globals the callee could not see reach.
             let refs = std::mem::take(&mut self.refs[fi as usize]);
-            let hidden: Vec<LocId> = self
+            let mut hidden: Vec<LocId> = self
                 .escaped
                 .iter()
                 .copied()
                 .filter(|g| refs.binary_search(g).is_err())
                 .collect();
             self.refs[fi as usize] = refs;
+            // So may what escaped earlier and the callee could not see.
+            hidden.extend(
+                st.targets(UNKNOWN)
+                    .iter()
+                    .map(|f| f.dst)
+                    .filter(|&d| !info.reaches(&self.locs, d)),
+            );
             self.escape(&mut res, hidden);
         }
         if let Some(lhs) = lhs {
@@ -925,23 +1025,9 @@ impl<'p> Engine<'p> {
     pub fn replay_unit(&mut self, u: UnitId) -> HashMap<Point, Facts> {
         let unit = self.units[u as usize].clone();
         let saved = self.replay.take();
-        self.stack.push(Frame {
-            func: unit.func,
-            unit: u,
-            input: unit.input.clone(),
-            output: unit.output.clone(),
-            pending: Vec::new(),
-            recursive: true,
-            min_dep: usize::MAX,
-            prov: Vec::new(),
-            wild: false,
-            wrote_symbolic: false,
-            escaped: false,
-            changed: false,
-            deps: Vec::new(),
-            exits: Vec::new(),
-            funcs: Vec::new(),
-        });
+        let mut frame = self.frame(unit.func, u, unit.input.clone(), unit.output.clone());
+        frame.recursive = true;
+        self.stack.push(frame);
         self.replay = Some(self.stack.len());
         self.seen.clear();
         let _ = self.analyze_body(unit.func, &unit.input);

@@ -150,7 +150,7 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
         } else {
             let mut only_null_dropped = true;
             for f in st.targets(base) {
-                if locs.is_memory(f.dst) && !matches!(locs.get(f.dst).root, Root::Str(..)) {
+                if locs.is_memory(f.dst) && !matches!(locs.get(f.dst).root, Root::Str(..) | Root::Dangling(_)) {
                     push(&mut cur, f.dst, f.def);
                 } else if f.dst != NULL {
                     only_null_dropped = false;
@@ -177,10 +177,14 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
     cur
 }
 
-/// The targets of one location in a state; `unknown` points to `unknown`.
+/// The targets of one location in a state. `unknown` points to `unknown`:
+/// its facts are not values but what escaped to unknown code (see
+/// `Engine::clobber_reachable`), and `unknown` as a target already stands
+/// for any of them.
 pub fn targets_of(locs: &Locs, st: &Facts, loc: LocId, def: bool, out: &mut Locset) {
     if loc == UNKNOWN {
         push(out, UNKNOWN, false);
+        return;
     }
     if !st.has_src(loc) {
         // An unwritten field of a heap object: uninitialised (or NULL).
@@ -275,25 +279,38 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
     pointed.dedup();
     let exposed = |l: LocId| {
         let d = locs.get(l);
+        if !locs.may_hold_pointer(l) {
+            return false;
+        }
         match d.class {
-            Class::Global | Class::Unknown => !matches!(d.root, Root::Str(..) | Root::Func(_)),
+            Class::Global | Class::Unknown => {
+                !matches!(d.root, Root::Str(..) | Root::Func(_) | Root::Dangling(_))
+            }
             Class::NotMemory => false,
             Class::Stack(_) | Class::Symbolic => pointed.binary_search(&d.root_id).is_ok(),
         }
     };
-    let mut taken: Vec<LocId> = st
+    let taken: Vec<LocId> = st
         .iter()
         .flat_map(|f| [f.src, f.dst])
         .filter(|&l| exposed(l))
         .collect();
-    taken.sort();
-    taken.dedup();
-    for l in taken {
-        st.weaken(l);
-        for &(v, _) in vals {
-            st.add(l, v, false);
-        }
-    }
+    let mut adds: Vec<crate::facts::Fact> = taken
+        .into_iter()
+        .filter(|&l| l != UNKNOWN)
+        .map(|src| crate::facts::Fact {
+            src,
+            dst: UNKNOWN,
+            def: false,
+        })
+        .collect();
+    // What was stored escapes to unknown memory.
+    adds.extend(vals.iter().map(|&(v, _)| crate::facts::Fact {
+        src: UNKNOWN,
+        dst: v,
+        def: false,
+    }));
+    st.add_weak(adds);
 }
 
 /// What an assignment wrote besides its facts: through `unknown` (the

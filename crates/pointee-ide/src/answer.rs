@@ -109,6 +109,9 @@ pub struct Hover {
     pub reachable: bool,
     /// True when contexts were merged by a bound (the result is coarser).
     pub merged: bool,
+    /// True when a context was analysed with one input per function inside
+    /// a large recursive cycle (the inputs of its calls merged; coarser).
+    pub merged_in_cycle: bool,
     /// True when the point is only reached from an extra entry (a function
     /// not reached from `main`, analysed with unknown inputs).
     pub extra_entry: bool,

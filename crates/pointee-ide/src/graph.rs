@@ -347,6 +347,9 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
                 if unit.merged {
                     tags.push("merged".into());
                 }
+                if unit.in_cycle {
+                    tags.push("merged in a recursive cycle".into());
+                }
                 GraphNode {
                     at: function_node(&p, &name).at,
                     label: format!("#{} {name}", a.unit_number(u)),

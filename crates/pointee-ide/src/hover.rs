@@ -25,16 +25,18 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
     let (fs, e) = c.source(pos.file).expr_at(pos.offset)?;
     let function = c.program_name(pos.file, &fs.name);
     let engine = c.engine()?;
-    let (targets, contexts, reachable, merged, extra) = engine.with(|_, a| {
+    let (targets, contexts, reachable, (merged, merged_in_cycle), extra) = engine.with(|_, a| {
         let per = a.values_at(&function, e.point, &c.rvalue(pos.file, &e.place));
         let merged = Flow::merge_values(&per);
         let mut contexts = Vec::new();
         let mut extra = true;
         let mut merged_by_bound = false;
+        let mut in_cycle = false;
         for cv in &per {
             let Some(t) = &cv.targets else { continue };
             extra &= a.extra_only(cv.unit);
             merged_by_bound |= a.unit(cv.unit).merged;
+            in_cycle |= a.unit(cv.unit).in_cycle;
             // One entry per call chain that reaches this context (a shared
             // memoized context has several).
             for path in a.chain_paths(cv.unit, 8) {
@@ -44,7 +46,13 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
             }
         }
         let targets: Vec<Target> = merged.as_ref().map(|m| c.targets(a, m)).unwrap_or_default();
-        (targets, contexts, merged.is_some(), merged_by_bound, extra)
+        (
+            targets,
+            contexts,
+            merged.is_some(),
+            (merged_by_bound, in_cycle),
+            extra,
+        )
     });
     Some(Hover {
         expr: c.text(pos.file, e.range).to_string(),
@@ -54,6 +62,7 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
         },
         reachable,
         merged,
+        merged_in_cycle,
         extra_entry: reachable && extra,
         may_call: may_call(c, pos.file, e.range, &targets),
         targets,
@@ -133,6 +142,7 @@ fn java_hover(j: &JavaProgram, pos: FilePosition) -> Option<Hover> {
         },
         reachable,
         merged: false,
+        merged_in_cycle: false,
         extra_entry: false,
         targets: j.targets(&merged),
         contexts,

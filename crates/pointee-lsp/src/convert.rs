@@ -222,6 +222,9 @@ pub fn hover(files: &Files, h: &Hover) -> lsp::Hover {
         if h.merged {
             md.push_str("\n*Contexts were merged by the context bound.*\n");
         }
+        if h.merged_in_cycle {
+            md.push_str("\n*Inputs were merged inside a large recursive cycle.*\n");
+        }
         if h.extra_entry {
             md.push_str(
                 "\n*Reached only from an extra entry (not from `main`): inputs unknown.*\n",
