@@ -168,11 +168,13 @@ fn java_files(db: &dyn Db, project: Project) -> Vec<SourceFile> {
 /// A Java file's outline: its classes' declarations (no method body), where
 /// their names and its units (top-level type declarations) are, and the
 /// notes on its syntax. Re-executes on every edit of the file, from the
-/// editor's tree when it keeps one.
+/// editor's tree when it keeps one without errors.
 #[salsa::tracked(returns(ref))]
 pub fn java_outline(db: &dyn Db, file: SourceFile) -> Arc<pointee_java::FileOutline> {
     let text = file.text(db);
-    let outline = match file.tree(db) {
+    // `syntax_tree`: the editor's tree only when it has no syntax error,
+    // so that a broken text outlines as a fresh parse of it does.
+    let outline = match crate::symbols::syntax_tree(db, file) {
         Some(tree) => pointee_java::outline(file.path(db), text, &tree.0),
         None => pointee_java::outline(file.path(db), text, &crate::parse(Lang::Java, text, None)),
     };

@@ -310,6 +310,12 @@ impl<'p> Analysis<'p> {
                 }
             }
         }
+        // Callers in the numbers users see: unit ids depend on the runs a
+        // result was reused from, and which chains come first (and which
+        // the limit keeps) must not.
+        for v in callers.values_mut() {
+            v.sort_by_key(|&(cu, s)| (self.unit_number(cu), s));
+        }
         let mut out = Vec::new();
         let mut path: Vec<(UnitId, Option<StmtId>)> = vec![(u, None)];
         self.walk_chains(&callers, &mut path, &mut out, limit);

@@ -42,9 +42,14 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
             for path in a.chain_paths(cv.unit, 8) {
                 let chain = c.chain(a, &path);
                 let targets = c.chain_targets(a, &path, t);
-                contexts.push(ContextTargets { chain, targets });
+                // Ordered as a walk of the invocation graph from the
+                // entries meets them, whatever units a run shared.
+                let key: Vec<_> = path.iter().map(|&(u, s)| (a.unit_number(u), s)).collect();
+                contexts.push((key, ContextTargets { chain, targets }));
             }
         }
+        contexts.sort_by(|x, y| x.0.cmp(&y.0));
+        let contexts: Vec<ContextTargets> = contexts.into_iter().map(|(_, c)| c).collect();
         let targets: Vec<Target> = merged.as_ref().map(|m| c.targets(a, m)).unwrap_or_default();
         (
             targets,
