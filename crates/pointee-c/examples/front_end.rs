@@ -33,7 +33,11 @@ fn main() {
         .map(|e| e.expect("an entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .map(|p| p.to_string_lossy().to_string())
-        .filter(|p| !args.iter().any(|a| a.strip_prefix("--skip=").is_some_and(|s| p.ends_with(s))))
+        .filter(|p| {
+            !args
+                .iter()
+                .any(|a| a.strip_prefix("--skip=").is_some_and(|s| p.ends_with(s)))
+        })
         .collect();
     units.sort();
     let disk = Disk(Default::default());
@@ -42,7 +46,10 @@ fn main() {
     }
     let mut best = [Duration::MAX; 3];
     let (mut lines, mut functions, mut notes) = (0, 0, 0);
-    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
+    let rounds: usize = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
     for _ in 0..rounds {
         let mut session = Session::one_pass();
         let (mut t_pp, mut t_lower) = (Duration::ZERO, Duration::ZERO);
@@ -62,7 +69,11 @@ fn main() {
                 .expect("tree-sitter-c loads");
             let tree = parser.parse(&pp.text, None).expect("a tree");
             if std::env::var("PER_UNIT").is_ok() {
-                eprintln!("{u}: {} bytes expanded, parsed in {:?}", pp.text.len(), t.elapsed());
+                eprintln!(
+                    "{u}: {} bytes expanded, parsed in {:?}",
+                    pp.text.len(),
+                    t.elapsed()
+                );
             }
             let file = pointee_c::to_source(pointee_c::lower_expanded(u, &pp.text, &tree), &pp);
             t_lower += t.elapsed();

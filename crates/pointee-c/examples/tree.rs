@@ -16,9 +16,20 @@ fn main() {
     loop {
         let n = cursor.node();
         if n.is_named() || n.is_error() || n.is_missing() {
-            let text: String = pp.text[n.start_byte()..n.end_byte()].chars().take(40).collect();
-            let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
-            println!("{}{field}{} {:?}", "  ".repeat(depth), n.kind(), text.replace('\n', " "));
+            let text: String = pp.text[n.start_byte()..n.end_byte()]
+                .chars()
+                .take(40)
+                .collect();
+            let field = cursor
+                .field_name()
+                .map(|f| format!("{f}: "))
+                .unwrap_or_default();
+            println!(
+                "{}{field}{} {:?}",
+                "  ".repeat(depth),
+                n.kind(),
+                text.replace('\n', " ")
+            );
         }
         if cursor.goto_first_child() {
             depth += 1;

@@ -74,7 +74,10 @@ fn every_fixture_keeps_all_its_alias_checks() {
     let mut fs = pointee_c::pointee_cpp::MemoryFs::new();
     for p in &files {
         let rel = p.strip_prefix(&root).expect("under fixtures/c");
-        fs.insert(&rel.to_string_lossy(), &std::fs::read_to_string(p).expect("readable"));
+        fs.insert(
+            &rel.to_string_lossy(),
+            &std::fs::read_to_string(p).expect("readable"),
+        );
     }
     // The run-time header's folder is an include directory (as the
     // projects' gcc runs have it).
@@ -83,15 +86,31 @@ fn every_fixture_keeps_all_its_alias_checks() {
         ..Default::default()
     };
     let mut total = 0;
-    for p in files.iter().filter(|p| p.extension().is_some_and(|x| x == "c")) {
-        let rel = p.strip_prefix(&root).expect("under fixtures/c").to_string_lossy().to_string();
+    for p in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+    {
+        let rel = p
+            .strip_prefix(&root)
+            .expect("under fixtures/c")
+            .to_string_lossy()
+            .to_string();
         let text = std::fs::read_to_string(p).expect("readable");
         let mut session = pointee_c::Session::default();
         let unit = pointee_c::lower_unit(&mut session, &config, &fs, &rel);
-        let in_ir: usize = unit.program.functions.iter().map(|f| lowered(&f.body)).sum();
+        let in_ir: usize = unit
+            .program
+            .functions
+            .iter()
+            .map(|f| lowered(&f.body))
+            .sum();
         assert_eq!(in_ir, written(&text), "alias checks of {rel}");
         assert!(
-            !unit.source.notes.iter().any(|n| n.message.contains("not found")),
+            !unit
+                .source
+                .notes
+                .iter()
+                .any(|n| n.message.contains("not found")),
             "{rel} includes a file that is not there: {:?}",
             unit.source.notes
         );

@@ -112,21 +112,29 @@ fn a_position_inside_a_macro_use_answers() {
     let defs = "#define G(L) ((L)->g)\n#define NEXT_G(L) G(G(L))\nstruct s { struct s *g; };\n";
     // On an argument: the argument itself.
     assert_eq!(
-        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = G(p$0); }}")),
+        expr_at(&format!(
+            "{defs}void f(struct s *p, struct s *q) {{ q = G(p$0); }}"
+        )),
         "p @ before: q = (*p).g"
     );
     // On the macro's name: what the use expands to.
     assert_eq!(
-        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = G$0(p); }}")),
+        expr_at(&format!(
+            "{defs}void f(struct s *p, struct s *q) {{ q = G$0(p); }}"
+        )),
         "(*p).g @ before: q = (*p).g"
     );
     // Nested uses land on the outermost one; the argument keeps its place.
     assert_eq!(
-        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = NEXT$0_G(p); }}")),
+        expr_at(&format!(
+            "{defs}void f(struct s *p, struct s *q) {{ q = NEXT$0_G(p); }}"
+        )),
         "(*t1).g @ before: q = (*t1).g"
     );
     assert_eq!(
-        expr_at(&format!("{defs}void f(struct s *p, struct s *q) {{ q = NEXT_G(p$0); }}")),
+        expr_at(&format!(
+            "{defs}void f(struct s *p, struct s *q) {{ q = NEXT_G(p$0); }}"
+        )),
         "p @ before: t1 = (*p).g"
     );
 }

@@ -341,7 +341,12 @@ impl<'a> Pp<'a> {
         }
     }
 
-    pub(crate) fn new_file(&mut self, path: &str, included_at: Option<Pos>, text: Arc<str>) -> FileId {
+    pub(crate) fn new_file(
+        &mut self,
+        path: &str,
+        included_at: Option<Pos>,
+        text: Arc<str>,
+    ) -> FileId {
         let id = self.files.len() as FileId;
         self.files.push(FileInfo {
             path: path.to_string(),

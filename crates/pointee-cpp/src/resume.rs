@@ -418,7 +418,12 @@ impl Pp<'_> {
             });
             self.texts.push(text.clone());
         }
-        let now = self.checkpoints.last().expect("noted at the target").macros.clone();
+        let now = self
+            .checkpoints
+            .last()
+            .expect("noted at the target")
+            .macros
+            .clone();
         // Later checkpoints stay while the macros are those at the join
         // (a macro defined below would keep its old place).
         for k in last.checkpoints[t.index + 1..]
@@ -473,7 +478,11 @@ impl Pp<'_> {
     }
 
     /// The output, and the run kept for the next run of the main file.
-    pub(crate) fn finish_keeping(mut self, config: &Config, main_text: Arc<str>) -> (Output, LastRun) {
+    pub(crate) fn finish_keeping(
+        mut self,
+        config: &Config,
+        main_text: Arc<str>,
+    ) -> (Output, LastRun) {
         let run = LastRun {
             config: config.clone(),
             main_text,

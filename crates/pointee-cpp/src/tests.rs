@@ -741,7 +741,8 @@ fn expanded_tokens_never_run_together() {
 /// A unit whose leading directives read headers, define macros and leave a
 /// conditional open.
 const PREFIX_UNIT: &str = "#include \"a.h\"\n#define TWICE(x) ((x) + (x))\n#ifdef A_H\nint before = A + __COUNTER__;\n#endif\nint f(void) { return TWICE(A) + __LINE__ + __COUNTER__; }\n";
-const PREFIX_HEADER: &str = "#ifndef A_H\n#define A_H\n#define A 40\nint from_a = __COUNTER__;\n#endif\n";
+const PREFIX_HEADER: &str =
+    "#ifndef A_H\n#define A_H\n#define A 40\nint from_a = __COUNTER__;\n#endif\n";
 
 /// Preprocesses `main.c` in `session` and from scratch; both must agree.
 fn twice(session: &mut Session, config: &Config, files: &[(&str, &str)]) -> Output {
@@ -756,14 +757,22 @@ fn twice(session: &mut Session, config: &Config, files: &[(&str, &str)]) -> Outp
 fn an_edit_below_the_leading_directives_resumes_after_them() {
     let mut s = Session::default();
     let c = Config::default();
-    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    twice(
+        &mut s,
+        &c,
+        &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)],
+    );
     assert_eq!(s.resumed(), 0);
     let edited = PREFIX_UNIT.replace("return", "int k = TWICE(1);\n return k +");
     let out = twice(&mut s, &c, &[("main.c", &edited), ("a.h", PREFIX_HEADER)]);
     assert_eq!(s.resumed(), 1);
     assert!(out.text.contains("int k = ((1) + (1))"), "{}", out.text);
     // The kept run is good for the next edit, and for the first text.
-    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    twice(
+        &mut s,
+        &c,
+        &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)],
+    );
     assert_eq!(s.resumed(), 2);
 }
 
@@ -771,7 +780,11 @@ fn an_edit_below_the_leading_directives_resumes_after_them() {
 fn a_changed_header_or_configuration_reads_everything_again() {
     let mut s = Session::default();
     let c = Config::default();
-    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    twice(
+        &mut s,
+        &c,
+        &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)],
+    );
     // A header changes.
     let header = PREFIX_HEADER.replace("40", "41");
     let out = twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", &header)]);
@@ -782,17 +795,33 @@ fn a_changed_header_or_configuration_reads_everything_again() {
     let out = twice(
         &mut s,
         &c,
-        &[("main.c", &missing), ("a.h", PREFIX_HEADER), ("b.h", "int in_b;\n")],
+        &[
+            ("main.c", &missing),
+            ("a.h", PREFIX_HEADER),
+            ("b.h", "int in_b;\n"),
+        ],
     );
     assert!(out.text.contains("in_b"), "{}", out.text);
     // Another configuration.
     let d = Config::from_args(&["-DA_H".to_string()], "");
-    twice(&mut s, &d, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
+    twice(
+        &mut s,
+        &d,
+        &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)],
+    );
     assert_eq!(s.resumed(), 0);
     // The leading directives change: resumed from the file's start only.
     let redefined = PREFIX_UNIT.replace("(x) + (x)", "(x) * 2");
-    twice(&mut s, &c, &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)]);
-    let out = twice(&mut s, &c, &[("main.c", &redefined), ("a.h", PREFIX_HEADER)]);
+    twice(
+        &mut s,
+        &c,
+        &[("main.c", PREFIX_UNIT), ("a.h", PREFIX_HEADER)],
+    );
+    let out = twice(
+        &mut s,
+        &c,
+        &[("main.c", &redefined), ("a.h", PREFIX_HEADER)],
+    );
     assert!(out.text.contains("(40) * 2"), "{}", out.text);
     assert_eq!((s.resumed(), s.joined()), (1, 0));
 }
@@ -801,7 +830,12 @@ fn a_changed_header_or_configuration_reads_everything_again() {
 fn a_unit_of_directives_only_or_without_them_is_preprocessed_the_same() {
     let mut s = Session::default();
     let c = Config::default();
-    for text in ["#define X 1\n", "", "int x = 1;\n", "#include \"a.h\"\nint y = A;\n"] {
+    for text in [
+        "#define X 1\n",
+        "",
+        "int x = 1;\n",
+        "#include \"a.h\"\nint y = A;\n",
+    ] {
         twice(&mut s, &c, &[("main.c", text), ("a.h", PREFIX_HEADER)]);
         twice(&mut s, &c, &[("main.c", text), ("a.h", PREFIX_HEADER)]);
     }
@@ -859,7 +893,10 @@ fn an_edit_inside_one_item_takes_the_rest_of_the_last_output() {
         // Inside a body, the same length, then longer, then over lines.
         ("return NEXT(NEXT(n));", "return NEXT(NEXT(m));"),
         ("return NEXT(NEXT(m));", "return NEXT(n);\n    /* longer */"),
-        ("while (p) STEP(p);", "while (p)\n        STEP(p);\n    count--;"),
+        (
+            "while (p) STEP(p);",
+            "while (p)\n        STEP(p);\n    count--;",
+        ),
         // Inside the conditional group.
         ("int with_a = A;", "int with_a = A + 1;"),
         // A comment between items (written with the next item's first
@@ -883,15 +920,24 @@ fn edits_that_change_what_follows_read_on_to_the_end() {
         // A macro the items below use.
         ("#define STEP(p) do {", "#define STEP(p) do { count--;"),
         // A new definition inside an item.
-        ("    return NEXT(NEXT(n));", "#undef NEXT\n#define NEXT(n) n\n    return NEXT(NEXT(n));"),
+        (
+            "    return NEXT(NEXT(n));",
+            "#undef NEXT\n#define NEXT(n) n\n    return NEXT(NEXT(n));",
+        ),
         // `__COUNTER__` used in an edited item.
-        ("int *address(int *p)", "int c = __COUNTER__;\nint *address(int *p)"),
+        (
+            "int *address(int *p)",
+            "int c = __COUNTER__;\nint *address(int *p)",
+        ),
         // An unbalanced brace, then closed again.
         ("return p;", "return p; {"),
         ("return p; {", "return p;"),
         // An item removed, another added at the end.
         ("static int count;\n", ""),
-        ("return NEXT(n)->v + B; }\n", "return NEXT(n)->v + B; }\nint tail;\n"),
+        (
+            "return NEXT(n)->v + B; }\n",
+            "return NEXT(n)->v + B; }\nint tail;\n",
+        ),
         // A conditional that opens in one item and closes in a later one.
         ("int *address", "#if 0\nint *address"),
         ("#undef NEXT", "#endif\n#undef NEXT"),
@@ -902,7 +948,10 @@ fn edits_that_change_what_follows_read_on_to_the_end() {
 #[test]
 fn line_numbers_below_an_edit_that_adds_lines_are_read_again() {
     let unit = "int a;\nint b;\nint c = 1;\nint d;\nint e;\nint f;\nint g;\nint h;\nint i;\nint j;\nint k;\nint l;\nint line = __LINE__;\n";
-    let edits = [("int c = 1;", "int c =\n 2;"), ("int c =\n 2;", "int c = 3;")];
+    let edits = [
+        ("int c = 1;", "int c =\n 2;"),
+        ("int c =\n 2;", "int c = 3;"),
+    ];
     let s = edit_in_turn(unit, &edits, &[]);
     assert_eq!(s.resumed(), 2);
 }
@@ -924,7 +973,10 @@ fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
     }
     files.sort();
     let (mut resumed, mut joined) = (0, 0);
-    for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "c")) {
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+    {
         let text = std::fs::read_to_string(path).expect("a readable fixture");
         let dir = crate::parent(path.to_str().expect("a UTF-8 path")).to_string();
         let mut fs = MemoryFs::new();
@@ -959,5 +1011,8 @@ fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
         resumed += s.resumed();
         joined += s.joined();
     }
-    assert!(resumed > 100 && joined > 50, "resumed {resumed}, joined {joined}");
+    assert!(
+        resumed > 100 && joined > 50,
+        "resumed {resumed}, joined {joined}"
+    );
 }

@@ -266,9 +266,8 @@ fn outline_after_body_edit(
         return None;
     }
     // Nothing else changed, and the body's braces stayed.
-    let inside = |r: &tree_sitter::Range| {
-        r.start_byte > body.start_byte() && r.end_byte < body.end_byte()
-    };
+    let inside =
+        |r: &tree_sitter::Range| r.start_byte > body.start_byte() && r.end_byte < body.end_byte();
     if !old.changed_ranges(new).all(|r| inside(&r)) {
         return None;
     }
@@ -305,7 +304,11 @@ pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
     let point = |s: &[u8], at: usize| {
         let before = &s[..at];
         let row = before.iter().filter(|&&c| c == b'\n').count();
-        let column = at - before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let column = at
+            - before
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
         tree_sitter::Point { row, column }
     };
     tree_sitter::InputEdit {

@@ -495,7 +495,10 @@ fn a_body_edit_keeps_the_outline_moved_and_equal_to_a_fresh_one() {
         let end = if with.is_empty() { at + 1 } else { at };
         e.replace(at, end, with);
         let after = c_outline(&e.db, e.file).clone();
-        assert!(!Arc::ptr_eq(&before.scope, &after.scope), "kept after {with:?}");
+        assert!(
+            !Arc::ptr_eq(&before.scope, &after.scope),
+            "kept after {with:?}"
+        );
         assert_eq!(*after, *fresh_outline(&e), "after {with:?}");
         assert_like_whole_file(&e.db, e.file, &format!("after {with:?}"));
     }
@@ -510,8 +513,12 @@ fn body_edits_of_every_fixture_give_the_outline_of_a_fresh_parse() {
         let mut e = Editor::new("x.c", &text);
         let count = pointee_c::lower_file("x.c", &text).source.functions.len();
         for k in 0..count.min(6) {
-            let Some((start, end)) = e.function(k as isize) else { break };
-            let Some(brace) = e.text[start..end].find('{') else { continue };
+            let Some((start, end)) = e.function(k as isize) else {
+                break;
+            };
+            let Some(brace) = e.text[start..end].find('{') else {
+                continue;
+            };
             let before = c_outline(&e.db, e.file).clone();
             let at = start + brace + 1;
             e.replace(at, at, "\n    int edit_probe;");

@@ -177,7 +177,12 @@ impl Engine<'_> {
     /// node's, and a change makes the cycle's head iterate again.
     fn analyse_node(&mut self, f: u32) {
         let node = &self.cycle[&f];
-        let (u, input, output, h) = (node.unit, node.input.clone(), node.output.clone(), node.owner);
+        let (u, input, output, h) = (
+            node.unit,
+            node.input.clone(),
+            node.output.clone(),
+            node.owner,
+        );
         let mut frame = self.frame(f, u, input.clone(), output);
         frame.merged = true;
         frame.min_dep = h;

@@ -497,7 +497,10 @@ impl<'p> Engine<'p> {
             }
             if !self.locs.is_memory(t)
                 || t == UNKNOWN
-                || matches!(self.locs.get(self.locs.get(t).root_id).root, Root::Dangling(_))
+                || matches!(
+                    self.locs.get(self.locs.get(t).root_id).root,
+                    Root::Dangling(_)
+                )
             {
                 continue;
             }

@@ -41,7 +41,9 @@ impl Facts {
 
     /// Facts already sorted by (src, dst), one per pair.
     pub(crate) fn from_sorted(v: Vec<Fact>) -> Facts {
-        debug_assert!(v.windows(2).all(|w| (w[0].src, w[0].dst) < (w[1].src, w[1].dst)));
+        debug_assert!(v
+            .windows(2)
+            .all(|w| (w[0].src, w[0].dst) < (w[1].src, w[1].dst)));
         Facts { v }
     }
 
@@ -164,7 +166,10 @@ impl Facts {
                 _ => std::cmp::Ordering::Greater,
             };
             if ord == std::cmp::Ordering::Greater {
-                out.push(Fact { def: false, ..adds[j] });
+                out.push(Fact {
+                    def: false,
+                    ..adds[j]
+                });
                 j += 1;
                 continue;
             }
@@ -317,7 +322,12 @@ mod tests {
     #[test]
     fn add_weak_weakens_written_sources_only() {
         let mut a = Facts::from_unsorted(vec![f(1, 2, true), f(2, 3, true), f(4, 5, true)]);
-        a.add_weak(vec![f(2, 9, true), f(4, 5, true), f(6, 1, true), f(2, 9, true)]);
+        a.add_weak(vec![
+            f(2, 9, true),
+            f(4, 5, true),
+            f(6, 1, true),
+            f(2, 9, true),
+        ]);
         assert_eq!(
             a.iter().copied().collect::<Vec<_>>(),
             vec![

@@ -12,8 +12,8 @@
 //! This crate must never parse, do I/O, or know about source positions, LSP,
 //! JSON or the command line; it never depends on tokio or serde.
 
-mod effects;
 mod cycle;
+mod effects;
 mod entry;
 mod facts;
 use pointee_ir::fxhash;

@@ -430,7 +430,11 @@ impl Locs {
             .map(|g| &g.ty)
             .chain(std::iter::once(&Type::Unknown).filter(move |_| {
                 // No struct has it: nothing is known.
-                !self.types.records.values().any(|r| r.fields.iter().any(|g| g.name == *x))
+                !self
+                    .types
+                    .records
+                    .values()
+                    .any(|r| r.fields.iter().any(|g| g.name == *x))
             }))
     }
 
@@ -472,7 +476,11 @@ impl Locs {
             }
             let (class, summary, ty, pointerless) = self.derive(&root, &path, parent);
             let d = self.data.get(i);
-            if d.class != class || d.summary != summary || d.ty != ty || d.pointerless != pointerless {
+            if d.class != class
+                || d.summary != summary
+                || d.ty != ty
+                || d.pointerless != pointerless
+            {
                 let d = self.data.get_mut(i);
                 d.class = class;
                 d.summary = summary;

@@ -463,7 +463,13 @@ impl<'p> Engine<'p> {
     }
 
     /// A new unit for `f` and `key` (its analysis is up to the caller).
-    pub(crate) fn new_unit(&mut self, f: u32, key: Arc<Facts>, merged: bool, in_cycle: bool) -> UnitId {
+    pub(crate) fn new_unit(
+        &mut self,
+        f: u32,
+        key: Arc<Facts>,
+        merged: bool,
+        in_cycle: bool,
+    ) -> UnitId {
         let u = self.units.len() as UnitId;
         let parent = self.stack.last().map(|fr| fr.unit);
         self.units.push(Unit {

@@ -150,7 +150,9 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
         } else {
             let mut only_null_dropped = true;
             for f in st.targets(base) {
-                if locs.is_memory(f.dst) && !matches!(locs.get(f.dst).root, Root::Str(..) | Root::Dangling(_)) {
+                if locs.is_memory(f.dst)
+                    && !matches!(locs.get(f.dst).root, Root::Str(..) | Root::Dangling(_))
+                {
                     push(&mut cur, f.dst, f.def);
                 } else if f.dst != NULL {
                     only_null_dropped = false;

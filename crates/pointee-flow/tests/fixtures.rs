@@ -262,7 +262,8 @@ fn c_flow_coarser_modes_are_supersets() {
                     }
                 }
                 for ((s, d), def) in c {
-                    if *check_definite && *def && facts.get(&(s.clone(), d.clone())) != Some(&true) {
+                    if *check_definite && *def && facts.get(&(s.clone(), d.clone())) != Some(&true)
+                    {
                         failures.push(format!("{name}: {mode}: {point}: definite ({s}, {d})"));
                     }
                 }
@@ -294,7 +295,16 @@ fn large_cycles_merge_past_the_size() {
     };
     assert_eq!(
         in_cycle(pointee_flow::Settings::default()),
-        ["block", "expr", "factor", "ifstat", "primary", "term", "unary", "whilestat"]
+        [
+            "block",
+            "expr",
+            "factor",
+            "ifstat",
+            "primary",
+            "term",
+            "unary",
+            "whilestat"
+        ]
     );
     let wide = pointee_flow::Settings {
         cycle_merge_size: 9,

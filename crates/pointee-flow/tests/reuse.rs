@@ -81,7 +81,10 @@ fn compare(
     // not by the unit ids reuse leaves (found by pointee-fuzz).
     let (g1, g2) = (re.with(|a| a.render_graph()), sc.with(|a| a.render_graph()));
     if g1 != g2 {
-        failures.push(format!("{what}: graph differs{}", first_difference(&g1, &g2)));
+        failures.push(format!(
+            "{what}: graph differs{}",
+            first_difference(&g1, &g2)
+        ));
     }
     // Replaying every body finds every callee in the memo.
     let after = re.with(|a| a.units().len());

@@ -82,8 +82,7 @@ fn c_highlights(an: &Analysis, c: &CProgram, pos: FilePosition) -> Option<Vec<Hi
 /// Write.
 fn push(a: &Analysis, file: FileId, out: &mut Vec<Highlight>, e: &ExprInfo, must: bool) {
     let written = || {
-        crate::syntax::is_written(a, file, e.range)
-            .unwrap_or(matches!(e.point, Point::After(_)))
+        crate::syntax::is_written(a, file, e.range).unwrap_or(matches!(e.point, Point::After(_)))
     };
     let kind = match must {
         false => HighlightKind::Text,

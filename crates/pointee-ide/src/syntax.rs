@@ -19,7 +19,10 @@ pub(crate) fn is_written(a: &Analysis, file: FileId, range: Range) -> Option<boo
         return None;
     }
     // The outermost node of that range.
-    while let Some(p) = n.parent().filter(|p| (p.start_byte(), p.end_byte()) == (start, end)) {
+    while let Some(p) = n
+        .parent()
+        .filter(|p| (p.start_byte(), p.end_byte()) == (start, end))
+    {
         n = p;
     }
     Some(written(n))

@@ -33,7 +33,10 @@ fn clashing_statics_of_two_files_stay_apart() {
     // The call in b.c reaches b.c's pick.
     let f = an.file_id("b.c").unwrap();
     let offset = b.find("pick(last)").unwrap() as u32;
-    let callees = an.callees(FilePosition { file: f, offset }).unwrap().unwrap();
+    let callees = an
+        .callees(FilePosition { file: f, offset })
+        .unwrap()
+        .unwrap();
     assert_eq!(callees.len(), 1);
     assert_eq!(callees[0].name, "pick@b.c");
     assert_eq!(callees[0].decl.unwrap().file, f);
@@ -47,25 +50,32 @@ fn files_that_do_not_link_are_analysed_one_by_one() {
     let a = "void MUSTALIAS(void *, void *);\nint g;\nint f(int *p) { return 0; }\nint main(void) {\n    int *p = &g, *q = &g;\n    int (*fp)(int *) = f;\n    fp(p);\n    MUSTALIAS(p, q);\n    return 0;\n}\n";
     let b = "int h;\nint main(void) { int *r = &h; return 0; }\n";
     let h = "struct s { int *x; };\n";
-    let host = AnalysisHost::with_files(
-        [("a.c", a), ("b.c", b), ("common.h", h)],
-        Config::default(),
-    );
+    let host =
+        AnalysisHost::with_files([("a.c", a), ("b.c", b), ("common.h", h)], Config::default());
     let an = host.analysis();
     assert!(an.program_error(Lang::C).unwrap().is_some());
     assert_eq!(hover_names(&an, "a.c", "p = &g", 0), ["g"]);
     assert_eq!(hover_names(&an, "b.c", "r = &h", 0), ["h"]);
     let fa = an.file_id("a.c").unwrap();
     let offset = a.find("fp(p)").unwrap() as u32;
-    let targets = an.goto_definition(FilePosition { file: fa, offset }).unwrap();
+    let targets = an
+        .goto_definition(FilePosition { file: fa, offset })
+        .unwrap();
     assert_eq!(targets.len(), 1);
     let d = an.diagnostics(fa, &DiagnosticsConfig::default()).unwrap();
     let codes: Vec<(&str, Severity)> = d.iter().map(|d| (d.code.as_str(), d.severity)).collect();
     assert_eq!(
         codes,
-        [("separate-program", Severity::Info), ("alias-check", Severity::Hint)]
+        [
+            ("separate-program", Severity::Info),
+            ("alias-check", Severity::Hint)
+        ]
     );
-    assert!(d[0].message.contains("`main` is defined in both"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("`main` is defined in both"),
+        "{}",
+        d[0].message
+    );
 }
 
 /// Changes reach the answers: a new text, a file removed and added again,
@@ -74,7 +84,10 @@ fn files_that_do_not_link_are_analysed_one_by_one() {
 fn changes_reach_every_answer() {
     let mut host = AnalysisHost::default();
     let mut change = Change::new();
-    change.set_file("m.c", "int g, h;\nint main(void) { int *p = &g; return 0; }\n");
+    change.set_file(
+        "m.c",
+        "int g, h;\nint main(void) { int *p = &g; return 0; }\n",
+    );
     change.set_file("notes.txt", "not a program file");
     host.apply_change(change);
     let an = host.analysis();
@@ -83,7 +96,10 @@ fn changes_reach_every_answer() {
     let old = an.file_id("m.c").unwrap();
     drop(an);
     let mut change = Change::new();
-    change.set_file("m.c", "int g, h;\nint main(void) { int *p = &h; return 0; }\n");
+    change.set_file(
+        "m.c",
+        "int g, h;\nint main(void) { int *p = &h; return 0; }\n",
+    );
     host.apply_change(change);
     assert_eq!(hover_names(&host.analysis(), "m.c", "p = ", 0), ["h"]);
     let mut change = Change::new();
@@ -91,7 +107,10 @@ fn changes_reach_every_answer() {
     host.apply_change(change);
     assert!(host.analysis().file_id("m.c").is_none());
     let mut change = Change::new();
-    change.set_file("m.c", "int g, h;\nint main(void) { int *p = &g; return 0; }\n");
+    change.set_file(
+        "m.c",
+        "int g, h;\nint main(void) { int *p = &g; return 0; }\n",
+    );
     host.apply_change(change);
     let an = host.analysis();
     assert_eq!(an.file_id("m.c"), Some(old), "the file keeps its id");
@@ -99,7 +118,10 @@ fn changes_reach_every_answer() {
     drop(an);
     // A Java sensitivity that does not exist is the program's error.
     let mut change = Change::new();
-    change.set_file("Main.java", "public class Main { public static void main(String[] a) {} }\n");
+    change.set_file(
+        "Main.java",
+        "public class Main { public static void main(String[] a) {} }\n",
+    );
     change.set_config(Config {
         java_cs: Some("5-obj".into()),
         ..Config::default()

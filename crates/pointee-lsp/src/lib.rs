@@ -180,7 +180,9 @@ impl Backend {
     /// Whether the user asked definition to answer only on indirect and
     /// virtual calls in this document's language (`goto.indirectCallsOnly`).
     fn indirect_calls_only(&self, name: &str) -> bool {
-        lock(&self.shared.settings).indirect_calls_only.applies_to(name)
+        lock(&self.shared.settings)
+            .indirect_calls_only
+            .applies_to(name)
     }
 
     async fn invalid_request(&self) -> Result<()> {
@@ -766,10 +768,7 @@ impl LanguageServer for Backend {
         .await
     }
 
-    async fn references(
-        &self,
-        params: lsp::ReferenceParams,
-    ) -> Result<Option<Vec<lsp::Location>>> {
+    async fn references(&self, params: lsp::ReferenceParams) -> Result<Option<Vec<lsp::Location>>> {
         let (name, pos) = text_position(&params.text_document_position);
         if !self.doc_exists(&name) {
             return Ok(None);

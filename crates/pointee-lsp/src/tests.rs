@@ -271,14 +271,20 @@ async fn indirect_calls_only_leaves_the_rest_to_the_languages_own_server() {
     };
     let both = vec![m["disk_open"].0 as u64, m["tty_open"].0 as u64];
     for at in ["open", "fp", "fp2"] {
-        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        let d = c
+            .result("textDocument/definition", c.pos("ops.c", m[at]))
+            .await;
         assert_eq!(callees(&d), both, "{at}: {d}");
     }
     for at in ["d", "d_decl", "check"] {
-        let d = c.result("textDocument/definition", c.pos("ops.c", m[at])).await;
+        let d = c
+            .result("textDocument/definition", c.pos("ops.c", m[at]))
+            .await;
         assert!(d.is_null() || d == json!([]), "{at}: {d}");
     }
-    let d = c.result("textDocument/declaration", c.pos("ops.c", m["fp"])).await;
+    let d = c
+        .result("textDocument/declaration", c.pos("ops.c", m["fp"]))
+        .await;
     assert_eq!(d, Value::Null);
     // Off again (both languages at once): definition elsewhere answers.
     c.notify(
@@ -286,7 +292,9 @@ async fn indirect_calls_only_leaves_the_rest_to_the_languages_own_server() {
         json!({"settings": {"pointee": {"goto": {"indirectCallsOnly": false}}}}),
     )
     .await;
-    let d = c.result("textDocument/definition", c.pos("ops.c", m["d"])).await;
+    let d = c
+        .result("textDocument/definition", c.pos("ops.c", m["d"]))
+        .await;
     assert_eq!(
         d[0]["range"]["start"],
         json!({"line": m["d_decl"].0, "character": m["d_decl"].1}),

@@ -111,7 +111,15 @@ struct Expect {
 }
 
 const KINDS: [&str; 9] = [
-    "HOVER", "CALLEES", "DEF", "DECL", "IMPL", "HIGHLIGHT", "HINT", "CALLERS", "REFS",
+    "HOVER",
+    "CALLEES",
+    "DEF",
+    "DECL",
+    "IMPL",
+    "HIGHLIGHT",
+    "HINT",
+    "CALLERS",
+    "REFS",
 ];
 
 fn expectations(text: &str) -> Vec<Expect> {
@@ -154,7 +162,11 @@ fn place(a: &Analysis, here: FileId, r: FileRange) -> String {
     let shown = text
         .get(r.range.start as usize..r.range.end as usize)
         .unwrap_or("?");
-    let shown = shown.split(['{', ';', '\n']).next().unwrap_or("").trim_end();
+    let shown = shown
+        .split(['{', ';', '\n'])
+        .next()
+        .unwrap_or("")
+        .trim_end();
     let line = a.line_index(r.file).unwrap().line_of(r.range.start) + 1;
     if r.file == here {
         format!("{shown}@{line}")
