@@ -1,24 +1,12 @@
 //! The command-line contract: exit codes, one-line errors, and the JSON field
 //! names other tools rely on. Runs the real `pointee` binary.
 
+mod common;
+use common::pointee;
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("workspace root")
-}
-
-fn pointee(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pointee"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("pointee runs")
-}
+use std::process::Output;
 
 fn scratch(name: &str, bytes: &[u8]) -> String {
     let dir = std::env::temp_dir().join(format!("pointee-cli-test-{}", std::process::id()));

@@ -3,8 +3,11 @@
 //! it), `--compile-commands FILE` and `--project FILE`; malformed model
 //! files are one error line with exit code 2. Runs the real binary.
 
+mod common;
+use common::pointee;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A fresh folder holding `files` (path, text).
 fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
@@ -16,13 +19,6 @@ fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
         std::fs::write(p, text).unwrap();
     }
     dir
-}
-
-fn pointee(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pointee"))
-        .args(args)
-        .output()
-        .expect("pointee runs")
 }
 
 fn dir_arg(d: &Path) -> &str {

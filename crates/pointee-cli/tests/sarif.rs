@@ -3,24 +3,12 @@
 //! checked against the fields SARIF 2.1.0 requires (OASIS, section 3) and
 //! those GitHub code scanning reads.
 
+mod common;
+use common::pointee;
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("workspace root")
-}
-
-fn pointee(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pointee"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("pointee runs")
-}
+use std::process::Output;
 
 const NULLS: &str = "fixtures/c/diagnostics/null_direct.c";
 const ALLOC: &str = "fixtures/c/diagnostics/null_alloc.c";

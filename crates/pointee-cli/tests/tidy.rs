@@ -2,14 +2,10 @@
 //! opens with a `//!` doc, each crate's doc says what it must never do, no
 //! trailing whitespace or tabs, and the documents the README points to exist.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::root;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("workspace root")
-}
+use std::path::{Path, PathBuf};
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
