@@ -80,7 +80,16 @@ pub struct CAnalysis {
 pub struct CEngine {
     /// `None` once the next run took the state over (see `c_engine`).
     analysis: Arc<Mutex<Option<OwnedAnalysis>>>,
+    /// Which chain of runs this one belongs to: a run from scratch starts a
+    /// new lineage, a run that took the previous one over keeps its
+    /// lineage. Within a lineage the engine's location ids keep their
+    /// meaning, so results that hold ids (the checkers' cache) may be
+    /// compared across runs of one lineage, never across two.
+    pub lineage: u64,
 }
+
+/// The next lineage number (process-wide, so never reused).
+static LINEAGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl CEngine {
     /// Runs `f` on the program and its analysis. A run whose state a newer
@@ -151,14 +160,24 @@ pub fn c_engine(db: &dyn Db, project: Project) -> Result<CEngine, String> {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&project)
-        .and_then(|e| e.analysis.lock().unwrap_or_else(|e| e.into_inner()).take());
+        .and_then(|e| {
+            let owned = e.analysis.lock().unwrap_or_else(|e| e.into_inner()).take();
+            owned.map(|o| (o, e.lineage))
+        });
+    let previous_lineage = previous.as_ref().map(|p| p.1);
+    let previous = previous.map(|p| p.0);
     let analysis = cancelled_if_interrupted(|| match previous {
         Some(previous) => OwnedAnalysis::rerun_owned(previous, program, settings),
         None => OwnedAnalysis::run(program, settings),
     });
     running.store(false, Ordering::SeqCst);
+    let lineage = match previous_lineage {
+        Some(l) if analysis.with_dependent(|_, a| a.reuse().scratch_reason.is_none()) => l,
+        _ => LINEAGES.fetch_add(1, Ordering::Relaxed),
+    };
     let engine = CEngine {
         analysis: Arc::new(Mutex::new(Some(analysis))),
+        lineage,
     };
     db.last_c_engines()
         .lock()

@@ -19,6 +19,9 @@ pub struct Analysis<'p> {
     /// Each live unit's number: its place in a depth-first walk of the
     /// invocation graph from the entries (see [`Analysis::unit_number`]).
     numbers: Vec<Option<u32>>,
+    /// Each function's live units, by number (`units_of` is asked at every
+    /// dereference a checker looks at: no scan of every unit there).
+    by_func: Vec<Vec<UnitId>>,
     replays: HashMap<UnitId, HashMap<Point, Facts>>,
     reuse: crate::reuse::Reuse,
 }
@@ -40,11 +43,23 @@ impl<'p> Analysis<'p> {
         let live = engine.reachable_units(false);
         let main_live = engine.reachable_units(true);
         let numbers = number_units(&engine, &live);
+        let mut by_func: Vec<Vec<UnitId>> = vec![Vec::new(); engine.prog.functions.len()];
+        for (u, unit) in engine.units.iter().enumerate() {
+            if live[u] {
+                if let Some(v) = by_func.get_mut(unit.func as usize) {
+                    v.push(u as UnitId);
+                }
+            }
+        }
+        for v in &mut by_func {
+            v.sort_by_key(|&u| numbers[u as usize].unwrap_or(u32::MAX));
+        }
         Analysis {
             engine,
             live,
             main_live,
             numbers,
+            by_func,
             replays: HashMap::default(),
             reuse: Default::default(),
         }
@@ -109,20 +124,18 @@ impl<'p> Analysis<'p> {
         &self.engine.units[u as usize]
     }
 
-    fn func_index(&self, name: &str) -> Option<u32> {
+    /// The index of a defined function in the program's functions (`None`
+    /// for a name the program does not define).
+    pub fn func_index(&self, name: &str) -> Option<u32> {
         self.engine.locs.func_index.get(name).copied()
     }
 
     /// The live units (contexts) of a function, by [`Analysis::unit_number`].
     pub fn units_of(&self, func: &str) -> Vec<UnitId> {
-        let Some(fi) = self.func_index(func) else {
-            return Vec::new();
-        };
-        let mut v: Vec<UnitId> = (0..self.engine.units.len() as UnitId)
-            .filter(|&u| self.is_live(u) && self.engine.units[u as usize].func == fi)
-            .collect();
-        v.sort_by_key(|&u| self.unit_number(u));
-        v
+        self.func_index(func)
+            .and_then(|fi| self.by_func.get(fi as usize))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The number users see for a live unit: its place in a depth-first

@@ -204,7 +204,7 @@ impl CheckReport {
 }
 
 /// Which diagnostics to publish.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiagnosticsConfig {
     /// Alias checks that fail (warnings).
     pub alias_checks: bool,
@@ -214,6 +214,16 @@ pub struct DiagnosticsConfig {
     pub notes: bool,
     /// The checkers' findings (NULL dereferences, use after free, ...).
     pub checkers: bool,
+    /// Codes turned off (`null-deref`, `alias-check`, ...): not reported,
+    /// and a checker whose codes are all off does not run.
+    pub disabled: std::collections::BTreeSet<String>,
+}
+
+impl DiagnosticsConfig {
+    /// Whether diagnostics with this code are reported.
+    pub fn enabled(&self, code: &str) -> bool {
+        !self.disabled.contains(code)
+    }
 }
 
 impl Default for DiagnosticsConfig {
@@ -223,6 +233,7 @@ impl Default for DiagnosticsConfig {
             ok_checks: true,
             notes: true,
             checkers: true,
+            disabled: Default::default(),
         }
     }
 }

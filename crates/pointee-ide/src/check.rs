@@ -97,9 +97,7 @@ fn c_check(c: &CProgram) -> CheckReport {
     let mut diagnostics = c_link_warnings(c);
     if pointee_db::c_analysis(c.db, c.project).is_ok() {
         for file in c.files() {
-            let mut found = crate::checks::c_memory(c, file);
-            crate::checks::suppress(file.text(c.db), c.lines(file), &mut found);
-            diagnostics.extend(found);
+            diagnostics.extend(crate::checks::c_checks(c, file, &|_| true));
         }
     }
     CheckReport {

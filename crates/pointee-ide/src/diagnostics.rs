@@ -17,11 +17,13 @@ pub(crate) fn diagnostics(
     file: FileId,
     config: &DiagnosticsConfig,
 ) -> Vec<Diagnostic> {
-    match a.lang(file) {
+    let mut out = match a.lang(file) {
         Some(Lang::C) => c_diagnostics(a, file, config),
         Some(Lang::Java) => java_diagnostics(a, file, config),
         None => Vec::new(),
-    }
+    };
+    out.retain(|d| config.enabled(&d.code));
+    out
 }
 
 fn at(file: FileId, range: Range) -> FileRange {
@@ -102,9 +104,9 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
                     .filter(|d| d.range.file == file),
             );
             if config.checkers {
-                let mut found = crate::checks::c_memory(&c, file);
-                crate::checks::suppress(&a.file_text(file), c.lines(file), &mut found);
-                out.extend(found);
+                out.extend(crate::checks::c_checks(&c, file, &|code| {
+                    config.enabled(code)
+                }));
             }
         }
     }

@@ -344,7 +344,6 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let started = std::time::Instant::now();
     let snap = lock(&shared.docs).snapshot();
     let settings = lock(&shared.settings).clone();
-    let disabled = settings.disabled_codes.clone();
     let progress_after = Duration::from_millis(settings.progress_after_ms);
     let s2 = shared.clone();
     let snap2 = snap.clone();
@@ -441,7 +440,6 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         };
         let items: Vec<lsp::Diagnostic> = list
             .iter()
-            .filter(|d| !disabled.contains(&d.code))
             .map(|d| convert::diagnostic(doc, d, &related))
             .collect();
         to_clear.remove(file);

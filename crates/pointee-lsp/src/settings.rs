@@ -25,10 +25,9 @@ impl IndirectCallsOnly {
 pub struct Settings {
     /// The analyses' configuration (applied to the host as a change).
     pub config: Config,
+    /// Which diagnostics to publish; codes turned off
+    /// (`diagnostics.checks: {"null-deref": false}`) are in its `disabled`.
     pub diagnostics: DiagnosticsConfig,
-    /// Diagnostic codes turned off (`diagnostics.checks: {"null-deref":
-    /// false}`); the server does not publish them.
-    pub disabled_codes: std::collections::BTreeSet<String>,
     pub inlay_hints: bool,
     /// Per language (`goto.indirectCallsOnly`): definition answers only on
     /// indirect and virtual calls and declaration answers nothing, for a
@@ -46,7 +45,6 @@ impl Default for Settings {
         Settings {
             config: Config::default(),
             diagnostics: DiagnosticsConfig::default(),
-            disabled_codes: Default::default(),
             inlay_hints: false,
             indirect_calls_only: IndirectCallsOnly::default(),
             debounce_ms: 150,
@@ -96,8 +94,8 @@ impl Settings {
         if let Some(serde_json::Value::Object(checks)) = s(v, &["diagnostics", "checks"]) {
             for (code, on) in checks {
                 match on.as_bool() {
-                    Some(false) => self.disabled_codes.insert(code),
-                    Some(true) => self.disabled_codes.remove(&code),
+                    Some(false) => self.diagnostics.disabled.insert(code),
+                    Some(true) => self.diagnostics.disabled.remove(&code),
                     None => false,
                 };
             }

@@ -17,6 +17,10 @@
 //! (`if (p)`, `p && p->f`, ...), so guarded uses are silent. The witness
 //! lists the assignments in the function that may have made the value, the
 //! `free` calls before the use, and the calling contexts.
+//!
+//! `find` looks at one function, position-free (its results are cached per
+//! function: `cache`); `render` turns a finding into the diagnostic, with
+//! names and ranges, when a file's diagnostics are asked for.
 
 use crate::c::{CProgram, Flow};
 use crate::{Diagnostic, FileId, FileRange, Related, Severity};
@@ -25,10 +29,10 @@ use pointee_ir::{
     for_each_basic, Base, Basic, Callee, Function, FunctionSource, Place, Point, Range, Rvalue,
     StmtId, VarKind,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// What a statement does with a pointer value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Use {
     /// Reads or writes through it (`*p`, `p->f`, `p[i]`).
     Deref,
@@ -41,6 +45,7 @@ enum Use {
 }
 
 /// One use of a pointer value at a statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Site {
     stmt: StmtId,
     /// The pointer's value.
@@ -189,60 +194,41 @@ fn classify(a: &Flow, l: LocId, how: &Use) -> Option<Bad> {
     }
 }
 
-/// One finding before it becomes a diagnostic: per bad kind, whether it is
-/// definite, and the contexts (units) where it happens.
-struct Finding {
+/// A defect at one use, position-free (the checkers' cache holds these;
+/// `render` makes the diagnostic): what is wrong, whether it is definite,
+/// and the contexts where it happens, as indexes into the function's live
+/// units (`units_of`), whose ids change from run to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Finding {
+    site: Site,
+    bad: Bad,
+    pub code: &'static str,
     definite: bool,
-    units: Vec<pointee_flow::UnitId>,
+    contexts: Vec<u32>,
     reached: usize,
     targets: Vec<(LocId, bool)>,
 }
 
-/// The memory diagnostics of the functions defined in `file`.
-pub(crate) fn c_memory(c: &CProgram, file: FileId) -> Vec<Diagnostic> {
-    let Some(engine) = c.engine() else {
+/// The memory defects of one function of the program (`name`, with IR `f`)
+/// in the engine's facts, in statement order. A direct call is to a library
+/// function when the program does not define the name.
+pub(crate) fn find(a: &mut Flow, name: &str, f: &Function) -> Vec<Finding> {
+    let units = a.units_of(name);
+    if units.is_empty() {
         return Vec::new();
-    };
-    let source = c.source(file);
-    let mut out = Vec::new();
-    engine.with(|program, a| {
-        let functions: HashMap<&str, &Function> =
-            program.functions.iter().map(|f| (&*f.name, &**f)).collect();
-        let is_defined = |n: &str| functions.contains_key(n);
-        for fs in &source.functions {
-            let name = c.program_name(file, &fs.name);
-            let Some(f) = functions.get(&*name) else {
-                continue;
-            };
-            check_function(c, a, file, fs, &name, f, &is_defined, &mut out);
-        }
-    });
-    out
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_function(
-    c: &CProgram,
-    a: &mut Flow,
-    file: FileId,
-    fs: &FunctionSource,
-    name: &str,
-    f: &Function,
-    is_defined: &dyn Fn(&str) -> bool,
-    out: &mut Vec<Diagnostic>,
-) {
-    if a.units_of(name).is_empty() {
-        return;
     }
-    // One diagnostic per statement, pointer and code.
-    let mut seen: BTreeMap<(StmtId, String, &'static str), ()> = BTreeMap::new();
-    for site in sites(f, is_defined) {
+    let uses = {
+        let a = &*a;
+        sites(f, &|n| a.func_index(n).is_some())
+    };
+    let mut out: Vec<Finding> = Vec::new();
+    for site in uses {
         let per = a.values_at(name, Point::Before(site.stmt), &site.value);
         let Some(merged) = Flow::merge_values(&per) else {
             continue; // not reached
         };
         let reached = per.iter().filter(|p| p.targets.is_some()).count();
-        let mut found: BTreeMap<Bad, Finding> = BTreeMap::new();
+        let mut found: BTreeMap<Bad, Vec<u32>> = BTreeMap::new();
         for cv in &per {
             let Some(targets) = &cv.targets else { continue };
             // A context reached only from an extra entry runs on unknown
@@ -250,6 +236,7 @@ fn check_function(
             // included): there only what the function itself makes
             // definite counts.
             let extra = a.extra_only(cv.unit);
+            let index = units.iter().position(|&u| u == cv.unit).unwrap_or(0) as u32;
             for &(l, definite_here) in targets {
                 if extra && !definite_here {
                     continue;
@@ -257,38 +244,58 @@ fn check_function(
                 let Some(bad) = classify(a, l, &site.how) else {
                     continue;
                 };
-                let e = found.entry(bad).or_insert(Finding {
-                    definite: false,
-                    units: Vec::new(),
-                    reached,
-                    targets: merged.clone(),
-                });
-                if !e.units.contains(&cv.unit) {
-                    e.units.push(cv.unit);
+                let contexts = found.entry(bad).or_default();
+                if !contexts.contains(&index) {
+                    contexts.push(index);
                 }
             }
         }
-        for (&bad, finding) in found.iter_mut() {
-            // Definite only if a bad location is definite in every context
-            // that reaches the point (the merge says so).
-            finding.definite = merged
-                .iter()
-                .any(|&(l, d)| d && classify(a, l, &site.how) == Some(bad));
-        }
-        let pointer = pointer_text(c, file, fs, f, &site);
-        for (bad, finding) in found {
+        for (bad, contexts) in found {
             let code = code(bad, &site.how);
-            if seen
-                .insert((site.stmt, pointer.0.clone(), code), ())
-                .is_some()
+            // One diagnostic per statement, pointer and code.
+            if out
+                .iter()
+                .any(|x| x.site.stmt == site.stmt && x.site.value == site.value && x.code == code)
             {
                 continue;
             }
-            out.push(diagnostic(
-                c, a, file, fs, f, &site, bad, code, &finding, &pointer,
-            ));
+            // Definite only if a bad location is definite in every context
+            // that reaches the point (the merge says so).
+            let definite = merged
+                .iter()
+                .any(|&(l, d)| d && classify(a, l, &site.how) == Some(bad));
+            out.push(Finding {
+                site: site.clone(),
+                bad,
+                code,
+                definite,
+                contexts,
+                reached,
+                targets: merged.clone(),
+            });
         }
     }
+    out
+}
+
+/// A finding of function `name` (IR `f`, source `fs` in `file`) as the
+/// diagnostic users see.
+pub(crate) fn render(
+    c: &CProgram,
+    a: &mut Flow,
+    (file, fs): (FileId, &FunctionSource),
+    name: &str,
+    f: &Function,
+    finding: &Finding,
+) -> Diagnostic {
+    let pointer = pointer_text(c, file, fs, f, &finding.site);
+    let units = a.units_of(name);
+    let units: Vec<pointee_flow::UnitId> = finding
+        .contexts
+        .iter()
+        .filter_map(|&i| units.get(i as usize).copied())
+        .collect();
+    diagnostic(c, a, file, fs, f, finding, &units, &pointer)
 }
 
 /// The pointer's source text and the range to report: the dereferencing
@@ -349,12 +356,11 @@ fn diagnostic(
     file: FileId,
     fs: &FunctionSource,
     f: &Function,
-    site: &Site,
-    bad: Bad,
-    code: &'static str,
     finding: &Finding,
+    units: &[pointee_flow::UnitId],
     (pointer, range): &(String, Range),
 ) -> Diagnostic {
+    let (site, bad, code) = (&finding.site, finding.bad, finding.code);
     let set: Vec<String> = c
         .targets(a, &finding.targets)
         .into_iter()
@@ -381,10 +387,10 @@ fn diagnostic(
         Use::LibArg(n) => format!("passed to `{n}`, which dereferences it"),
         Use::Free => "freed".to_string(),
     };
-    let contexts = if finding.units.len() < finding.reached {
+    let contexts = if finding.contexts.len() < finding.reached {
         format!(
             " (in {} of {} calling contexts)",
-            finding.units.len(),
+            finding.contexts.len(),
             finding.reached
         )
     } else {
@@ -394,7 +400,7 @@ fn diagnostic(
         "`{pointer}` {certainty} {what} where it is {action}: it points to {set}{contexts}"
     );
     let mut related = origins(file, fs, f, site, bad, pointer);
-    related.extend(context_witness(c, a, &finding.units));
+    related.extend(context_witness(c, a, units));
     Diagnostic {
         range: FileRange {
             file,

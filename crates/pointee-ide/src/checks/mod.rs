@@ -6,19 +6,67 @@
 //!
 //! - `memory` (C): dereferences of pointers that may be NULL, uninitialised,
 //!   freed or dangling; frees of freed or non-heap memory.
+//! - `cache`: the findings per function, re-computed only for functions
+//!   whose facts an edit changed.
 //!
 //! A comment `pointee-ignore: CODE` (or several codes, comma-separated) on
 //! the diagnostic's line or the line before silences it.
 
+mod cache;
 mod memory;
 
-pub(crate) use memory::c_memory;
+use crate::c::CProgram;
+use crate::{Diagnostic, FileId};
+use cache::{function_findings, CheckedFunction};
 
-use crate::Diagnostic;
+/// The checkers' diagnostics of the functions defined in `file`, for the
+/// codes `enabled` accepts (none enabled: no checker runs). Findings come
+/// from the per-function cache; only those reported are named and placed.
+pub(crate) fn c_checks(
+    c: &CProgram,
+    file: FileId,
+    enabled: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    if !RULES.iter().any(|(code, _)| enabled(code)) {
+        return Vec::new();
+    }
+    // By name: the file's source map (positions) is assembled only when
+    // there is something to report.
+    let mut found = Vec::new();
+    for base in pointee_db::file_functions(c.db, file).iter() {
+        let name = c.program_name(file, base);
+        let key = CheckedFunction::new(c.db, c.project, name.clone());
+        let findings = function_findings(c.db, key);
+        if findings.iter().any(|x| enabled(x.code)) {
+            found.push((base, name, findings.clone()));
+        }
+    }
+    let mut out = Vec::new();
+    if found.is_empty() {
+        return out;
+    }
+    let Some(engine) = c.engine() else {
+        return out;
+    };
+    let source = c.source(file);
+    engine.with(|program, a| {
+        for (base, name, findings) in &found {
+            let (Some(i), Some(fs)) = (a.func_index(name), source.function(base)) else {
+                continue;
+            };
+            let f = program.functions[i as usize].clone();
+            for x in findings.iter().filter(|x| enabled(x.code)) {
+                out.push(memory::render(c, a, (file, fs), name, &f, x));
+            }
+        }
+    });
+    suppress(file.text(c.db), c.lines(file), &mut out);
+    out
+}
 
 /// Drops the diagnostics of `file` that a `pointee-ignore: CODE` comment
 /// silences (on their line or the line before).
-pub(crate) fn suppress(text: &str, lines: &pointee_ir::LineIndex, out: &mut Vec<Diagnostic>) {
+fn suppress(text: &str, lines: &pointee_ir::LineIndex, out: &mut Vec<Diagnostic>) {
     if !text.contains("pointee-ignore") {
         return;
     }
@@ -71,3 +119,6 @@ pub const RULES: &[(&str, &str)] = &[
         "A pointer to a stack, global, string or function location is passed to free.",
     ),
 ];
+
+#[cfg(test)]
+mod tests;
