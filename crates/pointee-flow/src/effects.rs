@@ -7,7 +7,7 @@ use crate::loc::{LocId, Root, Step, FREED, NULL, UNKNOWN};
 use crate::solver::{Arg, CallEdge, Engine};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
-use pointee_ir::{Index, Name, Place, Rvalue, SiteId, StmtId, Type};
+use pointee_ir::{pointer_paths, Index, Name, Place, Rvalue, SiteId, StmtId, Type};
 
 /// How a location sits in its parent, for memory copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,10 +55,30 @@ impl<'p> Engine<'p> {
         lhs: Option<&Place>,
         vals: Locset,
     ) {
-        if let Some(lhs) = lhs {
-            let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
-            self.note_writes(&lv);
-            transfer::store_vals(&self.locs, st, &lv, vals);
+        let Some(lhs) = lhs else { return };
+        let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
+        // A struct (or array) result is written leaf by leaf, each leaf a
+        // store of its own (`b = ext();` sets every pointer field of `b`).
+        let mut leaves: Vec<Locset> = Vec::new();
+        for &(l, def) in &lv {
+            let ty = self.locs.get(l).ty.clone();
+            match ty {
+                Some(t) if !t.is_pointer_like() => {
+                    for leaf in pointer_paths(&t, &self.prog.types) {
+                        let x = self.locs.with_path(l, &crate::solver::steps_of(&leaf));
+                        leaves.push(vec![(x, def)]);
+                    }
+                }
+                _ => leaves.push(vec![(l, def)]),
+            }
+        }
+        if lv.len() > 1 {
+            // Several places: every leaf is a weak update anyway.
+            leaves = vec![leaves.concat()];
+        }
+        for leaf in leaves {
+            self.note_writes(&leaf);
+            transfer::store_vals(&self.locs, st, &leaf, vals.clone());
         }
     }
 
@@ -605,6 +625,7 @@ impl<'p> Engine<'p> {
                         approximate,
                         indirect: true,
                         map,
+                        cut_off: u.is_none(),
                     },
                 );
                 merge_into(&mut out, &r);
