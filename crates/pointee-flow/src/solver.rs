@@ -944,7 +944,7 @@ impl<'p> Hooks for Engine<'p> {
     fn call(&mut self, st: Facts, stmt: StmtId, b: &Basic) -> State {
         self.steps += 1;
         self.spend_step();
-        if self.steps % INTERRUPT_EVERY == 0 {
+        if self.steps.is_multiple_of(INTERRUPT_EVERY) {
             if let Some(stop) = &self.settings.interrupt.0 {
                 if stop() {
                     // Not a panic: no hook, no message; the caller catches it.
