@@ -592,7 +592,7 @@ impl<'p> Engine<'p> {
     /// callers apply the same to them after the call (`Engine::escape`).
     pub(crate) fn call_unknown(
         &mut self,
-        mut st: Facts,
+        st: Facts,
         sc: Scope<'p>,
         stmt: StmtId,
         lhs: Option<&Place>,
@@ -605,16 +605,26 @@ impl<'p> Engine<'p> {
             }
         }
         work.extend(self.escaped.iter().copied());
-        // What escaped before may be changed again.
-        work.extend(st.targets(UNKNOWN).iter().map(|f| f.dst));
         self.escaped_call();
-        let funcs = self.clobber_reachable(&mut st, work);
-        let mut out = Some(st.clone());
-        for name in funcs {
-            if let Some(&fi) = self.locs.func_index.get(&name) {
+        // Unknown code may call what it reaches in any order, any number
+        // of times: one callback may see what another wrote, and a pointer
+        // a callback stored may reach more functions. So: call every
+        // function reachable (chained, from the state so far) until the
+        // state stops changing.
+        let mut cur = st;
+        loop {
+            let mut roots = work.clone();
+            // What escaped before may be changed again.
+            roots.extend(cur.targets(UNKNOWN).iter().map(|f| f.dst));
+            let funcs = self.clobber_reachable(&mut cur, roots);
+            let mut out = Some(cur.clone());
+            for name in funcs {
+                let Some(&fi) = self.locs.func_index.get(&name) else {
+                    continue;
+                };
                 let n = self.func(fi).params.len();
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
-                let s = out.clone().unwrap_or_else(|| st.clone());
+                let s = out.clone().unwrap_or_else(|| cur.clone());
                 let (r, u, approximate) = self.call_defined(s, sc, fi, None, &unknown_args);
                 let map = std::mem::take(&mut self.last_map);
                 self.record(
@@ -630,8 +640,14 @@ impl<'p> Engine<'p> {
                 );
                 merge_into(&mut out, &r);
             }
+            // `out` starts from `cur` (no callback called): never `None`.
+            let next = out?;
+            if next == cur {
+                break;
+            }
+            cur = next;
         }
-        let mut st = out?;
+        let mut st = cur;
         self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]);
         Some(st)
     }
