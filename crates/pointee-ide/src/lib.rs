@@ -41,7 +41,9 @@ pub use graph::{
     EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
 };
 pub use pointee_db::salsa::Cancelled;
-pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
+pub use pointee_db::{
+    Config, FileSystem, Lang, PartialRun, System, TreeHandle, UnitConfig, DEFAULT_MAX_MEMORY_MB,
+};
 pub use pointee_ir::{LineIndex, Range};
 
 use pointee_db::salsa::Setter;
@@ -454,6 +456,13 @@ impl Analysis {
     /// The alias checks, diagnostics and figures of a language's program.
     pub fn check(&self, lang: Lang) -> Cancellable<CheckReport> {
         self.with_db(|a| check::check(a, lang))
+    }
+
+    /// Whether a C analysis (the linked program's, or a single file's when
+    /// the files do not link) stopped at its budget, and what it did not
+    /// finish: its answers are sound but may say less.
+    pub fn c_partial(&self) -> Cancellable<Option<PartialRun>> {
+        self.with_db(check::c_partial)
     }
 
     /// Graph data for an editor to draw (`None`: the kind does not apply to
