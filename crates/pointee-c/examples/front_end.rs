@@ -4,7 +4,8 @@
 //! `cargo run --release -p pointee-c --example front_end -- DIR [-Idir] [-DX]`.
 //! Prints units, lines after preprocessing, functions, and the time of each
 //! step (best of `ROUNDS` runs, 5 by default). With `CHECK` set, also
-//! checks that the shared pieces lower as one tree of each unit does.
+//! checks that the shared pieces lower as one tree of each unit does; with
+//! `NO_SHARE` set, units share no header's tree (for comparison).
 
 use pointee_c::{Config, FileSystem, Session};
 use std::sync::Arc;
@@ -66,7 +67,11 @@ fn main() {
             let pp = pointee_c::preprocess(&mut session, &config, &disk, u);
             t_pp += t.elapsed();
             let t = Instant::now();
-            let pieces = pointee_c::trees(&pointee_c::parse_unit(&trees, &pp, &[]));
+            // `NO_SHARE`: every unit parses its headers itself (as before
+            // the units shared them), for comparison.
+            let own = pointee_c::TreeCache::new();
+            let cache = if std::env::var("NO_SHARE").is_ok() { &own } else { &trees };
+            let pieces = pointee_c::trees(&pointee_c::parse_unit(cache, &pp, &[]));
             if std::env::var("PER_UNIT").is_ok() {
                 eprintln!(
                     "{u}: {} bytes expanded, {} pieces, parsed in {:?}",
