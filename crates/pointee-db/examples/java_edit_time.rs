@@ -8,16 +8,16 @@
 //! cargo run --release -p pointee-db --example java_edit_time -- [MODULES] [VARIANT]
 //! ```
 //!
-//! Prints wall and CPU (user + system) seconds per step. The analysis runs
-//! from scratch after each edit (no incremental re-solve yet); lowering
-//! re-runs only the edited unit.
+//! Prints wall and CPU (user + system) seconds per step, and how the solve
+//! began (`Continued`: from the previous solution; `Fresh`: from scratch,
+//! and why). Lowering re-runs only the edited unit.
 
 #[path = "../../pointee-cspta/tests/common/gen.rs"]
 #[allow(dead_code)]
 mod gen;
 
 use pointee_db::{
-    java_analysis, java_program, parse, set_config, upsert_file, Config, Database, Lang, Project,
+    java_analysis, java_engine, java_program, parse, set_config, upsert_file, Config, Database, Lang, Project,
     TreeHandle,
 };
 use std::sync::Arc;
@@ -83,8 +83,9 @@ fn main() {
         let _ = java_program(db, project);
         let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_s() - c0);
         println!(
-            "{variant} {label}: {wall:.3} s wall ({cpu:.2} s CPU), {} call edges",
-            a.edges.len()
+            "{variant} {label}: {wall:.3} s wall ({cpu:.2} s CPU), {} call edges, solve: {:?}",
+            a.edges.len(),
+            java_engine(db, project).0.resumed()
         );
         cpu
     };
