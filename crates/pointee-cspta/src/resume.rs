@@ -8,10 +8,11 @@
 //! each of their reached contexts (the other methods' facts are the old ones,
 //! already applied) and runs the worklist to the new least fixed point.
 //!
-//! What is renamed: allocation sites, fields, static fields, signatures and
-//! types by name; in an edited method, its variables and sites by aligning
-//! the old list with the new one in order (an added statement adds
-//! variables and sites between the old ones). The renaming is only a guess;
+//! The new facts are the old ones with the edited methods' facts made again
+//! (`Facts::edited`: names new to the program get ids after the old ones).
+//! What is renamed: the edited methods' variables, sites and allocations,
+//! by aligning their old lists with the new ones in order (an added
+//! statement adds variables and sites between the old ones). The renaming is only a guess;
 //! what makes the result exact is the check that the renamed old facts of
 //! every edited method are among the new ones. When anything else changed
 //! (classes, the method list, the roots, the variant) or the check fails
@@ -152,7 +153,7 @@ fn rename(
         .filter(|&i| !std::sync::Arc::ptr_eq(&old_fs[i], &new_fs[i]) && old_fs[i] != new_fs[i])
         .map(|i| i as u32)
         .collect();
-    let facts = Facts::new(program);
+    let facts = Facts::edited(&prev.facts, program, &edited);
     let old = &prev.facts;
     let missing = "a name of the old program is gone";
     let by_name = |names: &[String], index: &FxHashMap<String, u32>| {
@@ -163,7 +164,8 @@ fn rename(
             .ok_or(missing)
     };
     let mut r = Renaming {
-        allocs: Vec::new(),
+        // Every allocation keeps its id but those of the edited methods.
+        allocs: (0..old.allocs.len() as u32).collect(),
         fields: by_name(&old.fields, &facts.field_index)?,
         statics: by_name(&old.statics, &facts.static_index)?,
         sigs: by_name(&old.sigs, &facts.sig_index)?,
@@ -181,22 +183,26 @@ fn rename(
         .ok_or("the edited method's variables or sites do not align")?;
         r.edited.insert(m, renaming);
     }
-    // Allocations by (method, site, class); a site may allocate several
-    // objects (`new A[2][3]`), taken in order.
+    // The edited methods' allocations, made again: by (method, site,
+    // class); a site may allocate several objects (`new A[2][3]`), taken
+    // in order.
     let mut new_allocs: FxHashMap<(u32, u32, &str), Vec<u32>> = FxHashMap::default();
-    for (i, a) in facts.allocs.iter().enumerate().rev() {
+    let first = facts.first_new_alloc as usize;
+    for (i, a) in facts.allocs.iter().enumerate().skip(first).rev() {
         new_allocs
             .entry((a.method, a.site, &a.class))
             .or_default()
             .push(i as u32);
     }
-    for a in &old.allocs {
-        let site = r.site(a.method, a.site).ok_or(missing)?;
-        let id = new_allocs
-            .get_mut(&(a.method, site, &*a.class))
-            .and_then(Vec::pop)
-            .ok_or("an allocation is gone")?;
-        r.allocs.push(id);
+    for &m in &edited {
+        for &(_, a) in &old.methods[m as usize].news {
+            let al = &old.allocs[a as usize];
+            let site = r.site(m, al.site).ok_or(missing)?;
+            r.allocs[a as usize] = new_allocs
+                .get_mut(&(m, site, &*al.class))
+                .and_then(Vec::pop)
+                .ok_or("an allocation is gone")?;
+        }
     }
     for &m in &edited {
         if !includes(&old.methods[m as usize], &facts.methods[m as usize], m, &r) {
