@@ -673,6 +673,41 @@ async fn workspace_files_on_disk_and_watched_changes() {
     assert!(md.contains("null") || md.contains("NULL"), "{md}");
 }
 
+/// Go to definition on a Java field access goes to the field of the
+/// operand's static class (or the nearest supertype declaring it), not to
+/// the first field of that name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_field_definition_by_static_type() {
+    let src = "\
+class A { Object $a_f$f; Object $a_g$g; }
+class B extends A { Object $b_f$f; }
+public class Main {
+    public static void main(String[] args) {
+        B b = new B();
+        A a = b;
+        Object x = b.$use_bf$f;
+        Object y = a.$use_af$f;
+        Object z = b.$use_bg$g;
+    }
+}
+";
+    let (text, m) = markers(src);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("Main.java", &text).await;
+    for (usage, decl) in [("use_bf", "b_f"), ("use_af", "a_f"), ("use_bg", "a_g")] {
+        let d = c
+            .result("textDocument/definition", c.pos("Main.java", m[usage]))
+            .await;
+        let at = |d: &Value| d[0]["range"]["start"].clone();
+        assert_eq!(
+            at(&d),
+            json!({"line": m[decl].0, "character": m[decl].1}),
+            "{usage}: {d}"
+        );
+        assert_eq!(d.as_array().map(Vec::len), Some(1), "{usage}: {d}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_folder_is_the_program_its_compile_commands_describe_and_reloads_with_it() {
     let header =
