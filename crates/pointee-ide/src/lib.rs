@@ -33,6 +33,7 @@ mod java;
 mod program;
 mod references;
 mod syntax;
+mod witness;
 
 pub use answer::*;
 pub use checks::RULES;
@@ -43,6 +44,10 @@ pub use graph::{
 pub use pointee_db::salsa::Cancelled;
 pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
 pub use pointee_ir::{LineIndex, Range};
+pub use witness::{
+    field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, PathStep, Stats, Value,
+    Witness, WitnessAnswer, WitnessError, WitnessOptions,
+};
 
 use pointee_db::salsa::Setter;
 use pointee_db::{Database, Project};
@@ -383,6 +388,17 @@ impl Analysis {
     /// no pointer expression there (or the program cannot be analysed).
     pub fn hover(&self, pos: FilePosition) -> Cancellable<Option<Hover>> {
         self.with_db(|a| hover::hover(a, pos))
+    }
+
+    /// For the dereference at `pos`: an input of its function that makes
+    /// it fault (NULL or freed), with the path, or what the bounded search
+    /// explored without finding one.
+    pub fn witness(
+        &self,
+        pos: FilePosition,
+        options: WitnessOptions,
+    ) -> Cancellable<Result<WitnessAnswer, WitnessError>> {
+        self.with_db(|a| witness::witness(a, pos, options))
     }
 
     /// The possible callees of the innermost call at `pos`; `None` when
