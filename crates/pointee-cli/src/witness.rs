@@ -42,11 +42,14 @@ pub fn run(
         Ok(a) => a,
         Err(e) => {
             let what = match e {
-                WitnessError::NotC => "witness inputs are for C files of a program that links",
-                WitnessError::NotInFunction => "not inside a function",
-                WitnessError::NoDereference => "no dereference here",
+                WitnessError::NotC => {
+                    "witness inputs are for C files of a program that links".to_string()
+                }
+                WitnessError::NotInFunction => "not inside a function".into(),
+                WitnessError::NoDereference => "no dereference here".into(),
+                WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
             };
-            return Err(not_here(pos, what));
+            return Err(not_here(pos, &what));
         }
     };
     let stmt = loc.location(answer.stmt);

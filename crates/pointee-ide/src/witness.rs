@@ -83,6 +83,37 @@ pub enum WitnessError {
     NotInFunction,
     /// No dereference at the position.
     NoDereference,
+    /// A `//@` annotation of the function could not be read.
+    Annotation(String),
+}
+
+/// The `//@` annotations that hold for the function starting at `start`:
+/// every `pred` of the file, and the `requires` written after the previous
+/// function (`after`) and before this one. A line that starts with
+/// neither keyword continues the declaration above it. `None` when there
+/// are none.
+fn annotations(text: &str, after: u32, start: u32) -> Option<String> {
+    let mut out = String::new();
+    let mut keep = false;
+    let mut offset = 0u32;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len() as u32;
+        let Some(body) = line.trim_start().strip_prefix("//@") else {
+            continue;
+        };
+        let body = body.trim();
+        if body.starts_with("pred") {
+            keep = true;
+        } else if body.starts_with("requires") {
+            keep = here >= after && here < start;
+        }
+        if keep {
+            out.push_str(body);
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The engine's facts as the executor sees them.
@@ -167,6 +198,17 @@ pub(crate) fn witness(
         .find(|fs| fs.range.contains(pos.offset))
         .ok_or(WitnessError::NotInFunction)?;
     let name = c.program_name(pos.file, &fs.name);
+    let after = source
+        .functions
+        .iter()
+        .map(|g| g.range.end)
+        .filter(|&e| e <= fs.range.start)
+        .max()
+        .unwrap_or(0);
+    let spec = annotations(&a.file_text(pos.file), after, fs.range.start)
+        .map(|t| pointee_witness::spec::parse(&t))
+        .transpose()
+        .map_err(WitnessError::Annotation)?;
     let engine = c.engine().ok_or(WitnessError::NotC)?;
     // The pointer under the cursor, when it is a plain variable.
     let cursor: Option<Place> = source
@@ -202,6 +244,7 @@ pub(crate) fn witness(
             pointer: pointer.clone(),
             bounds: options.bounds,
             guided: options.guided,
+            spec,
         };
         let outcome = pointee_witness::find(program, &query, &mut FlowFacts { flow });
         let path = match &outcome {

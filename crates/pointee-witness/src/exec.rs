@@ -11,6 +11,7 @@
 //! Never does I/O; facts come only through [`Facts`].
 
 use crate::solve;
+use crate::spec::{Atom, Term};
 use crate::{
     Bounds, Decision, Facts, Fault, InputObject, Outcome, Pointee, Query, Stats, Value, Witness,
 };
@@ -18,7 +19,7 @@ use pointee_ir::{
     Base, Basic, Callee, Cond, Function, GlobalInit, Name, Place, Point, Program, Rvalue, Sel,
     Stmt, StmtId, Type, VarId, VarKind,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 /// Searches an input of `query.function` that makes the dereference of
@@ -46,11 +47,43 @@ pub fn find(program: &Program, query: &Query, facts: &mut dyn Facts) -> Outcome 
         path: Vec::new(),
         assumed: 0,
         unmodelled: 0,
+        syms: vec![Sym {
+            parent: 0,
+            bound: Some(Bound::Null),
+            ty: Type::Unknown,
+        }],
+        pending: Vec::new(),
+        owned: BTreeSet::new(),
+        diseqs: Vec::new(),
+        init: Vec::new(),
     };
     st.frames[0].input = true;
-    for (_, ctl) in ex.block(st, &f.body) {
-        let _ = ctl;
-        ex.stats.paths += 1;
+    let mut starts = vec![st];
+    if let Some(requires) = query.spec.as_ref().and_then(|s| s.requires.clone()) {
+        // The parameters are the precondition's free variables; each
+        // disjunct is a start.
+        let mut st = starts.pop().expect("the start");
+        let mut env = HashMap::new();
+        for &p in &f.params {
+            let var = f.var(p);
+            if var.ty.is_pointer_like() {
+                let v = st.new_sym(var.ty.clone());
+                st.frames[0].cells.insert((p, Vec::new()), Val::Sym(v));
+                st.init.push((Loc::Var(0, p), Vec::new(), v));
+                env.insert(var.name.to_string(), v);
+            }
+        }
+        for d in &requires {
+            if let Some(s) = ex.assume(st.clone(), d, &mut env.clone()) {
+                starts.push(s);
+            }
+        }
+    }
+    for st in starts {
+        for (_, ctl) in ex.block(st, &f.body) {
+            let _ = ctl;
+            ex.stats.paths += 1;
+        }
     }
     let stats = ex.stats;
     match ex.best {
@@ -83,7 +116,31 @@ enum Val {
     Unknown,
     /// An input pointer of this type not read yet.
     Lazy(Type),
+    /// An input pointer the precondition names: a logical variable.
+    Sym(usize),
 }
+
+/// What a logical variable is bound to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Null,
+    Obj(usize),
+}
+
+/// A logical variable of the path condition (union-find over equalities;
+/// variable 0 is NULL).
+#[derive(Clone, Debug)]
+struct Sym {
+    parent: usize,
+    bound: Option<Bound>,
+    /// The pointer's type, when known.
+    ty: Type,
+}
+
+/// How deep a read unfolds predicates before the path is cut.
+const MAX_UNFOLD: u32 = 16;
+/// Rounds of unfolding that close a witness's pending predicates.
+const MAX_CLOSE: u32 = 8;
 
 #[derive(Clone, Debug)]
 struct Obj {
@@ -140,9 +197,77 @@ struct State<'p> {
     path: Vec<Decision>,
     assumed: usize,
     unmodelled: usize,
+    syms: Vec<Sym>,
+    /// Predicate instances not unfolded yet (name, argument variables).
+    pending: Vec<(String, Vec<usize>)>,
+    /// Objects a points-to atom claimed (`*` keeps them apart).
+    owned: BTreeSet<usize>,
+    /// Variables that must differ.
+    diseqs: Vec<(usize, usize)>,
+    /// Input cells that start as a logical variable.
+    init: Vec<(Loc, Vec<Sel>, usize)>,
 }
 
 impl<'p> State<'p> {
+    fn new_sym(&mut self, ty: Type) -> usize {
+        self.syms.push(Sym {
+            parent: self.syms.len(),
+            bound: None,
+            ty,
+        });
+        self.syms.len() - 1
+    }
+    fn find(&self, mut v: usize) -> usize {
+        while self.syms[v].parent != v {
+            v = self.syms[v].parent;
+        }
+        v
+    }
+    fn bound(&self, v: usize) -> Option<Bound> {
+        self.syms[self.find(v)].bound
+    }
+    /// No two variables that must differ are equal.
+    fn consistent(&self) -> bool {
+        self.diseqs.iter().all(|&(a, b)| {
+            let (ra, rb) = (self.find(a), self.find(b));
+            ra != rb
+                && !matches!((self.syms[ra].bound, self.syms[rb].bound), (Some(x), Some(y)) if x == y)
+        })
+    }
+    /// `a == b`; false when the path condition becomes unsatisfiable.
+    fn unify(&mut self, a: usize, b: usize) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return true;
+        }
+        let (ba, bb) = (self.syms[ra].bound, self.syms[rb].bound);
+        if let (Some(x), Some(y)) = (ba, bb) {
+            if x != y {
+                return false;
+            }
+        }
+        // NULL (0) stays a representative.
+        let (keep, gone) = if rb == 0 { (rb, ra) } else { (ra, rb) };
+        self.syms[gone].parent = keep;
+        self.syms[keep].bound = ba.or(bb);
+        if self.syms[keep].ty == Type::Unknown {
+            self.syms[keep].ty = self.syms[gone].ty.clone();
+        }
+        self.consistent()
+    }
+    fn bind(&mut self, v: usize, b: Bound) -> bool {
+        let r = self.find(v);
+        match self.syms[r].bound {
+            Some(x) => x == b,
+            None => {
+                if b == Bound::Null {
+                    return self.unify(r, 0);
+                }
+                self.syms[r].bound = Some(b);
+                self.consistent()
+            }
+        }
+    }
     fn frame(&self) -> &Frame<'p> {
         self.frames.last().expect("a frame")
     }
@@ -466,15 +591,73 @@ impl<'p> Executor<'p, '_> {
         out
     }
 
+    /// Unfolds the predicates a path left pending, smallest disjuncts
+    /// first, until none is left: the input becomes fully initialised
+    /// (the seed's concretisation). `None` when no closing is found within
+    /// the rounds.
+    fn close(&mut self, st: State<'p>) -> Option<State<'p>> {
+        let mut queue = vec![st];
+        for _ in 0..MAX_CLOSE {
+            let mut next = Vec::new();
+            for mut s in queue {
+                if s.pending.is_empty() {
+                    return Some(s);
+                }
+                let (name, args) = s.pending.remove(0);
+                let mut unfolded = self.unfold(s, &name, &args);
+                // Base cases (fewer pending instances) first.
+                unfolded.sort_by_key(|s| s.pending.len());
+                next.extend(unfolded);
+            }
+            next.truncate(64);
+            queue = next;
+        }
+        None
+    }
+
     /// Records the witness of `st` when it assumes less than the best so
     /// far; one that assumes nothing ends the search.
     fn witness(&mut self, st: &State<'p>, fault: Fault) {
+        let Some(mut st) = self.close(st.clone()) else {
+            self.stats.cut += 1;
+            return;
+        };
+        // A variable nothing bound is NULL, or a fresh object where it
+        // must not be NULL.
+        for v in 1..st.syms.len() {
+            let r = st.find(v);
+            if st.syms[r].bound.is_none() {
+                let must_be = st.diseqs.iter().any(|&(a, b)| {
+                    (st.find(a) == r && st.find(b) == 0) || (st.find(b) == r && st.find(a) == 0)
+                });
+                let b = if must_be {
+                    let ty = st.syms[r].ty.pointee().cloned().unwrap_or(Type::Unknown);
+                    Bound::Obj(st.new_object(ty, None))
+                } else {
+                    Bound::Null
+                };
+                if !st.bind(r, b) {
+                    self.stats.infeasible += 1;
+                    return;
+                }
+            }
+        }
         let objects: Vec<usize> = (0..st.objs.len())
             .filter(|&k| st.objs[k].input.is_some())
             .collect();
         let number = |k: usize| st.objs[k].input.expect("an input object");
-        let choices: Vec<solve::Choice> = st.inputs.iter().map(|c| c.obj.map(number)).collect();
-        if solve::addresses(objects.len(), &choices).is_none() {
+        let mut choices: Vec<solve::Choice> = st.inputs.iter().map(|c| c.obj.map(number)).collect();
+        let sym_value = |v: usize| match st.bound(v) {
+            Some(Bound::Obj(k)) => Some(number(k)),
+            _ => None,
+        };
+        choices.extend(st.init.iter().map(|&(_, _, v)| sym_value(v)));
+        let distinct: Vec<(solve::Choice, solve::Choice)> = st
+            .diseqs
+            .iter()
+            .map(|&(a, b)| (sym_value(a), sym_value(b)))
+            .collect();
+        if solve::addresses(objects.len(), &choices, &distinct).is_none() {
             self.stats.infeasible += 1;
             return;
         }
@@ -484,9 +667,13 @@ impl<'p> Executor<'p, '_> {
                 return;
             }
         }
-        let value = |c: &Choice| match c.obj {
+        let value = |obj: Option<usize>| match obj {
             None => Value::Null,
             Some(k) => Value::Object(number(k)),
+        };
+        let sym = |v: usize| match st.bound(v) {
+            Some(Bound::Obj(k)) => Some(k),
+            _ => None,
         };
         let f = st.frames[0].func;
         let args = f
@@ -494,11 +681,18 @@ impl<'p> Executor<'p, '_> {
             .iter()
             .map(|&p| {
                 let var = f.var(p);
+                let at = |l: &Loc, path: &[Sel]| *l == Loc::Var(0, p) && path.is_empty();
                 let v = st
                     .inputs
                     .iter()
-                    .find(|c| c.loc == Loc::Var(0, p) && c.path.is_empty())
-                    .map(value)
+                    .find(|c| at(&c.loc, &c.path))
+                    .map(|c| value(c.obj))
+                    .or_else(|| {
+                        st.init
+                            .iter()
+                            .find(|(l, path, _)| at(l, path))
+                            .map(|&(_, _, v)| value(sym(v)))
+                    })
                     .unwrap_or(if var.ty.is_pointer_like() {
                         Value::Null
                     } else {
@@ -516,7 +710,13 @@ impl<'p> Executor<'p, '_> {
                     .inputs
                     .iter()
                     .filter(|c| c.loc == Loc::Obj(k))
-                    .map(|c| (c.path.clone(), value(c)))
+                    .map(|c| (c.path.clone(), value(c.obj)))
+                    .chain(
+                        st.init
+                            .iter()
+                            .filter(|(l, _, _)| *l == Loc::Obj(k))
+                            .map(|(_, path, v)| (path.clone(), value(sym(*v)))),
+                    )
                     .collect(),
             })
             .collect();
@@ -740,10 +940,9 @@ impl<'p> Executor<'p, '_> {
         place: &Place,
     ) -> Vec<(State<'p>, Val)> {
         let v = self.cell(&st, &loc, &path);
-        let Val::Lazy(ty) = v else {
+        if !matches!(v, Val::Lazy(_) | Val::Sym(_)) {
             return vec![(st, v)];
-        };
-        let pointee = ty.pointee().cloned().unwrap_or(Type::Unknown);
+        }
         let facts = if self.query.guided {
             let fr = st.frame();
             match fr.point {
@@ -753,22 +952,71 @@ impl<'p> Executor<'p, '_> {
         } else {
             None
         };
-        let allows = |p: &dyn Fn(&Pointee) -> bool| match &facts {
-            None => true,
-            Some(set) => set.iter().any(|x| *x == Pointee::Unknown || p(x)),
-        };
-        let mut candidates: Vec<Option<usize>> = Vec::new();
+        let mut out = Vec::new();
+        match v {
+            Val::Lazy(ty) => {
+                let pointee = ty.pointee().cloned().unwrap_or(Type::Unknown);
+                for (mut s, obj) in self.candidates(&st, &pointee, &facts) {
+                    s.inputs.push(Choice {
+                        loc: loc.clone(),
+                        path: path.clone(),
+                        obj,
+                    });
+                    out.push((s, obj));
+                }
+            }
+            Val::Sym(x) => {
+                for (s, b) in self.resolve(st, x, &facts, 0) {
+                    out.push((
+                        s,
+                        match b {
+                            Bound::Null => None,
+                            Bound::Obj(k) => Some(k),
+                        },
+                    ));
+                }
+            }
+            _ => unreachable!("only input pointers are chosen"),
+        }
+        out.into_iter()
+            .filter_map(|(mut s, obj)| {
+                let v = match obj {
+                    None => Val::Null,
+                    Some(k) => Val::Ptr(Loc::Obj(k), Vec::new()),
+                };
+                // What a predicate's unfolding chose, the facts may still
+                // rule out.
+                if v == Val::Null && !allows(&facts, &|x| *x == Pointee::Null) {
+                    self.stats.pruned += 1;
+                    return None;
+                }
+                write(&mut s, loc.clone(), path.clone(), v.clone());
+                Some((s, v))
+            })
+            .collect()
+    }
+
+    /// Plain lazy initialisation of a pointer to `pointee`: NULL, an
+    /// input object of the same type, or a fresh one, each allowed by the
+    /// facts; the states with the object made (`None`: NULL).
+    fn candidates(
+        &mut self,
+        st: &State<'p>,
+        pointee: &Type,
+        facts: &Option<Vec<Pointee>>,
+    ) -> Vec<(State<'p>, Option<usize>)> {
+        let mut out = Vec::new();
         let mut pruned = 0;
-        if allows(&|x| *x == Pointee::Null) {
-            candidates.push(None);
+        if allows(facts, &|x| *x == Pointee::Null) {
+            out.push((st.clone(), None));
         } else {
             pruned += 1;
         }
         for (k, o) in st.objs.iter().enumerate() {
-            if o.input.is_none() || o.ty.as_ref() != Some(&pointee) {
+            if o.input.is_none() || o.ty.as_ref() != Some(pointee) {
                 continue;
             }
-            let overlaps = match (&facts, &o.facts) {
+            let overlaps = match (facts, &o.facts) {
                 (Some(a), Some(b)) => {
                     a.contains(&Pointee::Unknown)
                         || b.contains(&Pointee::Unknown)
@@ -778,52 +1026,172 @@ impl<'p> Executor<'p, '_> {
                 _ => true,
             };
             if overlaps {
-                candidates.push(Some(k));
+                out.push((st.clone(), Some(k)));
             } else {
                 pruned += 1;
             }
         }
-        let fresh = allows(&|x| matches!(x, Pointee::Loc(_)));
-        if !fresh {
+        if allows(facts, &|x| matches!(x, Pointee::Loc(_))) {
+            let mut s = st.clone();
+            let k = s.new_object(pointee.clone(), facts.clone());
+            out.push((s, Some(k)));
+        } else {
             pruned += 1;
         }
         self.stats.pruned += pruned;
+        self.stats.choices += out.len() as u32;
+        out
+    }
+
+    /// The values logical variable `x` may take: bound already, from the
+    /// predicate instance that constrains it (unfolded, as the seed's
+    /// `enum`), or, unconstrained, plain lazy initialisation.
+    fn resolve(
+        &mut self,
+        st: State<'p>,
+        x: usize,
+        facts: &Option<Vec<Pointee>>,
+        depth: u32,
+    ) -> Vec<(State<'p>, Bound)> {
+        let r = st.find(x);
+        if let Some(b) = st.syms[r].bound {
+            return vec![(st, b)];
+        }
+        if depth > MAX_UNFOLD {
+            self.stats.cut += 1;
+            self.end();
+            return Vec::new();
+        }
+        let holder = st
+            .pending
+            .iter()
+            .position(|(_, args)| args.iter().any(|&a| st.find(a) == r));
+        if let Some(i) = holder {
+            let mut st = st;
+            let (name, args) = st.pending.remove(i);
+            let mut out = Vec::new();
+            for s in self.unfold(st, &name, &args) {
+                out.extend(self.resolve(s, x, facts, depth + 1));
+            }
+            return out;
+        }
+        let pointee = st.syms[r].ty.pointee().cloned().unwrap_or(Type::Unknown);
         let mut out = Vec::new();
-        for c in candidates
-            .into_iter()
-            .map(Some)
-            .chain(fresh.then_some(None))
-        {
-            let mut s = st.clone();
-            let obj = match c {
-                Some(existing) => existing,
-                None => {
-                    let number = s.objs.iter().filter(|o| o.input.is_some()).count();
-                    s.objs.push(Obj {
-                        ty: Some(pointee.clone()),
-                        cells: BTreeMap::new(),
-                        input: Some(number),
-                        freed: false,
-                        facts: facts.clone(),
-                        default: Val::Undef,
-                    });
-                    Some(s.objs.len() - 1)
-                }
-            };
-            self.stats.choices += 1;
-            let v = match obj {
-                None => Val::Null,
-                Some(k) => Val::Ptr(Loc::Obj(k), Vec::new()),
-            };
-            s.inputs.push(Choice {
-                loc: loc.clone(),
-                path: path.clone(),
-                obj,
-            });
-            write(&mut s, loc.clone(), path.clone(), v.clone());
-            out.push((s, v));
+        for (mut s, obj) in self.candidates(&st, &pointee, facts) {
+            let b = obj.map_or(Bound::Null, Bound::Obj);
+            if s.bind(r, b) {
+                out.push((s, b));
+            } else {
+                self.stats.infeasible += 1;
+            }
         }
         out
+    }
+
+    /// One state per disjunct of predicate `name` on `args` that is
+    /// consistent with the path condition.
+    fn unfold(&mut self, st: State<'p>, name: &str, args: &[usize]) -> Vec<State<'p>> {
+        let spec = self
+            .query
+            .spec
+            .as_ref()
+            .expect("a pending predicate has a spec");
+        let def = spec.pred(name).expect("predicates were checked").clone();
+        let mut out = Vec::new();
+        for d in &def.body {
+            let mut env: HashMap<String, usize> = def
+                .params
+                .iter()
+                .cloned()
+                .zip(args.iter().copied())
+                .collect();
+            match self.assume(st.clone(), d, &mut env) {
+                Some(s) => out.push(s),
+                None => self.stats.infeasible += 1,
+            }
+        }
+        out
+    }
+
+    /// The state where the atoms of one disjunct hold too, or `None`.
+    fn assume(
+        &mut self,
+        mut st: State<'p>,
+        atoms: &[Atom],
+        env: &mut HashMap<String, usize>,
+    ) -> Option<State<'p>> {
+        let term = |st: &mut State<'p>, env: &mut HashMap<String, usize>, t: &Term| match t {
+            Term::Null => 0,
+            Term::Wild => st.new_sym(Type::Unknown),
+            Term::Var(n) => *env
+                .entry(n.clone())
+                .or_insert_with(|| st.new_sym(Type::Unknown)),
+        };
+        for a in atoms {
+            match a {
+                Atom::Emp => {}
+                Atom::Eq(x, y) => {
+                    let (x, y) = (term(&mut st, env, x), term(&mut st, env, y));
+                    if !st.unify(x, y) {
+                        return None;
+                    }
+                }
+                Atom::Ne(x, y) => {
+                    let (x, y) = (term(&mut st, env, x), term(&mut st, env, y));
+                    st.diseqs.push((x, y));
+                    if !st.consistent() {
+                        return None;
+                    }
+                }
+                Atom::Pred(name, args) => {
+                    let args = args.iter().map(|t| term(&mut st, env, t)).collect();
+                    st.pending.push((name.clone(), args));
+                }
+                Atom::PointsTo(x, fields) => {
+                    let x = term(&mut st, env, &Term::Var(x.clone()));
+                    let r = st.find(x);
+                    let k = match st.syms[r].bound {
+                        Some(Bound::Null) => return None,
+                        Some(Bound::Obj(k)) => k,
+                        None => {
+                            let ty = st.syms[r].ty.pointee().cloned().unwrap_or(Type::Unknown);
+                            let k = st.new_object(ty, None);
+                            if !st.bind(r, Bound::Obj(k)) {
+                                return None;
+                            }
+                            k
+                        }
+                    };
+                    // `*`: an object is claimed by one points-to atom.
+                    if !st.owned.insert(k) {
+                        return None;
+                    }
+                    let obj_ty = st.objs[k].ty.clone().unwrap_or(Type::Unknown);
+                    for (f, t) in fields {
+                        let path = vec![Sel::Field(f.as_str().into())];
+                        let fty = type_at(self.program, &obj_ty, &path);
+                        let v = term(&mut st, env, t);
+                        let rv = st.find(v);
+                        if st.syms[rv].ty == Type::Unknown {
+                            st.syms[rv].ty = fty;
+                        }
+                        match st.objs[k].cells.get(&path).cloned() {
+                            Some(Val::Sym(old)) => {
+                                if !st.unify(old, v) {
+                                    return None;
+                                }
+                            }
+                            Some(_) => return None,
+                            None => {
+                                st.objs[k].cells.insert(path.clone(), Val::Sym(v));
+                                st.init.push((Loc::Obj(k), path, v));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(st)
     }
 
     /// The value of a cell, or what it holds when never written.
@@ -868,6 +1236,30 @@ impl<'p> Executor<'p, '_> {
                 }
             }
         }
+    }
+}
+
+/// Whether facts (`None`: none) allow a pointee matching `p`.
+fn allows(facts: &Option<Vec<Pointee>>, p: &dyn Fn(&Pointee) -> bool) -> bool {
+    match facts {
+        None => true,
+        Some(set) => set.iter().any(|x| *x == Pointee::Unknown || p(x)),
+    }
+}
+
+impl State<'_> {
+    /// A fresh object of the input.
+    fn new_object(&mut self, ty: Type, facts: Option<Vec<Pointee>>) -> usize {
+        let number = self.objs.iter().filter(|o| o.input.is_some()).count();
+        self.objs.push(Obj {
+            ty: Some(ty),
+            cells: BTreeMap::new(),
+            input: Some(number),
+            freed: false,
+            facts,
+            default: Val::Undef,
+        });
+        self.objs.len() - 1
     }
 }
 

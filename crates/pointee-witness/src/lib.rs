@@ -26,6 +26,7 @@
 pub mod emit;
 mod exec;
 pub mod solve;
+pub mod spec;
 
 use pointee_ir::{Name, Place, Point, Sel, StmtId, Type};
 
@@ -96,6 +97,8 @@ pub struct Query {
     /// Restrict lazy initialisation by the facts (true), or try every
     /// candidate (false: plain lazy initialisation, for comparison).
     pub guided: bool,
+    /// The predicates and precondition (`//@` annotations), if any.
+    pub spec: Option<spec::Spec>,
 }
 
 /// The id of an object of the input (`o1`, `o2`, ... in the answer).

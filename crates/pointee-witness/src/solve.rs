@@ -19,9 +19,14 @@ use z3::{SatResult, Solver};
 /// One input pointer's choice: NULL, or the object with this index.
 pub type Choice = Option<usize>;
 
-/// Decides the path condition of `choices` over `objects` objects: the
+/// Decides the path condition of `choices` over `objects` objects, with
+/// the pairs of values the precondition says differ (`x != y`): the
 /// address of each object in a model, or `None` when unsatisfiable.
-pub fn addresses(objects: usize, choices: &[Choice]) -> Option<Vec<i64>> {
+pub fn addresses(
+    objects: usize,
+    choices: &[Choice],
+    distinct: &[(Choice, Choice)],
+) -> Option<Vec<i64>> {
     let solver = Solver::new();
     let addr: Vec<Int> = (0..objects)
         .map(|k| Int::new_const(format!("o{}", k + 1)))
@@ -40,6 +45,13 @@ pub fn addresses(objects: usize, choices: &[Choice]) -> Option<Vec<i64>> {
             Some(k) => solver.assert(v.eq(&addr[*k])),
         }
     }
+    let value = |c: &Choice| match c {
+        None => null.clone(),
+        Some(k) => addr[*k].clone(),
+    };
+    for (a, b) in distinct {
+        solver.assert(value(a).eq(value(b)).not());
+    }
     if solver.check() != SatResult::Sat {
         return None;
     }
@@ -55,7 +67,7 @@ mod tests {
 
     #[test]
     fn objects_get_distinct_non_null_addresses() {
-        let a = addresses(3, &[None, Some(0), Some(2), Some(0)]).unwrap();
+        let a = addresses(3, &[None, Some(0), Some(2), Some(0)], &[]).unwrap();
         assert_eq!(a.len(), 3);
         assert!(a.iter().all(|&x| x > 0));
         assert!(a[0] != a[1] && a[1] != a[2] && a[0] != a[2]);
@@ -63,6 +75,12 @@ mod tests {
 
     #[test]
     fn no_objects_is_satisfiable() {
-        assert_eq!(addresses(0, &[None, None]), Some(Vec::new()));
+        assert_eq!(addresses(0, &[None, None], &[]), Some(Vec::new()));
+    }
+
+    #[test]
+    fn a_value_that_must_differ_from_null_cannot_be_null() {
+        assert_eq!(addresses(1, &[None], &[(None, None)]), None);
+        assert!(addresses(1, &[Some(0)], &[(Some(0), None)]).is_some());
     }
 }
