@@ -34,6 +34,7 @@ mod model;
 mod program;
 mod references;
 mod syntax;
+mod witness;
 
 pub use answer::*;
 pub use checks::RULES;
@@ -47,6 +48,10 @@ pub use pointee_db::{
     Config, FileSystem, Lang, PartialRun, System, TreeHandle, UnitConfig, DEFAULT_MAX_MEMORY_MB,
 };
 pub use pointee_ir::{LineIndex, Range};
+pub use witness::{
+    field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, PathStep, Stats, Value,
+    Witness, WitnessAnswer, WitnessError, WitnessOptions,
+};
 
 use pointee_db::salsa::Setter;
 use pointee_db::{Database, Project};
@@ -452,6 +457,17 @@ impl Analysis {
     /// no pointer expression there (or the program cannot be analysed).
     pub fn hover(&self, pos: FilePosition) -> Cancellable<Option<Hover>> {
         self.with_db(|a| hover::hover(a, pos))
+    }
+
+    /// For the dereference at `pos`: an input of its function that makes
+    /// it fault (NULL or freed), with the path, or what the bounded search
+    /// explored without finding one.
+    pub fn witness(
+        &self,
+        pos: FilePosition,
+        options: WitnessOptions,
+    ) -> Cancellable<Result<WitnessAnswer, WitnessError>> {
+        self.with_db(|a| witness::witness(a, pos, options))
     }
 
     /// The possible callees of the innermost call at `pos`; `None` when
