@@ -93,7 +93,13 @@ fn run_fingerprints(db: &dyn Db, project: Project) -> Option<Arc<HashMap<Name, F
             for u in units {
                 let unit = a.unit(u);
                 h.add(&*unit.input);
-                h.add(&(a.extra_only(u), unit.recursive, unit.in_cycle, unit.merged));
+                h.add(&(
+                    a.extra_only(u),
+                    unit.recursive,
+                    unit.in_cycle,
+                    unit.merged,
+                    unit.partial,
+                ));
                 for ((stmt, name), e) in &unit.calls {
                     h.add(&(stmt, name, e.approximate, e.indirect, &e.map));
                     if let Some(cu) = e.unit {
@@ -106,6 +112,7 @@ fn run_fingerprints(db: &dyn Db, project: Project) -> Option<Arc<HashMap<Name, F
                                 callee.escaped,
                                 callee.wrote_symbolic,
                                 callee.recursive,
+                                callee.partial,
                             ));
                             r.finish()
                         });
