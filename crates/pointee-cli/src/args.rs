@@ -30,6 +30,12 @@ options:
   --entry NAME         Java entry class when several have main
   --context-bound N    C: at most N calling contexts per function, then
                        contexts merge (hover says so); default 256
+  --budget-steps N     C: stop the analysis after N calls analysed
+  --budget-ms N        C: stop the analysis after N milliseconds
+  --max-memory-mb N    C: stop the analysis when the process holds N MB
+                       (default 2048). A stopped analysis gives a partial
+                       result: sound, possibly coarser, the functions it
+                       did not finish listed; hover says partial
   --assume-alloc-succeeds
                        C: malloc, calloc, realloc and fopen never return
                        NULL (default: they may, and an unchecked use of
@@ -50,7 +56,8 @@ options:
                        (default error)
 Lines and columns are 1-based; a column counts characters.
 Exit codes: 0 ok, 1 an alias check is not ok or a diagnostic at or above
---fail-on was reported, 2 bad input.
+--fail-on was reported, 2 bad input, 3 check's C analysis stopped at its
+budget (the result is partial).
 ";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +132,11 @@ pub struct Invocation {
     pub verbose: bool,
     pub no_facts: bool,
     pub context_bound: Option<u32>,
+    /// C: the analysis's budget (`--budget-steps`, `--budget-ms`,
+    /// `--max-memory-mb`).
+    pub budget_steps: Option<u64>,
+    pub budget_ms: Option<u64>,
+    pub max_memory_mb: Option<u64>,
     pub cs: Option<String>,
     pub entry: Option<String>,
     pub assume_alloc_succeeds: bool,
@@ -141,6 +153,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut verbose = false;
     let mut no_facts = false;
     let mut context_bound = None;
+    let (mut budget_steps, mut budget_ms, mut max_memory_mb) = (None, None, None);
     let mut each = false;
     let mut cs = None;
     let mut entry = None;
@@ -186,6 +199,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                         ))
                     })?);
             }
+            "--budget-steps" => budget_steps = Some(whole(arg, &value(arg)?, 0)?),
+            "--budget-ms" => budget_ms = Some(whole(arg, &value(arg)?, 0)?),
+            "--max-memory-mb" => max_memory_mb = Some(whole(arg, &value(arg)?, 1)?),
             "--each" => each = true,
             "--assume-alloc-succeeds" => assume_alloc_succeeds = true,
             "--fail-on" => {
@@ -289,10 +305,25 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
         verbose,
         no_facts,
         context_bound,
+        budget_steps,
+        budget_ms,
+        max_memory_mb,
         cs,
         entry,
         assume_alloc_succeeds,
         fail_on,
+    })
+}
+
+/// A whole number of at least `min` given to `flag`.
+fn whole(flag: &str, v: &str, min: u64) -> Result<u64, InputError> {
+    v.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| {
+        let what = if min == 0 {
+            "a whole number"
+        } else {
+            "a positive whole number"
+        };
+        InputError(format!("{flag} takes {what}, not `{v}`"))
     })
 }
 

@@ -52,6 +52,9 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         c_context_bound: inv.context_bound,
         c_entries: None,
         c_assume_alloc_succeeds: inv.assume_alloc_succeeds,
+        c_budget_steps: inv.budget_steps,
+        c_budget_ms: inv.budget_ms,
+        c_max_memory_mb: inv.max_memory_mb,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),
@@ -167,7 +170,10 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
                 FailOn::Warning => Some(pointee_ide::Severity::Warning),
                 FailOn::Never => None,
             };
-            Ok(if report.all_ok() && !report.fails_on(threshold) {
+            Ok(if report.partial.is_some() {
+                // Not a complete answer, whatever it says.
+                3
+            } else if report.all_ok() && !report.fails_on(threshold) {
                 0
             } else {
                 1
