@@ -45,7 +45,7 @@ def operations(path):
 
 def branches(gcda, source, function):
     """{(line, index): taken} of `function`'s branches in `source`."""
-    out = subprocess.run(["gcov", "--json-format", "--stdout", gcda],
+    out = subprocess.run(["gcov", "-b", "--json-format", "--stdout", gcda],
                          capture_output=True, text=True, cwd=os.path.dirname(gcda))
     data = json.loads(out.stdout)
     taken = {}
@@ -68,7 +68,8 @@ def measure(source, name, line, col, flags, work):
     shutil.rmtree(tests, ignore_errors=True)
     t0 = time.perf_counter()
     out = subprocess.run([POINTEE, "witness", f"{source}:{line}:{col}", "--all",
-                          "--emit-test", tests, "--format", "json"] + flags,
+                          "--emit-test", tests, "--format", "json", "--paths", "100",
+                          "--time-ms", "60000"] + flags,
                          capture_output=True, text=True)
     seconds = time.perf_counter() - t0
     if out.returncode != 0:
@@ -87,7 +88,9 @@ def measure(source, name, line, col, flags, work):
         if run.returncode == 3:
             invalid += 1
             continue
-        gcda = [g for g in os.listdir(tests) if g.endswith(".gcda") and g.startswith(test[:-2] + "-")]
+        stem = test[:-2]
+        gcda = [g for g in os.listdir(tests) if g == stem + ".gcda" or
+                (g.startswith(stem + "-") and g.endswith(".gcda"))]
         for g in gcda:
             for k, v in branches(os.path.join(tests, g), source, name).items():
                 covered[k] = covered.get(k, False) or v
@@ -99,7 +102,8 @@ def measure(source, name, line, col, flags, work):
 
 def main():
     work = tempfile.mkdtemp(prefix="pointee-witness-bench-")
-    rows = []
+    print("| operation | mode | inputs | invalid | branches covered | paths | s |")
+    print("|---|---|---:|---:|---:|---:|---:|", flush=True)
     sums = {m: [0, 0, 0, 0, 0.0] for m, _ in MODES}
     for file in sorted(os.listdir(BENCH)):
         if not file.endswith(".c"):
@@ -110,12 +114,10 @@ def main():
                 a, invalid, hit, total, seconds = measure(source, name, line, col, flags, work)
                 s = sums[mode]
                 s[0] += a["inputs"]; s[1] += invalid; s[2] += hit; s[3] += total; s[4] += seconds
-                rows.append(f"| {file}:{name} | {mode} | {a['inputs']} | {invalid} | "
-                            f"{hit}/{total} | {a['stats']['paths']} | {seconds:.2f} |")
+                row = (f"| {file}:{name} | {mode} | {a['inputs']} | {invalid} | "
+                       f"{hit}/{total} | {a['stats']['paths']} | {seconds:.2f} |")
+                print(row, flush=True)
     shutil.rmtree(work, ignore_errors=True)
-    print("| operation | mode | inputs | invalid | branches covered | paths | s |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    print("\n".join(rows))
     print()
     print("| mode | inputs | invalid | branch coverage | s |")
     print("|---|---:|---:|---:|---:|")
