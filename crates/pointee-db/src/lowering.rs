@@ -149,6 +149,19 @@ pub fn c_expanded(db: &dyn Db, file: SourceFile) -> Arc<Expanded> {
         .lock()
         .unwrap_or_else(|e| e.into_inner());
     let out = pointee_c::preprocess(&mut session, &config, &fs, &path);
+    drop(session);
+    // A run resumed from the session's checkpoint skips the includes read
+    // before it, so their reads would vanish from this query's inputs
+    // (salsa then reports a backdate violation, and a later edit of such a
+    // header would be missed). Read every input the output came from, the
+    // same on every run, whatever the session skipped.
+    let _ = file.text(db);
+    let files = inputs.files(db);
+    for included in &out.files {
+        if let Some(f) = files.get(&included.path) {
+            let _ = f.text(db);
+        }
+    }
     Arc::new(Expanded(out))
 }
 

@@ -426,6 +426,34 @@ fn editing_a_header_relowers_the_units_that_include_it() {
     );
 }
 
+/// The class: a run of the preprocessor resumed after an include must keep
+/// depending on that include's text, or a later header edit is missed.
+#[test]
+fn a_header_edited_after_a_resumed_run_still_reaches_the_unit() {
+    let header = "struct node { struct node *next; };\n#define NEXT(n) ((n)->next)\n";
+    let a = "#include \"list.h\"\nint x;\nstruct node *a(struct node *n) { return NEXT(n); }\n";
+    let mut h = Harness::new(&[("list.h", header), ("a.c", a)]);
+    h.run();
+    // An edit after the include: the preprocessor resumes past it.
+    h.edit("a.c", "return NEXT(n);", "x = 1; return NEXT(n);");
+    h.run();
+    h.edit("list.h", "((n)->next)", "((n)->next->next)");
+    let ran = h.run();
+    assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(a)"]);
+    let name: Name = "a".into();
+    let f = c_function(&h.db, FunctionKey::new(&h.db, h.file("a.c"), name))
+        .clone()
+        .expect("a is lowered");
+    assert!(
+        f.body_lines().iter().any(|l| l.text.contains("(*t1).next")),
+        "{:?}",
+        f.body_lines()
+            .iter()
+            .map(|l| l.text.clone())
+            .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn includes_not_in_the_program_are_read_from_the_system() {
     let mut system = pointee_c::pointee_cpp::MemoryFs::new();
