@@ -42,8 +42,12 @@ options:
                        their result is a warning)
   --emit-test OUT      witness: write a C test that builds the input,
                        calls the function and faults there
+  --all                witness: one input per path of the function
+                       (test generation); --emit-test then names a
+                       folder for the tests
   --plain              witness: lazy initialisation without the
                        points-to facts (every candidate)
+  --no-requires        witness: ignore the function's //@ preconditions
   --loops N, --depth N, --paths N, --time-ms N
                        witness: loop unfoldings (4), call depth (4),
                        paths explored (20000), time budget (5000 ms)
@@ -103,7 +107,11 @@ pub enum Command {
         pos: Position,
         with: Vec<String>,
         emit_test: Option<String>,
+        /// `--all`: every path's input (test generation).
+        all: bool,
         plain: bool,
+        /// `--no-requires`: ignore the `//@` preconditions.
+        no_requires: bool,
         /// Loop unfoldings, call depth, paths, milliseconds.
         bounds: [Option<u64>; 4],
     },
@@ -157,6 +165,8 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut in_with = false;
     let mut emit_test = None;
     let mut plain = false;
+    let mut all = false;
+    let mut no_requires = false;
     let mut bounds: [Option<u64>; 4] = [None; 4];
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| {
@@ -218,6 +228,8 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                 in_with = false;
             }
             "--plain" => plain = true,
+            "--all" => all = true,
+            "--no-requires" => no_requires = true,
             flag @ ("--loops" | "--depth" | "--paths" | "--time-ms") => {
                 let v = value(flag)?;
                 let n = v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -265,7 +277,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             pos: one_position("witness")?,
             with,
             emit_test,
+            all,
             plain,
+            no_requires,
             bounds,
         },
         "check" if positional.is_empty() && model.is_none() => {

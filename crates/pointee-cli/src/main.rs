@@ -117,17 +117,19 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             pos,
             with,
             emit_test,
+            all,
             plain,
+            no_requires,
             bounds,
-        } => witness::run(
-            &inv,
-            config,
-            pos,
-            with,
-            emit_test.as_deref(),
-            *plain,
-            bounds,
-        ),
+        } => {
+            let options = witness::options(*plain, *no_requires, bounds);
+            let emit_test = emit_test.as_deref();
+            if *all {
+                witness::run_all(&inv, config, pos, with, emit_test, options)
+            } else {
+                witness::run(&inv, config, pos, with, emit_test, options)
+            }
+        }
         Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?

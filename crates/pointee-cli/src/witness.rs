@@ -13,23 +13,10 @@ use pointee_ide::{
 use serde_json::json;
 use std::fmt::Write;
 
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    inv: &Invocation,
-    config: pointee_ide::Config,
-    pos: &Position,
-    with: &[String],
-    emit_test: Option<&str>,
-    plain: bool,
-    bounds: &[Option<u64>; 4],
-) -> Result<u8, InputError> {
-    let (_, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
-    let loc = Locator {
-        analysis: &analysis,
-    };
-    let at = loc.position(&pos.file, pos.line, pos.column)?;
+/// The search's options from the command line's flags.
+pub fn options(plain: bool, no_requires: bool, bounds: &[Option<u64>; 4]) -> WitnessOptions {
     let d = Bounds::default();
-    let options = WitnessOptions {
+    WitnessOptions {
         bounds: Bounds {
             loop_unfoldings: bounds[0].map_or(d.loop_unfoldings, |n| n as u32),
             call_depth: bounds[1].map_or(d.call_depth, |n| n as u32),
@@ -37,20 +24,27 @@ pub fn run(
             time_ms: bounds[3].unwrap_or(d.time_ms),
         },
         guided: !plain,
+        preconditions: !no_requires,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    inv: &Invocation,
+    config: pointee_ide::Config,
+    pos: &Position,
+    with: &[String],
+    emit_test: Option<&str>,
+    options: WitnessOptions,
+) -> Result<u8, InputError> {
+    let (_, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+    let loc = Locator {
+        analysis: &analysis,
     };
+    let at = loc.position(&pos.file, pos.line, pos.column)?;
     let answer = match now(analysis.witness(at, options)) {
         Ok(a) => a,
-        Err(e) => {
-            let what = match e {
-                WitnessError::NotC => {
-                    "witness inputs are for C files of a program that links".to_string()
-                }
-                WitnessError::NotInFunction => "not inside a function".into(),
-                WitnessError::NoDereference => "no dereference here".into(),
-                WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
-            };
-            return Err(not_here(pos, &what));
-        }
+        Err(e) => return Err(not_here(pos, &error_text(e))),
     };
     let stmt = loc.location(answer.stmt);
     if let Some(out) = emit_test {
@@ -68,6 +62,79 @@ pub fn run(
     Ok(0)
 }
 
+fn fault_name(f: Option<Fault>) -> Option<&'static str> {
+    f.map(|f| match f {
+        Fault::Null => "null",
+        Fault::UseAfterFree => "use-after-free",
+    })
+}
+
+/// `pointee witness --all`: test generation for the function around the
+/// position (one input per path within the bounds), each written as a C
+/// test `DIR/NAME_N.c` with `--emit-test DIR`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_all(
+    inv: &Invocation,
+    config: pointee_ide::Config,
+    pos: &Position,
+    with: &[String],
+    emit_dir: Option<&str>,
+    options: WitnessOptions,
+) -> Result<u8, InputError> {
+    let (_, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+    let loc = Locator {
+        analysis: &analysis,
+    };
+    let at = loc.position(&pos.file, pos.line, pos.column)?;
+    let all =
+        now(analysis.witness_inputs(at, options)).map_err(|e| not_here(pos, &error_text(e)))?;
+    if let Some(dir) = emit_dir {
+        let source = std::fs::canonicalize(&pos.file)
+            .map_err(|e| InputError(format!("{}: {e}", pos.file)))?;
+        std::fs::create_dir_all(dir).map_err(|e| InputError(format!("{dir}: {e}")))?;
+        for i in 0..all.inputs.len() {
+            let out = std::path::Path::new(dir).join(format!("{}_{}.c", all.function, i + 1));
+            std::fs::write(&out, all.c_test(i, &source.to_string_lossy()))
+                .map_err(|e| InputError(format!("{}: {e}", out.display())))?;
+        }
+    }
+    let faulting = all.inputs.iter().filter(|w| w.fault.is_some()).count();
+    let text = format!(
+        "{}: {} inputs ({} fault), {}{}\n  explored: {}\n",
+        all.function,
+        all.inputs.len(),
+        faulting,
+        bounds_text(&options),
+        if all.exhausted {
+            "; the budget ran out"
+        } else {
+            ""
+        },
+        stats_text(&all.stats)
+    );
+    emit(inv, text, || {
+        json!({
+            "function": all.function,
+            "inputs": all.inputs.len(),
+            "faulting": faulting,
+            "exhausted": all.exhausted,
+            "guided": options.guided,
+            "stats": stats_json(&all.stats),
+            "faults": all.inputs.iter().map(|w| fault_name(w.fault)).collect::<Vec<_>>(),
+        })
+    });
+    Ok(0)
+}
+
+fn error_text(e: WitnessError) -> String {
+    match e {
+        WitnessError::NotC => "witness inputs are for C files of a program that links".into(),
+        WitnessError::NotInFunction => "not inside a function".into(),
+        WitnessError::NoDereference => "no dereference here".into(),
+        WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
+    }
+}
+
 fn value_text(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
@@ -79,7 +146,7 @@ fn value_text(v: &Value) -> String {
 fn bounds_text(o: &WitnessOptions) -> String {
     let b = o.bounds;
     format!(
-        "loops unfolded {} times, call depth {}, {} paths, {} ms; {}",
+        "loops unfolded {} times, call depth {}, {} paths, {} ms; {}{}",
         b.loop_unfoldings,
         b.call_depth,
         b.max_paths,
@@ -88,6 +155,11 @@ fn bounds_text(o: &WitnessOptions) -> String {
             "guided by points-to facts"
         } else {
             "plain lazy initialisation"
+        },
+        if o.preconditions {
+            ""
+        } else {
+            "; preconditions ignored"
         }
     )
 }
@@ -108,8 +180,9 @@ fn text(a: &WitnessAnswer, loc: &Locator) -> String {
     match &a.outcome {
         Outcome::Found(w, stats) => {
             let what = match w.fault {
-                Fault::Null => "NULL dereference",
-                Fault::UseAfterFree => "use after free",
+                Some(Fault::Null) => "NULL dereference",
+                Some(Fault::UseAfterFree) => "use after free",
+                None => "no fault",
             };
             let _ = writeln!(s, "  faults ({what}) with the input:");
             for (name, _, v) in &w.args {
@@ -206,10 +279,7 @@ fn json(a: &WitnessAnswer, loc: &Locator) -> serde_json::Value {
     });
     let (outcome, stats) = match &a.outcome {
         Outcome::Found(w, stats) => {
-            v["fault"] = json!(match w.fault {
-                Fault::Null => "null",
-                Fault::UseAfterFree => "use-after-free",
-            });
+            v["fault"] = json!(fault_name(w.fault));
             v["args"] = w
                 .args
                 .iter()

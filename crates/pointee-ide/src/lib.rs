@@ -49,8 +49,8 @@ pub use pointee_db::{
 };
 pub use pointee_ir::{LineIndex, Range};
 pub use witness::{
-    field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, PathStep, Stats, Value,
-    Witness, WitnessAnswer, WitnessError, WitnessOptions,
+    field_text, type_text, Bounds, Decision, Fault, InputObject, Inputs, Outcome, PathStep, Stats,
+    Value, Witness, WitnessAnswer, WitnessError, WitnessOptions,
 };
 
 use pointee_db::salsa::Setter;
@@ -468,6 +468,16 @@ impl Analysis {
         options: WitnessOptions,
     ) -> Cancellable<Result<WitnessAnswer, WitnessError>> {
         self.with_db(|a| witness::witness(a, pos, options))
+    }
+
+    /// Test generation for the function around `pos`: the input of every
+    /// path that ends within the bounds.
+    pub fn witness_inputs(
+        &self,
+        pos: FilePosition,
+        options: WitnessOptions,
+    ) -> Cancellable<Result<Inputs, WitnessError>> {
+        self.with_db(|a| witness::inputs(a, pos, options))
     }
 
     /// The possible callees of the innermost call at `pos`; `None` when

@@ -10,7 +10,10 @@
 use crate::c::{CProgram, Flow};
 use crate::{Analysis, FilePosition, FileRange};
 use pointee_flow::{FREED, NULL, UNINIT, UNKNOWN};
-use pointee_ir::{for_each_basic, Basic, Callee, Place, Point, Range, Rvalue, StmtId};
+use pointee_ir::{
+    for_each_basic, Basic, Callee, FunctionSource, Name, Place, Point, Range, Rvalue, StmtId,
+};
+use pointee_witness::spec::Spec;
 pub use pointee_witness::{
     field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, Stats, Value, Witness,
 };
@@ -22,6 +25,9 @@ pub struct WitnessOptions {
     /// Prune lazy initialisation by the points-to facts (default), or try
     /// every candidate.
     pub guided: bool,
+    /// Read the function's `//@` preconditions (default), or search
+    /// unconstrained inputs.
+    pub preconditions: bool,
 }
 
 impl Default for WitnessOptions {
@@ -29,6 +35,7 @@ impl Default for WitnessOptions {
         WitnessOptions {
             bounds: Bounds::default(),
             guided: true,
+            preconditions: true,
         }
     }
 }
@@ -185,11 +192,13 @@ fn dereferenced(b: &Basic) -> Vec<Place> {
         .collect()
 }
 
-pub(crate) fn witness(
-    a: &Analysis,
+/// The function around `pos`: its program, source, program name and
+/// annotations.
+fn function_at<'a>(
+    a: &'a Analysis,
     pos: FilePosition,
-    options: WitnessOptions,
-) -> Result<WitnessAnswer, WitnessError> {
+    preconditions: bool,
+) -> Result<(CProgram<'a>, &'a FunctionSource, Name, Option<Spec>), WitnessError> {
     let c = CProgram::of(a, pos.file).ok_or(WitnessError::NotC)?;
     let source = c.source(pos.file);
     let fs = source
@@ -206,9 +215,68 @@ pub(crate) fn witness(
         .max()
         .unwrap_or(0);
     let spec = annotations(&a.file_text(pos.file), after, fs.range.start)
+        .filter(|_| preconditions)
         .map(|t| pointee_witness::spec::parse(&t))
         .transpose()
         .map_err(WitnessError::Annotation)?;
+    Ok((c, fs, name, spec))
+}
+
+/// Every input the bounded search gives the function around `pos`: one
+/// per path that ends within the bounds (test generation, for the
+/// benchmark).
+pub(crate) fn inputs(
+    a: &Analysis,
+    pos: FilePosition,
+    options: WitnessOptions,
+) -> Result<Inputs, WitnessError> {
+    let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
+    let engine = c.engine().ok_or(WitnessError::NotC)?;
+    engine.with(|program, flow| {
+        let query = pointee_witness::Query {
+            function: name.clone(),
+            target: None,
+            bounds: options.bounds,
+            guided: options.guided,
+            spec,
+        };
+        let (inputs, stats, exhausted) =
+            pointee_witness::generate(program, &query, &mut FlowFacts { flow })
+                .ok_or(WitnessError::NotInFunction)?;
+        Ok(Inputs {
+            function: fs.name.to_string(),
+            inputs,
+            stats,
+            exhausted,
+        })
+    })
+}
+
+/// The inputs of test generation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    pub function: String,
+    pub inputs: Vec<Witness>,
+    pub stats: Stats,
+    /// The budget ran out before every path was explored.
+    pub exhausted: bool,
+}
+
+impl Inputs {
+    /// The C test program of input `i`, including the analysed file as
+    /// `include` names it.
+    pub fn c_test(&self, i: usize, include: &str) -> String {
+        pointee_witness::emit::c_test(&self.inputs[i], &self.function, include, 0)
+    }
+}
+
+pub(crate) fn witness(
+    a: &Analysis,
+    pos: FilePosition,
+    options: WitnessOptions,
+) -> Result<WitnessAnswer, WitnessError> {
+    let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
+    let source = c.source(pos.file);
     let engine = c.engine().ok_or(WitnessError::NotC)?;
     // The pointer under the cursor, when it is a plain variable.
     let cursor: Option<Place> = source
@@ -240,8 +308,10 @@ pub(crate) fn witness(
         let (_, stmt, pointer) = chosen;
         let query = pointee_witness::Query {
             function: name.clone(),
-            stmt,
-            pointer: pointer.clone(),
+            target: Some(pointee_witness::Target {
+                stmt,
+                pointer: pointer.clone(),
+            }),
             bounds: options.bounds,
             guided: options.guided,
             spec,

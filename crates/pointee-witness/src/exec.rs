@@ -23,73 +23,104 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 /// Searches an input of `query.function` that makes the dereference of
-/// `query.pointer` at `query.stmt` fault (NULL or freed), within the
-/// bounds.
+/// `query.target` fault (NULL or freed), within the bounds.
 pub fn find(program: &Program, query: &Query, facts: &mut dyn Facts) -> Outcome {
     let Some(f) = program.function(&query.function) else {
         return Outcome::NoFunction;
     };
-    let mut ex = Executor {
-        program,
-        query,
-        facts,
-        start: Instant::now(),
-        stats: Stats::default(),
-        best: None,
-        done: false,
-        exhausted: false,
-    };
-    let mut st = State {
-        frames: vec![Frame::new(f)],
-        objs: Vec::new(),
-        globals: BTreeMap::new(),
-        inputs: Vec::new(),
-        path: Vec::new(),
-        assumed: 0,
-        unmodelled: 0,
-        syms: vec![Sym {
-            parent: 0,
-            bound: Some(Bound::Null),
-            ty: Type::Unknown,
-        }],
-        pending: Vec::new(),
-        owned: BTreeSet::new(),
-        diseqs: Vec::new(),
-        init: Vec::new(),
-    };
-    st.frames[0].input = true;
-    let mut starts = vec![st];
-    if let Some(requires) = query.spec.as_ref().and_then(|s| s.requires.clone()) {
-        // The parameters are the precondition's free variables; each
-        // disjunct is a start.
-        let mut st = starts.pop().expect("the start");
-        let mut env = HashMap::new();
-        for &p in &f.params {
-            let var = f.var(p);
-            if var.ty.is_pointer_like() {
-                let v = st.new_sym(var.ty.clone());
-                st.frames[0].cells.insert((p, Vec::new()), Val::Sym(v));
-                st.init.push((Loc::Var(0, p), Vec::new(), v));
-                env.insert(var.name.to_string(), v);
-            }
-        }
-        for d in &requires {
-            if let Some(s) = ex.assume(st.clone(), d, &mut env.clone()) {
-                starts.push(s);
-            }
-        }
-    }
-    for st in starts {
-        for (_, ctl) in ex.block(st, &f.body) {
-            let _ = ctl;
-            ex.stats.paths += 1;
-        }
-    }
+    let mut ex = Executor::new(program, query, facts, false);
+    ex.run(f);
     let stats = ex.stats;
     match ex.best {
         Some(w) => Outcome::Found(w, stats),
         None if ex.exhausted => Outcome::BudgetExhausted(stats),
         None => Outcome::NoneWithinBounds(stats),
+    }
+}
+
+/// Test generation (the seed's evaluation): one input per path of
+/// `query.function` that ends within the bounds (returns, exits, or
+/// faults), ignoring `query.target`; and whether the budget ran out.
+pub fn generate(
+    program: &Program,
+    query: &Query,
+    facts: &mut dyn Facts,
+) -> Option<(Vec<Witness>, Stats, bool)> {
+    let f = program.function(&query.function)?;
+    let mut ex = Executor::new(program, query, facts, true);
+    ex.run(f);
+    Some((ex.generated.unwrap_or_default(), ex.stats, ex.exhausted))
+}
+
+impl<'p, 'q> Executor<'p, 'q> {
+    fn new(
+        program: &'p Program,
+        query: &'q Query,
+        facts: &'q mut dyn Facts,
+        generate: bool,
+    ) -> Executor<'p, 'q> {
+        Executor {
+            program,
+            query,
+            facts,
+            start: Instant::now(),
+            stats: Stats::default(),
+            best: None,
+            done: false,
+            exhausted: false,
+            generated: generate.then(Vec::new),
+        }
+    }
+
+    fn run(&mut self, f: &'p Function) {
+        let ex = self;
+        let query = ex.query;
+        let mut st = State {
+            frames: vec![Frame::new(f)],
+            objs: Vec::new(),
+            globals: BTreeMap::new(),
+            inputs: Vec::new(),
+            path: Vec::new(),
+            assumed: 0,
+            unmodelled: 0,
+            syms: vec![Sym {
+                parent: 0,
+                bound: Some(Bound::Null),
+                ty: Type::Unknown,
+            }],
+            pending: Vec::new(),
+            owned: BTreeSet::new(),
+            diseqs: Vec::new(),
+            init: Vec::new(),
+        };
+        st.frames[0].input = true;
+        let mut starts = vec![st];
+        if let Some(requires) = query.spec.as_ref().and_then(|s| s.requires.clone()) {
+            // The parameters are the precondition's free variables; each
+            // disjunct is a start.
+            let mut st = starts.pop().expect("the start");
+            let mut env = HashMap::new();
+            for &p in &f.params {
+                let var = f.var(p);
+                if var.ty.is_pointer_like() {
+                    let v = st.new_sym(var.ty.clone());
+                    st.frames[0].cells.insert((p, Vec::new()), Val::Sym(v));
+                    st.init.push((Loc::Var(0, p), Vec::new(), v));
+                    env.insert(var.name.to_string(), v);
+                }
+            }
+            for d in &requires {
+                if let Some(s) = ex.assume(st.clone(), d, &mut env.clone()) {
+                    starts.push(s);
+                }
+            }
+        }
+        for st in starts {
+            for (st, _) in ex.block(st, &f.body) {
+                ex.stats.paths += 1;
+                ex.record(&st, None);
+            }
+        }
     }
 }
 
@@ -139,8 +170,8 @@ struct Sym {
 
 /// How deep a read unfolds predicates before the path is cut.
 const MAX_UNFOLD: u32 = 16;
-/// Rounds of unfolding that close a witness's pending predicates.
-const MAX_CLOSE: u32 = 8;
+/// Unfoldings that may close a witness's pending predicates.
+const MAX_CLOSE: u32 = 256;
 
 #[derive(Clone, Debug)]
 struct Obj {
@@ -298,6 +329,8 @@ struct Executor<'p, 'q> {
     done: bool,
     /// The budget ran out.
     exhausted: bool,
+    /// In test generation, the input of every path that ended.
+    generated: Option<Vec<Witness>>,
 }
 
 /// The type at `path` inside a value of type `ty`.
@@ -372,15 +405,17 @@ impl<'p> Executor<'p, '_> {
         self.query.bounds
     }
 
+    fn time_budget(&self) -> Duration {
+        Duration::from_millis(self.bounds().time_ms)
+    }
+
     /// True when the search must stop (found, or out of budget).
     fn stop(&mut self) -> bool {
         if self.done || self.exhausted {
             return true;
         }
         let b = self.bounds();
-        if self.stats.paths >= b.max_paths
-            || self.start.elapsed() >= Duration::from_millis(b.time_ms)
-        {
+        if self.stats.paths >= b.max_paths || self.start.elapsed() >= self.time_budget() {
             self.exhausted = true;
         }
         self.exhausted
@@ -396,8 +431,18 @@ impl<'p> Executor<'p, '_> {
         let mut out = Vec::new();
         for s in b {
             let mut next = Vec::new();
-            for st in cur {
+            let mut states = cur.into_iter();
+            while let Some(st) = states.next() {
                 if self.stop() {
+                    // Test generation keeps the input of every path the
+                    // budget cut, while time is left.
+                    let ended = out.into_iter().map(|(s, _)| s);
+                    for st in std::iter::once(st).chain(states).chain(next).chain(ended) {
+                        if self.start.elapsed() >= self.time_budget() {
+                            break;
+                        }
+                        self.record(&st, None);
+                    }
                     return Vec::new();
                 }
                 for (st, ctl) in self.stmt(st, s) {
@@ -554,7 +599,11 @@ impl<'p> Executor<'p, '_> {
     fn basic(&mut self, mut st: State<'p>, id: StmtId, b: &'p Basic) -> Vec<State<'p>> {
         st.frame_mut().point = Some(Point::Before(id));
         let mut states = vec![st];
-        if id == self.query.stmt && *states[0].frame().func.name == *self.query.function {
+        let is_target = self.query.target.as_ref().is_some_and(|t| t.stmt == id);
+        if self.generated.is_none()
+            && is_target
+            && *states[0].frame().func.name == *self.query.function
+        {
             states = self.check_target(states.pop().expect("one state"));
         }
         let mut out = Vec::new();
@@ -572,7 +621,13 @@ impl<'p> Executor<'p, '_> {
     /// Reads the target pointer: a state where it is NULL or freed is a
     /// witness; the others go on.
     fn check_target(&mut self, st: State<'p>) -> Vec<State<'p>> {
-        let pointer = self.query.pointer.clone();
+        let pointer = self
+            .query
+            .target
+            .as_ref()
+            .expect("a target")
+            .pointer
+            .clone();
         let mut out = Vec::new();
         for (st, v) in self.read(st, &pointer) {
             let fault = match &v {
@@ -596,21 +651,21 @@ impl<'p> Executor<'p, '_> {
     /// (the seed's concretisation). `None` when no closing is found within
     /// the rounds.
     fn close(&mut self, st: State<'p>) -> Option<State<'p>> {
-        let mut queue = vec![st];
-        for _ in 0..MAX_CLOSE {
-            let mut next = Vec::new();
-            for mut s in queue {
-                if s.pending.is_empty() {
-                    return Some(s);
-                }
-                let (name, args) = s.pending.remove(0);
-                let mut unfolded = self.unfold(s, &name, &args);
-                // Base cases (fewer pending instances) first.
-                unfolded.sort_by_key(|s| s.pending.len());
-                next.extend(unfolded);
+        let mut stack = vec![st];
+        let mut steps = 0;
+        while let Some(mut s) = stack.pop() {
+            if s.pending.is_empty() {
+                return Some(s);
             }
-            next.truncate(64);
-            queue = next;
+            steps += 1;
+            if steps > MAX_CLOSE {
+                return None;
+            }
+            let (name, args) = s.pending.remove(0);
+            let mut unfolded = self.unfold(s, &name, &args);
+            // Depth first, base cases (fewer pending instances) first.
+            unfolded.sort_by_key(|s| std::cmp::Reverse(s.pending.len()));
+            stack.extend(unfolded);
         }
         None
     }
@@ -618,9 +673,36 @@ impl<'p> Executor<'p, '_> {
     /// Records the witness of `st` when it assumes less than the best so
     /// far; one that assumes nothing ends the search.
     fn witness(&mut self, st: &State<'p>, fault: Fault) {
+        let Some(w) = self.input(st, Some(fault)) else {
+            return;
+        };
+        let assumes = w.assumed + w.unmodelled_calls;
+        if let Some(b) = &self.best {
+            if b.assumed + b.unmodelled_calls <= assumes {
+                return;
+            }
+        }
+        self.best = Some(w);
+        if assumes == 0 {
+            self.done = true;
+        }
+    }
+
+    /// In test generation, records the input of a path that ended.
+    fn record(&mut self, st: &State<'p>, fault: Option<Fault>) {
+        if self.generated.is_some() {
+            if let Some(w) = self.input(st, fault) {
+                self.generated.as_mut().expect("generating").push(w);
+            }
+        }
+    }
+
+    /// The fully initialised input of a path, or `None` when its path
+    /// condition is unsatisfiable (or cannot be closed).
+    fn input(&mut self, st: &State<'p>, fault: Option<Fault>) -> Option<Witness> {
         let Some(mut st) = self.close(st.clone()) else {
             self.stats.cut += 1;
-            return;
+            return None;
         };
         // A variable nothing bound is NULL, or a fresh object where it
         // must not be NULL.
@@ -638,7 +720,7 @@ impl<'p> Executor<'p, '_> {
                 };
                 if !st.bind(r, b) {
                     self.stats.infeasible += 1;
-                    return;
+                    return None;
                 }
             }
         }
@@ -659,13 +741,7 @@ impl<'p> Executor<'p, '_> {
             .collect();
         if solve::addresses(objects.len(), &choices, &distinct).is_none() {
             self.stats.infeasible += 1;
-            return;
-        }
-        let assumes = st.assumed + st.unmodelled;
-        if let Some(b) = &self.best {
-            if b.assumed + b.unmodelled_calls <= assumes {
-                return;
-            }
+            return None;
         }
         let value = |obj: Option<usize>| match obj {
             None => Value::Null,
@@ -720,17 +796,14 @@ impl<'p> Executor<'p, '_> {
                     .collect(),
             })
             .collect();
-        self.best = Some(Witness {
+        Some(Witness {
             fault,
             args,
             objects,
             path: st.path.clone(),
             assumed: st.assumed,
             unmodelled_calls: st.unmodelled,
-        });
-        if assumes == 0 {
-            self.done = true;
-        }
+        })
     }
 
     /// The states after the effect of a basic statement.
@@ -830,6 +903,7 @@ impl<'p> Executor<'p, '_> {
                         // A double free or a free of memory not from malloc.
                         self.stats.faulted_elsewhere += 1;
                         self.end();
+                        self.record(&st, Some(Fault::UseAfterFree));
                     }
                     _ => {
                         self.stats.cut += 1;
@@ -838,6 +912,7 @@ impl<'p> Executor<'p, '_> {
                 }
             } else if STOPPERS.contains(&&**name) {
                 self.end();
+                self.record(&st, None);
             } else {
                 // A library function: its effects on the heap are ignored.
                 st.unmodelled += 1;
@@ -912,6 +987,12 @@ impl<'p> Executor<'p, '_> {
                 Val::Null | Val::Ptr(..) => {
                     self.stats.faulted_elsewhere += 1;
                     self.end();
+                    let fault = if v == Val::Null {
+                        Fault::Null
+                    } else {
+                        Fault::UseAfterFree
+                    };
+                    self.record(&st, Some(fault));
                 }
                 _ => {
                     self.stats.cut += 1;

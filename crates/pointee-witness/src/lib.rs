@@ -30,7 +30,7 @@ pub mod spec;
 
 use pointee_ir::{Name, Place, Point, Sel, StmtId, Type};
 
-pub use exec::find;
+pub use exec::{find, generate};
 
 /// What the points-to analysis says about a pointer value.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -89,16 +89,22 @@ impl Default for Bounds {
 pub struct Query {
     /// The function whose input is searched (the program's name of it).
     pub function: Name,
-    /// The statement that dereferences.
-    pub stmt: StmtId,
-    /// The pointer it dereferences (a place of `function`, undereferenced).
-    pub pointer: Place,
+    /// The dereference to make fault ([`find`]); [`generate`] ignores it.
+    pub target: Option<Target>,
     pub bounds: Bounds,
     /// Restrict lazy initialisation by the facts (true), or try every
     /// candidate (false: plain lazy initialisation, for comparison).
     pub guided: bool,
     /// The predicates and precondition (`//@` annotations), if any.
     pub spec: Option<spec::Spec>,
+}
+
+/// A dereference: the statement and the pointer it dereferences (a place
+/// of the function, undereferenced).
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub stmt: StmtId,
+    pub pointer: Place,
 }
 
 /// The id of an object of the input (`o1`, `o2`, ... in the answer).
@@ -144,10 +150,12 @@ pub enum Fault {
     UseAfterFree,
 }
 
-/// An input that makes the dereference fault, and the path it takes.
+/// An input that makes the dereference fault (or, in test generation,
+/// the input of one path), and the path it takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Witness {
-    pub fault: Fault,
+    /// How it faults (`None`: a generated input whose path does not).
+    pub fault: Option<Fault>,
     /// The function's parameters, in order: name, type and value.
     pub args: Vec<(Name, Type, Value)>,
     pub objects: Vec<InputObject>,

@@ -27,7 +27,25 @@ pub fn addresses(
     choices: &[Choice],
     distinct: &[(Choice, Choice)],
 ) -> Option<Vec<i64>> {
-    let solver = Solver::new();
+    thread_local! {
+        // Making a solver costs tens of milliseconds; one per thread is
+        // reset for each question.
+        static SOLVER: Solver = Solver::new_for_logic("QF_LIA").unwrap_or_default();
+    }
+    SOLVER.with(|solver| {
+        solver.push();
+        let answer = decide(solver, objects, choices, distinct);
+        solver.pop(1);
+        answer
+    })
+}
+
+fn decide(
+    solver: &Solver,
+    objects: usize,
+    choices: &[Choice],
+    distinct: &[(Choice, Choice)],
+) -> Option<Vec<i64>> {
     let addr: Vec<Int> = (0..objects)
         .map(|k| Int::new_const(format!("o{}", k + 1)))
         .collect();
