@@ -10,6 +10,9 @@ use crate::walk::Hooks;
 use pointee_ir::{pointer_paths, Index, Name, Place, Rvalue, SiteId, StmtId, Type};
 use std::sync::Arc;
 
+/// A call's map information: each symbolic root and what it stands for.
+type MapGroups = Vec<(LocId, Vec<LocId>)>;
+
 /// How a location sits in its parent, for memory copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Up {
@@ -616,8 +619,7 @@ impl<'p> Engine<'p> {
         // Callbacks whose last call in this loop had a plain result (its
         // unmap the whole effect): called again with the same input and
         // map information, they add nothing to what the loop holds.
-        let mut plain: crate::fxhash::FxHashMap<u32, (Arc<Facts>, Vec<(LocId, Vec<LocId>)>)> =
-            Default::default();
+        let mut plain: crate::fxhash::FxHashMap<u32, (Arc<Facts>, MapGroups)> = Default::default();
         loop {
             let mut roots = work.clone();
             // What escaped before may be changed again.

@@ -858,7 +858,7 @@ impl<'p> Engine<'p> {
         };
         // An approximate node's result is not final: assume it wrote.
         let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
-        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, &info, wrote);
+        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote);
         if wrote {
             self.wrote_symbolic();
         }
@@ -894,7 +894,7 @@ impl<'p> Engine<'p> {
                     for leaf in pointer_paths(&callee.var(rv).ty, &self.prog.types) {
                         let l = self.locs.with_path(rl, &steps_of(&leaf));
                         let vals: Locset = out.targets(l).iter().map(|f| (f.dst, f.def)).collect();
-                        let vals = map::unmap_vals(&mut self.locs, &info, &vals);
+                        let vals = map::unmap_vals(&mut self.locs, info, &vals);
                         let mut place = lhs.clone();
                         place.path.extend(leaf.iter().cloned());
                         let lv = transfer::lvals(&mut self.locs, &res, sc, &place);
