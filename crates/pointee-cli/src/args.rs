@@ -16,6 +16,9 @@ usage:
   pointee check --project TOML [DIR]           the program a pointee.toml
                                                describes (root: DIR, else
                                                the file's folder)
+  pointee witness FILE:LINE:COL [--with PATH...] [--emit-test OUT]
+                                               an input that makes the
+                                               dereference there fault
   pointee lsp                                  language server over stdio
 
 options:
@@ -37,6 +40,13 @@ options:
                        C: malloc, calloc, realloc and fopen never return
                        NULL (default: they may, and an unchecked use of
                        their result is a warning)
+  --emit-test OUT      witness: write a C test that builds the input,
+                       calls the function and faults there
+  --plain              witness: lazy initialisation without the
+                       points-to facts (every candidate)
+  --loops N, --depth N, --paths N, --time-ms N
+                       witness: loop unfoldings (4), call depth (4),
+                       paths explored (20000), time budget (5000 ms)
   --fail-on error|warning|never
                        check: which diagnostics make the exit code 1
                        (default error)
@@ -89,6 +99,14 @@ pub enum Command {
         /// `--compile-commands FILE`, `--project FILE`: the program model.
         model: Option<ModelFile>,
     },
+    Witness {
+        pos: Position,
+        with: Vec<String>,
+        emit_test: Option<String>,
+        plain: bool,
+        /// Loop unfoldings, call depth, paths, milliseconds.
+        bounds: [Option<u64>; 4],
+    },
     Lsp,
 }
 
@@ -137,6 +155,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut positional = Vec::new();
     let mut with = Vec::new();
     let mut in_with = false;
+    let mut emit_test = None;
+    let mut plain = false;
+    let mut bounds: [Option<u64>; 4] = [None; 4];
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| {
             it.next()
@@ -192,6 +213,23 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             }
             "--project" => model = Some(ModelFile::Manifest(value("--project")?)),
             "--with" => in_with = true,
+            "--emit-test" => {
+                emit_test = Some(value("--emit-test")?);
+                in_with = false;
+            }
+            "--plain" => plain = true,
+            flag @ ("--loops" | "--depth" | "--paths" | "--time-ms") => {
+                let v = value(flag)?;
+                let n = v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    InputError(format!("{flag} takes a positive whole number, not `{v}`"))
+                })?;
+                let i = ["--loops", "--depth", "--paths", "--time-ms"]
+                    .iter()
+                    .position(|f| f == &flag)
+                    .expect("one of the four");
+                bounds[i] = Some(n);
+                in_with = false;
+            }
             s if s.starts_with("--") => return Err(InputError(format!("unknown option `{s}`"))),
             s if in_with => with.push(s.to_string()),
             s => positional.push(s.to_string()),
@@ -222,6 +260,13 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
         "callees" => Command::Callees {
             pos: one_position("callees")?,
             with,
+        },
+        "witness" => Command::Witness {
+            pos: one_position("witness")?,
+            with,
+            emit_test,
+            plain,
+            bounds,
         },
         "check" if positional.is_empty() && model.is_none() => {
             return Err(InputError("check needs at least one PATH".into()))

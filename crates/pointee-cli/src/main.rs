@@ -11,6 +11,7 @@ mod load;
 mod locate;
 mod render;
 mod sarif;
+mod witness;
 mod workspace;
 
 use args::{Command, FailOn, Format, Invocation};
@@ -112,6 +113,21 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             });
             Ok(0)
         }
+        Command::Witness {
+            pos,
+            with,
+            emit_test,
+            plain,
+            bounds,
+        } => witness::run(
+            &inv,
+            config,
+            pos,
+            with,
+            emit_test.as_deref(),
+            *plain,
+            bounds,
+        ),
         Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?
@@ -164,11 +180,11 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
     }
 }
 
-fn not_here(pos: &args::Position, what: &str) -> InputError {
+pub(crate) fn not_here(pos: &args::Position, what: &str) -> InputError {
     InputError(format!("{}:{}:{}: {what}", pos.file, pos.line, pos.column))
 }
 
-fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {
+pub(crate) fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {
     let out = match inv.format {
         Format::Text => text,
         Format::Json | Format::Sarif => {

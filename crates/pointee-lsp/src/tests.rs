@@ -673,6 +673,99 @@ async fn workspace_files_on_disk_and_watched_changes() {
     assert!(md.contains("null") || md.contains("NULL"), "{md}");
 }
 
+/// Go to definition on a Java field access goes to the field of the
+/// operand's static class (or the nearest supertype declaring it), not to
+/// the first field of that name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_field_definition_by_static_type() {
+    let src = "\
+class A { Object $a_f$f; Object $a_g$g; }
+class B extends A { Object $b_f$f; }
+public class Main {
+    public static void main(String[] args) {
+        B b = new B();
+        A a = b;
+        Object x = b.$use_bf$f;
+        Object y = a.$use_af$f;
+        Object z = b.$use_bg$g;
+    }
+}
+";
+    let (text, m) = markers(src);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("Main.java", &text).await;
+    for (usage, decl) in [("use_bf", "b_f"), ("use_af", "a_f"), ("use_bg", "a_g")] {
+        let d = c
+            .result("textDocument/definition", c.pos("Main.java", m[usage]))
+            .await;
+        let at = |d: &Value| d[0]["range"]["start"].clone();
+        assert_eq!(
+            at(&d),
+            json!({"line": m[decl].0, "character": m[decl].1}),
+            "{usage}: {d}"
+        );
+        assert_eq!(d.as_array().map(Vec::len), Some(1), "{usage}: {d}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_is_the_program_its_compile_commands_describe_and_reloads_with_it() {
+    let header =
+        "#ifndef SHARED_H\n#define SHARED_H\nextern int *slot;\nvoid fill(void);\n#endif\n";
+    let a = "#include \"shared.h\"\nint *slot;\nint main(void) {\n    fill();\n    int *seen = slot;\n    return seen != 0;\n}\n";
+    let b = "#include \"shared.h\"\nint x, y;\nvoid fill(void) {\n#ifdef PICK_Y\n    slot = &y;\n#else\n    slot = &x;\n#endif\n}\n";
+    // Another program of the folder: a unit too, it would clash with a.c.
+    let other = "int main(void) { return 0; }\n";
+    let mut c = Client::start(
+        &[
+            ("shared.h", header),
+            ("a.c", a),
+            ("b.c", b),
+            ("other.c", other),
+        ],
+        json!({"debounceMs": 0}),
+    )
+    .await;
+    c.open("a.c", a).await;
+    let at = c.pos("a.c", (4, "    int *se".len() as u32));
+    let hover = |h: &Value| h["contents"]["value"].as_str().unwrap_or("").to_string();
+    // The database names a.c and b.c, b.c with -DPICK_Y: one program.
+    let write_db = |c: &Client, flag: &str| {
+        let dir = c.dir.display().to_string();
+        let entry = |f: &str, extra: &str| json!({"directory": dir, "file": f, "arguments": format!("cc {extra} -c {f}").split_whitespace().collect::<Vec<_>>()});
+        let db = json!([entry("a.c", ""), entry("b.c", flag)]);
+        std::fs::write(c.dir.join("compile_commands.json"), db.to_string()).unwrap();
+    };
+    write_db(&c, "-DPICK_Y");
+    let uri = c.uri("compile_commands.json");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 1}]}),
+    )
+    .await;
+    let md = hover(&c.result("textDocument/hover", at.clone()).await);
+    assert!(md.contains("`y`") && !md.contains("`x`"), "{md}");
+    // The database changes: b.c is compiled without -DPICK_Y.
+    write_db(&c, "");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    )
+    .await;
+    let md = hover(&c.result("textDocument/hover", at.clone()).await);
+    assert!(md.contains("`x`") && !md.contains("`y`"), "{md}");
+    // Without it, every .c file is a unit: two mains do not link, so a.c
+    // is analysed alone and `fill` stores nowhere pointee can see.
+    std::fs::remove_file(c.dir.join("compile_commands.json")).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 3}]}),
+    )
+    .await;
+    let md = hover(&c.result("textDocument/hover", at).await);
+    assert!(!md.contains("`x`") && !md.contains("`y`"), "{md}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn java_hover_and_virtual_call() {
     let src = "\
