@@ -8,6 +8,10 @@ use crate::solver::{Arg, CallEdge, Engine};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
 use pointee_ir::{pointer_paths, Index, Name, Place, Rvalue, SiteId, StmtId, Type};
+use std::sync::Arc;
+
+/// A call's map information: each symbolic root and what it stands for.
+type MapGroups = Vec<(LocId, Vec<LocId>)>;
 
 /// How a location sits in its parent, for memory copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -612,6 +616,10 @@ impl<'p> Engine<'p> {
         // function reachable (chained, from the state so far) until the
         // state stops changing.
         let mut cur = st;
+        // Callbacks whose last call in this loop had a plain result (its
+        // unmap the whole effect): called again with the same input and
+        // map information, they add nothing to what the loop holds.
+        let mut plain: crate::fxhash::FxHashMap<u32, (Arc<Facts>, MapGroups)> = Default::default();
         loop {
             let mut roots = work.clone();
             // What escaped before may be changed again.
@@ -625,7 +633,25 @@ impl<'p> Engine<'p> {
                 let n = self.func(fi).params.len();
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
                 let s = out.clone().unwrap_or_else(|| cur.clone());
-                let (r, u, approximate) = self.call_defined(s, sc, fi, None, &unknown_args);
+                let mut same = |input: &Arc<Facts>, info: &crate::map::MapInfo| {
+                    plain
+                        .get(&fi)
+                        .is_some_and(|(i, g)| i == input && *g == info.groups)
+                };
+                let Some(((r, u, approximate), input, info)) =
+                    self.call_defined_unless(s, sc, fi, None, &unknown_args, &mut same)
+                else {
+                    continue;
+                };
+                let whole = !approximate
+                    && u.is_some_and(|u| {
+                        !self.units[u as usize].wild && !self.units[u as usize].escaped
+                    });
+                if whole {
+                    plain.insert(fi, (input, info.groups));
+                } else {
+                    plain.remove(&fi);
+                }
                 let map = std::mem::take(&mut self.last_map);
                 self.record(
                     stmt,

@@ -803,6 +803,22 @@ impl<'p> Engine<'p> {
         lhs: Option<&Place>,
         args: &[Arg],
     ) -> (State, Option<UnitId>, bool) {
+        let r = self.call_defined_unless(st, sc, fi, lhs, args, &mut |_, _| false);
+        r.expect("never skipped").0
+    }
+
+    /// [`Engine::call_defined`], unless `skip` says the mapped input and
+    /// map information need no analysis (`None`); also returns them.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn call_defined_unless(
+        &mut self,
+        st: Facts,
+        sc: Scope,
+        fi: u32,
+        lhs: Option<&Place>,
+        args: &[Arg],
+        skip: &mut dyn FnMut(&Arc<Facts>, &map::MapInfo) -> bool,
+    ) -> Option<((State, Option<UnitId>, bool), Arc<Facts>, map::MapInfo)> {
         // Fresh objects join their sites' summaries at every call.
         let mut st = st;
         crate::recency::demote(&mut self.locs, &mut st, None);
@@ -812,6 +828,26 @@ impl<'p> Engine<'p> {
         let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
         self.refs[fi as usize] = refs;
         let input = Arc::new(input);
+        if skip(&input, &info) {
+            return None;
+        }
+        let r = self.call_mapped(st, sc, fi, lhs, args, input.clone(), &info);
+        Some((r, input, info))
+    }
+
+    /// The rest of a call once its input is mapped: invoke, unmap, the
+    /// returned value.
+    #[allow(clippy::too_many_arguments)]
+    fn call_mapped(
+        &mut self,
+        st: Facts,
+        sc: Scope,
+        fi: u32,
+        lhs: Option<&Place>,
+        args: &[Arg],
+        input: Arc<Facts>,
+        info: &map::MapInfo,
+    ) -> (State, Option<UnitId>, bool) {
         let Some((out, u, approx)) = self.invoke(fi, input.clone()) else {
             self.last_map = Vec::new();
             return (self.cut_off_call(st, sc, fi, lhs, args), None, false);
@@ -822,7 +858,7 @@ impl<'p> Engine<'p> {
         };
         // An approximate node's result is not final: assume it wrote.
         let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
-        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, &info, wrote);
+        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote);
         if wrote {
             self.wrote_symbolic();
         }
@@ -858,7 +894,7 @@ impl<'p> Engine<'p> {
                     for leaf in pointer_paths(&callee.var(rv).ty, &self.prog.types) {
                         let l = self.locs.with_path(rl, &steps_of(&leaf));
                         let vals: Locset = out.targets(l).iter().map(|f| (f.dst, f.def)).collect();
-                        let vals = map::unmap_vals(&mut self.locs, &info, &vals);
+                        let vals = map::unmap_vals(&mut self.locs, info, &vals);
                         let mut place = lhs.clone();
                         place.path.extend(leaf.iter().cloned());
                         let lv = transfer::lvals(&mut self.locs, &res, sc, &place);
