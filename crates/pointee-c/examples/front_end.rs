@@ -3,7 +3,9 @@
 //! directories, `-D` options after them) and lowered, then linked.
 //! `cargo run --release -p pointee-c --example front_end -- DIR [-Idir] [-DX]`.
 //! Prints units, lines after preprocessing, functions, and the time of each
-//! step (best of `ROUNDS` runs, 5 by default).
+//! step (best of `ROUNDS` runs, 5 by default). With `CHECK` set, also
+//! checks that the shared pieces lower as one tree of each unit does; with
+//! `NO_SHARE` set, units share no header's tree (for comparison).
 
 use pointee_c::{Config, FileSystem, Session};
 use std::sync::Arc;
@@ -52,6 +54,8 @@ fn main() {
         .unwrap_or(5);
     for _ in 0..rounds {
         let mut session = Session::one_pass();
+        // Shared by the units, as `lower_configured` does.
+        let trees = pointee_c::TreeCache::new();
         let (mut t_pp, mut t_lower) = (Duration::ZERO, Duration::ZERO);
         let mut lowered = Vec::new();
         lines = 0;
@@ -63,19 +67,33 @@ fn main() {
             let pp = pointee_c::preprocess(&mut session, &config, &disk, u);
             t_pp += t.elapsed();
             let t = Instant::now();
-            let mut parser = tree_sitter::Parser::new();
-            parser
-                .set_language(&tree_sitter_c::LANGUAGE.into())
-                .expect("tree-sitter-c loads");
-            let tree = parser.parse(&pp.text, None).expect("a tree");
+            // `NO_SHARE`: every unit parses its headers itself (as before
+            // the units shared them), for comparison.
+            let own = pointee_c::TreeCache::new();
+            let cache = if std::env::var("NO_SHARE").is_ok() { &own } else { &trees };
+            let pieces = pointee_c::trees(&pointee_c::parse_unit(cache, &pp, &[]));
             if std::env::var("PER_UNIT").is_ok() {
                 eprintln!(
-                    "{u}: {} bytes expanded, parsed in {:?}",
+                    "{u}: {} bytes expanded, {} pieces, parsed in {:?}",
                     pp.text.len(),
+                    pieces.len(),
                     t.elapsed()
                 );
             }
-            let file = pointee_c::to_source(pointee_c::lower_expanded(u, &pp.text, &tree), &pp);
+            let unit = pointee_c::lower_pieces(u, &pp.text, &pieces);
+            if std::env::var("CHECK").is_ok() {
+                // The pieces lower as one tree of the whole text does.
+                let tree = tree_sitter::Parser::new();
+                let mut tree = tree;
+                tree.set_language(&tree_sitter_c::LANGUAGE.into())
+                    .expect("tree-sitter-c loads");
+                let whole = tree.parse(&pp.text, None).expect("a tree");
+                assert!(
+                    pointee_c::lower_expanded(u, &pp.text, &whole) == unit,
+                    "{u}: the pieces lower otherwise than the whole text"
+                );
+            }
+            let file = pointee_c::to_source(unit, &pp);
             t_lower += t.elapsed();
             lines += pp.text.lines().count();
             functions += file.program.functions.len();

@@ -23,6 +23,7 @@ pub mod libc;
 mod library;
 mod link;
 mod lower;
+mod pieces;
 mod scope;
 mod stmt;
 mod syntax;
@@ -31,6 +32,7 @@ mod unit;
 use pointee_ir::{Program, SourceMap};
 
 pub use link::{merge_declaration, rename_source, LinkWarning, LowerError};
+pub use pieces::{parse_unit, trees, Piece, TreeCache};
 pub use pointee_cpp;
 pub use pointee_cpp::{Config, FileSystem, Session};
 pub use scope::{FileScope, FunctionSyntax, Outline};
@@ -67,8 +69,20 @@ pub fn lower_unit(
     fs: &dyn FileSystem,
     path: &str,
 ) -> CFile {
+    lower_unit_with(session, &TreeCache::new(), config, fs, path)
+}
+
+/// [`lower_unit`], with the pieces of text other units parsed already
+/// (`pieces.rs`): the units of one program share their headers' trees.
+pub fn lower_unit_with(
+    session: &mut Session,
+    trees: &TreeCache,
+    config: &Config,
+    fs: &dyn FileSystem,
+    path: &str,
+) -> CFile {
     let pp = preprocess(session, config, fs, path);
-    let lowered = lower_expanded(path, &pp.text, &syntax::parse(&pp.text));
+    let lowered = lower_pieces(path, &pp.text, &pieces::trees(&parse_unit(trees, &pp, &[])));
     to_source(lowered, &pp)
 }
 
@@ -89,14 +103,25 @@ pub fn preprocess_file(name: &str, text: &str) -> pointee_cpp::Output {
 /// preprocessing) from a tree parsed from it; positions are offsets of
 /// `text`.
 pub fn lower_expanded(name: &str, text: &str, tree: &tree_sitter::Tree) -> CFile {
-    on_lowering_thread(|| scope::lower_tree(name, text, tree))
+    lower_pieces(name, text, std::slice::from_ref(tree))
+}
+
+/// [`lower_expanded`] from the trees of [`parse_unit`] (several pieces of
+/// `text`, in order, their positions offsets of `text`).
+pub fn lower_pieces(name: &str, text: &str, trees: &[tree_sitter::Tree]) -> CFile {
+    on_lowering_thread(|| scope::lower_tree(name, text, trees))
 }
 
 /// The file scope and the function definitions of a parsed file, without
 /// lowering any body: the first step of lowering function by function.
 pub fn outline(name: &str, text: &str, tree: &tree_sitter::Tree) -> Outline {
+    outline_pieces(name, text, std::slice::from_ref(tree))
+}
+
+/// [`outline`] from the trees of [`parse_unit`].
+pub fn outline_pieces(name: &str, text: &str, trees: &[tree_sitter::Tree]) -> Outline {
     // Global initializers may nest deeply too.
-    on_lowering_thread(|| scope::outline(name, text, tree))
+    on_lowering_thread(|| scope::outline(name, text, trees))
 }
 
 /// Lowers one function definition, given as its own text (the outline's
@@ -216,10 +241,11 @@ pub fn lower_configured<'c>(
         under: system,
     };
     let mut session = Session::one_pass();
+    let trees = TreeCache::new();
     let default = Config::default();
     let lowered: Vec<CFile> = files
         .iter()
-        .map(|(n, _)| lower_unit(&mut session, config(n).unwrap_or(&default), &fs, n))
+        .map(|(n, _)| lower_unit_with(&mut session, &trees, config(n).unwrap_or(&default), &fs, n))
         .collect();
     link_files(lowered)
 }

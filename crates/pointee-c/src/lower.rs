@@ -135,11 +135,10 @@ impl<'s> Lowerer<'s> {
     }
 
     /// The file-level items of an outline pass.
-    pub(crate) fn outline_items(&mut self, root: Node) {
-        let items = named_children(root);
+    pub(crate) fn outline_items(&mut self, items: &[Node]) {
         self.predeclare_library_types();
-        self.predeclare_functions(&items);
-        self.top_level_items(&items);
+        self.predeclare_functions(items);
+        self.top_level_items(items);
     }
 
     /// Lowers the items that make up one function definition.

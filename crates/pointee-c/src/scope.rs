@@ -39,10 +39,12 @@ pub struct Outline {
     pub functions: Vec<FunctionSyntax>,
 }
 
-pub(crate) fn outline(name: &str, text: &str, tree: &Tree) -> Outline {
+/// The outline of a text parsed as `trees` (one, or the pieces of
+/// `pieces::parse_unit`, in text order).
+pub(crate) fn outline(name: &str, text: &str, trees: &[Tree]) -> Outline {
     let empty = FileScope::default();
     let mut l = Lowerer::new(name, text, &empty, Mode::Outline);
-    l.outline_items(tree.root_node());
+    l.outline_items(&top_level_items(trees));
     let functions = std::mem::take(&mut l.outlined);
     let names = std::mem::take(&mut l.scopes[0]);
     let declared_only = std::mem::take(&mut l.declared_only);
@@ -71,11 +73,19 @@ fn lower_items(scope: &FileScope, file: &str, text: &str, items: &[Node]) -> CFi
     l.finish()
 }
 
+/// The top-level items of a text parsed as `trees`, in order.
+fn top_level_items(trees: &[Tree]) -> Vec<Node<'_>> {
+    trees
+        .iter()
+        .flat_map(|t| named_children(t.root_node()))
+        .collect()
+}
+
 /// Lowers a whole file: the outline, then each function against its scope.
-pub(crate) fn lower_tree(name: &str, text: &str, tree: &Tree) -> CFile {
-    let outline = outline(name, text, tree);
+pub(crate) fn lower_tree(name: &str, text: &str, trees: &[Tree]) -> CFile {
+    let outline = outline(name, text, trees);
     let spans: Vec<Range> = outline.functions.iter().map(|f| f.range).collect();
-    let parts = items_per_span(tree.root_node(), &spans)
+    let parts = items_per_span(trees, &spans)
         .into_iter()
         .map(|items| lower_items(&outline.scope, name, text, &items));
     merge_parts(outline.file, parts)
@@ -84,9 +94,9 @@ pub(crate) fn lower_tree(name: &str, text: &str, tree: &Tree) -> CFile {
 /// For each span (sorted, disjoint), the outermost syntax nodes inside it,
 /// descending through nodes that only overlap a span (an ERROR node or a
 /// `#if` around a definition). One walk for all spans.
-fn items_per_span<'t>(root: Node<'t>, spans: &[Range]) -> Vec<Vec<Node<'t>>> {
+fn items_per_span<'t>(trees: &'t [Tree], spans: &[Range]) -> Vec<Vec<Node<'t>>> {
     let mut out = vec![Vec::new(); spans.len()];
-    let mut stack = vec![root];
+    let mut stack: Vec<Node> = trees.iter().map(|t| t.root_node()).collect();
     while let Some(n) = stack.pop() {
         for c in named_children(n) {
             let r = syntax::range(c);

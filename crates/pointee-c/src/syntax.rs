@@ -3,7 +3,7 @@
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::Range;
 use std::sync::OnceLock;
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Tree};
 
 /// `node.field("type")`: a child by field name, with the name resolved to
 /// tree-sitter's field id once (looking a name up scans every field name).
@@ -47,11 +47,7 @@ fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
 }
 
 pub(crate) fn parse(text: &str) -> Tree {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_c::LANGUAGE.into())
-        .expect("tree-sitter-c's ABI matches the tree-sitter runtime");
-    parser
+    crate::pieces::new_parser()
         .parse(text, None)
         .expect("parsing without a timeout or cancellation always yields a tree")
 }

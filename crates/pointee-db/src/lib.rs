@@ -184,7 +184,17 @@ pub struct Config {
     /// (for code bases that abort on allocation failure); by default they
     /// may.
     pub c_assume_alloc_succeeds: bool,
+    /// C: the run's budget (see pointee-flow's `budget.rs`): the calls it
+    /// may analyse, its time in milliseconds, and the process's memory
+    /// ceiling in MB (`None`: [`DEFAULT_MAX_MEMORY_MB`]). Past any of them
+    /// the run stops with a partial, sound result.
+    pub c_budget_steps: Option<u64>,
+    pub c_budget_ms: Option<u64>,
+    pub c_max_memory_mb: Option<u64>,
 }
+
+/// The memory ceiling of a C run when the configuration gives none.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 2048;
 
 /// One source file of the program.
 #[salsa::input(debug)]

@@ -39,12 +39,15 @@ pub struct FrontEnd {
     /// Each unit's last outline and what it was made from, which the next
     /// outline of the unit starts from (results never depend on it).
     last_outlines: std::sync::Mutex<FxHashMap<SourceFile, LastOutline>>,
+    /// The trees of headers' text, shared by the units that include them
+    /// (results never depend on it).
+    trees: pointee_c::TreeCache,
 }
 
-/// A unit's expanded text, its tree and its outline.
+/// A unit's expanded text, its syntax (in pieces) and its outline.
 struct LastOutline {
     expanded: Arc<Expanded>,
-    tree: tree_sitter::Tree,
+    pieces: Vec<pointee_c::Piece>,
     outline: Arc<COutline>,
 }
 
@@ -54,6 +57,7 @@ impl FrontEnd {
             system,
             session: Default::default(),
             last_outlines: Default::default(),
+            trees: Default::default(),
         }
     }
 }
@@ -171,38 +175,46 @@ pub struct COutline {
 /// The outline of a C file, from its expanded text. Re-executes when the
 /// expansion changed; it lowers declarations but no body.
 ///
-/// The text is parsed incrementally from the unit's previous tree
-/// (tree-sitter's incremental parse yields the tree a parse from scratch
-/// would), and when the edit lies inside one function's body and the
-/// syntax changed nowhere else, the previous outline is kept with the
-/// positions after the edit moved (the outline reads no body).
+/// The text is parsed in pieces (`pointee_c::parse_unit`): the headers'
+/// pieces come from the trees other units parsed, the main file's are
+/// parsed incrementally from the unit's previous trees (tree-sitter's
+/// incremental parse yields the tree a parse from scratch would). When the
+/// edit lies inside one function's body and the syntax changed nowhere
+/// else, the previous outline is kept with the positions after the edit
+/// moved (the outline reads no body).
 #[salsa::tracked(returns(ref))]
 pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
     let expanded = c_expanded(db, file);
     let text = &expanded.0.text;
+    let front_end = db.front_end();
     let lock = || {
-        db.front_end()
+        front_end
             .last_outlines
             .lock()
             .unwrap_or_else(|e| e.into_inner())
     };
     let last = lock().remove(&file);
-    let (tree, kept) = match last {
+    let (pieces, kept) = match last {
         Some(mut last) => {
             let edit = text_edit(&last.expanded.0.text, text);
-            last.tree.edit(&edit);
-            let tree = crate::parse(Lang::C, text, Some(&last.tree));
-            let kept = outline_after_body_edit(&last.outline, &last.tree, &tree, &edit);
-            (tree, kept)
+            for p in &mut last.pieces {
+                p.edit(&edit);
+            }
+            let pieces = pointee_c::parse_unit(&front_end.trees, &expanded.0, &last.pieces);
+            let kept = outline_after_body_edit(&last.outline, &last.pieces, &pieces, &edit);
+            (pieces, kept)
         }
-        None => (crate::parse(Lang::C, text, None), None),
+        None => (
+            pointee_c::parse_unit(&front_end.trees, &expanded.0, &[]),
+            None,
+        ),
     };
-    let outline = kept.unwrap_or_else(|| outline_of(file.path(db), text, &tree));
+    let outline = kept.unwrap_or_else(|| outline_of(file.path(db), text, &pieces));
     lock().insert(
         file,
         LastOutline {
             expanded: expanded.clone(),
-            tree,
+            pieces,
             outline: outline.clone(),
         },
     );
@@ -210,12 +222,12 @@ pub fn c_outline(db: &dyn Db, file: SourceFile) -> Arc<COutline> {
 }
 
 /// Outlines a parsed expanded text.
-fn outline_of(path: &str, text: &str, tree: &tree_sitter::Tree) -> Arc<COutline> {
+fn outline_of(path: &str, text: &str, pieces: &[pointee_c::Piece]) -> Arc<COutline> {
     let Outline {
         scope,
         file: outline_file,
         functions,
-    } = pointee_c::outline(path, text, tree);
+    } = pointee_c::outline_pieces(path, text, &pointee_c::trees(pieces));
     let mut by_name: FxHashMap<Name, Vec<usize>> =
         FxHashMap::with_capacity_and_hasher(functions.len(), Default::default());
     for (i, f) in functions.iter().enumerate() {
@@ -233,14 +245,26 @@ fn outline_of(path: &str, text: &str, tree: &tree_sitter::Tree) -> Arc<COutline>
 /// function definition of `last` (strictly between its braces) and the
 /// syntax changed nowhere else: `last`, with that definition's end and
 /// everything after it moved by the edit's change of length. `None`
-/// otherwise. `old` is the previous tree, edited; `new` the tree of the
-/// new text.
+/// otherwise. `old` are the previous pieces, edited; `new` the pieces of
+/// the new text: the same ranges, the edit inside one piece of the main
+/// file, re-parsed from its old tree.
 fn outline_after_body_edit(
     last: &COutline,
-    old: &tree_sitter::Tree,
-    new: &tree_sitter::Tree,
+    old: &[pointee_c::Piece],
+    new: &[pointee_c::Piece],
     edit: &tree_sitter::InputEdit,
 ) -> Option<Arc<COutline>> {
+    let same_cuts = old.len() == new.len()
+        && old
+            .iter()
+            .zip(new)
+            .all(|(a, b)| (a.start, a.end, a.shared) == (b.start, b.end, b.shared));
+    let k = new.partition_point(|p| p.end <= edit.start_byte);
+    let piece = new.get(k)?;
+    if !same_cuts || piece.shared || edit.new_end_byte > piece.end {
+        return None;
+    }
+    let (old, new) = (&old[k].tree, &piece.tree);
     let delta = edit.new_end_byte as i64 - edit.old_end_byte as i64;
     let (start, old_end) = (edit.start_byte as u32, edit.old_end_byte as u32);
     let k = last

@@ -30,9 +30,11 @@ mod highlights;
 mod hover;
 mod inlay_hints;
 mod java;
+mod model;
 mod program;
 mod references;
 mod syntax;
+mod witness;
 
 pub use answer::*;
 pub use checks::RULES;
@@ -40,9 +42,16 @@ pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
 pub use graph::{
     EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
 };
+pub use model::{is_model_file, CModel};
 pub use pointee_db::salsa::Cancelled;
-pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
+pub use pointee_db::{
+    Config, FileSystem, Lang, PartialRun, System, TreeHandle, UnitConfig, DEFAULT_MAX_MEMORY_MB,
+};
 pub use pointee_ir::{LineIndex, Range};
+pub use witness::{
+    field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, PathStep, Stats, Value,
+    Witness, WitnessAnswer, WitnessError, WitnessOptions,
+};
 
 use pointee_db::salsa::Setter;
 use pointee_db::{Database, Project};
@@ -66,6 +75,7 @@ pub struct Change {
     files: Vec<(String, FileChange)>,
     config: Option<Config>,
     unit_configs: Option<BTreeMap<String, UnitConfig>>,
+    c_model: Option<Option<CModel>>,
     system_changed: bool,
 }
 
@@ -113,6 +123,14 @@ impl Change {
         self.unit_configs = Some(configs);
     }
 
+    /// The C program model of the workspace (`None`: none, every `.c`
+    /// file is a unit with the default configuration). Its units form the
+    /// program (other `.c` files are analysed on their own), preprocessed
+    /// as it says, from its entries unless the configuration names some.
+    pub fn set_c_model(&mut self, model: Option<CModel>) {
+        self.c_model = Some(model);
+    }
+
     /// Files beneath the workspace's own (the system's: headers on disk)
     /// may have changed: C units are preprocessed again.
     pub fn system_changed(&mut self) {
@@ -134,6 +152,10 @@ pub struct AnalysisHost {
     files: Arc<BTreeMap<String, FileId>>,
     /// Every file ever seen (a file removed and added again keeps its id).
     inputs: HashMap<String, FileId>,
+    /// The C program model, when one was given.
+    c_model: Option<CModel>,
+    /// The configuration as last given (the model's entries are added).
+    config: Config,
 }
 
 impl Default for AnalysisHost {
@@ -158,6 +180,8 @@ impl AnalysisHost {
             singles: Arc::default(),
             files: Arc::default(),
             inputs: HashMap::new(),
+            c_model: None,
+            config: Config::default(),
         }
     }
 
@@ -220,18 +244,47 @@ impl AnalysisHost {
                 listed = true;
             }
         }
-        if listed {
+        let model_changed = change.c_model.as_ref().is_some_and(|m| *m != self.c_model);
+        if let Some(model) = change.c_model {
+            self.c_model = model;
+        }
+        if listed || model_changed {
             // In path order (the map's).
             let files: Vec<FileId> = self.files.values().copied().collect();
-            self.db.will_write();
-            self.main.set_files(&mut self.db).to(files.clone());
+            let in_main: Vec<FileId> = files
+                .iter()
+                .copied()
+                .filter(|&f| !self.outside_model(f))
+                .collect();
+            if *self.main.files(&self.db) != in_main {
+                self.db.will_write();
+                self.main.set_files(&mut self.db).to(in_main);
+            }
             // C includes find the workspace's files before the system's.
             pointee_db::set_c_files(&mut self.db, &files);
         }
+        let config_given = change.config.is_some();
         if let Some(config) = change.config {
+            self.config = config;
+        }
+        if config_given || model_changed {
+            let mut config = self.config.clone();
+            if config.c_entries.is_none() {
+                config.c_entries = self.c_model.as_ref().and_then(|m| m.entries.clone());
+            }
             pointee_db::set_config(&mut self.db, self.main, config);
         }
-        if let Some(configs) = change.unit_configs {
+        let unit_configs = match change.unit_configs {
+            Some(configs) => Some(configs),
+            None if model_changed => Some(
+                self.c_model
+                    .as_ref()
+                    .map(|m| m.configs.clone())
+                    .unwrap_or_default(),
+            ),
+            None => None,
+        };
+        if let Some(configs) = unit_configs {
             pointee_db::set_c_configs(&mut self.db, configs);
         }
         if change.system_changed {
@@ -240,8 +293,18 @@ impl AnalysisHost {
         self.split_if_unlinked();
     }
 
+    /// Whether a file is a `.c` file the C program model leaves out.
+    fn outside_model(&self, f: FileId) -> bool {
+        let path = f.path(&self.db);
+        path.ends_with(".c")
+            && self
+                .c_model
+                .as_ref()
+                .is_some_and(|m| !m.units.contains(&pointee_project::paths::normalize(path)))
+    }
+
     /// One program per `.c` file (with the headers) while the C files do not
-    /// link; none otherwise.
+    /// link, and for each `.c` file the model leaves out; none otherwise.
     fn split_if_unlinked(&mut self) {
         let db = &self.db;
         let c_files: Vec<FileId> = self
@@ -255,10 +318,21 @@ impl AnalysisHost {
             .into_iter()
             .partition(|f| f.path(db).ends_with(".h"));
         let broken = sources.len() > 1 && pointee_db::c_program(db, self.main).is_err();
+        let left_out: Vec<FileId> = self
+            .files
+            .values()
+            .copied()
+            .filter(|&f| self.outside_model(f))
+            .collect();
+        let alone: Vec<FileId> = if broken {
+            sources.into_iter().chain(left_out).collect()
+        } else {
+            left_out
+        };
         let mut singles = BTreeMap::new();
-        if broken {
+        if !alone.is_empty() {
             let config = self.main.config(&self.db).clone();
-            for f in sources {
+            for f in alone {
                 let path = f.path(&self.db).clone();
                 let mut files = headers.clone();
                 files.push(f);
@@ -385,6 +459,17 @@ impl Analysis {
         self.with_db(|a| hover::hover(a, pos))
     }
 
+    /// For the dereference at `pos`: an input of its function that makes
+    /// it fault (NULL or freed), with the path, or what the bounded search
+    /// explored without finding one.
+    pub fn witness(
+        &self,
+        pos: FilePosition,
+        options: WitnessOptions,
+    ) -> Cancellable<Result<WitnessAnswer, WitnessError>> {
+        self.with_db(|a| witness::witness(a, pos, options))
+    }
+
     /// The possible callees of the innermost call at `pos`; `None` when
     /// there is no call there.
     pub fn callees(&self, pos: FilePosition) -> Cancellable<Option<Vec<Callee>>> {
@@ -454,6 +539,13 @@ impl Analysis {
     /// The alias checks, diagnostics and figures of a language's program.
     pub fn check(&self, lang: Lang) -> Cancellable<CheckReport> {
         self.with_db(|a| check::check(a, lang))
+    }
+
+    /// Whether a C analysis (the linked program's, or a single file's when
+    /// the files do not link) stopped at its budget, and what it did not
+    /// finish: its answers are sound but may say less.
+    pub fn c_partial(&self) -> Cancellable<Option<PartialRun>> {
+        self.with_db(check::c_partial)
     }
 
     /// Graph data for an editor to draw (`None`: the kind does not apply to

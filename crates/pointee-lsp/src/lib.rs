@@ -80,6 +80,9 @@ struct Shared {
     store: Store,
     settings: Mutex<Settings>,
     folders: Mutex<Vec<PathBuf>>,
+    /// The C program model of the folders (`pointee.toml`,
+    /// `compile_commands.json`, or every `.c` file), read by pointee-ide.
+    model: Mutex<Option<pointee_ide::CModel>>,
     /// The client accepts `window/workDoneProgress/create`.
     progress: AtomicBool,
     /// The client can register file watchers dynamically.
@@ -197,6 +200,7 @@ impl Backend {
                 store: Store::default(),
                 settings: Mutex::default(),
                 folders: Mutex::default(),
+                model: Mutex::default(),
                 progress: AtomicBool::new(false),
                 watch_dynamic: AtomicBool::new(false),
                 status: AtomicBool::new(false),
@@ -216,10 +220,11 @@ impl Backend {
     {
         let snap = lock(&self.shared.docs).snapshot();
         let settings = lock(&self.shared.settings).clone();
+        let model = lock(&self.shared.model).clone();
         let shared = self.shared.clone();
         let job = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                let analysis = shared.store.sync(&snap, &settings);
+                let analysis = shared.store.sync(&snap, &settings, model);
                 f(&Ctx {
                     files: Files {
                         analysis: &analysis,
@@ -265,6 +270,41 @@ impl Backend {
         lock(&self.shared.docs).map.contains_key(name)
     }
 
+    /// Reads the C program model of every folder again (pointee-ide reads
+    /// it; the files it asks for come from the disk). A model that cannot
+    /// be read is shown as an error, and the folder's `.c` files are the
+    /// program meanwhile. Bumps the documents' revision when it changed.
+    async fn reload_model(&self) {
+        let folders = lock(&self.shared.folders).clone();
+        let mut models = Vec::new();
+        let mut errors = Vec::new();
+        for f in &folders {
+            let mut listing = Vec::new();
+            list_files(f, f, &mut listing, 0);
+            let root = f.to_string_lossy();
+            let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+            match pointee_ide::CModel::read(&root, &listing, &mut read) {
+                Ok(m) => models.push(m),
+                Err(e) => errors.push(e),
+            }
+        }
+        let model = (!models.is_empty()).then(|| pointee_ide::CModel::join(models));
+        let changed = {
+            let mut current = lock(&self.shared.model);
+            let changed = *current != model;
+            *current = model;
+            changed
+        };
+        if changed {
+            lock(&self.shared.docs).rev += 1;
+        }
+        for e in errors {
+            self.client
+                .show_message(lsp::MessageType::ERROR, format!("pointee: {e}"))
+                .await;
+        }
+    }
+
     /// Reads the C and Java files under `folders` into the documents (open
     /// buffers win). Synchronous, so requests after the notification that
     /// asked for it see the files.
@@ -292,6 +332,48 @@ impl Backend {
 const MAX_FILES: usize = 20_000;
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// Every file under `dir` (skipping hidden folders and build output), as a
+/// path relative to `root` with `/` between folders: what the program
+/// model is read from.
+fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>, depth: usize) {
+    if depth > 40 || out.len() >= MAX_FILES {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_dir() {
+            if !skipped_folder(&name) {
+                list_files(root, &path, out, depth + 1);
+            }
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            out.push(parts.join("/"));
+        }
+    }
+    out.sort();
+}
+
+/// Whether a path names a program model file (`pointee.toml`,
+/// `compile_commands.json`, `build/compile_commands.json`).
+fn is_model_path(name: &str) -> bool {
+    let parts: Vec<&str> = name.rsplit('/').take(2).collect();
+    pointee_ide::is_model_file(parts[0])
+        || (parts.len() == 2 && pointee_ide::is_model_file(&format!("{}/{}", parts[1], parts[0])))
+}
+
+/// Folders neither the scan nor the model look into.
+fn skipped_folder(name: &str) -> bool {
+    name.starts_with('.') || name == "target" || name == "node_modules"
+}
+
 /// Every .c, .h and .java file under `dir` (skipping hidden folders and
 /// build output), with its text.
 fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
@@ -308,7 +390,7 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
         let name = e.file_name().to_string_lossy().into_owned();
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_dir() {
-            if name.starts_with('.') || name == "target" || name == "node_modules" {
+            if skipped_folder(&name) {
                 continue;
             }
             scan(&path, out, depth + 1);
@@ -344,13 +426,14 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     let started = std::time::Instant::now();
     let snap = lock(&shared.docs).snapshot();
     let settings = lock(&shared.settings).clone();
+    let model = lock(&shared.model).clone();
     let disabled = settings.disabled_codes.clone();
     let progress_after = Duration::from_millis(settings.progress_after_ms);
     let s2 = shared.clone();
     let snap2 = snap.clone();
     let mut job = tokio::task::spawn_blocking(move || {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let analysis = s2.store.sync(&snap2, &settings);
+            let analysis = s2.store.sync(&snap2, &settings, model);
             // Every file's diagnostics, in path order.
             let files: Vec<(String, pointee_ide::FileId)> =
                 analysis.files().map(|(p, f)| (p.to_string(), f)).collect();
@@ -364,7 +447,8 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
             // Witnesses name files by id: their paths, for the conversion.
             let names: HashMap<pointee_ide::FileId, String> =
                 files.into_iter().map(|(p, f)| (f, p)).collect();
-            Ok::<_, Cancelled>((out, names))
+            let partial = analysis.c_partial()?;
+            Ok::<_, Cancelled>((out, names, partial))
         }))
     });
     // Progress only when the analysis takes longer than a moment.
@@ -401,7 +485,7 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     if let Some(p) = progress {
         p.finish().await;
     }
-    let (diags, names) = match result {
+    let (diags, names, partial) = match result {
         Ok(Ok(Ok(d))) => d,
         Ok(Ok(Err(_cancelled))) => return,
         Ok(Err(p)) => {
@@ -457,12 +541,16 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     }
     *lock(&shared.published) = now;
     let ms = started.elapsed().as_millis() as u64;
-    send_status(
-        &shared,
-        &client,
-        serde_json::json!({"state": "ready", "ms": ms}),
-    )
-    .await;
+    let mut status = serde_json::json!({"state": "ready", "ms": ms, "partial": partial.is_some()});
+    if let Some(p) = &partial {
+        status["message"] = serde_json::json!(format!(
+            "partial: the C analysis stopped at its {} after {} calls; {} functions not finished",
+            p.spent,
+            p.steps,
+            p.incomplete.len()
+        ));
+    }
+    send_status(&shared, &client, status).await;
 }
 
 fn text_position(p: &lsp::TextDocumentPositionParams) -> (String, lsp::Position) {
@@ -514,6 +602,7 @@ impl LanguageServer for Backend {
         // before answering, so the first requests see the whole program.
         let folders = lock(&self.shared.folders).clone();
         self.scan_folders(&folders);
+        self.reload_model().await;
         Ok(lsp::InitializeResult {
             server_info: Some(lsp::ServerInfo {
                 name: "pointee".into(),
@@ -555,7 +644,9 @@ impl LanguageServer for Backend {
         if self.shared.watch_dynamic.load(Ordering::Relaxed) {
             let opts = lsp::DidChangeWatchedFilesRegistrationOptions {
                 watchers: vec![lsp::FileSystemWatcher {
-                    glob_pattern: lsp::GlobPattern::String("**/*.{c,h,java}".into()),
+                    glob_pattern: lsp::GlobPattern::String(
+                        "**/{*.c,*.h,*.java,pointee.toml,compile_commands.json}".into(),
+                    ),
                     kind: None,
                 }],
             };
@@ -658,6 +749,12 @@ impl LanguageServer for Backend {
 
     async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
         let mut changed = false;
+        // A model file, or a `.c` file added or removed (a unit when no
+        // model file names the units), changes the program.
+        let model_touched = params.changes.iter().any(|ev| {
+            let name = convert::uri_to_name(&ev.uri);
+            is_model_path(&name) || (name.ends_with(".c") && ev.typ != lsp::FileChangeType::CHANGED)
+        });
         for ev in params.changes {
             let name = convert::uri_to_name(&ev.uri);
             if Lang::of_path(&name).is_none() {
@@ -690,6 +787,20 @@ impl LanguageServer for Backend {
         }
         if changed {
             lock(&self.shared.docs).rev += 1;
+        }
+        if model_touched {
+            self.reload_model().await;
+        }
+        if changed || model_touched {
+            self.schedule_analysis();
+        }
+    }
+
+    async fn did_save(&self, params: lsp::DidSaveTextDocumentParams) {
+        // A client that watches no files still says when a model file it
+        // edited is saved.
+        if is_model_path(&convert::uri_to_name(&params.text_document.uri)) {
+            self.reload_model().await;
             self.schedule_analysis();
         }
     }
@@ -727,6 +838,7 @@ impl LanguageServer for Backend {
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
             .collect();
         self.scan_folders(&added);
+        self.reload_model().await;
         self.schedule_analysis();
     }
 

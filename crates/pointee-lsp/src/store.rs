@@ -5,7 +5,7 @@
 
 use crate::docs::Snapshot;
 use crate::settings::Settings;
-use pointee_ide::{Analysis, AnalysisHost, Change};
+use pointee_ide::{Analysis, AnalysisHost, CModel, Change};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -20,6 +20,7 @@ impl Default for Store {
                 // C includes beyond the workspace's files come from the disk.
                 host: AnalysisHost::with_system(Arc::new(crate::disk::Disk)),
                 texts: HashMap::new(),
+                model: None,
             }),
         }
     }
@@ -29,16 +30,27 @@ struct Synced {
     host: AnalysisHost,
     /// The text each file had at the last sync.
     texts: HashMap<String, Arc<str>>,
+    /// The C program model at the last sync.
+    model: Option<CModel>,
 }
 
 impl Store {
-    /// Applies what changed in `snap` and `settings` and returns a snapshot
-    /// to answer on. Writing an input cancels older snapshots' queries (and
-    /// waits for them to unwind), so call this off the request loop.
-    pub fn sync(&self, snap: &Snapshot, settings: &Settings) -> Analysis {
+    /// Applies what changed in `snap`, `settings` and the C program model
+    /// and returns a snapshot to answer on. Writing an input cancels older
+    /// snapshots' queries (and waits for them to unwind), so call this off
+    /// the request loop.
+    pub fn sync(&self, snap: &Snapshot, settings: &Settings, model: Option<CModel>) -> Analysis {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let Synced { host, texts } = &mut *guard;
+        let Synced {
+            host,
+            texts,
+            model: synced_model,
+        } = &mut *guard;
         let mut change = Change::new();
+        if *synced_model != model {
+            change.set_c_model(model.clone());
+            *synced_model = model;
+        }
         for (name, doc) in snap.docs.iter() {
             if doc.lang.is_none() || texts.get(name).is_some_and(|t| Arc::ptr_eq(t, &doc.text)) {
                 continue;

@@ -709,6 +709,64 @@ public class Main {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_is_the_program_its_compile_commands_describe_and_reloads_with_it() {
+    let header =
+        "#ifndef SHARED_H\n#define SHARED_H\nextern int *slot;\nvoid fill(void);\n#endif\n";
+    let a = "#include \"shared.h\"\nint *slot;\nint main(void) {\n    fill();\n    int *seen = slot;\n    return seen != 0;\n}\n";
+    let b = "#include \"shared.h\"\nint x, y;\nvoid fill(void) {\n#ifdef PICK_Y\n    slot = &y;\n#else\n    slot = &x;\n#endif\n}\n";
+    // Another program of the folder: a unit too, it would clash with a.c.
+    let other = "int main(void) { return 0; }\n";
+    let mut c = Client::start(
+        &[
+            ("shared.h", header),
+            ("a.c", a),
+            ("b.c", b),
+            ("other.c", other),
+        ],
+        json!({"debounceMs": 0}),
+    )
+    .await;
+    c.open("a.c", a).await;
+    let at = c.pos("a.c", (4, "    int *se".len() as u32));
+    let hover = |h: &Value| h["contents"]["value"].as_str().unwrap_or("").to_string();
+    // The database names a.c and b.c, b.c with -DPICK_Y: one program.
+    let write_db = |c: &Client, flag: &str| {
+        let dir = c.dir.display().to_string();
+        let entry = |f: &str, extra: &str| json!({"directory": dir, "file": f, "arguments": format!("cc {extra} -c {f}").split_whitespace().collect::<Vec<_>>()});
+        let db = json!([entry("a.c", ""), entry("b.c", flag)]);
+        std::fs::write(c.dir.join("compile_commands.json"), db.to_string()).unwrap();
+    };
+    write_db(&c, "-DPICK_Y");
+    let uri = c.uri("compile_commands.json");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 1}]}),
+    )
+    .await;
+    let md = hover(&c.result("textDocument/hover", at.clone()).await);
+    assert!(md.contains("`y`") && !md.contains("`x`"), "{md}");
+    // The database changes: b.c is compiled without -DPICK_Y.
+    write_db(&c, "");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    )
+    .await;
+    let md = hover(&c.result("textDocument/hover", at.clone()).await);
+    assert!(md.contains("`x`") && !md.contains("`y`"), "{md}");
+    // Without it, every .c file is a unit: two mains do not link, so a.c
+    // is analysed alone and `fill` stores nowhere pointee can see.
+    std::fs::remove_file(c.dir.join("compile_commands.json")).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 3}]}),
+    )
+    .await;
+    let md = hover(&c.result("textDocument/hover", at).await);
+    assert!(!md.contains("`x`") && !md.contains("`y`"), "{md}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn java_hover_and_virtual_call() {
     let src = "\
 class A { Object m() { return new Object(); } }
@@ -834,6 +892,7 @@ async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
     };
     assert_eq!(status["state"], "ready", "{status}");
     assert!(status["ms"].is_u64(), "{status}");
+    assert_eq!(status["partial"], false, "{status}");
     // A client that does not ask never gets it.
     let mut plain = Client::start(&[], json!({"debounceMs": 0})).await;
     plain
@@ -854,6 +913,38 @@ async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
         "{:?}",
         plain.notes
     );
+}
+
+/// `budget.steps` stops the C analysis: the status says partial and names
+/// the budget, hover says partial.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_makes_the_status_and_hovers_say_partial() {
+    let caps = json!({"experimental": {"pointeeStatus": true}});
+    let settings = json!({"debounceMs": 0, "budget": {"steps": 0}});
+    let mut c = Client::start_with(&[], settings, caps).await;
+    let src = "int g;\nvoid set(int **p) { *p = &g; }\nint main(void) { int *q = 0; set(&q); return *q; }\n";
+    c.open("b.c", src).await;
+    c.diagnostics("b.c", |_| true).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(n) = c.notes.iter().find(|n| n["method"] == "pointee/status") {
+            break n["params"].clone();
+        }
+        tokio::time::timeout_at(deadline, c.pump())
+            .await
+            .expect("pointee/status in time");
+    };
+    assert_eq!(status["state"], "ready", "{status}");
+    assert_eq!(status["partial"], true, "{status}");
+    let message = status["message"].as_str().unwrap_or_default();
+    assert!(message.contains("step budget"), "{status}");
+    // `q` in main after the cut-off call to `set`.
+    let h = c.result("textDocument/hover", c.pos("b.c", (2, 46))).await;
+    let text = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(text.contains("Partial"), "{h}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,385 @@
+//! A unit's expanded text parsed in pieces, so that the units of a program
+//! parse each header's text once: most of what a unit hands to tree-sitter
+//! is the headers it includes, and units that include the same header (with
+//! the same macros) get the same text for it.
+//!
+//! The text is cut where the file it comes from changes (a header begins or
+//! ends) between two top-level items, and each piece is parsed alone: C's
+//! top-level items parse independently of each other (tree-sitter-c knows
+//! no typedef names), so the pieces' trees hold the nodes one tree of the
+//! whole text would. A [`TreeCache`] keeps each piece's tree by its text;
+//! a tree is moved to where its piece stands in a unit by an insertion at
+//! its start (`Tree::edit`, which copies only the nodes on its left edge),
+//! so every position of every piece is an offset of the unit's whole text.
+//!
+//! It must never change what is lowered: a cut is made only where the
+//! text's brackets are closed and an item has just ended.
+
+use pointee_cpp::Output;
+use pointee_ir::fxhash::FxHashMap;
+use std::sync::Mutex;
+use tree_sitter::{InputEdit, Parser, Point, Tree};
+
+/// The most text a [`TreeCache`] keeps; past it, it starts again (an
+/// editor makes a new version of a header with every edit of it).
+const CACHE_BYTES: usize = 64 << 20;
+
+/// Trees of headers' pieces already parsed, by their text (positions from
+/// 0).
+#[derive(Default)]
+pub struct TreeCache {
+    trees: Mutex<(FxHashMap<Box<str>, Tree>, usize)>,
+}
+
+impl TreeCache {
+    pub fn new() -> TreeCache {
+        TreeCache::default()
+    }
+
+    /// How many distinct pieces it holds.
+    pub fn len(&self) -> usize {
+        self.lock().0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (FxHashMap<Box<str>, Tree>, usize)> {
+        self.trees.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The tree of `piece` parsed alone (positions from 0).
+    fn tree(&self, parser: &mut Parser, piece: &str) -> Tree {
+        if let Some(t) = self.lock().0.get(piece) {
+            return t.clone();
+        }
+        let tree = parse_with(parser, piece, None);
+        let mut cache = self.lock();
+        if cache.1 + piece.len() > CACHE_BYTES {
+            *cache = Default::default();
+        }
+        cache.1 += piece.len();
+        cache.0.insert(piece.into(), tree.clone());
+        tree
+    }
+}
+
+/// A piece of a unit's expanded text and its tree, whose positions are
+/// offsets of the whole text.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub start: usize,
+    pub end: usize,
+    pub tree: Tree,
+    /// Whether it holds only the text of headers (then its tree is shared
+    /// through the cache, and never re-parsed incrementally).
+    pub shared: bool,
+}
+
+impl Piece {
+    /// Applies an edit of the unit's text to the tree and the range (which
+    /// then covers the edit's new text when it held the edit's start).
+    pub fn edit(&mut self, edit: &InputEdit) {
+        self.tree.edit(edit);
+        let moved = |o: usize| {
+            if o >= edit.old_end_byte {
+                o + edit.new_end_byte - edit.old_end_byte
+            } else {
+                o.min(edit.new_end_byte.max(edit.start_byte))
+            }
+        };
+        let (start, end) = (self.start, self.end);
+        self.start = if start <= edit.start_byte {
+            start
+        } else {
+            moved(start)
+        };
+        self.end = moved(end);
+    }
+}
+
+/// The trees of `pieces`, in order.
+pub fn trees(pieces: &[Piece]) -> Vec<Tree> {
+    pieces.iter().map(|p| p.tree.clone()).collect()
+}
+
+/// The expanded text of `pp` parsed in pieces (in text order), each tree
+/// at its place in the text: a header's piece whose text `cache` holds is
+/// not parsed again (new ones are added to it); a piece of the main file
+/// is parsed incrementally from the piece of `last` (the unit's previous
+/// pieces, edited to the new text: [`Piece::edit`]) with the same range.
+pub fn parse_unit(cache: &TreeCache, pp: &Output, last: &[Piece]) -> Vec<Piece> {
+    let text = &pp.text;
+    let mut parser = new_parser();
+    let mut pieces = Vec::new();
+    let mut at = Point::default();
+    for (start, end, shared) in cut(pp) {
+        let piece = &text[start..end];
+        let tree = if shared {
+            moved(cache.tree(&mut parser, piece), start, at)
+        } else {
+            let old = last
+                .iter()
+                .find(|p| !p.shared && p.start == start && p.end == end);
+            parser
+                .set_included_ranges(&[tree_sitter::Range {
+                    start_byte: start,
+                    end_byte: end,
+                    start_point: at,
+                    end_point: point_after(at, piece),
+                }])
+                .expect("one range inside the text");
+            let tree = parse_with(&mut parser, text, old.map(|p| &p.tree));
+            parser
+                .set_included_ranges(&[])
+                .expect("no ranges: the whole text");
+            tree
+        };
+        pieces.push(Piece {
+            start,
+            end,
+            tree,
+            shared,
+        });
+        at = point_after(at, piece);
+    }
+    pieces
+}
+
+pub(crate) fn new_parser() -> Parser {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .expect("tree-sitter-c's ABI matches the tree-sitter runtime");
+    parser
+}
+
+fn parse_with(parser: &mut Parser, text: &str, old: Option<&Tree>) -> Tree {
+    parser
+        .parse(text, old)
+        .expect("parsing without a timeout or cancellation always yields a tree")
+}
+
+/// `tree` (parsed from offset 0) moved to start at byte `by`, point `at`.
+fn moved(mut tree: Tree, by: usize, at: Point) -> Tree {
+    if by > 0 {
+        tree.edit(&InputEdit {
+            start_byte: 0,
+            old_end_byte: 0,
+            new_end_byte: by,
+            start_position: Point::default(),
+            old_end_position: Point::default(),
+            new_end_position: at,
+        });
+    }
+    tree
+}
+
+/// The point after `text` read from `at`.
+fn point_after(at: Point, text: &str) -> Point {
+    match text.rfind('\n') {
+        Some(last) => Point {
+            row: at.row + text.bytes().filter(|&b| b == b'\n').count(),
+            column: text.len() - last - 1,
+        },
+        None => Point {
+            row: at.row,
+            column: at.column + text.len(),
+        },
+    }
+}
+
+/// The pieces of the text: `(start, end, only headers' text)`, cut at
+/// the starts of runs from another file than the run before (a macro's
+/// tokens belong to the file of their use) that follow the end of a
+/// top-level item. Together they cover the text.
+fn cut(pp: &Output) -> Vec<(usize, usize, bool)> {
+    let home = |s: &pointee_cpp::Span| s.outer.map_or(s.to.file, |o| o.file);
+    let mut scan = Brackets::default();
+    let mut out = Vec::new();
+    let (mut start, mut scanned) = (0, 0);
+    let mut main = pp.map.spans.first().is_none_or(|s| home(s) == 0);
+    for w in pp.map.spans.windows(2) {
+        if home(&w[0]) == home(&w[1]) {
+            continue;
+        }
+        let at = w[1].expanded.start as usize;
+        let Some(upto) = pp.text.get(scanned..at) else {
+            break;
+        };
+        scan.read(upto);
+        scanned = at;
+        if scan.item_ended() && at > start {
+            out.push((start, at, !main));
+            start = at;
+            main = false;
+        }
+        main |= home(&w[1]) == 0;
+    }
+    out.push((start, pp.text.len(), !main));
+    out
+}
+
+/// A scan of C tokens that knows the bracket depth and whether the last
+/// token ended a top-level item (`;`, or the `}` of a function body).
+#[derive(Default)]
+struct Brackets {
+    depth: usize,
+    /// The last significant character, and the one before it.
+    last: u8,
+    before_last: u8,
+    /// Whether the `{` that opened depth 1 followed a `)` (a function body).
+    body: bool,
+    /// Inside a literal: its quote, and whether the next byte is escaped.
+    quote: Option<u8>,
+    escaped: bool,
+    ended: bool,
+}
+
+impl Brackets {
+    fn read(&mut self, text: &str) {
+        for &b in text.as_bytes() {
+            if let Some(q) = self.quote {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == q || b == b'\n' {
+                    self.quote = None;
+                }
+                continue;
+            }
+            if b.is_ascii_whitespace() {
+                continue;
+            }
+            let mut ended = false;
+            match b {
+                b'"' => self.quote = Some(b),
+                // A digit separator (C23 `1'000`) is no literal; `u8'a'` is.
+                b'\''
+                    if !self.last.is_ascii_digit()
+                        || (self.last == b'8' && self.before_last == b'u') =>
+                {
+                    self.quote = Some(b)
+                }
+                b'(' | b'[' => self.depth += 1,
+                b'{' => {
+                    if self.depth == 0 {
+                        self.body = self.last == b')';
+                    }
+                    self.depth += 1;
+                }
+                b')' | b']' => self.depth = self.depth.saturating_sub(1),
+                b'}' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    ended = self.depth == 0 && self.body;
+                }
+                b';' => ended = self.depth == 0,
+                _ => {}
+            }
+            self.ended = ended;
+            self.before_last = self.last;
+            self.last = b;
+        }
+    }
+
+    fn item_ended(&self) -> bool {
+        self.ended && self.quote.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ends(text: &str) -> bool {
+        let mut b = Brackets::default();
+        b.read(text);
+        b.item_ended()
+    }
+
+    #[test]
+    fn items_end_at_semicolons_and_function_bodies_only() {
+        assert!(ends("int x;"));
+        assert!(ends("int f(void) { return 0; }"));
+        // A K&R body is not told from a block: no cut after it.
+        assert!(!ends("static int f(a) int a; { if (a) { } }"));
+        assert!(ends("char c = u8'}';"));
+        assert!(!ends("struct s { int a; }"));
+        assert!(!ends("int a[] = { 1, 2 }"));
+        assert!(!ends("for (;;"));
+        assert!(!ends("void f(void) { int a;"));
+        assert!(!ends("const char *s = \";"));
+        assert!(ends("const char *s = \"};\";"));
+        assert!(ends("char c = '}';"));
+        assert!(ends("int n = 1'000;"));
+        assert!(!ends("int x"));
+    }
+
+    #[test]
+    fn moved_trees_keep_their_nodes_at_the_new_offsets() {
+        let piece = "int a;\nint *f(void) { return &a; }\n";
+        let whole = format!("int b;\n{piece}");
+        let mut parser = new_parser();
+        let alone = parser.parse(piece, None).unwrap();
+        let tree = moved(alone, 7, Point { row: 1, column: 0 });
+        let one = parser.parse(&whole, None).unwrap();
+        let items = |t: &Tree| {
+            let root = t.root_node();
+            let mut c = root.walk();
+            root.named_children(&mut c)
+                .map(|n| {
+                    (
+                        n.kind().to_string(),
+                        n.start_byte(),
+                        n.end_byte(),
+                        n.start_position(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(items(&tree)[..], items(&one)[1..]);
+    }
+
+    #[test]
+    fn units_share_the_pieces_of_their_headers_and_lower_as_one_tree() {
+        let mut fs = pointee_cpp::MemoryFs::new();
+        fs.insert("a.h", "#ifndef A_H\n#define A_H\ntypedef struct node { struct node *next; } node;\nstatic inline node *next_of(node *n) { return n->next; }\n#define NEXT(n) ((n)->next)\n#endif\n");
+        fs.insert("fields.h", "int *p; int *q;\n");
+        fs.insert("b.h", "#include \"a.h\"\nextern node *head;\n");
+        fs.insert("one.c", "#include <stdlib.h>\n#include \"a.h\"\n#include \"b.h\"\nnode *head;\nstruct s {\n#include \"fields.h\"\n};\nint f(void) { node *n = NEXT(head); return n != 0; }\n");
+        fs.insert("two.c", "#include <stdlib.h>\n#include \"b.h\"\nint g(node *n) { return next_of(n) == head; }\n#include \"fields.h\"\n");
+        let cache = TreeCache::new();
+        let mut session = pointee_cpp::Session::one_pass();
+        let mut sizes = Vec::new();
+        for unit in ["one.c", "two.c"] {
+            let pp = crate::preprocess(&mut session, &pointee_cpp::Config::default(), &fs, unit);
+            let pieces = parse_unit(&cache, &pp, &[]);
+            assert!(pieces.len() > 2, "{unit}: {} pieces", pieces.len());
+            assert_eq!(pieces.first().map(|p| p.start), Some(0));
+            assert_eq!(pieces.last().map(|p| p.end), Some(pp.text.len()));
+            assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+            // The main file's text is never shared; what `fields.h` adds
+            // inside `struct s` stays in the main file's piece.
+            let main = pieces
+                .iter()
+                .find(|p| !p.shared)
+                .expect("a piece of the main file");
+            assert_eq!(
+                pp.text[main.start..main.end].contains("int *p;"),
+                unit == "one.c"
+            );
+            let whole = crate::syntax::parse(&pp.text);
+            assert_eq!(
+                crate::lower_pieces(unit, &pp.text, &trees(&pieces)),
+                crate::lower_expanded(unit, &pp.text, &whole),
+                "{unit}"
+            );
+            sizes.push(cache.len());
+        }
+        // `two.c` reads <stdlib.h> and a.h as `one.c` did: only b.h's own
+        // declaration (after a.h) is new.
+        assert_eq!(sizes[1], sizes[0] + 1, "{sizes:?}");
+    }
+}
