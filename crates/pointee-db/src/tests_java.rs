@@ -156,6 +156,11 @@ fn edits_the_ir_does_not_see_lower_and_analyse_nothing() {
     assert!(ran.contains(&"java_program".to_string()), "{ran:?}");
     assert!(!ran.contains(&"java_engine".to_string()), "{ran:?}");
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+    // And back: the unit moves earlier than where it was lowered.
+    h.edit("Main.java", "/* helps */\nclass Helper {", "class Helper {");
+    let ran = run(&mut h);
+    assert_eq!(lowered_units(&ran), Vec::<&str>::new(), "{ran:?}");
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }
 
 #[test]

@@ -383,22 +383,25 @@ fn invocations(c: &CProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize>)> 
     }))
 }
 
-/// A node of the pointer flow graph.
+/// A node of the pointer flow graph, by what names it in the program (not
+/// by the analysis' internal ids, which depend on the edits a solve went on
+/// from): a variable (method, variable), an allocation (method, site,
+/// class), a field of an allocation's objects, a static field.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Flow {
     Var(u32, u32),
-    Object(u32),
-    Field(u32, u32),
-    Static(u32),
+    Object(u32, u32, String),
+    Field(u32, u32, String, String),
+    Static(String),
 }
 
 impl NodeKey for Flow {
     fn id(&self) -> String {
         match self {
             Flow::Var(m, v) => format!("var:{m}:{v}"),
-            Flow::Object(al) => format!("obj:{al}"),
-            Flow::Field(al, f) => format!("field:{al}:{f}"),
-            Flow::Static(s) => format!("static:{s}"),
+            Flow::Object(m, s, c) => format!("obj:{m}:{s}:{c}"),
+            Flow::Field(m, s, c, f) => format!("field:{m}:{s}:{c}:{f}"),
+            Flow::Static(name) => format!("static:{name}"),
         }
     }
 }
@@ -436,8 +439,9 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
         })
     };
     let object = |b: &mut Builder<Flow>, al: u32| {
-        b.node(Flow::Object(al), || {
-            let alloc = &facts.allocs[al as usize];
+        let alloc = &facts.allocs[al as usize];
+        let key = Flow::Object(alloc.method, alloc.site, alloc.class.clone());
+        b.node(key, || {
             let (label, at) = j.site_label(alloc.method, alloc.site, &alloc.class);
             GraphNode {
                 label,
@@ -450,8 +454,14 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
         })
     };
     let field = |b: &mut Builder<Flow>, al: u32, f: u32| {
-        b.node(Flow::Field(al, f), || {
-            let alloc = &facts.allocs[al as usize];
+        let alloc = &facts.allocs[al as usize];
+        let key = Flow::Field(
+            alloc.method,
+            alloc.site,
+            alloc.class.clone(),
+            facts.fields[f as usize].clone(),
+        );
+        b.node(key, || {
             let (site, at) = j.site_label(alloc.method, alloc.site, &alloc.class);
             GraphNode {
                 label: format!("{site}.{}", facts.fields[f as usize]),
@@ -470,7 +480,12 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
             set.union_with(pta.var_pts(mc, v));
         }
         let mut out: Vec<u32> = set.iter().map(|o| pta.objs[o as usize].1).collect();
-        out.sort();
+        // In the program's terms, so that the order is a fresh solve's.
+        let key = |&al: &u32| {
+            let a = &facts.allocs[al as usize];
+            (a.method, a.site, a.class.as_str())
+        };
+        out.sort_by(|a, b| key(a).cmp(&key(b)));
         out.dedup();
         out
     };
@@ -500,18 +515,30 @@ fn pointer_flow(j: &JavaProgram, req: &GraphRequest) -> Option<(Graph, Vec<usize
             }
         }
         for &(to, s) in &mf.sloads {
-            let st = b.node(Flow::Static(s), || static_node(j, s));
+            let st = b.node(Flow::Static(facts.statics[s as usize].clone()), || {
+                static_node(j, s)
+            });
             let y = var(&mut b, m, to);
             b.edge(st, y, EdgeKind::Load, None);
         }
         for &(s, from) in &mf.sstores {
             let x = var(&mut b, m, from);
-            let st = b.node(Flow::Static(s), || static_node(j, s));
+            let st = b.node(Flow::Static(facts.statics[s as usize].clone()), || {
+                static_node(j, s)
+            });
             b.edge(x, st, EdgeKind::Store, None);
         }
     }
-    // Calls: arguments and receivers into parameters, results back.
-    for e in &pta.cg {
+    // Calls: arguments and receivers into parameters, results back; in
+    // the program's terms (caller, call site, callee), as a fresh solve
+    // would order them.
+    let mut cg: Vec<&pointee_cspta::CallEdge> = pta.cg.iter().collect();
+    cg.sort_by_key(|e| {
+        let caller = pta.reached[e.caller as usize].method;
+        let site = facts.methods[caller as usize].calls[e.call as usize].site;
+        (caller, site, pta.reached[e.callee as usize].method)
+    });
+    for e in cg {
         let (caller, callee) = (
             pta.reached[e.caller as usize].method,
             pta.reached[e.callee as usize].method,
