@@ -167,20 +167,40 @@ function position(file, needle) {
   return [i + 1, lines[i].indexOf(needle) + 1];
 }
 
+/** Runs a compiled fixture with `args`; resolves to its exit code and standard error. */
+function runFixture(exe, args) {
+  return new Promise((resolve) => {
+    const p = spawn(exe, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('exit', (code) => resolve({ code, err }));
+  });
+}
+
 describe('the fixture', () => {
-  it('fails its NOALIAS check at run time too (gcc with alias_runtime.h), so the warning is true', async () => {
+  const compile = async (extra) => {
     const out = join(mkdtempSync(join(tmpdir(), 'pointee-fixture-')), 'devices');
-    await run('gcc', ['-I', join(HERE, '..', '..', 'fixtures', 'c', 'flow'), join(HERE, 'fixture', 'devices.c'), '-o', out]);
+    await run('gcc', [...extra, '-I', join(HERE, '..', '..', 'fixtures', 'c', 'flow'), join(HERE, 'fixture', 'devices.c'), '-o', out]);
+    return out;
+  };
+
+  it('fails its NOALIAS check at run time too (gcc with alias_runtime.h), so the warning is true', async () => {
+    const out = await compile([]);
     const [line] = position('devices.c', 'NOALIAS(dev->ops');
-    const r = await new Promise((resolve) => {
-      const p = spawn(out, [], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      p.stderr.on('data', (d) => (err += d));
-      p.on('exit', (code) => resolve({ code, err }));
-    });
+    const r = await runFixture(out, ['with-console']);
     rmSync(dirname(out), { recursive: true, force: true });
     assert.equal(r.code, 3, r.err);
     assert.match(r.err, new RegExp(`devices\\.c:${line}: NOALIAS failed at run time`));
+  });
+
+  it('dereferences NULL where pointee warns when run without a console (AddressSanitizer)', async () => {
+    const out = await compile(['-g', '-fsanitize=address']);
+    const [line] = position('devices.c', 'con->file->fd');
+    const r = await runFixture(out, []);
+    rmSync(dirname(out), { recursive: true, force: true });
+    assert.notEqual(r.code, 0, r.err);
+    assert.match(r.err, /AddressSanitizer: SEGV/, r.err);
+    assert.match(r.err, new RegExp(`#0 .* in main .*devices\\.c:${line}`), r.err);
   });
 });
 
@@ -460,6 +480,20 @@ describe('pointee in VS Code (code-server in Chromium)', { timeout: 15 * 60_000 
       const text = spaces(await row.innerText());
       const [line] = position('devices.c', 'NOALIAS(dev->ops');
       assert.match(text, /NOALIAS/, text);
+      assert.match(text, new RegExp(`\\[Ln ${line}, Col 5\\]`), text);
+      assert.equal(await row.locator('.codicon-warning').count(), 1, `a warning: ${text}`);
+    });
+  });
+
+  it('the Problems panel shows the possible NULL dereference as a warning', { timeout: STEP_MS * 2 }, async () => {
+    await step('problems-null', async () => {
+      await command('Problems: Focus on Problems View');
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'may be NULL' });
+      await row.waitFor();
+      const text = spaces(await row.innerText());
+      const [line] = position('devices.c', 'con->file->fd');
+      assert.match(text, /`con` may be NULL where it is dereferenced/, text);
+      assert.match(text, /null-deref/, text);
       assert.match(text, new RegExp(`\\[Ln ${line}, Col 5\\]`), text);
       assert.equal(await row.locator('.codicon-warning').count(), 1, `a warning: ${text}`);
     });

@@ -16,6 +16,9 @@ usage:
   pointee check --project TOML [DIR]           the program a pointee.toml
                                                describes (root: DIR, else
                                                the file's folder)
+  pointee witness FILE:LINE:COL [--with PATH...] [--emit-test OUT]
+                                               an input that makes the
+                                               dereference there fault
   pointee lsp                                  language server over stdio
 
 options:
@@ -27,16 +30,30 @@ options:
   --entry NAME         Java entry class when several have main
   --context-bound N    C: at most N calling contexts per function, then
                        contexts merge (hover says so); default 256
+  --budget-steps N     C: stop the analysis after N calls analysed
+  --budget-ms N        C: stop the analysis after N milliseconds
+  --max-memory-mb N    C: stop the analysis when the process holds N MB
+                       (default 2048). A stopped analysis gives a partial
+                       result: sound, possibly coarser, the functions it
+                       did not finish listed; hover says partial
   --assume-alloc-succeeds
                        C: malloc, calloc, realloc and fopen never return
                        NULL (default: they may, and an unchecked use of
                        their result is a warning)
+  --emit-test OUT      witness: write a C test that builds the input,
+                       calls the function and faults there
+  --plain              witness: lazy initialisation without the
+                       points-to facts (every candidate)
+  --loops N, --depth N, --paths N, --time-ms N
+                       witness: loop unfoldings (4), call depth (4),
+                       paths explored (20000), time budget (5000 ms)
   --fail-on error|warning|never
                        check: which diagnostics make the exit code 1
                        (default error)
 Lines and columns are 1-based; a column counts characters.
 Exit codes: 0 ok, 1 an alias check is not ok or a diagnostic at or above
---fail-on was reported, 2 bad input.
+--fail-on was reported, 2 bad input, 3 check's C analysis stopped at its
+budget (the result is partial).
 ";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +99,14 @@ pub enum Command {
         /// `--compile-commands FILE`, `--project FILE`: the program model.
         model: Option<ModelFile>,
     },
+    Witness {
+        pos: Position,
+        with: Vec<String>,
+        emit_test: Option<String>,
+        plain: bool,
+        /// Loop unfoldings, call depth, paths, milliseconds.
+        bounds: [Option<u64>; 4],
+    },
     Lsp,
 }
 
@@ -99,6 +124,11 @@ pub struct Invocation {
     pub verbose: bool,
     pub no_facts: bool,
     pub context_bound: Option<u32>,
+    /// C: the analysis's budget (`--budget-steps`, `--budget-ms`,
+    /// `--max-memory-mb`).
+    pub budget_steps: Option<u64>,
+    pub budget_ms: Option<u64>,
+    pub max_memory_mb: Option<u64>,
     pub cs: Option<String>,
     pub entry: Option<String>,
     pub assume_alloc_succeeds: bool,
@@ -115,6 +145,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut verbose = false;
     let mut no_facts = false;
     let mut context_bound = None;
+    let (mut budget_steps, mut budget_ms, mut max_memory_mb) = (None, None, None);
     let mut each = false;
     let mut cs = None;
     let mut entry = None;
@@ -124,6 +155,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut positional = Vec::new();
     let mut with = Vec::new();
     let mut in_with = false;
+    let mut emit_test = None;
+    let mut plain = false;
+    let mut bounds: [Option<u64>; 4] = [None; 4];
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| {
             it.next()
@@ -155,6 +189,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                         ))
                     })?);
             }
+            "--budget-steps" => budget_steps = Some(whole(arg, &value(arg)?, 0)?),
+            "--budget-ms" => budget_ms = Some(whole(arg, &value(arg)?, 0)?),
+            "--max-memory-mb" => max_memory_mb = Some(whole(arg, &value(arg)?, 1)?),
             "--each" => each = true,
             "--assume-alloc-succeeds" => assume_alloc_succeeds = true,
             "--fail-on" => {
@@ -176,6 +213,23 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             }
             "--project" => model = Some(ModelFile::Manifest(value("--project")?)),
             "--with" => in_with = true,
+            "--emit-test" => {
+                emit_test = Some(value("--emit-test")?);
+                in_with = false;
+            }
+            "--plain" => plain = true,
+            flag @ ("--loops" | "--depth" | "--paths" | "--time-ms") => {
+                let v = value(flag)?;
+                let n = v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    InputError(format!("{flag} takes a positive whole number, not `{v}`"))
+                })?;
+                let i = ["--loops", "--depth", "--paths", "--time-ms"]
+                    .iter()
+                    .position(|f| f == &flag)
+                    .expect("one of the four");
+                bounds[i] = Some(n);
+                in_with = false;
+            }
             s if s.starts_with("--") => return Err(InputError(format!("unknown option `{s}`"))),
             s if in_with => with.push(s.to_string()),
             s => positional.push(s.to_string()),
@@ -207,6 +261,13 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             pos: one_position("callees")?,
             with,
         },
+        "witness" => Command::Witness {
+            pos: one_position("witness")?,
+            with,
+            emit_test,
+            plain,
+            bounds,
+        },
         "check" if positional.is_empty() && model.is_none() => {
             return Err(InputError("check needs at least one PATH".into()))
         }
@@ -230,10 +291,25 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
         verbose,
         no_facts,
         context_bound,
+        budget_steps,
+        budget_ms,
+        max_memory_mb,
         cs,
         entry,
         assume_alloc_succeeds,
         fail_on,
+    })
+}
+
+/// A whole number of at least `min` given to `flag`.
+fn whole(flag: &str, v: &str, min: u64) -> Result<u64, InputError> {
+    v.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| {
+        let what = if min == 0 {
+            "a whole number"
+        } else {
+            "a positive whole number"
+        };
+        InputError(format!("{flag} takes {what}, not `{v}`"))
     })
 }
 

@@ -11,6 +11,7 @@ mod load;
 mod locate;
 mod render;
 mod sarif;
+mod witness;
 mod workspace;
 
 use args::{Command, FailOn, Format, Invocation};
@@ -51,6 +52,9 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
         c_context_bound: inv.context_bound,
         c_entries: None,
         c_assume_alloc_succeeds: inv.assume_alloc_succeeds,
+        c_budget_steps: inv.budget_steps,
+        c_budget_ms: inv.budget_ms,
+        c_max_memory_mb: inv.max_memory_mb,
     };
     match &inv.command {
         Command::Lsp => Ok(pointee_lsp::run_stdio()),
@@ -109,6 +113,21 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             });
             Ok(0)
         }
+        Command::Witness {
+            pos,
+            with,
+            emit_test,
+            plain,
+            bounds,
+        } => witness::run(
+            &inv,
+            config,
+            pos,
+            with,
+            emit_test.as_deref(),
+            *plain,
+            bounds,
+        ),
         Command::Check { paths, each, model } => {
             let programs = if *each {
                 load::each_file(paths)?
@@ -149,7 +168,10 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
                 FailOn::Warning => Some(pointee_ide::Severity::Warning),
                 FailOn::Never => None,
             };
-            Ok(if report.all_ok() && !report.fails_on(threshold) {
+            Ok(if report.partial.is_some() {
+                // Not a complete answer, whatever it says.
+                3
+            } else if report.all_ok() && !report.fails_on(threshold) {
                 0
             } else {
                 1
@@ -158,11 +180,11 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
     }
 }
 
-fn not_here(pos: &args::Position, what: &str) -> InputError {
+pub(crate) fn not_here(pos: &args::Position, what: &str) -> InputError {
     InputError(format!("{}:{}:{}: {what}", pos.file, pos.line, pos.column))
 }
 
-fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {
+pub(crate) fn emit(inv: &Invocation, text: String, json: impl FnOnce() -> serde_json::Value) {
     let out = match inv.format {
         Format::Text => text,
         Format::Json | Format::Sarif => {

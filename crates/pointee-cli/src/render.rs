@@ -79,6 +79,7 @@ pub fn hover_json(h: &Hover, loc: &Locator) -> Value {
         "reachable": h.reachable,
         "merged": h.merged,
         "merged_in_cycle": h.merged_in_cycle,
+        "partial": h.partial,
         "extra_entry": h.extra_entry,
         "targets": targets_json(&h.targets, loc),
         "contexts": h.contexts.iter().map(|c| context_json(c, loc)).collect::<Vec<_>>(),
@@ -88,9 +89,16 @@ pub fn hover_json(h: &Hover, loc: &Locator) -> Value {
 pub fn hover_text(h: &Hover, loc: &Locator) -> String {
     let at = loc.location(h.range);
     let mut s = format!("{} at {}:{}:{}\n", h.expr, at.file, at.line, at.column);
+    if !h.reachable && h.partial {
+        s.push_str("  not analysed: the analysis stopped at its budget first\n");
+        return s;
+    }
     if !h.reachable {
         s.push_str("  unreachable: no analysed context reaches this point\n");
         return s;
+    }
+    if h.partial {
+        s.push_str("  (partial: the analysis stopped at its budget; this may say less)\n");
     }
     if h.extra_entry {
         s.push_str("  (reached only from an extra entry, with unknown inputs)\n");
@@ -183,6 +191,9 @@ pub struct CheckReport {
     pub alias_checks: Vec<AliasCheck>,
     pub diagnostics: Vec<Diagnostic>,
     pub stats: Vec<(String, u64)>,
+    /// The C analysis of a program stopped at its budget (`--each`: the
+    /// first such program's limit and steps; the functions of all).
+    pub partial: Option<pointee_ide::PartialRun>,
 }
 
 impl CheckReport {
@@ -216,6 +227,12 @@ impl CheckReport {
         }
         self.alias_checks.sort();
         self.diagnostics.sort();
+        if let Some(p) = r.partial {
+            match &mut self.partial {
+                Some(mine) => mine.incomplete.extend(p.incomplete),
+                None => self.partial = Some(p),
+            }
+        }
     }
 
     pub fn all_ok(&self) -> bool {
@@ -255,6 +272,10 @@ pub fn check_json(r: &CheckReport) -> Value {
         "alias_checks": r.alias_checks.iter().map(check_json_one).collect::<Vec<_>>(),
         "diagnostics": r.diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
         "stats": stats,
+        "partial": r.partial.as_ref().map(|p| json!({
+            "stopped_by": p.spent, "calls_analysed": p.steps,
+            "not_finished": p.incomplete.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+        })),
     })
 }
 
@@ -300,6 +321,16 @@ pub fn check_text(r: &CheckReport) -> String {
     );
     for (k, v) in &r.stats {
         let _ = writeln!(s, "{k}: {v}");
+    }
+    if let Some(p) = &r.partial {
+        let names: Vec<&str> = p.incomplete.iter().map(|n| &**n).collect();
+        let _ = writeln!(
+            s,
+            "partial: the C analysis stopped at its {} after {} calls; its answers are sound but may say less; not finished: {}",
+            p.spent,
+            p.steps,
+            if names.is_empty() { "-".to_string() } else { names.join(", ") }
+        );
     }
     s
 }

@@ -120,6 +120,7 @@ fn hover_json_has_the_contract_fields() {
             "extra_entry",
             "merged",
             "merged_in_cycle",
+            "partial",
             "reachable",
             "targets"
         ]
@@ -165,7 +166,10 @@ fn check_reports_checks_and_sets_the_exit_code() {
     let out = pointee(&["check", "examples/ops.c", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
-    assert_eq!(keys(&v), ["alias_checks", "diagnostics", "stats"]);
+    assert_eq!(
+        keys(&v),
+        ["alias_checks", "diagnostics", "partial", "stats"]
+    );
     let checks = v["alias_checks"].as_array().expect("a list");
     assert_eq!(checks.len(), 2);
     assert_eq!(
@@ -244,4 +248,52 @@ fn the_context_bound_merges_contexts_and_says_so() {
     for n in names(&free) {
         assert!(names(&bounded).contains(&n), "{n} lost by merging");
     }
+}
+
+/// A budget stops the C analysis: `check` exits with 3 and says what it did
+/// not finish (text and JSON), hover says partial; enough budget is the
+/// full run. Steps are deterministic: calls analysed.
+#[test]
+fn a_budget_gives_a_partial_result_that_says_so() {
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "examples/ops.c", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = pointee(&args);
+        let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON on stdout");
+        (out.status.code(), v)
+    };
+    let (code, full) = check(&[]);
+    assert_eq!(code, Some(0));
+    assert_eq!(full["partial"], Value::Null);
+    let (code, cut) = check(&["--budget-steps", "1"]);
+    assert_eq!(code, Some(3), "partial: exit code 3");
+    assert_eq!(cut["partial"]["stopped_by"], "step budget");
+    assert_eq!(cut["partial"]["calls_analysed"], 1);
+    let not_finished = cut["partial"]["not_finished"].as_array().expect("list");
+    assert!(!not_finished.is_empty(), "{cut}");
+    let (code, enough) = check(&["--budget-steps", "100000"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(enough["partial"], Value::Null);
+    // `start` is not analysed with a budget of 0 calls (main's calls are
+    // cut off): its hover says so instead of "unreachable".
+    let out = pointee(&["hover", "examples/ops.c:38:12", "--budget-steps", "0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not analysed: the analysis stopped at its budget"),
+        "{text}"
+    );
+    let v = json(&pointee(&[
+        "hover",
+        "examples/ops.c:38:12",
+        "--format",
+        "json",
+        "--budget-steps",
+        "0",
+    ]));
+    assert_eq!(v["partial"], true);
+    assert_eq!(v["reachable"], false);
+    let bad = pointee(&["check", "examples/ops.c", "--budget-steps", "x"]);
+    assert_bad_input(&bad, "--budget-steps takes a whole number");
+    let bad = pointee(&["check", "examples/ops.c", "--max-memory-mb", "0"]);
+    assert_bad_input(&bad, "--max-memory-mb takes a positive whole number");
 }

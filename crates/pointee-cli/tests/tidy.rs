@@ -136,6 +136,7 @@ fn crates_depend_one_way_and_the_server_only_on_the_answer_layer() {
             "pointee-java",
             "pointee-cspta",
             "pointee-project",
+            "pointee-witness",
         ],
         &["pointee-db"],
         &["pointee-ide"],

@@ -115,7 +115,9 @@ pub struct Alloc {
 pub struct Facts {
     pub method_names: Vec<String>,
     pub method_index: HashMap<String, u32>,
-    pub methods: Vec<MethodFacts>,
+    /// Shared, so that the facts of an edited program copy only the
+    /// methods that changed (`Facts::edited`).
+    pub methods: Vec<std::sync::Arc<MethodFacts>>,
     pub classes: Vec<String>,
     pub class_index: HashMap<String, u32>,
     pub allocs: Vec<Alloc>,
@@ -147,6 +149,9 @@ pub struct Facts {
     pub class_inits: Vec<Vec<u32>>,
     /// The static field [`LIBRARY_HEAP`], when the program uses it.
     pub library_heap: Option<u32>,
+    /// Allocations before this one of the methods [`Facts::edited`] made
+    /// again are left over (none: 0).
+    pub(crate) first_new_alloc: u32,
 }
 
 fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -224,7 +229,7 @@ impl Facts {
         f.class_inits = class_inits(p, &f);
         for (mi, func) in p.functions.iter().enumerate() {
             if f.method_index[&*func.name] as usize != mi {
-                f.methods.push(MethodFacts::default());
+                f.methods.push(Default::default());
                 continue;
             }
             let class = match method_class[mi] {
@@ -235,7 +240,29 @@ impl Facts {
                 c => c,
             };
             let mf = f.method(func, mi as u32, class);
-            f.methods.push(mf);
+            f.methods.push(mf.into());
+        }
+        f.library_heap = f.static_index.get(LIBRARY_HEAP).copied();
+        f
+    }
+
+    /// The facts of `program`, which differs from the program of `old`
+    /// only in the bodies of the methods `edited` (the same classes and
+    /// methods): `old`'s with those methods' facts made again. Names new
+    /// to the program get new ids after the old ones; allocation sites of
+    /// the edited methods are all new ones (`first_new_alloc` on), the
+    /// old ones staying behind unused.
+    pub(crate) fn edited(old: &Facts, program: &Program, edited: &[u32]) -> Facts {
+        let mut f = old.clone();
+        f.first_new_alloc = f.allocs.len() as u32;
+        for &m in edited {
+            let func = &program.functions[m as usize];
+            if f.method_index.get(&*func.name) != Some(&m) {
+                continue;
+            }
+            let class = old.methods[m as usize].class;
+            let mf = f.method(func, m, class);
+            f.methods[m as usize] = mf.into();
         }
         f.library_heap = f.static_index.get(LIBRARY_HEAP).copied();
         f

@@ -62,6 +62,21 @@ impl Contexts {
         id
     }
 
+    /// The same contexts (same ids) with every element renamed by `f`, an
+    /// injective renaming; `None` when `f` has no name for one.
+    pub(crate) fn renamed(&self, f: impl Fn(Elem) -> Option<Elem>) -> Option<Contexts> {
+        let mut out = Contexts {
+            list: Vec::with_capacity(self.list.len()),
+            index: HashMap::with_capacity(self.list.len()),
+        };
+        for elems in &self.list {
+            let renamed: Box<[Elem]> = elems.iter().map(|&e| f(e)).collect::<Option<_>>()?;
+            out.index.insert(renamed.clone(), out.list.len() as CtxId);
+            out.list.push(renamed);
+        }
+        (out.index.len() == out.list.len()).then_some(out)
+    }
+
     /// `ctx ++ [e]`, keeping the last `k` elements.
     pub fn append(&mut self, ctx: CtxId, e: Elem, k: usize) -> CtxId {
         if k == 0 {

@@ -13,6 +13,7 @@ mod context;
 use pointee_ir::fxhash;
 mod ptset;
 mod result;
+mod resume;
 mod solver;
 mod types;
 
@@ -23,5 +24,6 @@ pub use compile::{
 pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};
+pub use resume::Resumed;
 pub use solver::{CallEdge, Interrupted, MethodCtx};
 pub use types::{TypeInfo, TypeTests};

@@ -6,7 +6,7 @@ use crate::compile::{CallKind, CastStmt, Facts};
 use crate::context::{Contexts, CtxId, Elem, Selector, Variant};
 use crate::fxhash::FxHashMap;
 use crate::ptset::PtSet;
-use crate::solver::{CallEdge, Interrupted, MethodCtx, Solver};
+use crate::solver::{CallEdge, Interrupted, MethodCtx, Solver, State};
 use pointee_ir::Program;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -18,12 +18,14 @@ pub struct Analysis {
     pub objs: Vec<(CtxId, u32)>,
     /// Reached (method, context) pairs, in the order they were reached.
     pub reached: Vec<MethodCtx>,
-    base: Vec<u32>,
-    pt: Vec<PtSet>,
+    pub cg: Vec<CallEdge>,
+    /// The roots the solve began from, by name.
+    pub(crate) roots: Vec<String>,
+    /// The rest of the solver's state (without the four fields above),
+    /// kept so that a later solve can go on from this one.
+    pub(crate) rest: State,
     /// (object, field) -> node, sorted.
     fields: BTreeMap<(u32, u32), u32>,
-    static_nodes: Vec<u32>,
-    pub cg: Vec<CallEdge>,
     /// Reached pairs per method.
     by_method: Vec<Vec<u32>>,
     /// (method, site) -> callee methods, sorted.
@@ -112,24 +114,27 @@ impl Analysis {
             .collect();
         let mut s = Solver::new(&facts, sel);
         s.solve(&root_ids, interrupt)?;
-        let heap_bytes = s.heap_bytes();
+        let st = s.st;
+        Ok(Analysis::finish(facts, variant, roots, st))
+    }
+
+    /// The solution of `facts` in solver state `st`, ready for questions.
+    pub(crate) fn finish(
+        facts: Facts,
+        variant: Variant,
+        roots: &[&str],
+        mut st: State,
+    ) -> Analysis {
+        let heap_bytes = st.heap_bytes();
         let mut by_method = vec![Vec::new(); facts.methods.len()];
-        for (i, r) in s.reached.iter().enumerate() {
+        for (i, r) in st.reached.iter().enumerate() {
             by_method[r.method as usize].push(i as u32);
         }
-        let base = (0..s.reached.len() as u32)
-            .map(|mc| s.var_node(mc, 0))
-            .collect();
-        let fields = s.field_nodes.iter().map(|(&k, &v)| (k, v)).collect();
-        let Solver {
-            ctxs,
-            objs,
-            reached,
-            pt,
-            static_nodes,
-            cg,
-            ..
-        } = s;
+        let fields = st.field_nodes.iter().map(|(&k, &v)| (k, v)).collect();
+        let ctxs = std::mem::take(&mut st.ctxs);
+        let objs = std::mem::take(&mut st.objs);
+        let reached = std::mem::take(&mut st.reached);
+        let cg = std::mem::take(&mut st.cg);
         let mut callees: FxHashMap<(u32, u32), Vec<u32>> = Default::default();
         for e in &cg {
             let caller = reached[e.caller as usize].method;
@@ -143,21 +148,30 @@ impl Analysis {
             v.sort_unstable();
             v.dedup();
         }
-        Ok(Analysis {
+        Analysis {
             facts,
             variant,
             ctxs,
             objs,
             reached,
-            base,
-            pt,
-            fields,
-            static_nodes,
             cg,
+            roots: roots.iter().map(|r| r.to_string()).collect(),
+            rest: st,
+            fields,
             by_method,
             callees,
             heap_bytes,
-        })
+        }
+    }
+
+    /// The whole solver state (a copy), to go on from.
+    pub(crate) fn state(&self) -> State {
+        let mut st = self.rest.clone();
+        st.ctxs = self.ctxs.clone();
+        st.objs = self.objs.clone();
+        st.reached = self.reached.clone();
+        st.cg = self.cg.clone();
+        st
     }
 
     pub fn method(&self, name: &str) -> Option<u32> {
@@ -170,12 +184,14 @@ impl Analysis {
     }
 
     pub fn var_pts(&self, mc: u32, var: u32) -> &PtSet {
-        &self.pt[(self.base[mc as usize] + var) as usize]
+        &self.rest.pt[self.rest.var_node(mc, var) as usize]
     }
 
     pub fn field_pts(&self, obj: u32, field: &str) -> Option<&PtSet> {
         let f = *self.facts.field_index.get(field)?;
-        self.fields.get(&(obj, f)).map(|&n| &self.pt[n as usize])
+        self.fields
+            .get(&(obj, f))
+            .map(|&n| &self.rest.pt[n as usize])
     }
 
     /// Every non-empty field of every object: (object, field name, set).
@@ -186,7 +202,7 @@ impl Analysis {
                 (
                     o,
                     self.facts.fields[f as usize].as_str(),
-                    &self.pt[n as usize],
+                    &self.rest.pt[n as usize],
                 )
             })
             .filter(|(_, _, s)| !s.is_empty())
@@ -194,7 +210,7 @@ impl Analysis {
 
     pub fn static_pts(&self, name: &str) -> Option<&PtSet> {
         let s = *self.facts.static_index.get(name)?;
-        Some(&self.pt[self.static_nodes[s as usize] as usize])
+        Some(&self.rest.pt[self.rest.static_nodes[s as usize] as usize])
     }
 
     /// The methods a call (method, site) may reach, in any context; sorted.
@@ -250,7 +266,7 @@ impl Analysis {
             may_fail_casts: casts.iter().filter(|c| c.2).count() as u64,
             reachable_casts: casts.len() as u64,
             objects: self.objs.len() as u64,
-            pointers: self.pt.len() as u64,
+            pointers: self.rest.pt.len() as u64,
         }
     }
 
@@ -320,7 +336,7 @@ impl Analysis {
             }
         }
         for (i, name) in self.facts.statics.iter().enumerate() {
-            for t in self.pt[self.static_nodes[i] as usize].iter() {
+            for t in self.rest.pt[self.rest.static_nodes[i] as usize].iter() {
                 out.insert(format!("spt {name} -> {}", self.obj_key(t)));
             }
         }

@@ -20,7 +20,7 @@ use crate::ptset::PtSet;
 use crate::types::TypeTests;
 use std::collections::VecDeque;
 
-const NOT_VAR: u32 = u32::MAX;
+pub(crate) const NOT_VAR: u32 = u32::MAX;
 
 /// Worklist steps between two looks at the interrupt: a look is an atomic
 /// load or so, a step a set difference and its propagation.
@@ -49,131 +49,125 @@ pub struct CallEdge {
     pub callee: u32,
 }
 
-pub struct Solver<'f> {
-    pub facts: &'f Facts,
-    sel: &'f dyn Selector,
+/// What a solve computed and needs to go on: everything but the facts,
+/// the selector and the type tests, so that a later solve of a program
+/// that only adds facts can continue from it (`resume.rs`).
+#[derive(Clone, Default)]
+pub(crate) struct State {
     pub ctxs: Contexts,
     /// Abstract objects: (heap context, allocation site).
     pub objs: Vec<(CtxId, u32)>,
-    obj_index: FxHashMap<(CtxId, u32), u32>,
+    pub obj_index: FxHashMap<(CtxId, u32), u32>,
     pub reached: Vec<MethodCtx>,
-    reached_index: FxHashMap<(u32, CtxId), u32>,
+    pub reached_index: FxHashMap<(u32, CtxId), u32>,
     /// First pointer node of each reached method's variables.
-    base: Vec<u32>,
+    pub base: Vec<u32>,
+    /// The variables' nodes of reached pairs whose method was edited since
+    /// they were reached (by variable: the block at `base` no longer fits).
+    pub var_maps: FxHashMap<u32, Box<[u32]>>,
     /// Per pointer node: the reached method it is a variable of, or NOT_VAR.
-    node_mc: Vec<u32>,
+    pub node_mc: Vec<u32>,
+    /// Per pointer node: which variable of that method.
+    pub node_var: Vec<u32>,
     pub pt: Vec<PtSet>,
-    succ: Vec<Vec<u32>>,
-    edges: crate::fxhash::FxHashSet<u64>,
+    pub succ: Vec<Vec<u32>>,
+    pub edges: crate::fxhash::FxHashSet<u64>,
     pub field_nodes: FxHashMap<(u32, u32), u32>,
     pub static_nodes: Vec<u32>,
-    pending: Vec<Option<PtSet>>,
-    wl: VecDeque<u32>,
+    pub pending: Vec<Option<PtSet>>,
+    pub wl: VecDeque<u32>,
     pub cg: Vec<CallEdge>,
-    cg_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
+    pub cg_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
     /// Filtered edges (casts, catch parameters): source node -> (target
     /// node, type); only the objects that may be instances pass.
-    filtered: FxHashMap<u32, Vec<(u32, u32)>>,
-    filtered_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
+    pub filtered: FxHashMap<u32, Vec<(u32, u32)>>,
+    pub filtered_index: crate::fxhash::FxHashSet<(u32, u32, u32)>,
+    /// Dispatch results by (class, signature).
+    pub dispatched: FxHashMap<(u32, u32), Option<u32>>,
+    /// Per method: reached in some context (its classes are initialised).
+    pub method_seen: Vec<bool>,
+    /// Static initialisers to reach, in the empty context.
+    pub to_init: Vec<u32>,
+    /// (reached method, call) pairs that made a library call.
+    pub library_calls: crate::fxhash::FxHashSet<(u32, u32)>,
+}
+
+pub struct Solver<'f> {
+    pub facts: &'f Facts,
+    sel: &'f dyn Selector,
     /// Which objects a cast passes.
     types: TypeTests<'f>,
-    /// Dispatch results by (class, signature).
-    dispatched: FxHashMap<(u32, u32), Option<u32>>,
-    /// Per method: reached in some context (its classes are initialised).
-    method_seen: Vec<bool>,
-    /// Static initialisers to reach, in the empty context.
-    to_init: Vec<u32>,
-    /// (reached method, call) pairs that made a library call.
-    library_calls: crate::fxhash::FxHashSet<(u32, u32)>,
+    pub(crate) st: State,
 }
 
 impl<'f> Solver<'f> {
     pub fn new(facts: &'f Facts, sel: &'f dyn Selector) -> Solver<'f> {
-        let mut s = Solver {
-            facts,
-            sel,
-            ctxs: Contexts::default(),
-            objs: Vec::new(),
-            obj_index: Default::default(),
-            reached: Vec::new(),
-            reached_index: Default::default(),
-            base: Vec::new(),
-            node_mc: Vec::new(),
-            pt: Vec::new(),
-            succ: Vec::new(),
-            edges: Default::default(),
-            field_nodes: Default::default(),
-            static_nodes: Vec::new(),
-            pending: Vec::new(),
-            wl: VecDeque::new(),
-            cg: Vec::new(),
-            cg_index: Default::default(),
-            filtered: Default::default(),
-            filtered_index: Default::default(),
-            types: TypeTests::new(facts),
-            dispatched: Default::default(),
-            method_seen: vec![false; facts.methods.len()],
-            to_init: Vec::new(),
-            library_calls: Default::default(),
-        };
-        s.static_nodes = (0..facts.statics.len())
-            .map(|_| s.new_node(NOT_VAR))
+        let mut s = Solver::with_state(facts, sel, State::default());
+        s.st.method_seen = vec![false; facts.methods.len()];
+        s.st.static_nodes = (0..facts.statics.len())
+            .map(|_| s.new_node(NOT_VAR, 0))
             .collect();
         s
     }
 
-    fn new_node(&mut self, mc: u32) -> u32 {
-        let id = self.pt.len() as u32;
-        self.pt.push(PtSet::new());
-        self.succ.push(Vec::new());
-        self.node_mc.push(mc);
-        self.pending.push(None);
-        id
+    /// A solver that goes on from `st`, which must be a state of these
+    /// facts (`resume.rs` translates an earlier one).
+    pub(crate) fn with_state(facts: &'f Facts, sel: &'f dyn Selector, st: State) -> Solver<'f> {
+        Solver {
+            facts,
+            sel,
+            types: TypeTests::new(facts),
+            st,
+        }
+    }
+
+    fn new_node(&mut self, mc: u32, var: u32) -> u32 {
+        self.st.new_node(mc, var)
     }
 
     pub fn var_node(&self, mc: u32, var: u32) -> u32 {
-        self.base[mc as usize] + var
+        self.st.var_node(mc, var)
     }
 
     fn field_node(&mut self, obj: u32, field: u32) -> u32 {
-        if let Some(&n) = self.field_nodes.get(&(obj, field)) {
+        if let Some(&n) = self.st.field_nodes.get(&(obj, field)) {
             return n;
         }
-        let n = self.new_node(NOT_VAR);
-        self.field_nodes.insert((obj, field), n);
+        let n = self.new_node(NOT_VAR, 0);
+        self.st.field_nodes.insert((obj, field), n);
         n
     }
 
     fn obj(&mut self, hctx: CtxId, alloc: u32) -> u32 {
-        if let Some(&o) = self.obj_index.get(&(hctx, alloc)) {
+        if let Some(&o) = self.st.obj_index.get(&(hctx, alloc)) {
             return o;
         }
-        let o = self.objs.len() as u32;
-        self.objs.push((hctx, alloc));
-        self.obj_index.insert((hctx, alloc), o);
+        let o = self.st.objs.len() as u32;
+        self.st.objs.push((hctx, alloc));
+        self.st.obj_index.insert((hctx, alloc), o);
         o
     }
 
     fn add_wl(&mut self, n: u32, pts: &PtSet) {
-        match &mut self.pending[n as usize] {
+        match &mut self.st.pending[n as usize] {
             Some(p) => {
                 p.union_with(pts);
             }
             slot @ None => {
                 *slot = Some(pts.clone());
-                self.wl.push_back(n);
+                self.st.wl.push_back(n);
             }
         }
     }
 
     /// AddEdge(s, t).
     fn add_edge(&mut self, s: u32, t: u32) {
-        if !self.edges.insert((s as u64) << 32 | t as u64) {
+        if !self.st.edges.insert((s as u64) << 32 | t as u64) {
             return;
         }
-        self.succ[s as usize].push(t);
-        if !self.pt[s as usize].is_empty() {
-            let p = self.pt[s as usize].clone();
+        self.st.succ[s as usize].push(t);
+        if !self.st.pt[s as usize].is_empty() {
+            let p = self.st.pt[s as usize].clone();
             self.add_wl(t, &p);
         }
     }
@@ -181,12 +175,12 @@ impl<'f> Solver<'f> {
     /// AddEdge(s, t) passing only the objects that may be instances of
     /// type `ty` (a cast).
     fn add_filtered_edge(&mut self, s: u32, t: u32, ty: u32) {
-        if !self.filtered_index.insert((s, t, ty)) {
+        if !self.st.filtered_index.insert((s, t, ty)) {
             return;
         }
-        self.filtered.entry(s).or_default().push((t, ty));
-        if !self.pt[s as usize].is_empty() {
-            let p = self.filter(&self.pt[s as usize].clone(), ty);
+        self.st.filtered.entry(s).or_default().push((t, ty));
+        if !self.st.pt[s as usize].is_empty() {
+            let p = self.filter(&self.st.pt[s as usize].clone(), ty);
             if !p.is_empty() {
                 self.add_wl(t, &p);
             }
@@ -197,7 +191,7 @@ impl<'f> Solver<'f> {
     fn filter(&mut self, pts: &PtSet, ty: u32) -> PtSet {
         let mut out = PtSet::new();
         for o in pts.iter() {
-            let a = &self.facts.allocs[self.objs[o as usize].1 as usize];
+            let a = &self.facts.allocs[self.st.objs[o as usize].1 as usize];
             if self.types.may_fit(a.ty, ty) {
                 out.insert(o);
             }
@@ -224,67 +218,75 @@ impl<'f> Solver<'f> {
                     return Err(Interrupted);
                 }
             }
-            while let Some(c) = self.to_init.pop() {
+            while let Some(c) = self.st.to_init.pop() {
                 self.add_reachable(c, EMPTY);
             }
-            let Some(n) = self.wl.pop_front() else { break };
-            let Some(pts) = self.pending[n as usize].take() else {
+            let Some(n) = self.st.wl.pop_front() else {
+                break;
+            };
+            let Some(pts) = self.st.pending[n as usize].take() else {
                 continue;
             };
-            let delta = pts.minus(&self.pt[n as usize]);
+            let delta = pts.minus(&self.st.pt[n as usize]);
             if delta.is_empty() {
                 continue;
             }
             self.propagate(n, &delta);
-            let mc = self.node_mc[n as usize];
+            let mc = self.st.node_mc[n as usize];
             if mc == NOT_VAR {
                 continue;
             }
-            let MethodCtx { method, .. } = self.reached[mc as usize];
-            let var = n - self.base[mc as usize];
-            let m = &self.facts.methods[method as usize];
-            if m.uses[var as usize].is_empty() {
-                continue;
-            }
-            let array_field = self.facts.field_index.get(ARRAY_FIELD).copied();
-            for o in delta.iter() {
-                for &u in &m.uses[var as usize] {
-                    match u {
-                        BaseUse::Store(i) => {
-                            let (_, f, y) = m.stores[i as usize];
-                            if Some(f) == array_field && self.is_empty_array(o) {
-                                continue;
-                            }
-                            let fnode = self.field_node(o, f);
-                            self.add_edge(self.var_node(mc, y), fnode);
-                        }
-                        BaseUse::Load(i) => {
-                            let (x, _, f) = m.loads[i as usize];
-                            let fnode = self.field_node(o, f);
-                            self.add_edge(fnode, self.var_node(mc, x));
-                        }
-                        BaseUse::Call(i) => self.process_call(mc, i, o),
-                    }
-                }
-            }
+            let var = self.st.node_var[n as usize];
+            self.process_uses(mc, var, &delta);
         }
         Ok(())
     }
 
+    /// The loads, stores and calls whose base is variable `var` of the
+    /// reached pair `mc`, for the new objects `delta` of the variable.
+    pub(crate) fn process_uses(&mut self, mc: u32, var: u32, delta: &PtSet) {
+        let MethodCtx { method, .. } = self.st.reached[mc as usize];
+        let m = &self.facts.methods[method as usize];
+        if m.uses[var as usize].is_empty() {
+            return;
+        }
+        let array_field = self.facts.field_index.get(ARRAY_FIELD).copied();
+        for o in delta.iter() {
+            for &u in &m.uses[var as usize] {
+                match u {
+                    BaseUse::Store(i) => {
+                        let (_, f, y) = m.stores[i as usize];
+                        if Some(f) == array_field && self.is_empty_array(o) {
+                            continue;
+                        }
+                        let fnode = self.field_node(o, f);
+                        self.add_edge(self.var_node(mc, y), fnode);
+                    }
+                    BaseUse::Load(i) => {
+                        let (x, _, f) = m.loads[i as usize];
+                        let fnode = self.field_node(o, f);
+                        self.add_edge(fnode, self.var_node(mc, x));
+                    }
+                    BaseUse::Call(i) => self.process_call(mc, i, o),
+                }
+            }
+        }
+    }
+
     /// A zero-length array: an element store into it never happens.
     fn is_empty_array(&self, o: u32) -> bool {
-        self.facts.allocs[self.objs[o as usize].1 as usize].empty
+        self.facts.allocs[self.st.objs[o as usize].1 as usize].empty
     }
 
     /// Propagate(n, delta).
     fn propagate(&mut self, n: u32, delta: &PtSet) {
-        self.pt[n as usize].union_with(delta);
-        let succ = std::mem::take(&mut self.succ[n as usize]);
+        self.st.pt[n as usize].union_with(delta);
+        let succ = std::mem::take(&mut self.st.succ[n as usize]);
         for &s in &succ {
             self.add_wl(s, delta);
         }
-        self.succ[n as usize] = succ;
-        if let Some(filtered) = self.filtered.get(&n).cloned() {
+        self.st.succ[n as usize] = succ;
+        if let Some(filtered) = self.st.filtered.get(&n).cloned() {
             for (t, ty) in filtered {
                 let p = self.filter(delta, ty);
                 if !p.is_empty() {
@@ -296,22 +298,32 @@ impl<'f> Solver<'f> {
 
     /// AddReachable(c:m); returns the reached pair's index.
     fn add_reachable(&mut self, method: u32, ctx: CtxId) -> u32 {
-        if let Some(&mc) = self.reached_index.get(&(method, ctx)) {
+        if let Some(&mc) = self.st.reached_index.get(&(method, ctx)) {
             return mc;
         }
-        let mc = self.reached.len() as u32;
-        self.reached.push(MethodCtx { method, ctx });
-        self.reached_index.insert((method, ctx), mc);
+        let mc = self.st.reached.len() as u32;
+        self.st.reached.push(MethodCtx { method, ctx });
+        self.st.reached_index.insert((method, ctx), mc);
         let m = &self.facts.methods[method as usize];
-        if !std::mem::replace(&mut self.method_seen[method as usize], true) {
-            self.to_init.extend(&m.inits);
+        if !std::mem::replace(&mut self.st.method_seen[method as usize], true) {
+            self.st.to_init.extend(&m.inits);
         }
-        self.base.push(self.pt.len() as u32);
-        for _ in 0..m.nvars {
-            self.new_node(mc);
+        self.st.base.push(self.st.pt.len() as u32);
+        for v in 0..m.nvars {
+            self.new_node(mc, v);
         }
+        self.add_method_facts(mc);
+        mc
+    }
+
+    /// The facts of a reached pair's method that do not wait for objects:
+    /// New, Assign, casts, static fields and static calls. Adding them
+    /// again changes nothing.
+    pub(crate) fn add_method_facts(&mut self, mc: u32) {
+        let MethodCtx { method, ctx } = self.st.reached[mc as usize];
+        let m = &self.facts.methods[method as usize];
         if !m.news.is_empty() {
-            let hctx = self.sel.heap_context(&mut self.ctxs, ctx);
+            let hctx = self.sel.heap_context(&mut self.st.ctxs, ctx);
             for &(x, a) in &m.news {
                 let hc = if self.facts.allocs[a as usize].is_string {
                     EMPTY
@@ -329,33 +341,33 @@ impl<'f> Solver<'f> {
             self.add_filtered_edge(self.var_node(mc, c.from), self.var_node(mc, c.to), c.ty);
         }
         for &(x, s, ty) in &m.filtered_sloads {
-            self.add_filtered_edge(self.static_nodes[s as usize], self.var_node(mc, x), ty);
+            self.add_filtered_edge(self.st.static_nodes[s as usize], self.var_node(mc, x), ty);
         }
         for &(x, s) in &m.sloads {
-            self.add_edge(self.static_nodes[s as usize], self.var_node(mc, x));
+            self.add_edge(self.st.static_nodes[s as usize], self.var_node(mc, x));
         }
         for &(s, y) in &m.sstores {
-            self.add_edge(self.var_node(mc, y), self.static_nodes[s as usize]);
+            self.add_edge(self.var_node(mc, y), self.st.static_nodes[s as usize]);
         }
         for i in 0..m.calls.len() {
             if let CallKind::Static(callee) = m.calls[i].kind {
                 let site = Elem::Call(method, m.calls[i].site);
-                let ct = self.sel.callee_context(&mut self.ctxs, ctx, site, None);
+                let ct = self.sel.callee_context(&mut self.st.ctxs, ctx, site, None);
                 self.call_edge(mc, i as u32, callee, ct);
             }
         }
-        mc
     }
 
     /// ProcessCall(c:x, c':o) for one call whose receiver is x.
     fn process_call(&mut self, mc: u32, call: u32, o: u32) {
-        let MethodCtx { method, ctx } = self.reached[mc as usize];
+        let MethodCtx { method, ctx } = self.st.reached[mc as usize];
         let facts = self.facts;
         let c = &facts.methods[method as usize].calls[call as usize];
-        let (hctx, alloc) = self.objs[o as usize];
+        let (hctx, alloc) = self.st.objs[o as usize];
         let a = &facts.allocs[alloc as usize];
         let target = match c.kind {
             CallKind::Virtual(_, sig) => *self
+                .st
                 .dispatched
                 .entry((a.dispatch_class.unwrap_or(u32::MAX), sig))
                 .or_insert_with(|| facts.dispatch(a.dispatch_class, sig)),
@@ -373,9 +385,12 @@ impl<'f> Solver<'f> {
             alloc,
             in_type: a.in_type,
         };
-        let ct =
-            self.sel
-                .callee_context(&mut self.ctxs, ctx, Elem::Call(method, c.site), Some(recv));
+        let ct = self.sel.callee_context(
+            &mut self.st.ctxs,
+            ctx,
+            Elem::Call(method, c.site),
+            Some(recv),
+        );
         let callee = self.add_reachable(target, ct);
         if let Some(this) = facts.methods[target as usize].this {
             self.add_wl(self.var_node(callee, this), &PtSet::singleton(o));
@@ -390,13 +405,13 @@ impl<'f> Solver<'f> {
         let Some(lib) = self.facts.library_heap else {
             return;
         };
-        let heap = self.static_nodes[lib as usize];
+        let heap = self.st.static_nodes[lib as usize];
         self.add_wl(heap, &PtSet::singleton(o));
-        if !self.library_calls.insert((mc, call)) {
+        if !self.st.library_calls.insert((mc, call)) {
             return;
         }
         let facts = self.facts;
-        let c = &facts.methods[self.reached[mc as usize].method as usize].calls[call as usize];
+        let c = &facts.methods[self.st.reached[mc as usize].method as usize].calls[call as usize];
         for a in c.args.iter().flatten() {
             self.add_edge(self.var_node(mc, *a), heap);
         }
@@ -409,16 +424,16 @@ impl<'f> Solver<'f> {
     /// edges, when new.
     fn call_edge(&mut self, mc: u32, call: u32, target: u32, ct: CtxId) {
         let callee = self.add_reachable(target, ct);
-        if !self.cg_index.insert((mc, call, callee)) {
+        if !self.st.cg_index.insert((mc, call, callee)) {
             return;
         }
-        self.cg.push(CallEdge {
+        self.st.cg.push(CallEdge {
             caller: mc,
             call,
             callee,
         });
         let facts = self.facts;
-        let caller_m = &facts.methods[self.reached[mc as usize].method as usize];
+        let caller_m = &facts.methods[self.st.reached[mc as usize].method as usize];
         let c = &caller_m.calls[call as usize];
         let tm = &facts.methods[target as usize];
         for (a, p) in c.args.iter().zip(&tm.params) {
@@ -430,9 +445,23 @@ impl<'f> Solver<'f> {
             self.add_edge(self.var_node(callee, r), self.var_node(mc, l));
         }
     }
+}
+
+impl State {
+    /// A new pointer node: variable `var` of the reached pair `mc`, or
+    /// (`mc` NOT_VAR) a field or static field.
+    pub(crate) fn new_node(&mut self, mc: u32, var: u32) -> u32 {
+        let id = self.pt.len() as u32;
+        self.pt.push(PtSet::new());
+        self.succ.push(Vec::new());
+        self.node_mc.push(mc);
+        self.node_var.push(var);
+        self.pending.push(None);
+        id
+    }
 
     /// Rough heap use of the solution, in bytes.
-    pub fn heap_bytes(&self) -> usize {
+    pub(crate) fn heap_bytes(&self) -> usize {
         let sets: usize = self.pt.iter().map(PtSet::heap_bytes).sum();
         let succ: usize = self.succ.iter().map(|s| s.capacity() * 4).sum();
         sets + succ
@@ -440,5 +469,15 @@ impl<'f> Solver<'f> {
             + self.edges.len() * 16
             + self.field_nodes.len() * 24
             + self.filtered_index.len() * 24
+    }
+
+    /// The pointer node of variable `var` of the reached pair `mc`.
+    pub fn var_node(&self, mc: u32, var: u32) -> u32 {
+        if !self.var_maps.is_empty() {
+            if let Some(map) = self.var_maps.get(&mc) {
+                return map[var as usize];
+            }
+        }
+        self.base[mc as usize] + var
     }
 }

@@ -17,6 +17,16 @@ pub fn c_settings(config: &Config, program: &pointee_ir::Program) -> pointee_flo
     if let Some(bound) = config.c_context_bound {
         s.max_contexts_per_function = bound.max(1) as usize;
     }
+    s.budget = pointee_flow::Budget {
+        steps: config.c_budget_steps,
+        time: config.c_budget_ms.map(std::time::Duration::from_millis),
+        memory_mb: Some(
+            config
+                .c_max_memory_mb
+                .unwrap_or(crate::DEFAULT_MAX_MEMORY_MB),
+        ),
+        memory_probe: pointee_flow::MemoryProbe(Some(Arc::new(resident_mb))),
+    };
     s.entries = config.c_entries.as_ref().map(|patterns| {
         program
             .functions
@@ -30,6 +40,30 @@ pub fn c_settings(config: &Config, program: &pointee_ir::Program) -> pointee_flo
             .collect()
     });
     s
+}
+
+/// The process's resident memory in MB (`VmRSS`; 0 where there is no
+/// `/proc`: the ceiling is then not enforced).
+fn resident_mb() -> u64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return 0;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb / 1024)
+}
+
+/// A C run that stopped at its budget (position-free).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PartialRun {
+    /// Which limit: "step budget", "time budget" or "memory ceiling".
+    pub spent: String,
+    /// Calls analysed before it stopped.
+    pub steps: u64,
+    /// The functions whose answers miss what the run did not finish.
+    pub incomplete: Vec<Name>,
 }
 
 /// How a call reaches its callee.
@@ -70,6 +104,8 @@ pub struct CAnalysis {
     pub edges: Vec<CallEdge>,
     pub alias_checks: Vec<AliasCheck>,
     pub stats: Vec<(String, u64)>,
+    /// The run stopped at its budget: what it did not finish.
+    pub partial: Option<PartialRun>,
 }
 
 /// One run of the C engine, kept so that requests query it without
@@ -235,5 +271,10 @@ fn c_results(
     out.edges.sort();
     out.edges.dedup();
     out.stats = a.stats();
+    out.partial = a.partial().map(|p| PartialRun {
+        spent: p.spent.describe().to_string(),
+        steps: p.steps,
+        incomplete: p.incomplete,
+    });
     Ok(Arc::new(out))
 }

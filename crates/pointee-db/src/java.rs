@@ -83,6 +83,9 @@ pub fn java_config(db: &dyn Db, project: Project) -> Config {
 /// Runs the Java analysis with the configured sensitivity and roots.
 /// Re-executes only when the Java IR or the Java configuration changed:
 /// switching the context sensitivity analyses once, and lowers nothing.
+/// After an edit that only adds facts (statements added to method bodies),
+/// the solve goes on from the last run's solution
+/// (`pointee_cspta::Analysis::resume`, which checks that it may).
 #[salsa::tracked(returns(ref))]
 pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
     // Stop when an input is about to be written: this run's revision is
@@ -90,15 +93,29 @@ pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
     let writes = db.writes();
     let start = writes.load(std::sync::atomic::Ordering::SeqCst);
     let outdated = || writes.load(std::sync::atomic::Ordering::SeqCst) != start;
+    // The last run, which this one goes on from when the edit since only
+    // added facts; it stays the last run if this one is stopped.
+    let previous = db
+        .last_java_engines()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&project)
+        .cloned();
     let session = crate::session::JavaSession::start(
         java_ir(db, project),
         java_config(db, project),
+        previous.as_ref().map(|p| &*p.0),
         &outdated,
     )
     .unwrap_or_else(|pointee_cspta::Interrupted| {
         std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite))
     });
-    JavaEngine(Arc::new(session))
+    let engine = JavaEngine(Arc::new(session));
+    db.last_java_engines()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(project, engine.clone());
+    engine
 }
 
 /// The call edges and alias checks of the Java analysis, position-free.

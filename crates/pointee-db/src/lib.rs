@@ -184,7 +184,17 @@ pub struct Config {
     /// (for code bases that abort on allocation failure); by default they
     /// may.
     pub c_assume_alloc_succeeds: bool,
+    /// C: the run's budget (see pointee-flow's `budget.rs`): the calls it
+    /// may analyse, its time in milliseconds, and the process's memory
+    /// ceiling in MB (`None`: [`DEFAULT_MAX_MEMORY_MB`]). Past any of them
+    /// the run stops with a partial, sound result.
+    pub c_budget_steps: Option<u64>,
+    pub c_budget_ms: Option<u64>,
+    pub c_max_memory_mb: Option<u64>,
 }
+
+/// The memory ceiling of a C run when the configuration gives none.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 2048;
 
 /// One source file of the program.
 #[salsa::input(debug)]
@@ -233,6 +243,10 @@ pub trait Db: salsa::Database {
     /// `c_engine`).
     fn last_c_engines(&self) -> &LastEngines;
 
+    /// The Java analysis' last run per project, which the next run goes
+    /// on from when the edit only added facts (see `java_engine`).
+    fn last_java_engines(&self) -> &LastJavaEngines;
+
     /// Counts writes to the inputs: an engine run stops when it changes
     /// (see [`Database::will_write`]).
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64>;
@@ -247,6 +261,7 @@ pub struct Database {
     /// Shared by clones: whichever clone runs the engine leaves its result
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
+    last_java_engines: Arc<LastJavaEngines>,
     writes: Arc<std::sync::atomic::AtomicU64>,
     c_inputs: Option<CInputs>,
     front_end: Arc<FrontEnd>,
@@ -255,6 +270,9 @@ pub struct Database {
 /// The C engine's last run of each project.
 pub type LastEngines = std::sync::Mutex<std::collections::HashMap<Project, CEngine>>;
 
+/// The Java analysis' last run of each project.
+pub type LastJavaEngines = std::sync::Mutex<std::collections::HashMap<Project, JavaEngine>>;
+
 #[salsa::db]
 impl salsa::Database for Database {}
 
@@ -262,6 +280,10 @@ impl salsa::Database for Database {}
 impl Db for Database {
     fn last_c_engines(&self) -> &LastEngines {
         &self.last_c_engines
+    }
+
+    fn last_java_engines(&self) -> &LastJavaEngines {
+        &self.last_java_engines
     }
 
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
@@ -291,6 +313,10 @@ impl Database {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|p, _| projects.contains(p));
+        self.last_java_engines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|p, _| projects.contains(p));
     }
 
     /// Call before writing an input: engine runs of older revisions (on
@@ -306,6 +332,7 @@ impl Database {
         let mut db = Database {
             storage,
             last_c_engines: Arc::default(),
+            last_java_engines: Arc::default(),
             writes: Arc::default(),
             c_inputs: None,
             front_end: Arc::default(),

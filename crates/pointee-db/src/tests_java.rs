@@ -259,3 +259,45 @@ fn a_write_stops_a_running_java_analysis() {
         java_analysis(&fresh.db, fresh.project)
     );
 }
+
+/// An edit that adds a statement to a body goes on from the last solve;
+/// one that removes it solves from scratch; both answer as a fresh
+/// database does.
+#[test]
+fn an_added_statement_resumes_the_last_solve() {
+    let mut h = harness();
+    run(&mut h);
+    let resumed = |h: &Harness| java_engine(&h.db, h.project).0.resumed();
+    assert_eq!(resumed(&h), None, "the first run has nothing to go on from");
+    let same_as_fresh = |h: &Harness| {
+        let text = |f: &str| h.file(f).text(&h.db).to_string();
+        let fresh = Harness::new(&[
+            ("Main.java", &text("Main.java")),
+            ("Shapes.java", &text("Shapes.java")),
+        ]);
+        assert_eq!(
+            java_analysis(&h.db, h.project),
+            java_analysis(&fresh.db, fresh.project)
+        );
+    };
+    h.edit(
+        "Main.java",
+        "keep = s.tag();",
+        "keep = s.tag(); Object more = keep; keep = more;",
+    );
+    let ran = run(&mut h);
+    assert_eq!(lowered_units(&ran), vec!["java_unit(Main.java#0)"]);
+    assert_eq!(
+        resumed(&h),
+        Some(pointee_cspta::Resumed::Continued { edited_methods: 1 })
+    );
+    same_as_fresh(&h);
+    h.edit("Main.java", " Object more = keep; keep = more;", "");
+    run(&mut h);
+    assert!(
+        matches!(resumed(&h), Some(pointee_cspta::Resumed::Fresh(_))),
+        "{:?}",
+        resumed(&h)
+    );
+    same_as_fresh(&h);
+}

@@ -81,7 +81,7 @@ impl Engine<'_> {
         f: u32,
         input: Arc<Facts>,
         h: usize,
-    ) -> (State, UnitId, bool) {
+    ) -> Option<(State, UnitId, bool)> {
         // The head iterates until the nodes are stable.
         self.stack[h].recursive = true;
         let head = self.stack[h].unit;
@@ -95,10 +95,12 @@ impl Engine<'_> {
                         // Analysed in this pass already: once per pass, the
                         // next one takes the larger input.
                         self.stack[h].changed = true;
-                        return self.read_node(f, input, h);
+                        return Some(self.read_node(f, input, h));
                     }
                 }
             }
+            // Past the budget a new node is not made (`budget.rs`).
+            None if self.exhausted.is_some() => return None,
             None => {
                 let u = self.new_unit(f, input.clone(), false, true);
                 self.per_func[f as usize] += 1;
@@ -116,7 +118,7 @@ impl Engine<'_> {
             }
         }
         self.bring_up_to_date(f);
-        self.read_node(f, input, h)
+        Some(self.read_node(f, input, h))
     }
 
     /// The result of node `f` for a call with `input`, recorded as read.

@@ -7,7 +7,7 @@ use crate::loc::{LocId, Root, Step, FREED, NULL, UNKNOWN};
 use crate::solver::{Arg, CallEdge, Engine};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
-use pointee_ir::{Index, Name, Place, Rvalue, SiteId, StmtId, Type};
+use pointee_ir::{pointer_paths, Index, Name, Place, Rvalue, SiteId, StmtId, Type};
 
 /// How a location sits in its parent, for memory copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,10 +55,30 @@ impl<'p> Engine<'p> {
         lhs: Option<&Place>,
         vals: Locset,
     ) {
-        if let Some(lhs) = lhs {
-            let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
-            self.note_writes(&lv);
-            transfer::store_vals(&self.locs, st, &lv, vals);
+        let Some(lhs) = lhs else { return };
+        let lv = transfer::lvals(&mut self.locs, st, sc, lhs);
+        // A struct (or array) result is written leaf by leaf, each leaf a
+        // store of its own (`b = ext();` sets every pointer field of `b`).
+        let mut leaves: Vec<Locset> = Vec::new();
+        for &(l, def) in &lv {
+            let ty = self.locs.get(l).ty.clone();
+            match ty {
+                Some(t) if !t.is_pointer_like() => {
+                    for leaf in pointer_paths(&t, &self.prog.types) {
+                        let x = self.locs.with_path(l, &crate::solver::steps_of(&leaf));
+                        leaves.push(vec![(x, def)]);
+                    }
+                }
+                _ => leaves.push(vec![(l, def)]),
+            }
+        }
+        if lv.len() > 1 {
+            // Several places: every leaf is a weak update anyway.
+            leaves = vec![leaves.concat()];
+        }
+        for leaf in leaves {
+            self.note_writes(&leaf);
+            transfer::store_vals(&self.locs, st, &leaf, vals.clone());
         }
     }
 
@@ -572,7 +592,7 @@ impl<'p> Engine<'p> {
     /// callers apply the same to them after the call (`Engine::escape`).
     pub(crate) fn call_unknown(
         &mut self,
-        mut st: Facts,
+        st: Facts,
         sc: Scope<'p>,
         stmt: StmtId,
         lhs: Option<&Place>,
@@ -585,16 +605,26 @@ impl<'p> Engine<'p> {
             }
         }
         work.extend(self.escaped.iter().copied());
-        // What escaped before may be changed again.
-        work.extend(st.targets(UNKNOWN).iter().map(|f| f.dst));
         self.escaped_call();
-        let funcs = self.clobber_reachable(&mut st, work);
-        let mut out = Some(st.clone());
-        for name in funcs {
-            if let Some(&fi) = self.locs.func_index.get(&name) {
+        // Unknown code may call what it reaches in any order, any number
+        // of times: one callback may see what another wrote, and a pointer
+        // a callback stored may reach more functions. So: call every
+        // function reachable (chained, from the state so far) until the
+        // state stops changing.
+        let mut cur = st;
+        loop {
+            let mut roots = work.clone();
+            // What escaped before may be changed again.
+            roots.extend(cur.targets(UNKNOWN).iter().map(|f| f.dst));
+            let funcs = self.clobber_reachable(&mut cur, roots);
+            let mut out = Some(cur.clone());
+            for name in funcs {
+                let Some(&fi) = self.locs.func_index.get(&name) else {
+                    continue;
+                };
                 let n = self.func(fi).params.len();
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
-                let s = out.clone().unwrap_or_else(|| st.clone());
+                let s = out.clone().unwrap_or_else(|| cur.clone());
                 let (r, u, approximate) = self.call_defined(s, sc, fi, None, &unknown_args);
                 let map = std::mem::take(&mut self.last_map);
                 self.record(
@@ -605,12 +635,19 @@ impl<'p> Engine<'p> {
                         approximate,
                         indirect: true,
                         map,
+                        cut_off: u.is_none(),
                     },
                 );
                 merge_into(&mut out, &r);
             }
+            // `out` starts from `cur` (no callback called): never `None`.
+            let next = out?;
+            if next == cur {
+                break;
+            }
+            cur = next;
         }
-        let mut st = out?;
+        let mut st = cur;
         self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]);
         Some(st)
     }

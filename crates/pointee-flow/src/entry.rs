@@ -76,7 +76,9 @@ impl<'p> Engine<'p> {
             None => Arc::new(self.main_input_facts(m)),
         };
         self.main_input = Some(input.clone());
-        let u = self.invoke_entry_arc(m, input, EntryKind::Main);
+        let Some(u) = self.invoke_entry_arc(m, input, EntryKind::Main) else {
+            return;
+        };
         let mut done = 0;
         while done < self.exit_handlers.len() {
             let name = self.exit_handlers[done].clone();
@@ -123,12 +125,17 @@ impl<'p> Engine<'p> {
         Facts::from_unsorted(input)
     }
 
-    pub(crate) fn invoke_entry(&mut self, f: u32, input: Facts, kind: EntryKind) -> UnitId {
+    /// Runs an entry; `None` when the budget was spent before it
+    /// (`budget.rs`: its function stays "not analysed").
+    pub(crate) fn invoke_entry(&mut self, f: u32, input: Facts, kind: EntryKind) -> Option<UnitId> {
         self.invoke_entry_arc(f, Arc::new(input), kind)
     }
 
-    fn invoke_entry_arc(&mut self, f: u32, input: Arc<Facts>, kind: EntryKind) -> UnitId {
-        let (_, u, _) = self.invoke(f, input);
+    fn invoke_entry_arc(&mut self, f: u32, input: Arc<Facts>, kind: EntryKind) -> Option<UnitId> {
+        let Some((_, u, _)) = self.invoke(f, input) else {
+            self.cut_off_entry(f);
+            return None;
+        };
         let unit = &mut self.units[u as usize];
         if unit.entry.is_none() {
             unit.entry = Some(kind);
@@ -136,7 +143,7 @@ impl<'p> Engine<'p> {
         if !self.entries.contains(&u) {
             self.entries.push(u);
         }
-        u
+        Some(u)
     }
 
     /// Live units reachable from the entries (optionally only `Main` and

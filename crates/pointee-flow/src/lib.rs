@@ -12,6 +12,7 @@
 //! This crate must never parse, do I/O, or know about source positions, LSP,
 //! JSON or the command line; it never depends on tokio or serde.
 
+mod budget;
 mod cycle;
 mod effects;
 mod entry;
@@ -31,6 +32,7 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
+pub use budget::{Budget, MemoryProbe, Partial, Spent};
 pub use facts::{Fact, Facts, State};
 pub use library::{
     check_holds, dereferenced_args, effect as library_effect, is_alias_check, Effect,

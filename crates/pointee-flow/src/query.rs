@@ -21,6 +21,9 @@ pub struct Analysis<'p> {
     numbers: Vec<Option<u32>>,
     replays: HashMap<UnitId, HashMap<Point, Facts>>,
     reuse: crate::reuse::Reuse,
+    /// Per function: its answers miss contexts the budget cut off
+    /// (`budget.rs`). Empty when the run finished.
+    incomplete: Vec<bool>,
 }
 
 /// The values of an expression in one context.
@@ -36,7 +39,8 @@ pub struct ContextValues {
 pub use pointee_ir::Verdict as Alias;
 
 impl<'p> Analysis<'p> {
-    pub(crate) fn new(engine: Engine<'p>) -> Analysis<'p> {
+    pub(crate) fn new(mut engine: Engine<'p>) -> Analysis<'p> {
+        let incomplete = mark_partial(&mut engine);
         let live = engine.reachable_units(false);
         let main_live = engine.reachable_units(true);
         let numbers = number_units(&engine, &live);
@@ -47,7 +51,29 @@ impl<'p> Analysis<'p> {
             numbers,
             replays: HashMap::default(),
             reuse: Default::default(),
+            incomplete,
         }
+    }
+
+    /// What the run did not finish, when it stopped at its budget.
+    pub fn partial(&self) -> Option<crate::budget::Partial> {
+        let spent = self.engine.exhausted?;
+        let incomplete = (0..self.incomplete.len())
+            .filter(|&f| self.incomplete[f])
+            .map(|f| self.engine.prog.functions[f].name.clone())
+            .collect();
+        Some(crate::budget::Partial {
+            spent,
+            steps: self.engine.spent_at,
+            incomplete,
+        })
+    }
+
+    /// The function's answers miss contexts the budget cut off: they say
+    /// `unknown` besides what the analysed contexts give, never definitely.
+    pub fn is_incomplete(&self, func: &str) -> bool {
+        self.func_index(func)
+            .is_some_and(|f| self.incomplete.get(f as usize).copied().unwrap_or(false))
     }
 
     pub(crate) fn engine(&self) -> &Engine<'p> {
@@ -176,6 +202,21 @@ impl<'p> Analysis<'p> {
             if let (Some(st), Some(m)) = (st, self.replays.get_mut(&u)) {
                 m.insert(point, st);
             }
+            let targets = if self.incomplete.get(fi as usize) == Some(&true) {
+                // A context the budget cut off may reach the point with
+                // anything.
+                let mut v: Locset = targets.unwrap_or_default();
+                for t in &mut v {
+                    t.1 = false;
+                }
+                if !v.iter().any(|t| t.0 == crate::loc::UNKNOWN) {
+                    v.push((crate::loc::UNKNOWN, false));
+                    v.sort();
+                }
+                Some(v)
+            } else {
+                targets
+            };
             out.push(ContextValues { unit: u, targets });
         }
         out
@@ -512,6 +553,9 @@ impl<'p> Analysis<'p> {
             if unit.in_cycle {
                 tags.push("merged in a recursive cycle");
             }
+            if unit.partial {
+                tags.push("partial: the budget cut a call off");
+            }
             let tags = if tags.is_empty() {
                 String::new()
             } else {
@@ -528,6 +572,11 @@ impl<'p> Analysis<'p> {
                     Some(c) if e.approximate => format!("#{c} (approximate)"),
                     Some(c) => format!("#{c}"),
                     None => "library".into(),
+                };
+                let target = if e.cut_off {
+                    "cut off by the budget".into()
+                } else {
+                    target
                 };
                 let ind = if e.indirect { " indirect" } else { "" };
                 let _ = writeln!(out, "  s{}{ind} -> {callee} {target}", s.0);
@@ -614,4 +663,33 @@ fn number_units(engine: &Engine<'_>, live: &[bool]) -> Vec<Option<u32>> {
         }
     }
     numbers
+}
+
+/// Marks the units whose result depends on a call the budget cut off
+/// (`Unit::partial`), and returns the incomplete functions: those with a
+/// cut-off call or entry and everything they may call (`budget.rs`).
+/// Nothing when the run finished.
+fn mark_partial(e: &mut Engine<'_>) -> Vec<bool> {
+    if e.exhausted.is_none() {
+        return Vec::new();
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for u in 0..e.units.len() {
+            if e.units[u].partial || e.units[u].dead {
+                continue;
+            }
+            let units = &e.units;
+            let partial = units[u]
+                .calls
+                .values()
+                .any(|c| c.cut_off || c.unit.is_some_and(|v| units[v as usize].partial));
+            if partial {
+                e.units[u].partial = true;
+                changed = true;
+            }
+        }
+    }
+    crate::refs::callable_from(e.prog, &e.locs, &e.scans, &e.cut_off)
 }

@@ -189,9 +189,6 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
     let n = prog.functions.len();
     let words = (prog.globals.len() + 1).div_ceil(64);
     let mut bits = vec![vec![0u64; words]; n];
-    let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n + 1);
-    let mut taken: Vec<u32> = Vec::new();
-    let funcs = &locs.func_index;
     for (fi, s) in scans.iter().enumerate() {
         for &g in &s.named {
             bits[fi][g as usize / 64] |= 1 << (g % 64);
@@ -201,35 +198,14 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
             let g = prog.globals.len();
             bits[fi][g / 64] |= 1 << (g % 64);
         }
-        calls.push(s.calls.clone());
-        taken.extend(s.taken.iter().copied());
     }
-    for g in &prog.globals {
-        for init in &g.init {
-            for v in &init.values {
-                if let Rvalue::Function(f) = v {
-                    if let Some(&i) = funcs.get(f) {
-                        taken.push(i);
-                    }
-                }
-            }
-        }
-    }
-    taken.sort();
-    taken.dedup();
-    // One extra node stands for "any address-taken function".
-    let any = n as u32;
-    bits.push(vec![0u64; words]);
-    calls.push(taken.clone());
-    for fi in 0..n {
-        if scans[fi].any_call {
-            calls[fi].push(any);
-        }
-    }
+    let calls = call_graph(prog, locs, scans);
     let (cyclic, scc, scc_size) = cyclic_nodes(&calls);
     let cyclic = cyclic[..n].to_vec();
     let scc = scc[..n].to_vec();
     let n = n + 1;
+    // The extra node "any address-taken function".
+    bits.push(vec![0u64; words]);
     // Propagate to a fixed point over the (possibly cyclic) call graph.
     let mut changed = true;
     while changed {
@@ -288,6 +264,60 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
         scc,
         scc_size,
     }
+}
+
+/// The static call graph over-approximating indirect calls: one node per
+/// function and one extra node (index `functions.len()`) standing for "any
+/// address-taken function", which indirect calls, unknown code and
+/// callback library calls reach.
+fn call_graph(prog: &Program, locs: &Locs, scans: &[FuncScan]) -> Vec<Vec<u32>> {
+    let n = prog.functions.len();
+    let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n + 1);
+    let mut taken: Vec<u32> = Vec::new();
+    for s in scans {
+        calls.push(s.calls.clone());
+        taken.extend(s.taken.iter().copied());
+    }
+    for g in &prog.globals {
+        for init in &g.init {
+            for v in &init.values {
+                if let Rvalue::Function(f) = v {
+                    if let Some(&i) = locs.func_index.get(f) {
+                        taken.push(i);
+                    }
+                }
+            }
+        }
+    }
+    taken.sort();
+    taken.dedup();
+    calls.push(taken);
+    for fi in 0..n {
+        if scans[fi].any_call {
+            calls[fi].push(n as u32);
+        }
+    }
+    calls
+}
+
+/// The functions `seeds` (or anything they may call, through function
+/// pointers and unknown code too) may call, seeds included.
+pub fn callable_from(prog: &Program, locs: &Locs, scans: &[FuncScan], seeds: &[bool]) -> Vec<bool> {
+    let calls = call_graph(prog, locs, scans);
+    let mut seen = vec![false; calls.len()];
+    let mut work: Vec<usize> = (0..seeds.len()).filter(|&f| seeds[f]).collect();
+    for &f in &work {
+        seen[f] = true;
+    }
+    while let Some(f) = work.pop() {
+        for &c in &calls[f] {
+            if !std::mem::replace(&mut seen[c as usize], true) {
+                work.push(c as usize);
+            }
+        }
+    }
+    seen.truncate(prog.functions.len());
+    seen
 }
 
 /// The nodes on a cycle of a graph (a strongly connected component of

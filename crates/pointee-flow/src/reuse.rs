@@ -85,6 +85,8 @@ pub(crate) struct Previous {
     run_units: usize,
     /// Units of the scratch run this run descends from.
     lineage: usize,
+    /// It stopped at its budget: its units depend on where (`budget.rs`).
+    partial: bool,
 }
 
 impl Previous {
@@ -109,6 +111,7 @@ impl Previous {
             main_input: e.main_input.clone(),
             run_units: e.run_units,
             lineage: lineage(e),
+            partial: e.exhausted.is_some(),
         }
     }
 
@@ -135,6 +138,7 @@ impl Previous {
             main_input: e.main_input.take(),
             run_units: e.run_units,
             lineage: lineage(e),
+            partial: e.exhausted.is_some(),
         }
     }
 }
@@ -427,6 +431,10 @@ fn scratch(program: &Program, settings: Settings, why: String) -> Analysis<'_> {
 /// the result a scratch run would (the module doc says how).
 pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> Analysis<'_> {
     if let Some(why) = shape_change(&prev, program, &settings) {
+        return scratch(program, settings, why);
+    }
+    if prev.partial {
+        let why = "the previous run stopped at its budget".into();
         return scratch(program, settings, why);
     }
     let Previous {
@@ -816,9 +824,13 @@ fn trial(e: &mut Engine<'_>, f: u32, key: Arc<Facts>) -> Option<UnitId> {
         c.trying = true;
         c.tainted = false;
     }
-    let (_, y, _) = e.invoke(f, key);
+    let y = e.invoke(f, key).map(|r| r.1);
     let c = e.carried.as_mut().unwrap();
     c.trying = false;
+    let Some(y) = y else {
+        // Cut off by the budget: nothing was computed.
+        return None;
+    };
     let cyclic = &e.cyclic;
     let ok = !c.tainted
         && e.units[first..].iter().all(|u| {

@@ -44,6 +44,9 @@ pub struct Settings {
     /// Asked now and then during a run: `true` stops it (the run unwinds
     /// with an [`Interrupted`] payload). Not part of what a run computes.
     pub interrupt: Interrupt,
+    /// Limits of the run (`budget.rs`): past them the run cuts calls off
+    /// and its result is partial.
+    pub budget: crate::budget::Budget,
 }
 
 impl Default for Settings {
@@ -54,6 +57,7 @@ impl Default for Settings {
             cycle_merge_size: 8,
             entries: None,
             interrupt: Interrupt::default(),
+            budget: Default::default(),
         }
     }
 }
@@ -112,6 +116,9 @@ pub struct CallEdge {
     /// The map information of this call (section 4.1): each symbolic root of
     /// the callee and the caller locations it stands for.
     pub map: Vec<(LocId, Vec<LocId>)>,
+    /// The budget was spent: the callee was not analysed here, its
+    /// possible effects were applied instead (`budget.rs`).
+    pub cut_off: bool,
 }
 
 /// A (function, mapped input) pair and its result.
@@ -135,6 +142,9 @@ pub struct Unit {
     pub dead: bool,
     /// Analysed with inputs merged by the context bound.
     pub merged: bool,
+    /// Its result depends on a call the budget cut off (set when the run
+    /// ends; `budget.rs`).
+    pub partial: bool,
     /// The body (or a callee) stored through `unknown`: callers' hidden
     /// address-taken locations may have changed too.
     pub wild: bool,
@@ -266,6 +276,14 @@ pub struct Engine<'p> {
     pub(crate) cyclic: Vec<bool>,
     pub(crate) scc: Vec<u32>,
     pub(crate) scc_size: Vec<u32>,
+    /// The budget (`budget.rs`): when the run started, the calls it
+    /// analysed, which limit was spent and at which step, and per function
+    /// whether a call or entry of it was cut off.
+    pub(crate) started: std::time::Instant,
+    pub(crate) run_steps: u64,
+    pub(crate) exhausted: Option<crate::budget::Spent>,
+    pub(crate) spent_at: u64,
+    pub(crate) cut_off: Vec<bool>,
     /// `main`'s input (built by `run`, kept by a rerun).
     pub(crate) main_input: Option<Arc<Facts>>,
     /// For a rerun: the units of the scratch run it descends from (0: this
@@ -345,6 +363,11 @@ impl<'p> Engine<'p> {
             scc_size,
             main_input: None,
             lineage: 0,
+            started: std::time::Instant::now(),
+            run_steps: 0,
+            exhausted: None,
+            spent_at: 0,
+            cut_off: vec![false; prog.functions.len()],
         }
     }
 
@@ -364,22 +387,23 @@ impl<'p> Engine<'p> {
 
     /// Analyses `f` for a mapped input: memo, approximate node, or a new
     /// (possibly recursive) node. Returns the output, the unit and whether
-    /// the node was approximate.
-    pub(crate) fn invoke(&mut self, f: u32, input: Arc<Facts>) -> (State, UnitId, bool) {
-        let r = self.invoke_node(f, input);
+    /// the node was approximate; `None` when that needs a new unit and the
+    /// budget is spent (the call is cut off: `budget.rs`).
+    pub(crate) fn invoke(&mut self, f: u32, input: Arc<Facts>) -> Option<(State, UnitId, bool)> {
+        let r = self.invoke_node(f, input)?;
         if self.replay.is_none() {
             if let Some(top) = self.stack.last_mut() {
                 top.deps.push(r.1);
             }
         }
-        r
+        Some(r)
     }
 
-    fn invoke_node(&mut self, f: u32, input: Arc<Facts>) -> (State, UnitId, bool) {
+    fn invoke_node(&mut self, f: u32, input: Arc<Facts>) -> Option<(State, UnitId, bool)> {
         let key = (f, input);
         if let Some(&u) = self.memo.get(&key) {
             if self.replay.is_some() || crate::reuse::admit(self, u) {
-                return (self.units[u as usize].output.clone(), u, false);
+                return Some((self.units[u as usize].output.clone(), u, false));
             }
         }
         // Provisional results of the current fixed-point iteration.
@@ -389,7 +413,7 @@ impl<'p> Engine<'p> {
             {
                 let top = self.stack.last_mut().unwrap();
                 top.min_dep = top.min_dep.min(dep);
-                return (self.units[u as usize].output.clone(), u, false);
+                return Some((self.units[u as usize].output.clone(), u, false));
             }
         }
         // Replaying: the approximate results the analysis used.
@@ -401,7 +425,7 @@ impl<'p> Engine<'p> {
                 .find(|a| a.0 == f && a.1 == key.1)
             {
                 if self.replay.is_some() {
-                    return (self.units[r as usize].output.clone(), r, true);
+                    return Some((self.units[r as usize].output.clone(), r, true));
                 }
             }
         }
@@ -429,7 +453,7 @@ impl<'p> Engine<'p> {
                     .approx
                     .push((f, key.1.clone(), r_unit));
             }
-            return (out, r_unit, true);
+            return Some((out, r_unit, true));
         }
         // Inside a large open cycle: one context per function.
         if self.replay.is_none() {
@@ -446,7 +470,7 @@ impl<'p> Engine<'p> {
             };
             self.overflow[fu] = Some(m.clone());
             if *m != *key.1 {
-                let r = self.invoke(f, m.clone());
+                let r = self.invoke(f, m.clone())?;
                 if self.memo.get(&(f, m)) == Some(&r.1) {
                     self.memo.insert(key, r.1);
                 } else if let Some(top) = self.stack.last() {
@@ -454,12 +478,15 @@ impl<'p> Engine<'p> {
                     let caller = top.unit as usize;
                     self.units[caller].approx.push((f, key.1, r.1));
                 }
-                return r;
+                return Some(r);
             }
+        }
+        if self.exhausted.is_some() {
+            return None;
         }
         self.per_func[fu] += 1;
         let merged = self.per_func[fu] > self.settings.max_contexts_per_function;
-        self.new_node(f, key.1, merged)
+        Some(self.new_node(f, key.1, merged))
     }
 
     /// A new unit for `f` and `key` (its analysis is up to the caller).
@@ -474,6 +501,7 @@ impl<'p> Engine<'p> {
         let parent = self.stack.last().map(|fr| fr.unit);
         self.units.push(Unit {
             merged,
+            partial: false,
             wild: false,
             wrote_symbolic: false,
             escaped: false,
@@ -784,7 +812,10 @@ impl<'p> Engine<'p> {
         let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
         self.refs[fi as usize] = refs;
         let input = Arc::new(input);
-        let (out, u, approx) = self.invoke(fi, input.clone());
+        let Some((out, u, approx)) = self.invoke(fi, input.clone()) else {
+            self.last_map = Vec::new();
+            return (self.cut_off_call(st, sc, fi, lhs, args), None, false);
+        };
         let Some(out) = out else {
             self.last_map = info.groups.clone();
             return (None, Some(u), approx);
@@ -866,6 +897,7 @@ impl<'p> Engine<'p> {
                 approximate: false,
                 indirect,
                 map: Vec::new(),
+                cut_off: false,
             };
             self.record(stmt, name, edge);
             return Some(st);
@@ -881,6 +913,7 @@ impl<'p> Engine<'p> {
                     approximate,
                     indirect,
                     map,
+                    cut_off: u.is_none(),
                 },
             );
             return out;
@@ -893,6 +926,7 @@ impl<'p> Engine<'p> {
                 approximate: false,
                 indirect,
                 map: Vec::new(),
+                cut_off: false,
             },
         );
         match library::effect(name) {
@@ -909,7 +943,8 @@ impl<'p> Hooks for Engine<'p> {
 
     fn call(&mut self, st: Facts, stmt: StmtId, b: &Basic) -> State {
         self.steps += 1;
-        if self.steps % INTERRUPT_EVERY == 0 {
+        self.spend_step();
+        if self.steps.is_multiple_of(INTERRUPT_EVERY) {
             if let Some(stop) = &self.settings.interrupt.0 {
                 if stop() {
                     // Not a panic: no hook, no message; the caller catches it.

@@ -29,7 +29,7 @@ fn an_interrupt_that_fires_unwinds_with_interrupted() {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         OwnedAnalysis::run(p, settings)
     }));
-    let payload = run.err().expect("the run stops");
+    let payload = run.expect_err("the run stops");
     assert!(payload.is::<Interrupted>(), "unwound with another payload");
     assert_eq!(asked.load(Ordering::Relaxed), 1);
 }

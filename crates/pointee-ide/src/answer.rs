@@ -112,6 +112,11 @@ pub struct Hover {
     /// True when a context was analysed with one input per function inside
     /// a large recursive cycle (the inputs of its calls merged; coarser).
     pub merged_in_cycle: bool,
+    /// True when the C analysis stopped at its budget and this answer may
+    /// miss what it did not finish: the function lacks contexts a cut-off
+    /// call would have made, or a context's result depends on such a call
+    /// (the answer is sound, coarser; "unreachable" is not a finding then).
+    pub partial: bool,
     /// True when the point is only reached from an extra entry (a function
     /// not reached from `main`, analysed with unknown inputs).
     pub extra_entry: bool,
@@ -195,6 +200,9 @@ pub struct CheckReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Named figures (reachable functions, call-graph edges, ...), in order.
     pub stats: Vec<(String, u64)>,
+    /// C: the analysis stopped at its budget; its answers are sound but may
+    /// say less, and the functions listed miss what it did not finish.
+    pub partial: Option<pointee_db::PartialRun>,
 }
 
 impl CheckReport {

@@ -109,7 +109,29 @@ fn c_check(c: &CProgram) -> CheckReport {
             .as_ref()
             .map(|a| a.stats.clone())
             .unwrap_or_default(),
+        partial: pointee_db::c_analysis(c.db, c.project)
+            .as_ref()
+            .ok()
+            .and_then(|a| a.partial.clone()),
     }
+}
+
+/// The C runs that stopped at their budget, as one: the first one's limit,
+/// every one's unfinished functions.
+pub(crate) fn c_partial(a: &Analysis) -> Option<pointee_db::PartialRun> {
+    let projects = std::iter::once(a.main()).chain(a.singles().values().copied());
+    let mut out: Option<pointee_db::PartialRun> = None;
+    for project in projects {
+        let Ok(c) = pointee_db::c_analysis(a.db(), project) else {
+            continue;
+        };
+        let Some(p) = &c.partial else { continue };
+        match &mut out {
+            Some(o) => o.incomplete.extend(p.incomplete.iter().cloned()),
+            None => out = Some(p.clone()),
+        }
+    }
+    out
 }
 
 /// The Java program's alias checks, casts that may fail and figures.

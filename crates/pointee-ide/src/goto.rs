@@ -7,7 +7,9 @@
 //! parameter (the latest declaration of that name before the cursor in the
 //! enclosing function), a static local, a global or static field, a
 //! function or method, a record or class; a field is the member of the
-//! record the expression's type selects (C), or found by name.
+//! record the expression's type selects (C), the field of the operand's
+//! static class or its nearest supertype declaring it (Java, `x.f`,
+//! `this.f`, `super.f`, `C.f`), or found by name.
 //!
 //! Fields are found in the syntax trees: the source maps do not record
 //! them.
@@ -256,6 +258,195 @@ fn c_selected_record(c: &CProgram, a: &Analysis, pos: FilePosition) -> Option<Na
     })
 }
 
+/// Java: the declaration of field `ident` named at `pos` in `x.f`, from the
+/// static type of `x` (its expression's type in the source map; `this`,
+/// `super` and a class name by the declarations): the field of that class
+/// or of its nearest supertype declaring one of that name (superclasses
+/// first, then interfaces).
+fn java_selected_field(
+    j: &JavaProgram,
+    a: &Analysis,
+    pos: FilePosition,
+    ident: &str,
+) -> Option<NavTarget> {
+    let tree = pointee_db::syntax_tree(a.db(), pos.file).as_ref()?;
+    let root = tree.0.root_node();
+    let off = pos.offset as usize;
+    let (access, operand) = [off, off.saturating_sub(1)]
+        .into_iter()
+        .filter_map(|at| root.descendant_for_byte_range(at, at))
+        .find_map(|n| {
+            let p = n.parent().filter(|p| p.kind() == "field_access")?;
+            (p.child_by_field_name("field") == Some(n)).then_some(p)
+        })
+        .and_then(|p| Some((p, p.child_by_field_name("object")?)))?;
+    let text = a.file_text(pos.file);
+    let classes = &j.jp.program.classes;
+    let class_named = |n: &str| classes.iter().find(|c| &*c.name == n);
+    let enclosing_class = || {
+        let mut n = access.parent();
+        while let Some(x) = n {
+            if JAVA_TYPE_DECLARATIONS.contains(&x.kind()) {
+                let name = x.child_by_field_name("name")?;
+                return text.get(name.byte_range()).map(str::to_string);
+            }
+            if x.kind() == "class_body"
+                && x.parent()
+                    .is_some_and(|p| p.kind() == "object_creation_expression")
+            {
+                // `this` of an anonymous class: not followed (found by name).
+                return None;
+            }
+            n = x.parent();
+        }
+        None
+    };
+    let static_class = match operand.kind() {
+        "this" => enclosing_class()?,
+        "super" => class_named(&enclosing_class()?)?
+            .superclass
+            .as_deref()?
+            .to_string(),
+        _ => {
+            let range = Range::new(operand.start_byte(), operand.end_byte());
+            let from_expr = j.source_map(pos.file).and_then(|sm| {
+                sm.functions
+                    .iter()
+                    .filter(|fs| fs.range.touches(pos.offset))
+                    .flat_map(|fs| &fs.exprs)
+                    .find(|e| e.range == range)
+                    .and_then(|e| match &e.ty {
+                        pointee_ir::Type::Class(c) => Some(c.to_string()),
+                        _ => None,
+                    })
+            });
+            match from_expr {
+                Some(c) => c,
+                // A class name: `C.f`.
+                None => {
+                    let name = text.get(operand.byte_range())?;
+                    class_named(name)?.name.to_string()
+                }
+            }
+        }
+    };
+    // The class and its supertypes, nearest first.
+    let mut todo = std::collections::VecDeque::from([static_class]);
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(c) = todo.pop_front() {
+        if seen.contains(&c) {
+            continue;
+        }
+        seen.push(c.clone());
+        // A static field is a global `C.f` with its declaration.
+        let global = format!("{c}.{ident}");
+        for sm in &j.jp.sources {
+            if let Some(g) = sm.global(&global) {
+                return Some(NavTarget {
+                    file: a.file_id(&sm.file)?,
+                    range: g.name_range,
+                });
+            }
+        }
+        let Some(decl) = class_named(&c) else {
+            continue;
+        };
+        if decl.fields.iter().any(|f| &*f.name == ident) {
+            return java_field_declaration(a, &c, ident);
+        }
+        todo.extend(decl.superclass.iter().map(|s| s.to_string()));
+        todo.extend(decl.interfaces.iter().map(|s| s.to_string()));
+    }
+    None
+}
+
+/// The syntax kinds of Java's named type declarations.
+const JAVA_TYPE_DECLARATIONS: [&str; 4] = [
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+];
+
+/// Where field `field` of the class named `class` is declared: a declarator
+/// among the class body's own members, or a record component.
+fn java_field_declaration(a: &Analysis, class: &str, field: &str) -> Option<NavTarget> {
+    for (_, file) in a.files() {
+        if a.lang(file) != Some(Lang::Java) {
+            continue;
+        }
+        let text = a.file_text(file);
+        if !text.contains(class) || !text.contains(field) {
+            continue;
+        }
+        let Some(tree) = pointee_db::syntax_tree(a.db(), file).as_ref() else {
+            continue;
+        };
+        let named = |n: tree_sitter::Node, name: &str| {
+            n.child_by_field_name("name")
+                .and_then(|x| text.get(x.byte_range()))
+                == Some(name)
+        };
+        let mut cursor = tree.0.walk();
+        'walk: loop {
+            let n = cursor.node();
+            if JAVA_TYPE_DECLARATIONS.contains(&n.kind()) && named(n, class) {
+                let mut members: Vec<tree_sitter::Node> = Vec::new();
+                let mut c = n.walk();
+                if let Some(params) = n.child_by_field_name("parameters") {
+                    members.extend(params.named_children(&mut c));
+                }
+                if let Some(body) = n.child_by_field_name("body") {
+                    let mut c2 = body.walk();
+                    for m in body.named_children(&mut c2) {
+                        if m.kind() == "enum_body_declarations" {
+                            let mut c3 = m.walk();
+                            members.extend(m.named_children(&mut c3));
+                        } else {
+                            members.push(m);
+                        }
+                    }
+                }
+                for m in members {
+                    let names: Vec<tree_sitter::Node> = match m.kind() {
+                        "field_declaration" | "constant_declaration" => {
+                            let mut c4 = m.walk();
+                            m.children_by_field_name("declarator", &mut c4)
+                                .filter_map(|d| d.child_by_field_name("name"))
+                                .collect()
+                        }
+                        "formal_parameter" | "enum_constant" => {
+                            m.child_by_field_name("name").into_iter().collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    if let Some(x) = names
+                        .into_iter()
+                        .find(|x| text.get(x.byte_range()) == Some(field))
+                    {
+                        return Some(NavTarget {
+                            file,
+                            range: Range::new(x.start_byte(), x.end_byte()),
+                        });
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+    }
+    None
+}
+
 fn strip_shadow(name: &str) -> &str {
     name.split('#').next().unwrap_or(name)
 }
@@ -289,8 +480,14 @@ fn declaration_of(a: &Analysis, pos: FilePosition) -> Option<NavTarget> {
     };
     let java = lang == Lang::Java;
     if kind == NameKind::Field {
-        // C: the member of the record the expression's type selects; by
-        // name alone when the type is not known.
+        // The member of the record (C) or class (Java) the expression's
+        // type selects; by name alone when the type is not known.
+        if let Some(found) = j
+            .as_ref()
+            .and_then(|j| java_selected_field(j, a, pos, ident))
+        {
+            return Some(found);
+        }
         let record = c.as_ref().and_then(|c| c_selected_record(c, a, pos));
         if let Some(r) = record {
             if let Some(found) = field_declarations(a, lang, ident, Some(r))

@@ -25,40 +25,43 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
     let (fs, e) = c.source(pos.file).expr_at(pos.offset)?;
     let function = c.program_name(pos.file, &fs.name);
     let engine = c.engine()?;
-    let (targets, contexts, reachable, (merged, merged_in_cycle), extra) = engine.with(|_, a| {
-        let per = a.values_at(&function, e.point, &c.rvalue(pos.file, &e.place));
-        let merged = Flow::merge_values(&per);
-        let mut contexts = Vec::new();
-        let mut extra = true;
-        let mut merged_by_bound = false;
-        let mut in_cycle = false;
-        for cv in &per {
-            let Some(t) = &cv.targets else { continue };
-            extra &= a.extra_only(cv.unit);
-            merged_by_bound |= a.unit(cv.unit).merged;
-            in_cycle |= a.unit(cv.unit).in_cycle;
-            // One entry per call chain that reaches this context (a shared
-            // memoized context has several).
-            for path in a.chain_paths(cv.unit, 8) {
-                let chain = c.chain(a, &path);
-                let targets = c.chain_targets(a, &path, t);
-                // Ordered as a walk of the invocation graph from the
-                // entries meets them, whatever units a run shared.
-                let key: Vec<_> = path.iter().map(|&(u, s)| (a.unit_number(u), s)).collect();
-                contexts.push((key, ContextTargets { chain, targets }));
+    let (targets, contexts, reachable, (merged, merged_in_cycle, partial), extra) =
+        engine.with(|_, a| {
+            let per = a.values_at(&function, e.point, &c.rvalue(pos.file, &e.place));
+            let merged = Flow::merge_values(&per);
+            let mut contexts = Vec::new();
+            let mut extra = true;
+            let mut merged_by_bound = false;
+            let mut in_cycle = false;
+            let mut partial = a.is_incomplete(&function);
+            for cv in &per {
+                partial |= a.unit(cv.unit).partial;
+                let Some(t) = &cv.targets else { continue };
+                extra &= a.extra_only(cv.unit);
+                merged_by_bound |= a.unit(cv.unit).merged;
+                in_cycle |= a.unit(cv.unit).in_cycle;
+                // One entry per call chain that reaches this context (a shared
+                // memoized context has several).
+                for path in a.chain_paths(cv.unit, 8) {
+                    let chain = c.chain(a, &path);
+                    let targets = c.chain_targets(a, &path, t);
+                    // Ordered as a walk of the invocation graph from the
+                    // entries meets them, whatever units a run shared.
+                    let key: Vec<_> = path.iter().map(|&(u, s)| (a.unit_number(u), s)).collect();
+                    contexts.push((key, ContextTargets { chain, targets }));
+                }
             }
-        }
-        contexts.sort_by(|x, y| x.0.cmp(&y.0));
-        let contexts: Vec<ContextTargets> = contexts.into_iter().map(|(_, c)| c).collect();
-        let targets: Vec<Target> = merged.as_ref().map(|m| c.targets(a, m)).unwrap_or_default();
-        (
-            targets,
-            contexts,
-            merged.is_some(),
-            (merged_by_bound, in_cycle),
-            extra,
-        )
-    });
+            contexts.sort_by(|x, y| x.0.cmp(&y.0));
+            let contexts: Vec<ContextTargets> = contexts.into_iter().map(|(_, c)| c).collect();
+            let targets: Vec<Target> = merged.as_ref().map(|m| c.targets(a, m)).unwrap_or_default();
+            (
+                targets,
+                contexts,
+                merged.is_some(),
+                (merged_by_bound, in_cycle, partial),
+                extra,
+            )
+        });
     Some(Hover {
         expr: c.text(pos.file, e.range).to_string(),
         range: FileRange {
@@ -68,6 +71,7 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
         reachable,
         merged,
         merged_in_cycle,
+        partial,
         extra_entry: reachable && extra,
         may_call: may_call(c, pos.file, e.range, &targets),
         targets,
@@ -148,6 +152,7 @@ fn java_hover(j: &JavaProgram, pos: FilePosition) -> Option<Hover> {
         reachable,
         merged: false,
         merged_in_cycle: false,
+        partial: false,
         extra_entry: false,
         targets: j.targets(&merged),
         contexts,

@@ -34,6 +34,7 @@ mod model;
 mod program;
 mod references;
 mod syntax;
+mod witness;
 
 pub use answer::*;
 pub use checks::RULES;
@@ -43,8 +44,14 @@ pub use graph::{
 };
 pub use model::{is_model_file, CModel};
 pub use pointee_db::salsa::Cancelled;
-pub use pointee_db::{Config, FileSystem, Lang, System, TreeHandle, UnitConfig};
+pub use pointee_db::{
+    Config, FileSystem, Lang, PartialRun, System, TreeHandle, UnitConfig, DEFAULT_MAX_MEMORY_MB,
+};
 pub use pointee_ir::{LineIndex, Range};
+pub use witness::{
+    field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, PathStep, Stats, Value,
+    Witness, WitnessAnswer, WitnessError, WitnessOptions,
+};
 
 use pointee_db::salsa::Setter;
 use pointee_db::{Database, Project};
@@ -452,6 +459,17 @@ impl Analysis {
         self.with_db(|a| hover::hover(a, pos))
     }
 
+    /// For the dereference at `pos`: an input of its function that makes
+    /// it fault (NULL or freed), with the path, or what the bounded search
+    /// explored without finding one.
+    pub fn witness(
+        &self,
+        pos: FilePosition,
+        options: WitnessOptions,
+    ) -> Cancellable<Result<WitnessAnswer, WitnessError>> {
+        self.with_db(|a| witness::witness(a, pos, options))
+    }
+
     /// The possible callees of the innermost call at `pos`; `None` when
     /// there is no call there.
     pub fn callees(&self, pos: FilePosition) -> Cancellable<Option<Vec<Callee>>> {
@@ -521,6 +539,13 @@ impl Analysis {
     /// The alias checks, diagnostics and figures of a language's program.
     pub fn check(&self, lang: Lang) -> Cancellable<CheckReport> {
         self.with_db(|a| check::check(a, lang))
+    }
+
+    /// Whether a C analysis (the linked program's, or a single file's when
+    /// the files do not link) stopped at its budget, and what it did not
+    /// finish: its answers are sound but may say less.
+    pub fn c_partial(&self) -> Cancellable<Option<PartialRun>> {
+        self.with_db(check::c_partial)
     }
 
     /// Graph data for an editor to draw (`None`: the kind does not apply to

@@ -362,3 +362,54 @@ fn dump_has_facts_and_call_graph() {
         "{cg:#?}"
     );
 }
+
+/// Go to definition on a field access follows the operand's static type:
+/// the field of that class or of its nearest supertype declaring it, not
+/// the first field of that name.
+#[test]
+fn definition_of_a_field_follows_the_static_type() {
+    let text = "\
+class A { Object f; Object g; }
+class B extends A { Object f; }
+class C { Object f; static Object s; }
+public class Main {
+    Object f;
+    void m(B b, A a, C c) {
+        Object x = b.f;
+        Object y = a.f;
+        Object z = b.g;
+        Object w = c.f;
+        Object v = this.f;
+        Object u = C.s;
+        Object t = new B().f;
+        Object r = ((A) b).f;
+    }
+    public static void main(String[] args) { new Main().m(new B(), new A(), new C()); }
+}
+";
+    let a = analyse(&ws(text), Config::default());
+    let file = a.file_id("Main.java").unwrap();
+    // The offset of the name after `before` (the `n`-th match).
+    let after = |before: &str| (text.find(before).unwrap() + before.len()) as u32;
+    let cases = [
+        ("b.f;", "class B extends A { Object "),
+        ("a.f;", "class A { Object "),
+        ("b.g;", "class A { Object f; Object "),
+        ("c.f;", "class C { Object "),
+        ("this.f;", "public class Main {\n    Object "),
+        ("C.s;", "class C { Object f; static Object "),
+        ("new B().f;", "class B extends A { Object "),
+        ("((A) b).f;", "class A { Object "),
+    ];
+    for (access, decl) in cases {
+        let on_field = after(access) - 2;
+        let d = a
+            .goto_definition(FilePosition {
+                file,
+                offset: on_field,
+            })
+            .unwrap();
+        let starts: Vec<u32> = d.iter().map(|t| t.range.start).collect();
+        assert_eq!(starts, vec![after(decl)], "{access}");
+    }
+}

@@ -181,7 +181,9 @@ fn list(files: &Files, ts: &[&Target]) -> String {
 pub fn hover(files: &Files, h: &Hover) -> lsp::Hover {
     let java = files.analysis.lang(h.range.file) == Some(Lang::Java);
     let mut md = format!("**`{}`**", h.expr);
-    if !h.reachable {
+    if !h.reachable && h.partial {
+        md.push_str(" is not analysed: the analysis stopped at its budget first.\n");
+    } else if !h.reachable {
         md.push_str(" is not reached by any analysed call of its function.\n");
     } else {
         md.push_str(" points to:\n\n");
@@ -224,6 +226,11 @@ pub fn hover(files: &Files, h: &Hover) -> lsp::Hover {
         }
         if h.merged_in_cycle {
             md.push_str("\n*Inputs were merged inside a large recursive cycle.*\n");
+        }
+        if h.partial {
+            md.push_str(
+                "\n*Partial: the analysis stopped at its budget (`pointee.c.budgetMs`, ...); this answer may say less.*\n",
+            );
         }
         if h.extra_entry {
             md.push_str(

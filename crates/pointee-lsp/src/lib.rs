@@ -447,7 +447,8 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
             // Witnesses name files by id: their paths, for the conversion.
             let names: HashMap<pointee_ide::FileId, String> =
                 files.into_iter().map(|(p, f)| (f, p)).collect();
-            Ok::<_, Cancelled>((out, names))
+            let partial = analysis.c_partial()?;
+            Ok::<_, Cancelled>((out, names, partial))
         }))
     });
     // Progress only when the analysis takes longer than a moment.
@@ -484,7 +485,7 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     if let Some(p) = progress {
         p.finish().await;
     }
-    let (diags, names) = match result {
+    let (diags, names, partial) = match result {
         Ok(Ok(Ok(d))) => d,
         Ok(Ok(Err(_cancelled))) => return,
         Ok(Err(p)) => {
@@ -540,12 +541,16 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     }
     *lock(&shared.published) = now;
     let ms = started.elapsed().as_millis() as u64;
-    send_status(
-        &shared,
-        &client,
-        serde_json::json!({"state": "ready", "ms": ms}),
-    )
-    .await;
+    let mut status = serde_json::json!({"state": "ready", "ms": ms, "partial": partial.is_some()});
+    if let Some(p) = &partial {
+        status["message"] = serde_json::json!(format!(
+            "partial: the C analysis stopped at its {} after {} calls; {} functions not finished",
+            p.spent,
+            p.steps,
+            p.incomplete.len()
+        ));
+    }
+    send_status(&shared, &client, status).await;
 }
 
 fn text_position(p: &lsp::TextDocumentPositionParams) -> (String, lsp::Position) {

@@ -76,6 +76,17 @@ impl Settings {
         if let Some(x) = s(v, &["c", "contextBound"]) {
             self.config.c_context_bound = x.as_u64().map(|n| n as u32);
         }
+        // The (C) analysis's budget: a number sets it, `null` removes it
+        // (the memory ceiling goes back to its default).
+        if let Some(x) = s(v, &["budget", "steps"]) {
+            self.config.c_budget_steps = x.as_u64();
+        }
+        if let Some(x) = s(v, &["budget", "ms"]) {
+            self.config.c_budget_ms = x.as_u64();
+        }
+        if let Some(x) = s(v, &["budget", "maxMemoryMb"]) {
+            self.config.c_max_memory_mb = x.as_u64().filter(|&n| n > 0);
+        }
         if let Some(b) = s(v, &["c", "mallocMayFail"]).and_then(|x| x.as_bool()) {
             self.config.c_assume_alloc_succeeds = !b;
         }

@@ -673,6 +673,41 @@ async fn workspace_files_on_disk_and_watched_changes() {
     assert!(md.contains("null") || md.contains("NULL"), "{md}");
 }
 
+/// Go to definition on a Java field access goes to the field of the
+/// operand's static class (or the nearest supertype declaring it), not to
+/// the first field of that name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_field_definition_by_static_type() {
+    let src = "\
+class A { Object $a_f$f; Object $a_g$g; }
+class B extends A { Object $b_f$f; }
+public class Main {
+    public static void main(String[] args) {
+        B b = new B();
+        A a = b;
+        Object x = b.$use_bf$f;
+        Object y = a.$use_af$f;
+        Object z = b.$use_bg$g;
+    }
+}
+";
+    let (text, m) = markers(src);
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("Main.java", &text).await;
+    for (usage, decl) in [("use_bf", "b_f"), ("use_af", "a_f"), ("use_bg", "a_g")] {
+        let d = c
+            .result("textDocument/definition", c.pos("Main.java", m[usage]))
+            .await;
+        let at = |d: &Value| d[0]["range"]["start"].clone();
+        assert_eq!(
+            at(&d),
+            json!({"line": m[decl].0, "character": m[decl].1}),
+            "{usage}: {d}"
+        );
+        assert_eq!(d.as_array().map(Vec::len), Some(1), "{usage}: {d}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_folder_is_the_program_its_compile_commands_describe_and_reloads_with_it() {
     let header =
@@ -857,6 +892,7 @@ async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
     };
     assert_eq!(status["state"], "ready", "{status}");
     assert!(status["ms"].is_u64(), "{status}");
+    assert_eq!(status["partial"], false, "{status}");
     // A client that does not ask never gets it.
     let mut plain = Client::start(&[], json!({"debounceMs": 0})).await;
     plain
@@ -877,6 +913,38 @@ async fn a_client_that_asks_gets_pointee_status_after_each_analysis() {
         "{:?}",
         plain.notes
     );
+}
+
+/// `budget.steps` stops the C analysis: the status says partial and names
+/// the budget, hover says partial.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_makes_the_status_and_hovers_say_partial() {
+    let caps = json!({"experimental": {"pointeeStatus": true}});
+    let settings = json!({"debounceMs": 0, "budget": {"steps": 0}});
+    let mut c = Client::start_with(&[], settings, caps).await;
+    let src = "int g;\nvoid set(int **p) { *p = &g; }\nint main(void) { int *q = 0; set(&q); return *q; }\n";
+    c.open("b.c", src).await;
+    c.diagnostics("b.c", |_| true).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(n) = c.notes.iter().find(|n| n["method"] == "pointee/status") {
+            break n["params"].clone();
+        }
+        tokio::time::timeout_at(deadline, c.pump())
+            .await
+            .expect("pointee/status in time");
+    };
+    assert_eq!(status["state"], "ready", "{status}");
+    assert_eq!(status["partial"], true, "{status}");
+    let message = status["message"].as_str().unwrap_or_default();
+    assert!(message.contains("step budget"), "{status}");
+    // `q` in main after the cut-off call to `set`.
+    let h = c.result("textDocument/hover", c.pos("b.c", (2, 46))).await;
+    let text = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(text.contains("Partial"), "{h}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

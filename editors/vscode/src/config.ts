@@ -47,6 +47,9 @@ export const LIVE_SETTINGS = [
   'java.contextSensitivity',
   'java.entry',
   'c.contextBound',
+  'budget.steps',
+  'budget.ms',
+  'budget.maxMemoryMb',
   'diagnostics.aliasChecks',
   'diagnostics.okChecks',
   'diagnostics.notes',
@@ -55,9 +58,6 @@ export const LIVE_SETTINGS = [
 ];
 export const PROPOSED_SETTINGS = [
   'c.mallocMayFail',
-  'budget.steps',
-  'budget.ms',
-  'budget.maxMemoryMb',
   'diagnostics.checks',
   'goto.indirectCallsOnly',
 ];

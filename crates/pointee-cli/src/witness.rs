@@ -1,0 +1,254 @@
+//! `pointee witness`: asks pointee-ide for an input that makes the
+//! dereference at a position fault, prints it (text or JSON) and writes
+//! the C test program with `--emit-test`.
+
+use crate::args::{Invocation, Position};
+use crate::locate::Locator;
+use crate::workspace::now;
+use crate::{emit, load, not_here};
+use pointee_ide::{
+    field_text, type_text, Bounds, Fault, InputError, Outcome, Stats, Value, WitnessAnswer,
+    WitnessError, WitnessOptions,
+};
+use serde_json::json;
+use std::fmt::Write;
+
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    inv: &Invocation,
+    config: pointee_ide::Config,
+    pos: &Position,
+    with: &[String],
+    emit_test: Option<&str>,
+    plain: bool,
+    bounds: &[Option<u64>; 4],
+) -> Result<u8, InputError> {
+    let (_, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+    let loc = Locator {
+        analysis: &analysis,
+    };
+    let at = loc.position(&pos.file, pos.line, pos.column)?;
+    let d = Bounds::default();
+    let options = WitnessOptions {
+        bounds: Bounds {
+            loop_unfoldings: bounds[0].map_or(d.loop_unfoldings, |n| n as u32),
+            call_depth: bounds[1].map_or(d.call_depth, |n| n as u32),
+            max_paths: bounds[2].map_or(d.max_paths, |n| n as u32),
+            time_ms: bounds[3].unwrap_or(d.time_ms),
+        },
+        guided: !plain,
+    };
+    let answer = match now(analysis.witness(at, options)) {
+        Ok(a) => a,
+        Err(e) => {
+            let what = match e {
+                WitnessError::NotC => {
+                    "witness inputs are for C files of a program that links".to_string()
+                }
+                WitnessError::NotInFunction => "not inside a function".into(),
+                WitnessError::NoDereference => "no dereference here".into(),
+                WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
+            };
+            return Err(not_here(pos, &what));
+        }
+    };
+    let stmt = loc.location(answer.stmt);
+    if let Some(out) = emit_test {
+        let source = std::fs::canonicalize(&pos.file)
+            .map_err(|e| InputError(format!("{}: {e}", pos.file)))?;
+        let Some(test) = answer.c_test(&source.to_string_lossy(), stmt.line) else {
+            return Err(InputError(format!(
+                "{}:{}:{}: no input found, so no test written",
+                pos.file, pos.line, pos.column
+            )));
+        };
+        std::fs::write(out, test).map_err(|e| InputError(format!("{out}: {e}")))?;
+    }
+    emit(inv, text(&answer, &loc), || json(&answer, &loc));
+    Ok(0)
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Object(k) => format!("o{}", k + 1),
+        Value::Scalar => "any".into(),
+    }
+}
+
+fn bounds_text(o: &WitnessOptions) -> String {
+    let b = o.bounds;
+    format!(
+        "loops unfolded {} times, call depth {}, {} paths, {} ms; {}",
+        b.loop_unfoldings,
+        b.call_depth,
+        b.max_paths,
+        b.time_ms,
+        if o.guided {
+            "guided by points-to facts"
+        } else {
+            "plain lazy initialisation"
+        }
+    )
+}
+
+fn stats_text(s: &Stats) -> String {
+    format!(
+        "{} paths, {} choices, {} candidates pruned by the facts, {} paths cut by the bounds, {} faulted elsewhere",
+        s.paths, s.choices, s.pruned, s.cut, s.faulted_elsewhere
+    )
+}
+
+fn text(a: &WitnessAnswer, loc: &Locator) -> String {
+    let at = loc.location(a.stmt);
+    let mut s = format!(
+        "dereference of `{}` at {}:{}:{} in {}\n",
+        a.pointer, at.file, at.line, at.column, a.function
+    );
+    match &a.outcome {
+        Outcome::Found(w, stats) => {
+            let what = match w.fault {
+                Fault::Null => "NULL dereference",
+                Fault::UseAfterFree => "use after free",
+            };
+            let _ = writeln!(s, "  faults ({what}) with the input:");
+            for (name, _, v) in &w.args {
+                let _ = writeln!(s, "    {name} = {}", value_text(v));
+            }
+            for o in &w.objects {
+                let fields: Vec<String> = o
+                    .fields
+                    .iter()
+                    .map(|(p, v)| match field_text(p) {
+                        f if f.is_empty() => format!("*o{} = {}", o.id + 1, value_text(v)),
+                        f => format!("{f} = {}", value_text(v)),
+                    })
+                    .collect();
+                let fields = if fields.is_empty() {
+                    "{}".to_string()
+                } else {
+                    format!("{{ {} }}", fields.join(", "))
+                };
+                let _ = writeln!(s, "    o{}: {} {fields}", o.id + 1, type_text(&o.ty));
+            }
+            if !a.path.is_empty() {
+                let _ = writeln!(s, "  path:");
+            }
+            for step in &a.path {
+                let place = match step.after {
+                    Some(r) => {
+                        let l = loc.location(r);
+                        format!("after line {}", l.line)
+                    }
+                    None => format!("at the start of {}", step.function),
+                };
+                let test = step
+                    .decision
+                    .test
+                    .as_deref()
+                    .unwrap_or("a condition pointee does not model");
+                let _ = writeln!(
+                    s,
+                    "    {place}: {test} is {}",
+                    if step.decision.taken { "true" } else { "false" }
+                );
+            }
+            if w.assumed > 0 || w.unmodelled_calls > 0 {
+                let _ = writeln!(
+                    s,
+                    "  unconfirmed: the path assumes {} branch(es) on conditions pointee does not model and ignores {} library call(s)",
+                    w.assumed, w.unmodelled_calls
+                );
+            }
+            let _ = writeln!(s, "  explored: {}", stats_text(stats));
+        }
+        Outcome::NoneWithinBounds(stats) => {
+            let _ = writeln!(
+                s,
+                "  no input within the bounds ({})",
+                bounds_text(&a.options)
+            );
+            let _ = writeln!(s, "  explored: {}", stats_text(stats));
+        }
+        Outcome::BudgetExhausted(stats) => {
+            let _ = writeln!(
+                s,
+                "  the budget ran out before an input was found ({})",
+                bounds_text(&a.options)
+            );
+            let _ = writeln!(s, "  explored: {}", stats_text(stats));
+        }
+        Outcome::NoFunction => {
+            let _ = writeln!(s, "  the function is not in the linked program");
+        }
+    }
+    s
+}
+
+fn stats_json(s: &Stats) -> serde_json::Value {
+    json!({
+        "paths": s.paths, "choices": s.choices, "pruned": s.pruned, "cut": s.cut,
+        "faulted_elsewhere": s.faulted_elsewhere, "infeasible": s.infeasible,
+    })
+}
+
+fn json(a: &WitnessAnswer, loc: &Locator) -> serde_json::Value {
+    let at = loc.location(a.stmt);
+    let b = a.options.bounds;
+    let mut v = json!({
+        "function": a.function,
+        "pointer": a.pointer,
+        "at": {"file": at.file, "line": at.line, "column": at.column},
+        "bounds": {
+            "loops": b.loop_unfoldings, "depth": b.call_depth, "paths": b.max_paths,
+            "time_ms": b.time_ms, "guided": a.options.guided,
+        },
+    });
+    let (outcome, stats) = match &a.outcome {
+        Outcome::Found(w, stats) => {
+            v["fault"] = json!(match w.fault {
+                Fault::Null => "null",
+                Fault::UseAfterFree => "use-after-free",
+            });
+            v["args"] = w
+                .args
+                .iter()
+                .map(|(n, t, val)| json!({"name": n.to_string(), "type": type_text(t), "value": value_text(val)}))
+                .collect();
+            v["objects"] = w
+                .objects
+                .iter()
+                .map(|o| {
+                    json!({
+                        "id": format!("o{}", o.id + 1),
+                        "type": type_text(&o.ty),
+                        "fields": o.fields.iter().map(|(p, val)| json!({"field": field_text(p), "value": value_text(val)})).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            v["path"] = a
+                .path
+                .iter()
+                .map(|step| {
+                    json!({
+                        "after_line": step.after.map(|r| loc.location(r).line),
+                        "function": step.function,
+                        "test": step.decision.test,
+                        "taken": step.decision.taken,
+                    })
+                })
+                .collect();
+            v["assumed"] = json!(w.assumed);
+            v["unmodelled_calls"] = json!(w.unmodelled_calls);
+            ("found", Some(stats))
+        }
+        Outcome::NoneWithinBounds(stats) => ("none-within-bounds", Some(stats)),
+        Outcome::BudgetExhausted(stats) => ("budget-exhausted", Some(stats)),
+        Outcome::NoFunction => ("no-function", None),
+    };
+    v["outcome"] = json!(outcome);
+    if let Some(s) = stats {
+        v["stats"] = stats_json(s);
+    }
+    v
+}

@@ -1,0 +1,454 @@
+//! Solving again after an edit, from the previous solution.
+//!
+//! The rules are monotone: when every fact of the old program is, under a
+//! renaming of its ids, a fact of the new one (an edit that only adds
+//! statements to method bodies), the least solution of the new facts
+//! includes the renamed old solution. So the solver renames its old fixed
+//! point into the new ids, applies every fact of the edited methods again in
+//! each of their reached contexts (the other methods' facts are the old ones,
+//! already applied) and runs the worklist to the new least fixed point.
+//!
+//! The new facts are the old ones with the edited methods' facts made again
+//! (`Facts::edited`: names new to the program get ids after the old ones).
+//! What is renamed: the edited methods' variables, sites and allocations,
+//! by aligning their old lists with the new ones in order (an added
+//! statement adds variables and sites between the old ones). The renaming is only a guess;
+//! what makes the result exact is the check that the renamed old facts of
+//! every edited method are among the new ones. When anything else changed
+//! (classes, the method list, the roots, the variant) or the check fails
+//! (an edit that removes a fact), the program is solved from scratch.
+//!
+//! It must never answer anything but the least solution of the new program:
+//! `tests/resume.rs` compares it with a fresh solve on random edits.
+
+use crate::compile::{CallKind, Facts, MethodFacts};
+use crate::context::{Elem, Variant};
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::result::Analysis;
+use crate::solver::{Interrupted, Solver, State, NOT_VAR};
+use pointee_ir::{Function, Program};
+use std::hash::Hash;
+
+/// How a solve after an edit went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resumed {
+    /// From the previous solution, applying again the facts of this many
+    /// edited methods (0: the facts are the old ones, renamed).
+    Continued { edited_methods: usize },
+    /// From scratch, and why.
+    Fresh(&'static str),
+}
+
+impl Analysis {
+    /// Analyses `program` as [`Analysis::run`] does, going on from `prev`,
+    /// the analysis of `prev_program`, when the edit only added facts.
+    /// Stops (`Err(Interrupted)`) as [`Analysis::run_interruptible`] does.
+    pub fn resume(
+        prev: &Analysis,
+        prev_program: &Program,
+        program: &Program,
+        roots: &[&str],
+        variant: Variant,
+        interrupt: Option<&dyn Fn() -> bool>,
+    ) -> Result<(Analysis, Resumed), Interrupted> {
+        let (facts, st, edited) = match rename(prev, prev_program, program, roots, variant) {
+            Ok(r) => r,
+            Err(why) => {
+                let a = match interrupt {
+                    Some(i) => Analysis::run_interruptible(program, roots, variant, i)?,
+                    None => Analysis::run(program, roots, variant),
+                };
+                return Ok((a, Resumed::Fresh(why)));
+            }
+        };
+        let mut s = Solver::with_state(&facts, &variant, st);
+        for &m in &edited {
+            let mf = &facts.methods[m as usize];
+            for &mc in prev.contexts_of(m) {
+                s.st.to_init.extend(&mf.inits);
+                s.add_method_facts(mc);
+                for v in 0..mf.nvars {
+                    if mf.uses[v as usize].is_empty() {
+                        continue;
+                    }
+                    let pts = s.st.pt[s.var_node(mc, v) as usize].clone();
+                    if !pts.is_empty() {
+                        s.process_uses(mc, v, &pts);
+                    }
+                }
+            }
+        }
+        s.solve(&[], interrupt)?;
+        let st = s.st;
+        let resumed = Resumed::Continued {
+            edited_methods: edited.len(),
+        };
+        Ok((Analysis::finish(facts, variant, roots, st), resumed))
+    }
+}
+
+/// Old ids to new ones.
+struct Renaming {
+    allocs: Vec<u32>,
+    fields: Vec<u32>,
+    statics: Vec<u32>,
+    sigs: Vec<u32>,
+    types: Vec<u32>,
+    /// Per edited method: its variables, sites and calls (index into
+    /// `MethodFacts::calls`).
+    edited: FxHashMap<u32, MethodRenaming>,
+}
+
+struct MethodRenaming {
+    vars: Vec<u32>,
+    sites: FxHashMap<u32, u32>,
+    calls: Vec<u32>,
+}
+
+impl Renaming {
+    fn site(&self, method: u32, site: u32) -> Option<u32> {
+        match self.edited.get(&method) {
+            Some(m) => m.sites.get(&site).copied(),
+            None => Some(site),
+        }
+    }
+
+    fn call(&self, method: u32, call: u32) -> u32 {
+        match self.edited.get(&method) {
+            Some(m) => m.calls[call as usize],
+            None => call,
+        }
+    }
+}
+
+/// The new program's facts and the old solver state renamed into them,
+/// with the edited methods; `Err` (why) when the new facts may not
+/// include the old ones.
+fn rename(
+    prev: &Analysis,
+    prev_program: &Program,
+    program: &Program,
+    roots: &[&str],
+    variant: Variant,
+) -> Result<(Facts, State, Vec<u32>), &'static str> {
+    if prev.variant != variant {
+        return Err("another context sensitivity");
+    }
+    if prev
+        .roots
+        .iter()
+        .map(String::as_str)
+        .ne(roots.iter().copied())
+    {
+        return Err("other roots");
+    }
+    if prev_program.classes != program.classes {
+        return Err("a class declaration changed");
+    }
+    let (old_fs, new_fs) = (&prev_program.functions, &program.functions);
+    if old_fs.len() != new_fs.len() || old_fs.iter().zip(new_fs).any(|(a, b)| a.name != b.name) {
+        return Err("methods were added or removed");
+    }
+    let edited: Vec<u32> = (0..new_fs.len())
+        .filter(|&i| !std::sync::Arc::ptr_eq(&old_fs[i], &new_fs[i]) && old_fs[i] != new_fs[i])
+        .map(|i| i as u32)
+        .collect();
+    let facts = Facts::edited(&prev.facts, program, &edited);
+    let old = &prev.facts;
+    let missing = "a name of the old program is gone";
+    let by_name = |names: &[String], index: &FxHashMap<String, u32>| {
+        names
+            .iter()
+            .map(|n| index.get(n).copied())
+            .collect::<Option<Vec<u32>>>()
+            .ok_or(missing)
+    };
+    let mut r = Renaming {
+        // Every allocation keeps its id but those of the edited methods.
+        allocs: (0..old.allocs.len() as u32).collect(),
+        fields: by_name(&old.fields, &facts.field_index)?,
+        statics: by_name(&old.statics, &facts.static_index)?,
+        sigs: by_name(&old.sigs, &facts.sig_index)?,
+        types: by_name(&old.type_names, &facts.type_index)?,
+        edited: FxHashMap::default(),
+    };
+    for &m in &edited {
+        let (om, nm) = (&old.methods[m as usize], &facts.methods[m as usize]);
+        let renaming = align(
+            &old_fs[m as usize],
+            &new_fs[m as usize],
+            (old, om),
+            (&facts, nm),
+        )
+        .ok_or("the edited method's variables or sites do not align")?;
+        r.edited.insert(m, renaming);
+    }
+    // The edited methods' allocations, made again: by (method, site,
+    // class); a site may allocate several objects (`new A[2][3]`), taken
+    // in order.
+    let mut new_allocs: FxHashMap<(u32, u32, &str), Vec<u32>> = FxHashMap::default();
+    let first = facts.first_new_alloc as usize;
+    for (i, a) in facts.allocs.iter().enumerate().skip(first).rev() {
+        new_allocs
+            .entry((a.method, a.site, &a.class))
+            .or_default()
+            .push(i as u32);
+    }
+    for &m in &edited {
+        for &(_, a) in &old.methods[m as usize].news {
+            let al = &old.allocs[a as usize];
+            let site = r.site(m, al.site).ok_or(missing)?;
+            r.allocs[a as usize] = new_allocs
+                .get_mut(&(m, site, &*al.class))
+                .and_then(Vec::pop)
+                .ok_or("an allocation is gone")?;
+        }
+    }
+    for &m in &edited {
+        if !includes(&old.methods[m as usize], &facts.methods[m as usize], m, &r) {
+            return Err("the edit removed a fact");
+        }
+    }
+    let st = rename_state(prev, &facts, &r).ok_or("a context does not rename")?;
+    Ok((facts, st, edited))
+}
+
+/// Aligns the old variables and sites of an edited method with the new
+/// ones, in order: each old one is the next equal new one.
+fn align(
+    old_f: &Function,
+    new_f: &Function,
+    (old_facts, old): (&Facts, &MethodFacts),
+    (new_facts, new): (&Facts, &MethodFacts),
+) -> Option<MethodRenaming> {
+    let vars = in_order(&old_f.vars, &new_f.vars)?;
+    let (old_sites, new_sites) = (sites(old_facts, old), sites(new_facts, new));
+    let old_d: Vec<&str> = old_sites.iter().map(|s| s.1.as_str()).collect();
+    let new_d: Vec<&str> = new_sites.iter().map(|s| s.1.as_str()).collect();
+    let mut site_map = FxHashMap::default();
+    let mut used = FxHashSet::default();
+    for (i, j) in in_order(&old_d, &new_d)?.into_iter().enumerate() {
+        let (o, n) = (old_sites[i].0, new_sites[j as usize].0);
+        match site_map.insert(o, n) {
+            Some(prev) if prev != n => return None,
+            Some(_) => {}
+            None if !used.insert(n) => return None,
+            None => {}
+        }
+    }
+    let call_at: FxHashMap<u32, u32> = new
+        .calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.site, i as u32))
+        .collect();
+    let calls = old
+        .calls
+        .iter()
+        .map(|c| call_at.get(site_map.get(&c.site)?).copied())
+        .collect::<Option<Vec<u32>>>()?;
+    Some(MethodRenaming {
+        vars,
+        sites: site_map,
+        calls,
+    })
+}
+
+/// For each item of `old`, the index of the next equal item of `new`.
+fn in_order<T: PartialEq>(old: &[T], new: &[T]) -> Option<Vec<u32>> {
+    let mut j = 0;
+    let mut out = Vec::with_capacity(old.len());
+    for o in old {
+        while j < new.len() && new[j] != *o {
+            j += 1;
+        }
+        if j == new.len() {
+            return None;
+        }
+        out.push(j as u32);
+        j += 1;
+    }
+    Some(out)
+}
+
+/// A method's sites in order, each described by what happens there.
+fn sites(facts: &Facts, m: &MethodFacts) -> Vec<(u32, String)> {
+    let mut out: Vec<(u32, String)> = m
+        .news
+        .iter()
+        .map(|&(_, a)| {
+            let a = &facts.allocs[a as usize];
+            (a.site, format!("new {}", a.class))
+        })
+        .chain(m.calls.iter().map(|c| {
+            let d = match c.kind {
+                CallKind::Static(t) => format!("static {}", facts.method_names[t as usize]),
+                CallKind::Special(t, _) => format!("special {}", facts.method_names[t as usize]),
+                CallKind::Virtual(_, s) => format!("virtual {}", facts.sigs[s as usize]),
+            };
+            (c.site, d)
+        }))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Whether every fact of the old method, renamed, is a fact of the new one.
+fn includes(old: &MethodFacts, new: &MethodFacts, m: u32, r: &Renaming) -> bool {
+    let Some(mr) = r.edited.get(&m) else {
+        return false;
+    };
+    let v = |x: u32| mr.vars[x as usize];
+    let ov = |x: Option<u32>| x.map(v);
+    fn all<T: Hash + Eq + Copy>(old: impl Iterator<Item = T>, new: &[T]) -> bool {
+        let new: FxHashSet<T> = new.iter().copied().collect();
+        old.into_iter().all(|t| new.contains(&t))
+    }
+    old.class == new.class
+        && ov(old.this) == new.this
+        && ov(old.ret) == new.ret
+        && old
+            .params
+            .iter()
+            .map(|&p| v(p))
+            .eq(new.params.iter().copied())
+        && all(
+            old.news.iter().map(|&(x, a)| (v(x), r.allocs[a as usize])),
+            &new.news,
+        )
+        && all(old.copies.iter().map(|&(a, b)| (v(a), v(b))), &new.copies)
+        && all(
+            old.loads
+                .iter()
+                .map(|&(x, y, f)| (v(x), v(y), r.fields[f as usize])),
+            &new.loads,
+        )
+        && all(
+            old.stores
+                .iter()
+                .map(|&(x, f, y)| (v(x), r.fields[f as usize], v(y))),
+            &new.stores,
+        )
+        && all(
+            old.sloads
+                .iter()
+                .map(|&(x, s)| (v(x), r.statics[s as usize])),
+            &new.sloads,
+        )
+        && all(
+            old.sstores
+                .iter()
+                .map(|&(s, y)| (r.statics[s as usize], v(y))),
+            &new.sstores,
+        )
+        && all(
+            old.filtered_sloads
+                .iter()
+                .map(|&(x, s, t)| (v(x), r.statics[s as usize], r.types[t as usize])),
+            &new.filtered_sloads,
+        )
+        && all(
+            old.casts
+                .iter()
+                .map(|c| (v(c.from), v(c.to), r.types[c.ty as usize])),
+            &new.casts
+                .iter()
+                .map(|c| (c.from, c.to, c.ty))
+                .collect::<Vec<_>>(),
+        )
+        && all(old.inits.iter().copied(), &new.inits)
+        && old.calls.iter().enumerate().all(|(i, c)| {
+            let n = &new.calls[mr.calls[i] as usize];
+            let kind = match (c.kind.clone(), n.kind.clone()) {
+                (CallKind::Static(a), CallKind::Static(b)) => a == b,
+                (CallKind::Special(a, x), CallKind::Special(b, y)) => a == b && v(x) == y,
+                (CallKind::Virtual(x, s), CallKind::Virtual(y, t)) => {
+                    v(x) == y && r.sigs[s as usize] == t
+                }
+                _ => false,
+            };
+            kind && ov(c.lhs) == n.lhs && c.args.iter().map(|&a| ov(a)).eq(n.args.iter().copied())
+        })
+}
+
+/// The old solver state in the new ids: objects and contexts renamed, the
+/// variables of each reached pair of an edited method given their new
+/// numbers (new variables get new nodes), the field and static nodes and
+/// the call graph's call indices renamed. Pointer nodes and objects keep
+/// their ids, so points-to sets and edges are kept as they are.
+fn rename_state(prev: &Analysis, facts: &Facts, r: &Renaming) -> Option<State> {
+    let mut st = prev.state();
+    st.ctxs = st.ctxs.renamed(|e| match e {
+        Elem::Call(m, s) => Some(Elem::Call(m, r.site(m, s)?)),
+        Elem::Alloc(a) => Some(Elem::Alloc(r.allocs[a as usize])),
+        Elem::Type(t) => Some(Elem::Type(t)),
+    })?;
+    for o in &mut st.objs {
+        o.1 = r.allocs[o.1 as usize];
+    }
+    st.obj_index = st
+        .objs
+        .iter()
+        .enumerate()
+        .map(|(i, &o)| (o, i as u32))
+        .collect();
+    for (&m, mr) in &r.edited {
+        let nvars = facts.methods[m as usize].nvars as usize;
+        for &mc in prev.contexts_of(m) {
+            let old_nodes: Vec<u32> = (0..mr.vars.len() as u32)
+                .map(|v| st.var_node(mc, v))
+                .collect();
+            let mut map = vec![NOT_VAR; nvars];
+            for (v, &n) in old_nodes.iter().enumerate() {
+                let nv = mr.vars[v];
+                map[nv as usize] = n;
+                st.node_var[n as usize] = nv;
+            }
+            for (v, slot) in map.iter_mut().enumerate() {
+                if *slot == NOT_VAR {
+                    *slot = st.new_node(mc, v as u32);
+                }
+            }
+            st.var_maps.insert(mc, map.into());
+        }
+    }
+    st.field_nodes = st
+        .field_nodes
+        .iter()
+        .map(|(&(o, f), &n)| ((o, r.fields[f as usize]), n))
+        .collect();
+    let mut statics = vec![NOT_VAR; facts.statics.len()];
+    for (s, &n) in st.static_nodes.iter().enumerate() {
+        statics[r.statics[s] as usize] = n;
+    }
+    for slot in &mut statics {
+        if *slot == NOT_VAR {
+            *slot = st.new_node(NOT_VAR, 0);
+        }
+    }
+    st.static_nodes = statics;
+    for targets in st.filtered.values_mut() {
+        for (_, ty) in targets {
+            *ty = r.types[*ty as usize];
+        }
+    }
+    st.filtered_index = st
+        .filtered
+        .iter()
+        .flat_map(|(&s, ts)| ts.iter().map(move |&(t, ty)| (s, t, ty)))
+        .collect();
+    st.dispatched.clear();
+    let method_of = |mc: u32| st.reached[mc as usize].method;
+    let mut cg = std::mem::take(&mut st.cg);
+    for e in &mut cg {
+        e.call = r.call(method_of(e.caller), e.call);
+    }
+    st.cg_index = cg.iter().map(|e| (e.caller, e.call, e.callee)).collect();
+    st.cg = cg;
+    st.library_calls = st
+        .library_calls
+        .iter()
+        .map(|&(mc, call)| (mc, r.call(st.reached[mc as usize].method, call)))
+        .collect();
+    Some(st)
+}

@@ -1,0 +1,246 @@
+//! The budget (`budget.rs`): a run stopped by it says so, and its answers
+//! are never sharper than a full run's: every fixture under
+//! `fixtures/c/flow/` and `fixtures/c/soundness/`, run with step budgets
+//! from 0 up to what the full run takes, keeps every alias verdict of the
+//! full run or answers `may`, and every target the full run gives (or
+//! `unknown`), never a definite one the full run does not give.
+
+use pointee_flow::{Alias, Analysis, Budget, LocId, MemoryProbe, Settings, Spent, UNKNOWN};
+use pointee_ir::{Basic, Callee, Point, Program, Rvalue, StmtId};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c");
+    let mut v: Vec<PathBuf> = Vec::new();
+    for dir in ["flow", "soundness"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|e| e == "c") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn steps(n: u64) -> Settings {
+    Settings {
+        budget: Budget {
+            steps: Some(n),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// The alias checks of a program: (function, statement, first, second).
+fn checks(p: &Program) -> Vec<(String, StmtId, Rvalue, Rvalue)> {
+    let mut out = Vec::new();
+    for f in &p.functions {
+        pointee_ir::for_each_basic(&f.body, &mut |id, b| {
+            if let Basic::Call {
+                callee: Callee::Direct(name),
+                args,
+                ..
+            } = b
+            {
+                if pointee_flow::is_alias_check(name) && args.len() == 2 {
+                    out.push((f.name.to_string(), id, args[0].clone(), args[1].clone()));
+                }
+            }
+        });
+    }
+    out
+}
+
+/// Every pointer variable's targets at every point of every function,
+/// merged over contexts as hover merges them, by name.
+type Answers = Vec<(String, Option<Vec<(String, bool)>>)>;
+
+fn answers(a: &mut Analysis<'_>, p: &Program) -> Answers {
+    let mut out = Vec::new();
+    for f in &p.functions {
+        for s in 0..f.stmt_count {
+            for (vi, v) in f.vars.iter().enumerate() {
+                if !v.ty.is_pointer_like() {
+                    continue;
+                }
+                let place = pointee_ir::Place::var(pointee_ir::VarId(vi as u32));
+                let rv = Rvalue::Use(place);
+                let point = Point::Before(StmtId(s));
+                let per = a.values_at(&f.name, point, &rv);
+                let merged = Analysis::merge_values(&per).map(|v| {
+                    v.iter()
+                        .map(|&(l, d): &(LocId, bool)| (a.name(l), d))
+                        .collect::<Vec<_>>()
+                });
+                out.push((format!("{} {point:?} {}", f.name, v.name), merged));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn partial_runs_never_answer_sharper_than_full_ones() {
+    let mut failures = Vec::new();
+    let mut partial_runs = 0;
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok(lowered) = pointee_c::lower(&[(&name, &text)]) else {
+            continue;
+        };
+        let p = &lowered.program;
+        let mut full = pointee_flow::analyze(p, Settings::default());
+        assert!(full.partial().is_none(), "{name}: no budget, not partial");
+        let full_answers = answers(&mut full, p);
+        let full_checks: Vec<Alias> = checks(p)
+            .iter()
+            .map(|(f, s, x, y)| full.alias(f, Point::Before(*s), x, y))
+            .collect();
+        // What the full run takes, found by running with growing budgets.
+        let mut n = 0;
+        loop {
+            let mut a = pointee_flow::analyze(p, steps(n));
+            let Some(partial) = a.partial() else {
+                // The budget was enough: the same result as the full run.
+                assert_eq!(answers(&mut a, p), full_answers, "{name}: budget {n}");
+                break;
+            };
+            partial_runs += 1;
+            assert_eq!(partial.spent, Spent::Steps);
+            assert_eq!(partial.steps, n, "{name}: stopped at its budget");
+            for ((f, s, x, y), want) in checks(p).iter().zip(&full_checks) {
+                let got = a.alias(f, Point::Before(*s), x, y);
+                let ok = got == *want
+                    || got == Alias::May
+                    // Not analysed at all: no answer (the function is
+                    // listed as not finished).
+                    || (got == Alias::Unreachable && a.units_of(f).is_empty());
+                if !ok {
+                    failures.push(format!(
+                        "{name}: budget {n}: {f} s{}: {got:?}, full {want:?}",
+                        s.0
+                    ));
+                }
+            }
+            for ((what, got), (_, want)) in answers(&mut a, p).iter().zip(&full_answers) {
+                let (Some(want), Some(got)) = (want, got) else {
+                    continue;
+                };
+                let unknown = got.iter().any(|t| t.0 == a.name(UNKNOWN));
+                for (t, d) in want {
+                    let same = got.iter().find(|g| &g.0 == t);
+                    if same.is_none() && !unknown {
+                        failures.push(format!("{name}: budget {n}: {what}: lost {t}"));
+                    }
+                    if same.is_some_and(|g| g.1 && !d) {
+                        failures.push(format!("{name}: budget {n}: {what}: {t} definite"));
+                    }
+                }
+                for (t, d) in got {
+                    if *d && !want.contains(&(t.clone(), true)) {
+                        failures.push(format!("{name}: budget {n}: {what}: {t} definite"));
+                    }
+                }
+            }
+            n = if n < 8 { n + 1 } else { n * 2 };
+        }
+    }
+    assert!(partial_runs > 50, "only {partial_runs} partial runs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A step budget stops the run deterministically and says which functions
+/// it did not finish; with budget 0 only the entry runs, every call cut off.
+#[test]
+fn a_step_budget_stops_and_lists_what_it_did_not_finish() {
+    let text = "int x, y; int *g;\n\
+        void leaf(int **p) { *p = &y; }\n\
+        void mid(int **p) { leaf(p); }\n\
+        int main(void) { int *q = &x; mid(&q); g = q; return 0; }\n";
+    let lowered = pointee_c::lower(&[("b.c", text)]).unwrap();
+    let p = &lowered.program;
+    let none = pointee_flow::analyze(p, steps(0));
+    let partial = none.partial().expect("partial");
+    assert_eq!(partial.steps, 0);
+    assert!(none.units_of("mid").is_empty(), "mid not analysed");
+    let names = |v: &[pointee_ir::Name]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(&partial.incomplete), ["leaf", "mid"]);
+    // One call analysed (main's call to mid), the next one (mid's to leaf)
+    // cut off.
+    let mut one = pointee_flow::analyze(p, steps(1));
+    let partial = one.partial().expect("partial");
+    assert_eq!(names(&partial.incomplete), ["leaf"]);
+    assert!(one.units_of("leaf").is_empty());
+    let mid = one.units_of("mid");
+    assert_eq!(mid.len(), 1);
+    assert!(one.unit(mid[0]).partial, "mid's result depends on the cut");
+    let main = one.units_of("main")[0];
+    assert!(one.unit(main).partial);
+    // q may now point anywhere leaf could make it point: x (kept) or
+    // unknown, never definitely x.
+    let q = lowered
+        .program
+        .functions
+        .iter()
+        .find(|f| &*f.name == "main")
+        .unwrap();
+    let qv = q.vars.iter().position(|v| &*v.name == "q").unwrap();
+    let rv = Rvalue::Use(pointee_ir::Place::var(pointee_ir::VarId(qv as u32)));
+    let last = Point::Before(StmtId(q.stmt_count - 1));
+    let got = Analysis::merge_values(&one.values_at("main", last, &rv)).unwrap();
+    let got: Vec<(String, bool)> = got.iter().map(|&(l, d)| (one.name(l), d)).collect();
+    assert!(got.contains(&("unknown".to_string(), false)), "{got:?}");
+    assert!(got.iter().all(|t| !t.1), "{got:?}");
+    // Enough steps: the full result.
+    let mut all = pointee_flow::analyze(p, steps(2));
+    assert!(all.partial().is_none());
+    let got = Analysis::merge_values(&all.values_at("main", last, &rv)).unwrap();
+    let got: Vec<(String, bool)> = got.iter().map(|&(l, d)| (all.name(l), d)).collect();
+    assert_eq!(got, [("y".to_string(), true)]);
+}
+
+/// The time budget and the memory ceiling stop a run too (the assertion
+/// is on the kind, not on how far it got: that depends on the machine).
+#[test]
+fn time_and_memory_budgets_stop_a_run() {
+    let mut text = String::from("int x; int *g;\n");
+    // Enough calls for the budget to be looked at (every 256 calls).
+    for i in 0..600 {
+        text.push_str(&format!("void f{i}(int **p) {{ *p = &x; }}\n"));
+    }
+    text.push_str("int main(void) { int *q = 0;\n");
+    for i in 0..600 {
+        text.push_str(&format!("  f{i}(&q);\n"));
+    }
+    text.push_str("  g = q; return 0; }\n");
+    let lowered = pointee_c::lower(&[("t.c", &text)]).unwrap();
+    let p = &lowered.program;
+    let timed = Settings {
+        budget: Budget {
+            time: Some(std::time::Duration::ZERO),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let a = pointee_flow::analyze(p, timed);
+    assert_eq!(a.partial().map(|p| p.spent), Some(Spent::Time));
+    let probe = MemoryProbe(Some(Arc::new(|| 100)));
+    let memory = |mb| Settings {
+        budget: Budget {
+            memory_mb: Some(mb),
+            memory_probe: probe.clone(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let a = pointee_flow::analyze(p, memory(50));
+    let partial = a.partial().expect("over the ceiling");
+    assert_eq!(partial.spent, Spent::Memory);
+    assert_eq!(partial.steps, 255, "the probe is asked every 256 calls");
+    assert!(pointee_flow::analyze(p, memory(200)).partial().is_none());
+}

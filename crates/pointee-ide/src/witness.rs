@@ -1,0 +1,294 @@
+//! Witness inputs: for the dereference at a position, an input of its
+//! function that makes it fault, searched by pointee-witness's symbolic
+//! executor with lazy initialisation guided by the C engine's facts.
+//!
+//! This module finds the dereference (the statement around the position,
+//! the pointer under the cursor when a statement dereferences two), lends
+//! the engine's facts through `pointee_witness::Facts`, and turns the
+//! answer's statements into byte ranges. It never searches itself.
+
+use crate::c::{CProgram, Flow};
+use crate::{Analysis, FilePosition, FileRange};
+use pointee_flow::{FREED, NULL, UNINIT, UNKNOWN};
+use pointee_ir::{for_each_basic, Basic, Callee, Place, Point, Range, Rvalue, StmtId};
+pub use pointee_witness::{
+    field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, Stats, Value, Witness,
+};
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WitnessOptions {
+    pub bounds: Bounds,
+    /// Prune lazy initialisation by the points-to facts (default), or try
+    /// every candidate.
+    pub guided: bool,
+}
+
+impl Default for WitnessOptions {
+    fn default() -> Self {
+        WitnessOptions {
+            bounds: Bounds::default(),
+            guided: true,
+        }
+    }
+}
+
+/// A branch decision of the witness's path, placed in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathStep {
+    /// The statement run just before the branch (`None`: the function's
+    /// start, then `function` is where).
+    pub after: Option<FileRange>,
+    pub function: String,
+    pub decision: Decision,
+}
+
+/// The answer for one dereference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessAnswer {
+    /// The function whose input was searched, as the source names it.
+    pub function: String,
+    /// The dereferencing statement.
+    pub stmt: FileRange,
+    /// The pointer dereferenced, as pointee reads it (`head`).
+    pub pointer: String,
+    pub outcome: Outcome,
+    /// The path of a found witness, in source terms.
+    pub path: Vec<PathStep>,
+    pub options: WitnessOptions,
+}
+
+impl WitnessAnswer {
+    /// The C test program of a found witness, including the analysed file
+    /// as `include` names it; `fault_line` (1-based) for its comment.
+    pub fn c_test(&self, include: &str, fault_line: u32) -> Option<String> {
+        match &self.outcome {
+            Outcome::Found(w, _) => Some(pointee_witness::emit::c_test(
+                w,
+                &self.function,
+                include,
+                fault_line,
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Why there is no answer at a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WitnessError {
+    /// Not a C file of an analysable program.
+    NotC,
+    /// No function around the position.
+    NotInFunction,
+    /// No dereference at the position.
+    NoDereference,
+    /// A `//@` annotation of the function could not be read.
+    Annotation(String),
+}
+
+/// The `//@` annotations that hold for the function starting at `start`:
+/// every `pred` of the file, and the `requires` written after the previous
+/// function (`after`) and before this one. A line that starts with
+/// neither keyword continues the declaration above it. `None` when there
+/// are none.
+fn annotations(text: &str, after: u32, start: u32) -> Option<String> {
+    let mut out = String::new();
+    let mut keep = false;
+    let mut offset = 0u32;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len() as u32;
+        let Some(body) = line.trim_start().strip_prefix("//@") else {
+            continue;
+        };
+        let body = body.trim();
+        if body.starts_with("pred") {
+            keep = true;
+        } else if body.starts_with("requires") {
+            keep = here >= after && here < start;
+        }
+        if keep {
+            out.push_str(body);
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The engine's facts as the executor sees them.
+struct FlowFacts<'a, 'p> {
+    flow: &'a mut Flow<'p>,
+}
+
+impl pointee_witness::Facts for FlowFacts<'_, '_> {
+    fn pointees(
+        &mut self,
+        function: &str,
+        point: Point,
+        place: &Place,
+    ) -> Option<Vec<pointee_witness::Pointee>> {
+        let per = self
+            .flow
+            .values_at(function, point, &Rvalue::Use(place.clone()));
+        let merged = Flow::merge_values(&per)?;
+        Some(
+            merged
+                .iter()
+                .filter(|&&(l, _)| l != UNINIT && l != FREED)
+                .map(|&(l, _)| match l {
+                    NULL => pointee_witness::Pointee::Null,
+                    UNKNOWN => pointee_witness::Pointee::Unknown,
+                    l => pointee_witness::Pointee::Loc(l.0),
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The pointers a basic statement dereferences (undereferenced places).
+fn dereferenced(b: &Basic) -> Vec<Place> {
+    let mut places: Vec<&Place> = Vec::new();
+    let arg = |rv: &'_ Rvalue| -> Option<Place> {
+        match rv {
+            Rvalue::Use(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => Some(p.clone()),
+            _ => None,
+        }
+    };
+    let mut owned: Vec<Place> = Vec::new();
+    match b {
+        Basic::Assign { lhs, rhs } => {
+            places.push(lhs);
+            owned.extend(arg(rhs));
+        }
+        Basic::Use(p) => places.push(p),
+        Basic::Call {
+            lhs, args, callee, ..
+        } => {
+            places.extend(lhs);
+            owned.extend(args.iter().filter_map(arg));
+            if let Callee::Indirect(p) = callee {
+                places.push(p);
+            }
+        }
+    }
+    places
+        .into_iter()
+        .cloned()
+        .chain(owned)
+        .filter(|p| p.deref)
+        .map(|p| Place {
+            base: p.base,
+            deref: false,
+            path: Vec::new(),
+        })
+        .collect()
+}
+
+pub(crate) fn witness(
+    a: &Analysis,
+    pos: FilePosition,
+    options: WitnessOptions,
+) -> Result<WitnessAnswer, WitnessError> {
+    let c = CProgram::of(a, pos.file).ok_or(WitnessError::NotC)?;
+    let source = c.source(pos.file);
+    let fs = source
+        .functions
+        .iter()
+        .find(|fs| fs.range.contains(pos.offset))
+        .ok_or(WitnessError::NotInFunction)?;
+    let name = c.program_name(pos.file, &fs.name);
+    let after = source
+        .functions
+        .iter()
+        .map(|g| g.range.end)
+        .filter(|&e| e <= fs.range.start)
+        .max()
+        .unwrap_or(0);
+    let spec = annotations(&a.file_text(pos.file), after, fs.range.start)
+        .map(|t| pointee_witness::spec::parse(&t))
+        .transpose()
+        .map_err(WitnessError::Annotation)?;
+    let engine = c.engine().ok_or(WitnessError::NotC)?;
+    // The pointer under the cursor, when it is a plain variable.
+    let cursor: Option<Place> = source
+        .expr_at(pos.offset)
+        .map(|(_, e)| c.place(pos.file, &e.place))
+        .filter(|p| !p.deref && p.path.is_empty());
+    engine.with(|program, flow| {
+        let f = program.function(&name).ok_or(WitnessError::NotInFunction)?;
+        // Statements around the position that dereference, innermost first.
+        let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
+        for_each_basic(&f.body, &mut |id, b| {
+            let Some(r) = fs.stmts.get(id.0 as usize) else {
+                return;
+            };
+            if !r.touches(pos.offset) {
+                return;
+            }
+            for p in dereferenced(b) {
+                found.push((r.len(), id, p));
+            }
+        });
+        found.sort_by_key(|&(len, id, _)| (len, id));
+        let chosen = found
+            .iter()
+            .find(|(_, _, p)| Some(p) == cursor.as_ref())
+            .or(found.first())
+            .cloned()
+            .ok_or(WitnessError::NoDereference)?;
+        let (_, stmt, pointer) = chosen;
+        let query = pointee_witness::Query {
+            function: name.clone(),
+            stmt,
+            pointer: pointer.clone(),
+            bounds: options.bounds,
+            guided: options.guided,
+            spec,
+        };
+        let outcome = pointee_witness::find(program, &query, &mut FlowFacts { flow });
+        let path = match &outcome {
+            Outcome::Found(w, _) => w
+                .path
+                .iter()
+                .map(|d| {
+                    let at = c.function_source(&d.function);
+                    PathStep {
+                        after: d.after.and_then(|s| {
+                            let (file, fs) = at?;
+                            let range = *fs.stmts.get(s.0 as usize)?;
+                            Some(FileRange { file, range })
+                        }),
+                        function: at
+                            .map(|(_, fs)| fs.name.to_string())
+                            .unwrap_or_else(|| d.function.to_string()),
+                        decision: d.clone(),
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ok(WitnessAnswer {
+            function: fs.name.to_string(),
+            stmt: FileRange {
+                file: pos.file,
+                range: fs
+                    .stmts
+                    .get(stmt.0 as usize)
+                    .copied()
+                    .unwrap_or(Range::default()),
+            },
+            pointer: pointee_ir_place_text(f, &pointer),
+            outcome,
+            path,
+            options,
+        })
+    })
+}
+
+fn pointee_ir_place_text(f: &pointee_ir::Function, p: &Place) -> String {
+    match &p.base {
+        pointee_ir::Base::Var(v) => f.var(*v).name.to_string(),
+        pointee_ir::Base::Global(g) => g.to_string(),
+    }
+}
