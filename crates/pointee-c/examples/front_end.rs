@@ -70,7 +70,11 @@ fn main() {
             // `NO_SHARE`: every unit parses its headers itself (as before
             // the units shared them), for comparison.
             let own = pointee_c::TreeCache::new();
-            let cache = if std::env::var("NO_SHARE").is_ok() { &own } else { &trees };
+            let cache = if std::env::var("NO_SHARE").is_ok() {
+                &own
+            } else {
+                &trees
+            };
             let pieces = pointee_c::trees(&pointee_c::parse_unit(cache, &pp, &[]));
             if std::env::var("PER_UNIT").is_ok() {
                 eprintln!(

@@ -21,8 +21,10 @@ use std::sync::Mutex;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 /// The most text a [`TreeCache`] keeps; past it, it starts again (an
-/// editor makes a new version of a header with every edit of it).
-const CACHE_BYTES: usize = 64 << 20;
+/// editor makes a new version of a header with every edit of it). A tree
+/// takes several times its text: the headers of Lua's 32 units are well
+/// under 1 MB of distinct text.
+const CACHE_BYTES: usize = 8 << 20;
 
 /// Trees of headers' pieces already parsed, by their text (positions from
 /// 0).

@@ -300,7 +300,8 @@ impl AnalysisHost {
             && self
                 .c_model
                 .as_ref()
-                .is_some_and(|m| !m.units.contains(&pointee_project::paths::normalize(path)))
+                .and_then(|m| m.units.as_ref())
+                .is_some_and(|units| !units.contains(&pointee_project::paths::normalize(path)))
     }
 
     /// One program per `.c` file (with the headers) while the C files do not

@@ -15,9 +15,11 @@ pub use pointee_project::is_model_file;
 /// The C program of one or more folders.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CModel {
-    /// The `.c` files that are units (normalised paths); a `.c` file of the
-    /// workspace that is not among them is analysed on its own.
-    pub units: BTreeSet<String>,
+    /// The `.c` files that are units (normalised paths), when a model file
+    /// names them; a `.c` file of the workspace that is not among them is
+    /// analysed on its own. `None` (no model file): every `.c` file, also
+    /// one opened or created after the folder was read.
+    pub units: Option<BTreeSet<String>>,
     /// How each unit is preprocessed.
     pub configs: BTreeMap<String, UnitConfig>,
     /// The functions the analysis starts from, when the model names them.
@@ -36,14 +38,18 @@ impl CModel {
         read: &mut dyn FnMut(&str) -> Result<String, String>,
     ) -> Result<CModel, String> {
         let model = pointee_project::load(root, listing, read).map_err(|e| e.0)?;
+        let named = model.origin != pointee_project::Origin::Discovered;
         let mut out = CModel {
             entries: model.entries,
             notes: model.notes,
+            units: named.then(BTreeSet::new),
             ..CModel::default()
         };
         for u in model.units {
             let file = pointee_project::paths::normalize(&u.file);
-            out.units.insert(file.clone());
+            if let Some(units) = &mut out.units {
+                units.insert(file.clone());
+            }
             out.configs.insert(file, u.config);
         }
         Ok(out)
@@ -54,7 +60,13 @@ impl CModel {
     pub fn join(models: impl IntoIterator<Item = CModel>) -> CModel {
         let mut out = CModel::default();
         for m in models {
-            out.units.extend(m.units);
+            out.units = match (out.units, m.units) {
+                (Some(mut a), Some(b)) => {
+                    a.extend(b);
+                    Some(a)
+                }
+                (a, b) => a.or(b),
+            };
             out.configs.extend(m.configs);
             out.entries = out.entries.or(m.entries);
             out.notes.extend(m.notes);
