@@ -28,6 +28,22 @@ pub fn options(plain: bool, no_requires: bool, bounds: &[Option<u64>; 4]) -> Wit
     }
 }
 
+/// The workspace of the position's file (with `--with` files), analysed.
+fn analysed(
+    pos: &Position,
+    with: &[String],
+    config: pointee_ide::Config,
+) -> Result<pointee_ide::Analysis, InputError> {
+    Ok(load::workspace_with(&pos.file, with)?.analyse(config)?.1)
+}
+
+/// The analysed file's absolute path, which an emitted test includes.
+fn canonical(pos: &Position) -> Result<String, InputError> {
+    std::fs::canonicalize(&pos.file)
+        .map(|p| p.to_string_lossy().into_owned())
+        .map_err(|e| InputError(format!("{}: {e}", pos.file)))
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     inv: &Invocation,
@@ -37,7 +53,7 @@ pub fn run(
     emit_test: Option<&str>,
     options: WitnessOptions,
 ) -> Result<u8, InputError> {
-    let (_, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+    let analysis = analysed(pos, with, config)?;
     let loc = Locator {
         analysis: &analysis,
     };
@@ -48,9 +64,7 @@ pub fn run(
     };
     let stmt = loc.location(answer.stmt);
     if let Some(out) = emit_test {
-        let source = std::fs::canonicalize(&pos.file)
-            .map_err(|e| InputError(format!("{}: {e}", pos.file)))?;
-        let Some(test) = answer.c_test(&source.to_string_lossy(), stmt.line) else {
+        let Some(test) = answer.c_test(&canonical(pos)?, stmt.line) else {
             return Err(InputError(format!(
                 "{}:{}:{}: no input found, so no test written",
                 pos.file, pos.line, pos.column
@@ -81,7 +95,7 @@ pub fn run_all(
     emit_dir: Option<&str>,
     options: WitnessOptions,
 ) -> Result<u8, InputError> {
-    let (_, analysis) = load::workspace_with(&pos.file, with)?.analyse(config)?;
+    let analysis = analysed(pos, with, config)?;
     let loc = Locator {
         analysis: &analysis,
     };
@@ -89,12 +103,11 @@ pub fn run_all(
     let all =
         now(analysis.witness_inputs(at, options)).map_err(|e| not_here(pos, &error_text(e)))?;
     if let Some(dir) = emit_dir {
-        let source = std::fs::canonicalize(&pos.file)
-            .map_err(|e| InputError(format!("{}: {e}", pos.file)))?;
+        let source = canonical(pos)?;
         std::fs::create_dir_all(dir).map_err(|e| InputError(format!("{dir}: {e}")))?;
         for i in 0..all.inputs.len() {
             let out = std::path::Path::new(dir).join(format!("{}_{}.c", all.function, i + 1));
-            std::fs::write(&out, all.c_test(i, &source.to_string_lossy()))
+            std::fs::write(&out, all.c_test(i, &source))
                 .map_err(|e| InputError(format!("{}: {e}", out.display())))?;
         }
     }

@@ -395,6 +395,22 @@ fn editing_a_define_relowers_only_the_functions_that_use_it() {
     );
 }
 
+/// `a` of `a.c` reads `NEXT(n)` as the edited header defines it.
+fn assert_a_sees_the_edited_next(h: &Harness) {
+    let name: Name = "a".into();
+    let f = c_function(&h.db, FunctionKey::new(&h.db, h.file("a.c"), name))
+        .clone()
+        .expect("a is lowered");
+    assert!(
+        f.body_lines().iter().any(|l| l.text.contains("(*t1).next")),
+        "{:?}",
+        f.body_lines()
+            .iter()
+            .map(|l| l.text.clone())
+            .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn editing_a_header_relowers_the_units_that_include_it() {
     let header = "#ifndef LIST_H\n#define LIST_H\nstruct node { struct node *next; };\n#define NEXT(n) ((n)->next)\n#endif\n";
@@ -412,18 +428,7 @@ fn editing_a_header_relowers_the_units_that_include_it() {
     assert_eq!(runs_of(&ran, "c_function"), vec!["c_function(a)"]);
     assert_like_whole_file(&h.db, h.file("b.c"), "the unit that includes nothing");
     // The unit sees the header's new text.
-    let name: Name = "a".into();
-    let f = c_function(&h.db, FunctionKey::new(&h.db, h.file("a.c"), name))
-        .clone()
-        .expect("a is lowered");
-    assert!(
-        f.body_lines().iter().any(|l| l.text.contains("(*t1).next")),
-        "{:?}",
-        f.body_lines()
-            .iter()
-            .map(|l| l.text.clone())
-            .collect::<Vec<_>>()
-    );
+    assert_a_sees_the_edited_next(&h);
 }
 
 /// The class: a run of the preprocessor resumed after an include must keep
@@ -440,18 +445,7 @@ fn a_header_edited_after_a_resumed_run_still_reaches_the_unit() {
     h.edit("list.h", "((n)->next)", "((n)->next->next)");
     let ran = h.run();
     assert_eq!(runs_of(&ran, "lower_function"), vec!["lower_function(a)"]);
-    let name: Name = "a".into();
-    let f = c_function(&h.db, FunctionKey::new(&h.db, h.file("a.c"), name))
-        .clone()
-        .expect("a is lowered");
-    assert!(
-        f.body_lines().iter().any(|l| l.text.contains("(*t1).next")),
-        "{:?}",
-        f.body_lines()
-            .iter()
-            .map(|l| l.text.clone())
-            .collect::<Vec<_>>()
-    );
+    assert_a_sees_the_edited_next(&h);
 }
 
 #[test]

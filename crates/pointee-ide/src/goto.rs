@@ -134,10 +134,7 @@ fn field_declarations(
         let Some(tree) = pointee_db::syntax_tree(a.db(), file).as_ref() else {
             continue;
         };
-        let mut cursor = tree.0.walk();
-        // Iterative pre-order walk.
-        'walk: loop {
-            let n = cursor.node();
+        preorder(&tree.0, |n| {
             let is_name = match (lang, n.kind()) {
                 (Lang::C, "field_identifier") => {
                     n.parent().is_some_and(|p| p.kind() != "field_expression")
@@ -157,24 +154,30 @@ fn field_declarations(
                     file,
                     range: Range::new(n.start_byte(), n.end_byte()),
                 });
-                if out.len() >= 20 {
-                    break;
-                }
             }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
+            out.len() >= 20
+        });
+    }
+    out
+}
+
+/// Visits `tree`'s nodes in pre-order, without recursion, until `visit`
+/// says stop (then returns true).
+fn preorder(tree: &tree_sitter::Tree, mut visit: impl FnMut(tree_sitter::Node) -> bool) -> bool {
+    let mut cursor = tree.walk();
+    loop {
+        if visit(cursor.node()) {
+            return true;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return false;
             }
         }
     }
-    out
 }
 
 /// C: where the record is defined whose member the field expression at
@@ -387,9 +390,8 @@ fn java_field_declaration(a: &Analysis, class: &str, field: &str) -> Option<NavT
                 .and_then(|x| text.get(x.byte_range()))
                 == Some(name)
         };
-        let mut cursor = tree.0.walk();
-        'walk: loop {
-            let n = cursor.node();
+        let mut found = None;
+        preorder(&tree.0, |n| {
             if JAVA_TYPE_DECLARATIONS.contains(&n.kind()) && named(n, class) {
                 let mut members: Vec<tree_sitter::Node> = Vec::new();
                 let mut c = n.walk();
@@ -424,24 +426,18 @@ fn java_field_declaration(a: &Analysis, class: &str, field: &str) -> Option<NavT
                         .into_iter()
                         .find(|x| text.get(x.byte_range()) == Some(field))
                     {
-                        return Some(NavTarget {
+                        found = Some(NavTarget {
                             file,
                             range: Range::new(x.start_byte(), x.end_byte()),
                         });
+                        return true;
                     }
                 }
             }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-            }
+            false
+        });
+        if found.is_some() {
+            return found;
         }
     }
     None
