@@ -124,6 +124,20 @@ fn main() {
         for (k, v) in a.stats() {
             println!("  {k}: {v}");
         }
+        // `--top N`: the functions with the most contexts.
+        if let Some(i) = args.iter().position(|a| a == "--top") {
+            let n: usize = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(20);
+            let mut per: Vec<(usize, &str)> = lowered
+                .program
+                .functions
+                .iter()
+                .map(|f| (a.units_of(&f.name).len(), &*f.name))
+                .collect();
+            per.sort_by(|x, y| y.cmp(x));
+            for (c, f) in per.into_iter().take(n) {
+                println!("  {c:>6} {f}");
+            }
+        }
         // Every context's body re-run (what `dump` does).
         let mut a = a;
         let before = a.units().len();

@@ -4,7 +4,7 @@
 use crate::facts::{merge_into, Fact, Facts, State};
 use crate::library::{CbRet, Effect};
 use crate::loc::{LocId, Root, Step, FREED, NULL, UNKNOWN};
-use crate::solver::{Arg, CallEdge, Engine};
+use crate::solver::{Arg, CallEdge, Callback, Engine};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
 use pointee_ir::{pointer_paths, Index, Name, Place, Rvalue, SiteId, StmtId, Type};
@@ -620,28 +620,47 @@ impl<'p> Engine<'p> {
         // unmap the whole effect): called again with the same input and
         // map information, they add nothing to what the loop holds.
         let mut plain: crate::fxhash::FxHashMap<u32, (Arc<Facts>, MapGroups)> = Default::default();
+        let mut demoted = false;
         loop {
             let mut roots = work.clone();
             // What escaped before may be changed again.
             roots.extend(cur.targets(UNKNOWN).iter().map(|f| f.dst));
             let funcs = self.clobber_reachable(&mut cur, roots);
-            let mut out = Some(cur.clone());
+            if !funcs.is_empty() && !demoted {
+                // Fresh objects join their sites' summaries at a call, once
+                // for every callback (their results hold none).
+                crate::recency::demote(&mut self.locs, &mut cur, None);
+                demoted = true;
+            }
+            // Each callback runs from the state the previous ones left,
+            // or not at all (`Callback::MayRun` merges).
+            let mut out = cur.clone();
             for name in funcs {
                 let Some(&fi) = self.locs.func_index.get(&name) else {
                     continue;
                 };
                 let n = self.func(fi).params.len();
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
-                let s = out.clone().unwrap_or_else(|| cur.clone());
                 let mut same = |input: &Arc<Facts>, info: &crate::map::MapInfo| {
                     plain
                         .get(&fi)
                         .is_some_and(|(i, g)| i == input && *g == info.groups)
                 };
-                let Some(((r, u, approximate), input, info)) =
-                    self.call_defined_unless(s, sc, fi, None, &unknown_args, &mut same)
-                else {
-                    continue;
+                let r = self.call_defined_unless(
+                    out,
+                    sc,
+                    fi,
+                    None,
+                    &unknown_args,
+                    Callback::MayRun,
+                    &mut same,
+                );
+                let ((r, u, approximate), input, info) = match r {
+                    Ok(r) => r,
+                    Err(back) => {
+                        out = back;
+                        continue;
+                    }
                 };
                 let whole = !approximate
                     && u.is_some_and(|u| {
@@ -664,14 +683,13 @@ impl<'p> Engine<'p> {
                         cut_off: u.is_none(),
                     },
                 );
-                merge_into(&mut out, &r);
+                // `MayRun` never answers bottom.
+                out = r.expect("a callback's result keeps the state before it");
             }
-            // `out` starts from `cur` (no callback called): never `None`.
-            let next = out?;
-            if next == cur {
+            if out == cur {
                 break;
             }
-            cur = next;
+            cur = out;
         }
         let mut st = cur;
         self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]);

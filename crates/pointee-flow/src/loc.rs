@@ -196,6 +196,9 @@ pub struct Locs {
     fields: Shared<(LocId, Name), Vec<LocId>>,
     /// `rebase` answers: (location, new root) -> location.
     rebased: Shared<(LocId, LocId), LocId>,
+    /// The roots of the non-static globals (sorted): unknown code names
+    /// them, so they need no escape mark (`unknown -> g`).
+    pub(crate) named_outside: Vec<LocId>,
 }
 
 /// A type without fields (a field step on it selects nothing).
@@ -292,6 +295,14 @@ impl Locs {
     pub fn global(&mut self, name: &str) -> Option<LocId> {
         let i = *self.global_index.get(name)?;
         Some(self.root(Root::Global(i)))
+    }
+
+    /// Unknown code can name `l`'s object (a non-static global): marking
+    /// it escaped adds nothing.
+    pub fn named_outside(&self, l: LocId) -> bool {
+        self.named_outside
+            .binary_search(&self.get(l).root_id)
+            .is_ok()
     }
 
     pub fn func(&mut self, name: &Name) -> LocId {

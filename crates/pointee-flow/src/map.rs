@@ -72,6 +72,24 @@ pub fn map_call(
     refs: Option<&[LocId]>,
     max_level: u32,
 ) -> (Facts, MapInfo) {
+    map_call_with(locs, caller, formals, refs, max_level, true)
+}
+
+/// [`map_call`]; `escapes` says whether the callee gets the escape marks
+/// (`unknown -> o`) of what it sees and the escaped functions. A callee
+/// that can neither call unknown code nor call through a pointer (which
+/// may hold `unknown`), nor anything it calls, never reads them: leaving
+/// them out keeps its memo key from changing with every function that
+/// escaped elsewhere. What it adds to `unknown`'s targets (a store
+/// through `unknown`) still joins the caller's at unmap.
+pub fn map_call_with(
+    locs: &mut Locs,
+    caller: &Facts,
+    formals: Vec<(LocId, Locset)>,
+    refs: Option<&[LocId]>,
+    max_level: u32,
+    escapes: bool,
+) -> (Facts, MapInfo) {
     // Caller facts are pulled in by root: stack-like ones when the root gets
     // a symbolic name, visible ones when the root becomes reachable.
     let mut pending: Vec<(LocId, LocId, bool)> = Vec::new();
@@ -94,7 +112,11 @@ pub fn map_call(
     // the callee cannot see is applied by the caller after the call. Only
     // escaped functions (unknown code may call them) and, below, the escape
     // marks of what the callee sees anyway are mapped.
-    let escapes = caller.targets(UNKNOWN).to_vec();
+    let escapes = if escapes {
+        caller.targets(UNKNOWN).to_vec()
+    } else {
+        Vec::new()
+    };
     if refs.is_none() {
         pending.retain(|p| p.0 != UNKNOWN);
     }
@@ -390,4 +412,38 @@ pub fn unmap_call(
         }
     }
     Facts::join(Facts::from_sorted(out), Facts::from_unsorted(added))
+}
+
+/// True when unmapping `callee_out` would give the caller's state back
+/// unchanged, so the caller may keep it as it is (no copy): the call named
+/// no invisible and no dead stack object (every fact of the input is the
+/// caller's own, translated as itself), and the callee's output, but for
+/// its own locals, is its input. The caller still applies what the unit's
+/// flags say (wild, escaped) itself; this is for a plain unit.
+pub fn leaves_caller_as_is(
+    locs: &Locs,
+    callee: u32,
+    callee_in: &Facts,
+    callee_out: &Facts,
+    info: &MapInfo,
+) -> bool {
+    if !info.groups.is_empty() || !info.dangling.is_empty() {
+        return false;
+    }
+    let own = |f: &&Fact| matches!(locs.get(f.src).class, Class::Stack(g) if g == callee);
+    let mut a = callee_in.iter().filter(|f| !own(f));
+    let mut b = callee_out.iter().filter(|f| !own(f));
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x == y => {
+                if matches!(locs.get(locs.get(x.dst).root_id).root, Root::Dangling(_))
+                    || matches!(locs.get(x.dst).class, Class::Stack(_) | Class::Symbolic)
+                {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
 }

@@ -22,6 +22,7 @@ struct Scan<'a> {
     calls: Vec<u32>,
     any_call: bool,
     unknown_call: bool,
+    pointer_call: bool,
     taken: Vec<u32>,
 }
 
@@ -74,6 +75,7 @@ impl Scan<'_> {
                                     None => {
                                         self.any_call = true;
                                         self.unknown_call = true;
+                                        self.pointer_call = true;
                                     }
                                     _ => {}
                                 }
@@ -82,6 +84,7 @@ impl Scan<'_> {
                         Callee::Indirect(p) | Callee::Virtual { receiver: p, .. } => {
                             self.place(p);
                             self.any_call = true;
+                            self.pointer_call = true;
                         }
                     }
                 }
@@ -136,6 +139,8 @@ pub struct FuncScan {
     calls: Vec<u32>,
     any_call: bool,
     unknown_call: bool,
+    /// Calls unknown code or through a pointer (which may hold `unknown`).
+    pointer_call: bool,
     taken: Vec<u32>,
 }
 
@@ -148,6 +153,7 @@ pub fn scan_function(prog: &Program, locs: &Locs, fi: usize) -> FuncScan {
         calls: vec![],
         any_call: false,
         unknown_call: false,
+        pointer_call: false,
         taken: vec![],
     };
     s.block(&prog.functions[fi].body);
@@ -160,6 +166,7 @@ pub fn scan_function(prog: &Program, locs: &Locs, fi: usize) -> FuncScan {
         calls: s.calls,
         any_call: s.any_call,
         unknown_call: s.unknown_call,
+        pointer_call: s.pointer_call,
         taken: s.taken,
     }
 }
@@ -171,6 +178,11 @@ pub struct Refs {
     pub refs: Vec<Vec<LocId>>,
     /// Each function may (transitively) call unknown code.
     pub calls_unknown: Vec<bool>,
+    /// Each function may (transitively) call unknown code or call through
+    /// a pointer, which may hold `unknown`: only such a function can call
+    /// what escaped to unknown code, so only its input carries the escape
+    /// marks (`unknown -> o`; see `map.rs`).
+    pub needs_escapes: Vec<bool>,
     /// Each function may call itself (directly, through others, or through
     /// a function pointer): only such a function can be on the call stack
     /// when it is called, and so take part in an approximate node.
@@ -187,16 +199,21 @@ pub struct Refs {
 /// may call, and whether it may (transitively) call unknown code.
 pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs {
     let n = prog.functions.len();
-    let words = (prog.globals.len() + 1).div_ceil(64);
+    // Two bits past the globals: may call unknown code; may call it or
+    // through a pointer.
+    let words = (prog.globals.len() + 2).div_ceil(64);
     let mut bits = vec![vec![0u64; words]; n];
     for (fi, s) in scans.iter().enumerate() {
         for &g in &s.named {
             bits[fi][g as usize / 64] |= 1 << (g % 64);
         }
-        if s.unknown_call {
-            // One bit past the globals: may call unknown code.
-            let g = prog.globals.len();
-            bits[fi][g / 64] |= 1 << (g % 64);
+        for (flag, g) in [
+            (s.unknown_call, prog.globals.len()),
+            (s.pointer_call, prog.globals.len() + 1),
+        ] {
+            if flag {
+                bits[fi][g / 64] |= 1 << (g % 64);
+            }
         }
     }
     let calls = call_graph(prog, locs, scans);
@@ -236,10 +253,13 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
     bits.pop();
     let mut out = Vec::with_capacity(n);
     let u = prog.globals.len();
-    let unknown: Vec<bool> = bits
-        .iter()
-        .map(|b| b[u / 64] & (1 << (u % 64)) != 0)
-        .collect();
+    let flag = |u: usize| -> Vec<bool> {
+        bits.iter()
+            .map(|b| b[u / 64] & (1 << (u % 64)) != 0)
+            .collect()
+    };
+    let unknown = flag(u);
+    let needs_escapes = flag(u + 1);
     for b in bits {
         let mut v = Vec::new();
         for (w, word) in b.iter().enumerate() {
@@ -248,7 +268,7 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
                 let bit = word.trailing_zeros() as usize;
                 word &= word - 1;
                 let gi = w * 64 + bit;
-                if gi == prog.globals.len() {
+                if gi >= prog.globals.len() {
                     continue;
                 }
                 v.push(locs.global(&prog.globals[gi].name).unwrap());
@@ -260,6 +280,7 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
     Refs {
         refs: out,
         calls_unknown: unknown,
+        needs_escapes,
         cyclic,
         scc,
         scc_size,

@@ -103,6 +103,7 @@ impl Previous {
             refs: Refs {
                 refs: e.refs.clone(),
                 calls_unknown: e.calls_unknown.clone(),
+                needs_escapes: e.needs_escapes.clone(),
                 cyclic: e.cyclic.clone(),
                 scc: e.scc.clone(),
                 scc_size: e.scc_size.clone(),
@@ -130,6 +131,7 @@ impl Previous {
             refs: Refs {
                 refs: std::mem::take(&mut e.refs),
                 calls_unknown: std::mem::take(&mut e.calls_unknown),
+                needs_escapes: std::mem::take(&mut e.needs_escapes),
                 cyclic: std::mem::take(&mut e.cyclic),
                 scc: std::mem::take(&mut e.scc),
                 scc_size: std::mem::take(&mut e.scc_size),
@@ -478,6 +480,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
             edited[f]
                 || refs.refs[f] != old_refs.refs[f]
                 || refs.calls_unknown[f] != old_refs.calls_unknown[f]
+                || refs.needs_escapes[f] != old_refs.needs_escapes[f]
         })
         .collect();
 
@@ -495,6 +498,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
             (!edited[f] || slots(a) == slots(b))
                 && refs.refs[f] == old_refs.refs[f]
                 && refs.calls_unknown[f] == old_refs.calls_unknown[f]
+                && refs.needs_escapes[f] == old_refs.needs_escapes[f]
         })
         .collect();
 

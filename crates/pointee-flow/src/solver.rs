@@ -230,6 +230,18 @@ struct RecApprox {
     owner: usize,
 }
 
+/// How a call to a function with a body is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Callback {
+    /// An ordinary call: its result is the state after the callee.
+    No,
+    /// A callback unknown code may or may not call: the result is merged
+    /// with the state before the call (unchanged when the call changes
+    /// nothing: no copy). The state has no newest heap object (the caller
+    /// demoted them once for all its callbacks).
+    MayRun,
+}
+
 /// An argument as the solver passes it to a callee.
 pub(crate) enum Arg<'a> {
     Rv(&'a Rvalue),
@@ -255,6 +267,9 @@ pub struct Engine<'p> {
     pub(crate) refs: Vec<Vec<LocId>>,
     /// Per function: it (or a callee) may call unknown code.
     pub(crate) calls_unknown: Vec<bool>,
+    /// Per function: it (or a callee) may call unknown code or call
+    /// through a pointer; only its input carries the escape marks.
+    pub(crate) needs_escapes: Vec<bool>,
     /// The roots of the non-static globals: unknown code may name them.
     pub(crate) escaped: Vec<LocId>,
     /// Units created per function, and the merged input past the bound.
@@ -329,12 +344,14 @@ impl<'p> Engine<'p> {
         let crate::refs::Refs {
             refs,
             calls_unknown,
+            needs_escapes,
             cyclic,
             scc,
             scc_size,
         } = r;
         let mut escaped = crate::refs::escaped_globals(prog, &mut locs);
         escaped.sort_unstable();
+        locs.named_outside = escaped.clone();
         Engine {
             prog,
             locs,
@@ -349,6 +366,7 @@ impl<'p> Engine<'p> {
             steps: 0,
             refs,
             calls_unknown,
+            needs_escapes,
             escaped,
             per_func: vec![0; prog.functions.len()],
             overflow: vec![None; prog.functions.len()],
@@ -803,13 +821,17 @@ impl<'p> Engine<'p> {
         lhs: Option<&Place>,
         args: &[Arg],
     ) -> (State, Option<UnitId>, bool) {
-        let r = self.call_defined_unless(st, sc, fi, lhs, args, &mut |_, _| false);
-        r.expect("never skipped").0
+        let r = self.call_defined_unless(st, sc, fi, lhs, args, Callback::No, &mut |_, _| false);
+        match r {
+            Ok((r, ..)) => r,
+            Err(_) => unreachable!("never skipped"),
+        }
     }
 
     /// [`Engine::call_defined`], unless `skip` says the mapped input and
-    /// map information need no analysis (`None`); also returns them.
-    #[allow(clippy::type_complexity)]
+    /// map information need no analysis (then the state comes back as
+    /// `Err`); also returns them.
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     pub(crate) fn call_defined_unless(
         &mut self,
         st: Facts,
@@ -817,22 +839,27 @@ impl<'p> Engine<'p> {
         fi: u32,
         lhs: Option<&Place>,
         args: &[Arg],
+        mode: Callback,
         skip: &mut dyn FnMut(&Arc<Facts>, &map::MapInfo) -> bool,
-    ) -> Option<((State, Option<UnitId>, bool), Arc<Facts>, map::MapInfo)> {
+    ) -> Result<((State, Option<UnitId>, bool), Arc<Facts>, map::MapInfo), Facts> {
         // Fresh objects join their sites' summaries at every call.
         let mut st = st;
-        crate::recency::demote(&mut self.locs, &mut st, None);
+        if mode == Callback::No {
+            crate::recency::demote(&mut self.locs, &mut st, None);
+        }
         let formals = self.formals(fi, args, &st, sc);
         let refs = std::mem::take(&mut self.refs[fi as usize]);
         let levels = self.map_levels(fi);
-        let (input, info) = map::map_call(&mut self.locs, &st, formals, Some(&refs), levels);
+        let escapes = self.needs_escapes[fi as usize];
+        let (input, info) =
+            map::map_call_with(&mut self.locs, &st, formals, Some(&refs), levels, escapes);
         self.refs[fi as usize] = refs;
         let input = Arc::new(input);
         if skip(&input, &info) {
-            return None;
+            return Err(st);
         }
-        let r = self.call_mapped(st, sc, fi, lhs, args, input.clone(), &info);
-        Some((r, input, info))
+        let r = self.call_mapped(st, sc, fi, lhs, args, input.clone(), &info, mode);
+        Ok((r, input, info))
     }
 
     /// The rest of a call once its input is mapped: invoke, unmap, the
@@ -847,18 +874,40 @@ impl<'p> Engine<'p> {
         args: &[Arg],
         input: Arc<Facts>,
         info: &map::MapInfo,
+        mode: Callback,
     ) -> (State, Option<UnitId>, bool) {
         let Some((out, u, approx)) = self.invoke(fi, input.clone()) else {
             self.last_map = Vec::new();
-            return (self.cut_off_call(st, sc, fi, lhs, args), None, false);
+            let r = match mode {
+                Callback::No => self.cut_off_call(st, sc, fi, lhs, args),
+                Callback::MayRun => {
+                    let r = self.cut_off_call(st.clone(), sc, fi, lhs, args);
+                    merge_state(Some(st), &r)
+                }
+            };
+            return (r, None, false);
         };
         let Some(out) = out else {
             self.last_map = info.groups.clone();
-            return (None, Some(u), approx);
+            let r = match mode {
+                Callback::No => None,
+                Callback::MayRun => Some(st),
+            };
+            return (r, Some(u), approx);
         };
         // An approximate node's result is not final: assume it wrote.
         let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
-        let mut res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote);
+        let unit = &self.units[u as usize];
+        let unchanged = !approx
+            && !unit.wild
+            && !unit.escaped
+            && map::leaves_caller_as_is(&self.locs, fi, &input, &out, info);
+        let (mut res, before) = if unchanged {
+            (st, None)
+        } else {
+            let res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote);
+            (res, Some(st))
+        };
         if wrote {
             self.wrote_symbolic();
         }
@@ -866,7 +915,9 @@ impl<'p> Engine<'p> {
             transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
             self.wild_store();
         }
-        if self.units[u as usize].escaped || approx && self.calls_unknown[fi as usize] {
+        if let Some(st) = before.as_ref().filter(|_| {
+            self.units[u as usize].escaped || approx && self.calls_unknown[fi as usize]
+        }) {
             // Unknown code below may have changed what the non-static
             // globals the callee could not see reach.
             let refs = std::mem::take(&mut self.refs[fi as usize]);
@@ -910,6 +961,9 @@ impl<'p> Engine<'p> {
             }
         }
         self.last_map = info.groups.clone();
+        if let (Callback::MayRun, Some(before)) = (mode, before) {
+            res = Facts::merge(&before, &res);
+        }
         (Some(res), Some(u), approx)
     }
 

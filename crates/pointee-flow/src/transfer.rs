@@ -306,12 +306,17 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
             def: false,
         })
         .collect();
-    // What was stored escapes to unknown memory.
-    adds.extend(vals.iter().map(|&(v, _)| crate::facts::Fact {
-        src: UNKNOWN,
-        dst: v,
-        def: false,
-    }));
+    // What was stored escapes to unknown memory (a non-static global is
+    // named by unknown code anyway).
+    adds.extend(
+        vals.iter()
+            .filter(|&&(v, _)| !locs.named_outside(v))
+            .map(|&(v, _)| crate::facts::Fact {
+                src: UNKNOWN,
+                dst: v,
+                def: false,
+            }),
+    );
     st.add_weak(adds);
 }
 
