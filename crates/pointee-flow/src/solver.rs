@@ -915,9 +915,10 @@ impl<'p> Engine<'p> {
             transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
             self.wild_store();
         }
-        if let Some(st) = before.as_ref().filter(|_| {
-            self.units[u as usize].escaped || approx && self.calls_unknown[fi as usize]
-        }) {
+        if let Some(st) = before
+            .as_ref()
+            .filter(|_| self.units[u as usize].escaped || approx && self.calls_unknown[fi as usize])
+        {
             // Unknown code below may have changed what the non-static
             // globals the callee could not see reach.
             let refs = std::mem::take(&mut self.refs[fi as usize]);
