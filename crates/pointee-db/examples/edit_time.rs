@@ -3,15 +3,18 @@
 //! keystroke.
 //!
 //! ```text
-//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS]
+//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS] [UNIT.c ...] [-DX ...]
 //! ```
 //!
 //! Loads the file with a parsed tree (its includes read from the disk),
-//! computes `c_program`, then `ROUNDS`
+//! with the other units of its program when given (read from the disk, as
+//! the language server reads the files of a workspace that are not open)
+//! and `-D`/`-I`/... for every unit, computes `c_program`, then `ROUNDS`
 //! times (20 by default) inserts a line in the middle function's body and
 //! removes it again, re-parsing incrementally as an editor would, and times
 //! the queries after each of the two edits; then the same with a comment
-//! line inserted just before that function.
+//! line inserted just before that function (not with `BODY_ONLY` set: for
+//! profiles of the body edit).
 
 use pointee_db::{c_program, lower_c, parse, upsert_file, Database, Lang, Project, TreeHandle};
 
@@ -154,10 +157,22 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: edit_time FILE.c [ROUNDS]");
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
+    let (flags, others): (Vec<String>, Vec<String>) = args.partition(|a| a.starts_with('-'));
+    let others: Vec<String> = others.into_iter().filter(|o| *o != path).collect();
     let original = std::fs::read_to_string(&path).expect("reading the C file");
 
     let mut db = Database::default().with_system(Arc::new(Disk));
     let project = Project::new(&db, Vec::new(), Default::default());
+    let config = pointee_db::UnitConfig::from_args(&flags, "");
+    let configs = std::iter::once(&path)
+        .chain(&others)
+        .map(|u| (u.clone(), config.clone()))
+        .collect();
+    pointee_db::set_c_configs(&mut db, configs);
+    for other in &others {
+        let text = std::fs::read_to_string(other).expect("reading a unit");
+        upsert_file(&mut db, project, other, text.into(), None);
+    }
     let t = Instant::now();
     let tree = parse(Lang::C, &original, None);
     let parsed = t.elapsed();
@@ -175,7 +190,8 @@ fn main() {
     let linked = c_program(&db, project).as_ref().map(|p| p.functions.len());
     let first_program = t.elapsed();
     println!(
-        "{path}: {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
+        "{path} (and {} other units): {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
+        others.len(),
         original.lines().count(),
         ms(parsed),
         ms(first_lower),
@@ -209,6 +225,9 @@ fn main() {
         functions,
     };
     session.time("a body edit", &original, &body_edit, rounds);
+    if std::env::var("BODY_ONLY").is_ok() {
+        return;
+    }
     let comment_edit = Edit {
         at: body.start as usize,
         line: "/* edit_time comment */\n",
