@@ -3,12 +3,14 @@
 //! keystroke.
 //!
 //! ```text
-//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS] [UNIT.c ...] [-DX ...]
+//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS] [OTHER.c|OTHER.h ...] [-DX ...]
 //! ```
 //!
 //! Loads the file with a parsed tree (its includes read from the disk),
-//! with the other units of its program when given (read from the disk, as
-//! the language server reads the files of a workspace that are not open)
+//! with the other files of its program when given (`.c` and `.h`, read
+//! from the disk and put in the database as the language server puts the
+//! files of a workspace that are not open; a header given is read from
+//! the database, others from the disk)
 //! and `-D`/`-I`/... for every unit, computes `c_program`, then `ROUNDS`
 //! times (20 by default) inserts a line in the middle function's body and
 //! removes it again, re-parsing incrementally as an editor would, and times

@@ -327,34 +327,64 @@ fn outline_after_body_edit(
 }
 
 /// The edit that makes `new` of `old`: what lies between their common
-/// start and their common end.
+/// start and their common end. Runs after every edit over the whole
+/// expanded text, so it compares in blocks and counts lines once.
 pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
     let (a, b) = (old.as_bytes(), new.as_bytes());
-    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let tail = a[start..]
-        .iter()
-        .rev()
-        .zip(b[start..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let point = |s: &[u8], at: usize| {
-        let before = &s[..at];
-        let row = before.iter().filter(|&&c| c == b'\n').count();
-        let column = at
-            - before
-                .iter()
-                .rposition(|&c| c == b'\n')
-                .map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
+    let start = common_len(a.iter(), b.iter(), |i| (&a[i..i + BLOCK], &b[i..i + BLOCK]));
+    let (ra, rb) = (&a[start..], &b[start..]);
+    let tail = common_len(ra.iter().rev(), rb.iter().rev(), |i| {
+        (
+            &ra[ra.len() - i - BLOCK..ra.len() - i],
+            &rb[rb.len() - i - BLOCK..rb.len() - i],
+        )
+    });
+    let lines = |s: &[u8]| s.iter().filter(|&&c| c == b'\n').count();
+    // The point after `s[from..to]` read from `at`.
+    let after = |at: tree_sitter::Point, s: &[u8], from: usize, to: usize| {
+        let part = &s[from..to];
+        match part.iter().rposition(|&c| c == b'\n') {
+            Some(last) => tree_sitter::Point {
+                row: at.row + lines(part),
+                column: part.len() - last - 1,
+            },
+            None => tree_sitter::Point {
+                row: at.row,
+                column: at.column + part.len(),
+            },
+        }
     };
+    let start_position = after(tree_sitter::Point::default(), a, 0, start);
     tree_sitter::InputEdit {
         start_byte: start,
         old_end_byte: a.len() - tail,
         new_end_byte: b.len() - tail,
-        start_position: point(a, start),
-        old_end_position: point(a, a.len() - tail),
-        new_end_position: point(b, b.len() - tail),
+        start_position,
+        old_end_position: after(start_position, a, start, a.len() - tail),
+        new_end_position: after(start_position, b, start, b.len() - tail),
     }
+}
+
+/// Bytes compared at once by `common_len`.
+const BLOCK: usize = 64;
+
+/// How many leading items two byte sequences share: whole blocks first
+/// (`block(i)`: the two blocks at `i` items in), then byte by byte.
+fn common_len<'a>(
+    a: impl Iterator<Item = &'a u8> + ExactSizeIterator,
+    b: impl Iterator<Item = &'a u8> + ExactSizeIterator,
+    block: impl Fn(usize) -> (&'a [u8], &'a [u8]),
+) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n {
+        let (x, y) = block(i);
+        if x != y {
+            break;
+        }
+        i += BLOCK;
+    }
+    i + a.skip(i).zip(b.skip(i)).take_while(|(x, y)| x == y).count()
 }
 
 /// What the bodies of a C file may name. Position-free: equal (and
@@ -610,12 +640,10 @@ pub fn c_link(db: &dyn Db, project: Project) -> Result<Arc<CLinked>, String> {
     let decls = c_link_decls(db, project).as_ref().map_err(Clone::clone)?;
     let mut functions = Vec::new();
     for (file, renames) in c_files(db, project).zip(&decls.renames) {
-        for key in function_keys(db, file) {
-            if let Some(f) = c_function(db, key) {
-                let mut f = f.clone();
-                pointee_c::rename_function(&mut f, renames);
-                functions.push(f);
-            }
+        for f in file_function_irs(db, file).iter() {
+            let mut f = f.clone();
+            pointee_c::rename_function(&mut f, renames);
+            functions.push(f);
         }
     }
     let program = Program {
@@ -626,6 +654,18 @@ pub fn c_link(db: &dyn Db, project: Project) -> Result<Arc<CLinked>, String> {
         program: crate::graveyard::shared(Arc::new(program)),
         warnings: decls.warnings.clone(),
     }))
+}
+
+/// The IR of every function a C file defines, by name: what linking
+/// gathers, one query per file rather than one per function.
+#[salsa::tracked(returns(ref))]
+pub fn file_function_irs(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Function>>> {
+    Arc::new(
+        function_keys(db, file)
+            .into_iter()
+            .filter_map(|key| c_function(db, key).clone())
+            .collect(),
+    )
 }
 
 /// The C files of a project, in its order.
@@ -687,9 +727,8 @@ pub fn c_link_decls(db: &dyn Db, project: Project) -> Result<Arc<LinkedDecls>, S
 #[salsa::tracked(returns(ref))]
 pub fn file_link_names(db: &dyn Db, file: SourceFile) -> Arc<Vec<(Name, bool)>> {
     Arc::new(
-        function_keys(db, file)
-            .into_iter()
-            .filter_map(|key| c_function(db, key).as_ref())
+        file_function_irs(db, file)
+            .iter()
             .map(|f| (f.name.clone(), f.is_static))
             .collect(),
     )

@@ -617,3 +617,60 @@ fn a_body_edit_links_no_declaration_again() {
     assert_eq!(count(&ran, "c_link_decls"), 1, "{ran:?}");
     assert_linked_like_whole(&h, "after a function renamed");
 }
+
+/// `text_edit` (blocks compared at once) finds the edit a byte-by-byte
+/// comparison finds, with its points, for edits at every place and of
+/// every size around a block's length.
+#[test]
+fn text_edit_finds_the_edit_byte_by_byte_comparison_finds() {
+    let naive = |old: &str, new: &str| {
+        let (a, b) = (old.as_bytes(), new.as_bytes());
+        let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let tail = a[start..]
+            .iter()
+            .rev()
+            .zip(b[start..].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let point = |s: &[u8], at: usize| {
+            let before = &s[..at];
+            let row = before.iter().filter(|&&c| c == b'\n').count();
+            let column = at
+                - before
+                    .iter()
+                    .rposition(|&c| c == b'\n')
+                    .map_or(0, |i| i + 1);
+            tree_sitter::Point { row, column }
+        };
+        tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: a.len() - tail,
+            new_end_byte: b.len() - tail,
+            start_position: point(a, start),
+            old_end_position: point(a, a.len() - tail),
+            new_end_position: point(b, b.len() - tail),
+        }
+    };
+    let base: String = (0..300)
+        .map(|i| {
+            if i % 17 == 0 {
+                '\n'
+            } else {
+                (b'a' + (i % 7) as u8) as char
+            }
+        })
+        .collect();
+    for at in (0..base.len()).step_by(7) {
+        for len in [0, 1, 5, 63, 64, 65, 130] {
+            let end = (at + len).min(base.len());
+            for with in ["", "x", "\nnew\nlines\n", "aaaaaaaa"] {
+                let new = format!("{}{with}{}", &base[..at], &base[end..]);
+                assert_eq!(
+                    text_edit(&base, &new),
+                    naive(&base, &new),
+                    "{at} {len} {with:?}"
+                );
+            }
+        }
+    }
+}
