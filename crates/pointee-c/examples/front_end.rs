@@ -58,6 +58,7 @@ fn main() {
     let none = pointee_c::pointee_cpp::MemoryFs::new();
     let mut best = Duration::MAX;
     let (mut functions, mut notes) = (0, 0);
+    let mut calls = Calls::default();
     for _ in 0..rounds {
         let start = Instant::now();
         let lowered = pointee_c::lower_units(&paths, &|_| Some(&config), &disk, &none);
@@ -65,8 +66,9 @@ fn main() {
         notes = lowered.iter().map(|f| f.source.notes.len()).sum();
         let linked = pointee_c::link_files(lowered);
         best = best.min(start.elapsed());
-        if let Err(e) = &linked {
-            eprintln!("link: {e}");
+        match &linked {
+            Ok(p) => calls = Calls::of(&p.program),
+            Err(e) => eprintln!("link: {e}"),
         }
     }
     // Lines after preprocessing, untimed.
@@ -86,8 +88,50 @@ fn main() {
         best.as_secs_f64() * 1e3,
         std::thread::available_parallelism().map_or(1, |n| n.get()).min(units.len()),
     );
+    println!(
+        "calls: {} direct into the program's functions, {} into functions it does not define ({} names: {}), {} indirect",
+        calls.defined,
+        calls.undefined.values().sum::<usize>(),
+        calls.undefined.len(),
+        calls.undefined.keys().cloned().collect::<Vec<_>>().join(" "),
+        calls.indirect
+    );
     if env("STEPS") {
         steps(&units, &config, &disk, rounds);
+    }
+}
+
+/// The call sites of a linked program: direct calls into functions it
+/// defines, direct calls into others (the C library, or code it lacks) by
+/// name, and indirect calls.
+#[derive(Default)]
+struct Calls {
+    defined: usize,
+    undefined: std::collections::BTreeMap<String, usize>,
+    indirect: usize,
+}
+
+impl Calls {
+    fn of(p: &pointee_ir::Program) -> Calls {
+        let defined: std::collections::HashSet<&str> =
+            p.functions.iter().map(|f| &*f.name).collect();
+        let mut calls = Calls::default();
+        for f in &p.functions {
+            pointee_ir::for_each_basic(&f.body, &mut |_, b| {
+                if let pointee_ir::Basic::Call { callee, .. } = b {
+                    match callee {
+                        pointee_ir::Callee::Direct(n) if defined.contains(&**n) => {
+                            calls.defined += 1
+                        }
+                        pointee_ir::Callee::Direct(n) => {
+                            *calls.undefined.entry(n.to_string()).or_default() += 1
+                        }
+                        _ => calls.indirect += 1,
+                    }
+                }
+            });
+        }
+        calls
     }
 }
 
