@@ -102,15 +102,8 @@ fn lex_from(b: &[u8], mut i: usize, mut flags: u8, on: &mut impl FnMut(Lexed) ->
 /// only. What it gives: the tokens, how many leading ones are `toks`'
 /// first ones, and from which old token on the rest are `toks`' (moved).
 pub(crate) fn lex_edited(old: &str, toks: &[Lexed], new: &str) -> (Vec<Lexed>, usize, usize) {
-    let (a, b) = (old.as_bytes(), new.as_bytes());
-    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let tail = a[same..]
-        .iter()
-        .rev()
-        .zip(b[same..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (new_end, old_end) = (b.len() - tail, a.len() - tail);
+    let b = new.as_bytes();
+    let (same, old_end, new_end) = crate::changed_range(old.as_bytes(), b);
     let delta = new_end as i64 - old_end as i64;
     // Restart after a newline above the edit that no backslash splices
     // (a token's end may look ahead up to the end of its line).

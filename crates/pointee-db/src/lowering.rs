@@ -328,17 +328,10 @@ fn outline_after_body_edit(
 
 /// The edit that makes `new` of `old`: what lies between their common
 /// start and their common end. Runs after every edit over the whole
-/// expanded text, so it compares in blocks and counts lines once.
+/// expanded text, so it counts lines once.
 pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
     let (a, b) = (old.as_bytes(), new.as_bytes());
-    let start = common_len(a.iter(), b.iter(), |i| (&a[i..i + BLOCK], &b[i..i + BLOCK]));
-    let (ra, rb) = (&a[start..], &b[start..]);
-    let tail = common_len(ra.iter().rev(), rb.iter().rev(), |i| {
-        (
-            &ra[ra.len() - i - BLOCK..ra.len() - i],
-            &rb[rb.len() - i - BLOCK..rb.len() - i],
-        )
-    });
+    let (start, old_end, new_end) = pointee_c::pointee_cpp::changed_range(a, b);
     let lines = |s: &[u8]| s.iter().filter(|&&c| c == b'\n').count();
     // The point after `s[from..to]` read from `at`.
     let after = |at: tree_sitter::Point, s: &[u8], from: usize, to: usize| {
@@ -357,34 +350,12 @@ pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
     let start_position = after(tree_sitter::Point::default(), a, 0, start);
     tree_sitter::InputEdit {
         start_byte: start,
-        old_end_byte: a.len() - tail,
-        new_end_byte: b.len() - tail,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
         start_position,
-        old_end_position: after(start_position, a, start, a.len() - tail),
-        new_end_position: after(start_position, b, start, b.len() - tail),
+        old_end_position: after(start_position, a, start, old_end),
+        new_end_position: after(start_position, b, start, new_end),
     }
-}
-
-/// Bytes compared at once by `common_len`.
-const BLOCK: usize = 64;
-
-/// How many leading items two byte sequences share: whole blocks first
-/// (`block(i)`: the two blocks at `i` items in), then byte by byte.
-fn common_len<'a>(
-    a: impl Iterator<Item = &'a u8> + ExactSizeIterator,
-    b: impl Iterator<Item = &'a u8> + ExactSizeIterator,
-    block: impl Fn(usize) -> (&'a [u8], &'a [u8]),
-) -> usize {
-    let n = a.len().min(b.len());
-    let mut i = 0;
-    while i + BLOCK <= n {
-        let (x, y) = block(i);
-        if x != y {
-            break;
-        }
-        i += BLOCK;
-    }
-    i + a.skip(i).zip(b.skip(i)).take_while(|(x, y)| x == y).count()
 }
 
 /// What the bodies of a C file may name. Position-free: equal (and
