@@ -2,10 +2,13 @@
 //! preprocessed (the folder and the given directories as include
 //! directories, `-D` options after them) and lowered, then linked.
 //! `cargo run --release -p pointee-c --example front_end -- DIR [-Idir] [-DX]`.
-//! Prints units, lines after preprocessing, functions, and the time of each
-//! step (best of `ROUNDS` runs, 5 by default). With `CHECK` set, also
-//! checks that the shared pieces lower as one tree of each unit does; with
-//! `NO_SHARE` set, units share no header's tree (for comparison).
+//! Prints units, lines after preprocessing, functions, and the time of the
+//! whole (`pointee_c::lower_units` on every core, then linking; best of
+//! `ROUNDS` runs, 5 by default). With `STEPS` set, also the units one after
+//! another on one thread, timing each step; then `CHECK` checks that the
+//! shared pieces lower as one tree of each unit does, `NO_SHARE` gives
+//! every unit its own cache of headers' trees (for comparison), and
+//! `PER_UNIT` prints each unit's time.
 
 use pointee_c::{Config, FileSystem, Session};
 use std::sync::Arc;
@@ -46,37 +49,114 @@ fn main() {
     for u in &units {
         disk.read(u);
     }
-    let mut best = [Duration::MAX; 3];
-    let (mut lines, mut functions, mut notes) = (0, 0, 0);
+    let env = |k: &str| std::env::var(k).is_ok();
     let rounds: usize = std::env::var("ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
+    let paths: Vec<&str> = units.iter().map(String::as_str).collect();
+    let none = pointee_c::pointee_cpp::MemoryFs::new();
+    let mut best = Duration::MAX;
+    let (mut functions, mut notes) = (0, 0);
+    let mut calls = Calls::default();
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let lowered = pointee_c::lower_units(&paths, &|_| Some(&config), &disk, &none);
+        functions = lowered.iter().map(|f| f.program.functions.len()).sum();
+        notes = lowered.iter().map(|f| f.source.notes.len()).sum();
+        let linked = pointee_c::link_files(lowered);
+        best = best.min(start.elapsed());
+        match &linked {
+            Ok(p) => calls = Calls::of(&p.program),
+            Err(e) => eprintln!("link: {e}"),
+        }
+    }
+    // Lines after preprocessing, untimed.
+    let mut session = Session::one_pass();
+    let lines: usize = units
+        .iter()
+        .map(|u| {
+            pointee_c::preprocess(&mut session, &config, &disk, u)
+                .text
+                .lines()
+                .count()
+        })
+        .sum();
+    println!(
+        "{} units, {lines} lines after preprocessing, {functions} functions, {notes} notes; total with linking {:.1} ms ({} threads)",
+        units.len(),
+        best.as_secs_f64() * 1e3,
+        std::thread::available_parallelism().map_or(1, |n| n.get()).min(units.len()),
+    );
+    println!(
+        "calls: {} direct into the program's functions, {} into functions it does not define ({} names: {}), {} indirect",
+        calls.defined,
+        calls.undefined.values().sum::<usize>(),
+        calls.undefined.len(),
+        calls.undefined.keys().cloned().collect::<Vec<_>>().join(" "),
+        calls.indirect
+    );
+    if env("STEPS") {
+        steps(&units, &config, &disk, rounds);
+    }
+}
+
+/// The call sites of a linked program: direct calls into functions it
+/// defines, direct calls into others (the C library, or code it lacks) by
+/// name, and indirect calls.
+#[derive(Default)]
+struct Calls {
+    defined: usize,
+    undefined: std::collections::BTreeMap<String, usize>,
+    indirect: usize,
+}
+
+impl Calls {
+    fn of(p: &pointee_ir::Program) -> Calls {
+        let defined: std::collections::HashSet<&str> =
+            p.functions.iter().map(|f| &*f.name).collect();
+        let mut calls = Calls::default();
+        for f in &p.functions {
+            pointee_ir::for_each_basic(&f.body, &mut |_, b| {
+                if let pointee_ir::Basic::Call { callee, .. } = b {
+                    match callee {
+                        pointee_ir::Callee::Direct(n) if defined.contains(&**n) => {
+                            calls.defined += 1
+                        }
+                        pointee_ir::Callee::Direct(n) => {
+                            *calls.undefined.entry(n.to_string()).or_default() += 1
+                        }
+                        _ => calls.indirect += 1,
+                    }
+                }
+            });
+        }
+        calls
+    }
+}
+
+/// The units one after another on this thread, each step timed.
+fn steps(units: &[String], config: &Config, disk: &Disk, rounds: usize) {
+    let env = |k: &str| std::env::var(k).is_ok();
+    let mut best = [Duration::MAX; 3];
     for _ in 0..rounds {
         let mut session = Session::one_pass();
-        // Shared by the units, as `lower_configured` does.
+        // Shared by the units, as `lower_units` does.
         let trees = pointee_c::TreeCache::new();
         let (mut t_pp, mut t_lower) = (Duration::ZERO, Duration::ZERO);
         let mut lowered = Vec::new();
-        lines = 0;
-        functions = 0;
-        notes = 0;
         let start = Instant::now();
-        for u in &units {
+        for u in units {
             let t = Instant::now();
-            let pp = pointee_c::preprocess(&mut session, &config, &disk, u);
+            let pp = pointee_c::preprocess(&mut session, config, disk, u);
             t_pp += t.elapsed();
             let t = Instant::now();
             // `NO_SHARE`: every unit parses its headers itself (as before
             // the units shared them), for comparison.
             let own = pointee_c::TreeCache::new();
-            let cache = if std::env::var("NO_SHARE").is_ok() {
-                &own
-            } else {
-                &trees
-            };
+            let cache = if env("NO_SHARE") { &own } else { &trees };
             let pieces = pointee_c::trees(&pointee_c::parse_unit(cache, &pp, &[]));
-            if std::env::var("PER_UNIT").is_ok() {
+            if env("PER_UNIT") {
                 eprintln!(
                     "{u}: {} bytes expanded, {} pieces, parsed in {:?}",
                     pp.text.len(),
@@ -85,10 +165,9 @@ fn main() {
                 );
             }
             let unit = pointee_c::lower_pieces(u, &pp.text, &pieces);
-            if std::env::var("CHECK").is_ok() {
+            if env("CHECK") {
                 // The pieces lower as one tree of the whole text does.
-                let tree = tree_sitter::Parser::new();
-                let mut tree = tree;
+                let mut tree = tree_sitter::Parser::new();
                 tree.set_language(&tree_sitter_c::LANGUAGE.into())
                     .expect("tree-sitter-c loads");
                 let whole = tree.parse(&pp.text, None).expect("a tree");
@@ -97,28 +176,16 @@ fn main() {
                     "{u}: the pieces lower otherwise than the whole text"
                 );
             }
-            let file = pointee_c::to_source(unit, &pp);
+            lowered.push(pointee_c::to_source(unit, &pp));
             t_lower += t.elapsed();
-            lines += pp.text.lines().count();
-            functions += file.program.functions.len();
-            notes += file.source.notes.len();
-            lowered.push(file);
         }
-        let linked = pointee_c::link_files(lowered);
-        let total = start.elapsed();
-        if let Err(e) = &linked {
-            eprintln!("link: {e}");
-        }
+        let _ = pointee_c::link_files(lowered);
         best[0] = best[0].min(t_pp);
         best[1] = best[1].min(t_lower);
-        best[2] = best[2].min(total);
+        best[2] = best[2].min(start.elapsed());
     }
     println!(
-        "{} units, {} lines after preprocessing, {} functions, {} notes; preprocess {:.1} ms, parse+lower {:.1} ms, total with linking {:.1} ms",
-        units.len(),
-        lines,
-        functions,
-        notes,
+        "one thread: preprocess {:.1} ms, parse+lower {:.1} ms, total with linking {:.1} ms",
         best[0].as_secs_f64() * 1e3,
         best[1].as_secs_f64() * 1e3,
         best[2].as_secs_f64() * 1e3

@@ -31,7 +31,9 @@ mod unit;
 
 use pointee_ir::{Program, SourceMap};
 
-pub use link::{merge_declaration, rename_source, LinkWarning, LowerError};
+pub use link::{
+    merge_declaration, rename_function, rename_source, LinkWarning, Linker, LowerError, UnitNames,
+};
 pub use pieces::{parse_unit, trees, Piece, TreeCache};
 pub use pointee_cpp;
 pub use pointee_cpp::{Config, FileSystem, Session};
@@ -224,7 +226,10 @@ pub fn lower(files: &[(&str, &str)]) -> Result<CProgram, LowerError> {
 
 /// [`lower`], with what is not among `files` read from `system` (e.g. the
 /// disk, given by the caller).
-pub fn lower_over(files: &[(&str, &str)], system: &dyn FileSystem) -> Result<CProgram, LowerError> {
+pub fn lower_over(
+    files: &[(&str, &str)],
+    system: &(dyn FileSystem + Sync),
+) -> Result<CProgram, LowerError> {
     lower_configured(files, &|_| None, system)
 }
 
@@ -232,20 +237,57 @@ pub fn lower_over(files: &[(&str, &str)], system: &dyn FileSystem) -> Result<CPr
 /// program model (`config(name)`; `None`: the default one).
 pub fn lower_configured<'c>(
     files: &[(&str, &str)],
-    config: &dyn Fn(&str) -> Option<&'c Config>,
-    system: &dyn FileSystem,
+    config: &(dyn Fn(&str) -> Option<&'c Config> + Sync),
+    system: &(dyn FileSystem + Sync),
 ) -> Result<CProgram, LowerError> {
     let own = unit::files_fs(files);
-    let fs = pointee_cpp::Layered {
-        over: &own,
-        under: system,
-    };
-    let mut session = Session::one_pass();
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    link_files(lower_units(&names, config, &own, system))
+}
+
+/// Lowers the translation units at `paths` (includes read from `over`,
+/// then `under`), in that order, on as many threads as the machine has
+/// cores: each thread preprocesses and lowers whole units, and the units
+/// share their headers' trees. The result does not depend on the number
+/// of threads.
+pub fn lower_units<'c>(
+    paths: &[&str],
+    config: &(dyn Fn(&str) -> Option<&'c Config> + Sync),
+    over: &(dyn FileSystem + Sync),
+    under: &(dyn FileSystem + Sync),
+) -> Vec<CFile> {
     let trees = TreeCache::new();
     let default = Config::default();
-    let lowered: Vec<CFile> = files
-        .iter()
-        .map(|(n, _)| lower_unit_with(&mut session, &trees, config(n).unwrap_or(&default), &fs, n))
-        .collect();
-    link_files(lowered)
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, paths.len().max(1));
+    // Units are taken in order, one at a time, by whichever thread is free.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let fs = pointee_cpp::Layered { over, under };
+        let mut session = Session::one_pass();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&path) = paths.get(i) else {
+                return done;
+            };
+            let config = config(path).unwrap_or(&default);
+            done.push((i, lower_unit_with(&mut session, &trees, config, &fs, path)));
+        }
+    };
+    let mut lowered: Vec<(usize, CFile)> = if threads == 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mut all = work();
+            for h in helpers {
+                all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            }
+            all
+        })
+    };
+    lowered.sort_by_key(|(i, _)| *i);
+    lowered.into_iter().map(|(_, f)| f).collect()
 }

@@ -18,8 +18,8 @@
 
 use crate::{CFile, CProgram};
 use pointee_ir::{
-    Base, Basic, Callee, Definition, Global, GlobalKind, Name, Place, Program, Rvalue, SourceMap,
-    Stmt, Type,
+    Base, Basic, Callee, Definition, Function, Global, GlobalKind, Name, Place, Program, Rvalue,
+    SourceMap, Stmt, Type,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -87,113 +87,204 @@ pub(crate) fn link(files: Vec<CFile>) -> Result<CProgram, LowerError> {
             warnings: Vec::new(),
         });
     }
-    // Which unit defines each external function, and the units that define
-    // each external global (initialised, tentatively).
-    let mut functions: HashMap<Name, Name> = HashMap::new();
-    let mut initialised: HashMap<Name, Name> = HashMap::new();
-    let mut tentative: HashMap<Name, Vec<Name>> = HashMap::new();
-    let mut statics: Vec<HashSet<Name>> = Vec::new();
-    for f in &files {
-        let file = &f.source.file;
-        let mut mine = HashSet::new();
-        for func in &f.program.functions {
-            if func.is_static {
-                mine.insert(func.name.clone());
-            } else if let Some(other) = functions.insert(func.name.clone(), file.clone()) {
-                return Err(twice("is defined", &func.name, &other, file));
-            }
-        }
-        for g in &f.program.globals {
-            match definition(g) {
-                None => {
-                    if matches!(
-                        g.kind,
-                        GlobalKind::Variable {
-                            is_static: true,
-                            ..
-                        }
-                    ) {
-                        mine.insert(g.name.clone());
-                    }
-                }
-                Some(Definition::Initialised) => {
-                    if let Some(other) = initialised.insert(g.name.clone(), file.clone()) {
-                        return Err(twice("is initialised", &g.name, &other, file));
-                    }
-                }
-                Some(Definition::Tentative) => tentative
-                    .entry(g.name.clone())
-                    .or_default()
-                    .push(file.clone()),
-                Some(Definition::Extern) => {}
-            }
-        }
-        statics.push(mine);
-    }
-    for (name, units) in &tentative {
-        if let Some(other) = functions.get(name) {
-            return Err(LowerError(format!(
-                "`{name}` is a function in {other} and a global in {}",
-                units[0]
-            )));
-        }
-    }
-    let mut warnings = Vec::new();
-    for (name, mut units) in tentative {
-        if let Some(def) = initialised.get(&name) {
-            units.push(def.clone());
-        }
-        if units.len() > 1 {
-            units.sort();
-            let list: Vec<&str> = units.iter().map(|u| &**u).collect();
-            warnings.push(LinkWarning {
-                message: format!(
-                    "`{name}` is defined in {} units ({}): one object, as with gcc's -fcommon",
-                    units.len(),
-                    list.join(", ")
-                ),
-                name,
-                files: units,
-            });
-        }
-    }
-    warnings.sort_by(|a, b| a.name.cmp(&b.name));
-    // A static name needs renaming only where another file uses it too.
-    let mut seen: HashMap<Name, usize> = HashMap::new();
-    for f in &files {
-        for n in f
-            .program
-            .functions
-            .iter()
-            .map(|x| &x.name)
-            .chain(f.program.globals.iter().map(|g| &g.name))
-        {
-            *seen.entry(n.clone()).or_default() += 1;
-        }
-    }
-    let mut program = Program::default();
+    let names: Vec<UnitNames<'_>> = files.iter().map(UnitNames::of).collect();
+    let mut linker = Linker::new(&names)?;
     let mut sources = Vec::new();
     for (i, mut f) in files.into_iter().enumerate() {
-        let renames: HashMap<Name, Name> = statics[i]
-            .iter()
-            .filter(|n| seen.get(*n).copied().unwrap_or(0) > 1)
-            .map(|n| (n.clone(), format!("{n}@{}", f.source.file).into()))
-            .collect();
+        let renames = linker.renames(i);
         if !renames.is_empty() {
-            rename(&mut f.program, &mut f.source, &renames);
+            rename_source(&mut f.source, renames);
         }
-        merge(&mut program, f.program);
+        linker.add(i, f.program);
         sources.push(f.source);
     }
-    let defined_fns: HashSet<Name> = program.functions.iter().map(|f| f.name.clone()).collect();
-    program.externs.retain(|e| !defined_fns.contains(&e.name));
-    let mut seen_ext = HashSet::new();
-    program.externs.retain(|e| seen_ext.insert(e.name.clone()));
+    let (program, warnings) = linker.finish();
     Ok(CProgram {
         program,
         sources,
         warnings,
     })
+}
+
+/// A unit as linking decides from it: its file, its functions (name, and
+/// whether `static`) and its globals.
+pub struct UnitNames<'a> {
+    pub file: &'a Name,
+    pub functions: Vec<(&'a Name, bool)>,
+    pub globals: &'a [Global],
+}
+
+impl UnitNames<'_> {
+    fn of(f: &CFile) -> UnitNames<'_> {
+        UnitNames {
+            file: &f.source.file,
+            functions: f
+                .program
+                .functions
+                .iter()
+                .map(|func| (&func.name, func.is_static))
+                .collect(),
+            globals: &f.program.globals,
+        }
+    }
+}
+
+/// Links units one by one once it knows every unit's names: which static
+/// names to rename (`renames`), what to warn of; then each unit's program
+/// is added ([`Linker::add`]). A unit's functions may be added with it or,
+/// renamed with [`rename_function`], kept apart (the database links
+/// function by function): the result does not depend on it.
+pub struct Linker {
+    /// Per unit, its static names that another unit uses too, and their
+    /// new names.
+    renames: Vec<HashMap<Name, Name>>,
+    /// The external functions' names and the static ones' after renaming.
+    defined: HashSet<Name>,
+    warnings: Vec<LinkWarning>,
+    program: Program,
+}
+
+impl Linker {
+    /// Decides from the units' names; fails when they cannot form one
+    /// program (a name defined twice).
+    pub fn new(units: &[UnitNames<'_>]) -> Result<Linker, LowerError> {
+        // Which unit defines each external function, and the units that
+        // define each external global (initialised, tentatively).
+        let mut functions: HashMap<Name, Name> = HashMap::new();
+        let mut initialised: HashMap<Name, Name> = HashMap::new();
+        let mut tentative: HashMap<Name, Vec<Name>> = HashMap::new();
+        let mut statics: Vec<HashSet<Name>> = Vec::new();
+        for u in units {
+            let file = u.file;
+            let mut mine = HashSet::new();
+            for &(name, is_static) in &u.functions {
+                if is_static {
+                    mine.insert(name.clone());
+                } else if let Some(other) = functions.insert(name.clone(), file.clone()) {
+                    return Err(twice("is defined", name, &other, file));
+                }
+            }
+            for g in u.globals {
+                match definition(g) {
+                    None => {
+                        if matches!(
+                            g.kind,
+                            GlobalKind::Variable {
+                                is_static: true,
+                                ..
+                            }
+                        ) {
+                            mine.insert(g.name.clone());
+                        }
+                    }
+                    Some(Definition::Initialised) => {
+                        if let Some(other) = initialised.insert(g.name.clone(), file.clone()) {
+                            return Err(twice("is initialised", &g.name, &other, file));
+                        }
+                    }
+                    Some(Definition::Tentative) => tentative
+                        .entry(g.name.clone())
+                        .or_default()
+                        .push(file.clone()),
+                    Some(Definition::Extern) => {}
+                }
+            }
+            statics.push(mine);
+        }
+        for (name, units) in &tentative {
+            if let Some(other) = functions.get(name) {
+                return Err(LowerError(format!(
+                    "`{name}` is a function in {other} and a global in {}",
+                    units[0]
+                )));
+            }
+        }
+        let mut warnings = Vec::new();
+        for (name, mut units) in tentative {
+            if let Some(def) = initialised.get(&name) {
+                units.push(def.clone());
+            }
+            if units.len() > 1 {
+                units.sort();
+                let list: Vec<&str> = units.iter().map(|u| &**u).collect();
+                warnings.push(LinkWarning {
+                    message: format!(
+                        "`{name}` is defined in {} units ({}): one object, as with gcc's -fcommon",
+                        units.len(),
+                        list.join(", ")
+                    ),
+                    name,
+                    files: units,
+                });
+            }
+        }
+        warnings.sort_by(|a, b| a.name.cmp(&b.name));
+        // A static name needs renaming only where another file uses it too.
+        let mut seen: HashMap<&Name, usize> = HashMap::new();
+        for u in units {
+            for n in u
+                .functions
+                .iter()
+                .map(|&(n, _)| n)
+                .chain(u.globals.iter().map(|g| &g.name))
+            {
+                *seen.entry(n).or_default() += 1;
+            }
+        }
+        let renames: Vec<HashMap<Name, Name>> = units
+            .iter()
+            .zip(&statics)
+            .map(|(u, mine)| {
+                mine.iter()
+                    .filter(|n| seen.get(n).copied().unwrap_or(0) > 1)
+                    .map(|n| (n.clone(), format!("{n}@{}", u.file).into()))
+                    .collect()
+            })
+            .collect();
+        let defined = units
+            .iter()
+            .zip(&renames)
+            .flat_map(|(u, r)| {
+                u.functions
+                    .iter()
+                    .map(|&(n, _)| r.get(n).unwrap_or(n).clone())
+            })
+            .collect();
+        Ok(Linker {
+            renames,
+            defined,
+            warnings,
+            program: Program::default(),
+        })
+    }
+
+    /// The static names of unit `unit` that linking renames, and their
+    /// new names.
+    pub fn renames(&self, unit: usize) -> &HashMap<Name, Name> {
+        &self.renames[unit]
+    }
+
+    /// Adds the program of unit `unit` (in the order of the units),
+    /// renaming its static names.
+    pub fn add(&mut self, unit: usize, mut program: Program) {
+        let renames = &self.renames[unit];
+        if !renames.is_empty() {
+            rename(&mut program, renames);
+        }
+        merge(&mut self.program, program);
+    }
+
+    /// The linked program: what was added, with the declarations of
+    /// functions some unit defines left out, and the warnings.
+    pub fn finish(mut self) -> (Program, Vec<LinkWarning>) {
+        let defined = &self.defined;
+        self.program.externs.retain(|e| !defined.contains(&e.name));
+        let mut seen_ext = HashSet::new();
+        self.program
+            .externs
+            .retain(|e| seen_ext.insert(e.name.clone()));
+        (self.program, self.warnings)
+    }
 }
 
 /// "`x` is defined in both a.c and b.c", with a hint for `main`: a folder
@@ -228,14 +319,11 @@ fn merge(into: &mut Program, from: Program) {
     into.externs.extend(from.externs);
 }
 
-fn rename(p: &mut Program, s: &mut SourceMap, renames: &HashMap<Name, Name>) {
-    let r = |n: &mut Name| {
-        if let Some(new) = renames.get(n) {
-            *n = new.clone();
-        }
-    };
+fn rename(p: &mut Program, renames: &HashMap<Name, Name>) {
     for g in &mut p.globals {
-        r(&mut g.name);
+        if let Some(new) = renames.get(&g.name) {
+            g.name = new.clone();
+        }
         for i in &mut g.init {
             for v in &mut i.values {
                 rename_rvalue(v, renames);
@@ -243,11 +331,21 @@ fn rename(p: &mut Program, s: &mut SourceMap, renames: &HashMap<Name, Name>) {
         }
     }
     for f in &mut p.functions {
-        let f = std::sync::Arc::make_mut(f);
-        r(&mut f.name);
-        rename_block(&mut f.body, renames);
+        rename_function(f, renames);
     }
-    rename_source(s, renames);
+}
+
+/// Renames static names in a function as linking its unit does
+/// ([`Linker::renames`]).
+pub fn rename_function(f: &mut std::sync::Arc<Function>, renames: &HashMap<Name, Name>) {
+    if renames.is_empty() {
+        return;
+    }
+    let f = std::sync::Arc::make_mut(f);
+    if let Some(new) = renames.get(&f.name) {
+        f.name = new.clone();
+    }
+    rename_block(&mut f.body, renames);
 }
 
 /// Renames static names in a file's source map as the linker renamed them

@@ -157,3 +157,43 @@ fn an_incomplete_array_declaration_takes_the_definition_type() {
     let t = pointee_ir::type_to_string(&p.program.global("tab").unwrap().ty);
     assert_eq!(t, "scalar*[4]");
 }
+
+/// The units of a program are lowered on several threads
+/// (`lower_units`); the result is the units lowered one by one, in order,
+/// whatever thread took which (every fixture project, headers included).
+#[test]
+fn units_lowered_on_threads_equal_units_lowered_one_by_one() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/c");
+    let mut fs = pointee_c::pointee_cpp::MemoryFs::new();
+    let mut units = Vec::new();
+    for dir in [
+        "projects/macros",
+        "projects/library_tables",
+        "projects/statics_two_units",
+        "flow",
+    ] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("a fixture folder") {
+            let path = entry.expect("an entry").path();
+            let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            if name.ends_with(".c") {
+                units.push(name.clone());
+            }
+            fs.insert(&name, &text);
+        }
+    }
+    units.sort();
+    assert!(units.len() > 10, "{units:?}");
+    let paths: Vec<&str> = units.iter().map(String::as_str).collect();
+    let none = pointee_c::pointee_cpp::MemoryFs::new();
+    let config = pointee_c::Config::default();
+    let on_threads = pointee_c::lower_units(&paths, &|_| Some(&config), &fs, &none);
+    let mut session = pointee_c::Session::one_pass();
+    let one_by_one: Vec<pointee_c::CFile> = paths
+        .iter()
+        .map(|p| pointee_c::lower_unit(&mut session, &config, &fs, p))
+        .collect();
+    assert!(on_threads == one_by_one);
+}

@@ -40,10 +40,18 @@ pub(crate) struct Lexed {
 
 /// The tokens of `text`, in order.
 pub(crate) fn lex(text: &str) -> Vec<Lexed> {
-    let b = text.as_bytes();
-    let mut out = Vec::with_capacity(b.len() / 5);
-    let mut i = 0;
-    let mut flags = LINE_START;
+    let mut out = Vec::with_capacity(text.len() / 5);
+    lex_from(text.as_bytes(), 0, LINE_START, &mut |t| {
+        out.push(t);
+        true
+    });
+    out
+}
+
+/// Lexes `b` from byte `i` with `flags` for the next token (the state
+/// between two tokens: after a token it is always `(its end, 0)`), giving
+/// each token to `on` until it answers `false`.
+fn lex_from(b: &[u8], mut i: usize, mut flags: u8, on: &mut impl FnMut(Lexed) -> bool) {
     while i < b.len() {
         let c = b[i];
         match c {
@@ -70,18 +78,91 @@ pub(crate) fn lex(text: &str) -> Vec<Lexed> {
                 let start = i;
                 let (kind, end) = token(b, i);
                 let spliced = b[start..end].contains(&b'\\') && has_splice(&b[start..end]);
-                out.push(Lexed {
+                let more = on(Lexed {
                     kind,
                     flags: flags | if spliced { SPLICED } else { 0 },
                     start: start as u32,
                     end: end as u32,
                 });
+                if !more {
+                    return;
+                }
                 flags = 0;
                 i = end;
             }
         }
     }
-    out
+}
+
+/// The tokens of `new`, an edit of `old` whose tokens are `toks`, lexed
+/// only around the edit: the tokens of the lines above the edit's are
+/// kept, lexing starts after them and stops at the first token past the
+/// edit that an old token (moved by the edit's change of length) equals,
+/// since the lexer's state after a token depends on the text after it
+/// only. What it gives: the tokens, how many leading ones are `toks`'
+/// first ones, and from which old token on the rest are `toks`' (moved).
+pub(crate) fn lex_edited(old: &str, toks: &[Lexed], new: &str) -> (Vec<Lexed>, usize, usize) {
+    let b = new.as_bytes();
+    let (same, old_end, new_end) = crate::changed_range(old.as_bytes(), b);
+    let delta = new_end as i64 - old_end as i64;
+    // Restart after a newline above the edit that no backslash splices
+    // (a token's end may look ahead up to the end of its line).
+    let mut line = b[..same].iter().rposition(|&c| c == b'\n').unwrap_or(0);
+    while line > 0 && splice_before(b, line) {
+        line = b[..line].iter().rposition(|&c| c == b'\n').unwrap_or(0);
+    }
+    let keep = if line == 0 {
+        0
+    } else {
+        toks.partition_point(|t| (t.end as usize) <= line)
+    };
+    let (from, flags) = match keep {
+        0 => (0, LINE_START),
+        k => (toks[k - 1].end as usize, 0),
+    };
+    let mut out: Vec<Lexed> = Vec::with_capacity(toks.len() + 16);
+    out.extend_from_slice(&toks[..keep]);
+    let mut old_at = keep;
+    let mut resumed = toks.len();
+    lex_from(b, from, flags, &mut |t| {
+        if t.start as usize >= new_end {
+            let was = i64::from(t.start) - delta;
+            while old_at < toks.len() && i64::from(toks[old_at].start) < was {
+                old_at += 1;
+            }
+            if let Some(o) = toks.get(old_at) {
+                let moved = |x: u32| (i64::from(x) + delta) as u32;
+                if (o.kind, o.flags, moved(o.start), moved(o.end))
+                    == (t.kind, t.flags, t.start, t.end)
+                {
+                    resumed = old_at;
+                    return false;
+                }
+            }
+        }
+        out.push(t);
+        true
+    });
+    let moved = |x: u32| (i64::from(x) + delta) as u32;
+    out.extend(toks[resumed..].iter().map(|o| Lexed {
+        start: moved(o.start),
+        end: moved(o.end),
+        ..*o
+    }));
+    (out, keep, resumed)
+}
+
+/// Whether the newline at `nl` ends a line whose last other characters
+/// are a backslash and spaces (a backslash-newline).
+fn splice_before(b: &[u8], nl: usize) -> bool {
+    let mut j = nl;
+    if j > 0 && b[j - 1] == b'\r' {
+        j -= 1;
+    }
+    while j > 0 && (b[j - 1] == b' ' || b[j - 1] == b'\t') {
+        j -= 1;
+    }
+    j > 0 && b[j - 1] == b'\\'
 }
 
 /// The length of a backslash-newline at `i` (0 when there is none).
@@ -329,6 +410,44 @@ pub(crate) fn line_end_of(text: &str, from: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lexing again around an edit gives the tokens lexing the whole new
+    /// text gives, and reuses the old ones it says it reuses, for edits at
+    /// every place that open or close comments, literals and splices.
+    #[test]
+    fn lexing_around_an_edit_equals_lexing_the_whole_text() {
+        let old = "#define F(x) ((x)->next) /* a\n comment */\nint a = 1; // line \\\n  still comment\nchar *s = \"q\\\"uote\";\nint long_na\\\nme = 0x1e+5; x... y %:%: z\n  #if A\nf(a, b);\n#endif\n";
+        let inserts = [
+            "", "x", " ", "\n", "/*", "*/", "//", "\"", "'", "\\\n", "\\", "#", "1e", "+",
+        ];
+        for at in 0..=old.len() {
+            for len in [0, 1, 3] {
+                let end = (at + len).min(old.len());
+                for with in inserts {
+                    let new = format!("{}{with}{}", &old[..at], &old[end..]);
+                    let toks = lex(old);
+                    let (edited, kept, resumed) = lex_edited(old, &toks, &new);
+                    assert_eq!(edited, lex(&new), "{at} {len} {with:?}");
+                    assert_eq!(edited[..kept], toks[..kept]);
+                    assert!(toks.len() - resumed <= edited.len() - kept);
+                }
+            }
+        }
+        // An edit inside a line lexes that line, not the whole text.
+        let at = old.find("f(a").expect("in the text");
+        let new = format!("{}g{}", &old[..at], &old[at..]);
+        let toks = lex(old);
+        let (_, kept, resumed) = lex_edited(old, &toks, &new);
+        let line = |i: usize| old[..toks[i].start as usize].matches('\n').count();
+        let spell = |i: usize| spelling(old, &toks[i]).into_owned();
+        assert_eq!(
+            (line(kept), line(resumed)),
+            (8, 8),
+            "{kept} {resumed} {:?} {:?}",
+            spell(kept),
+            spell(resumed)
+        );
+    }
 
     fn kinds(text: &str) -> Vec<(Kind, String)> {
         lex(text)

@@ -73,6 +73,45 @@ impl FileSystem for MemoryFs {
     }
 }
 
+/// What an edit changed: `(start, old_end, new_end)`, where the texts'
+/// common start ends and their common end begins (in each). It runs after
+/// every keystroke over whole files, so it compares in blocks.
+pub fn changed_range(old: &[u8], new: &[u8]) -> (usize, usize, usize) {
+    let start = common_len(old.iter(), new.iter(), |i| {
+        (&old[i..i + BLOCK], &new[i..i + BLOCK])
+    });
+    let (a, b) = (&old[start..], &new[start..]);
+    let tail = common_len(a.iter().rev(), b.iter().rev(), |i| {
+        (
+            &a[a.len() - i - BLOCK..a.len() - i],
+            &b[b.len() - i - BLOCK..b.len() - i],
+        )
+    });
+    (start, old.len() - tail, new.len() - tail)
+}
+
+/// Bytes compared at once by `common_len`.
+const BLOCK: usize = 64;
+
+/// How many leading items two byte sequences share: whole blocks first
+/// (`block(i)`: the two blocks at `i` items in), then byte by byte.
+fn common_len<'a>(
+    a: impl ExactSizeIterator<Item = &'a u8>,
+    b: impl ExactSizeIterator<Item = &'a u8>,
+    block: impl Fn(usize) -> (&'a [u8], &'a [u8]),
+) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n {
+        let (x, y) = block(i);
+        if x != y {
+            break;
+        }
+        i += BLOCK;
+    }
+    i + a.skip(i).zip(b.skip(i)).take_while(|(x, y)| x == y).count()
+}
+
 /// Files of one layer answer first, then those of the other: e.g. the
 /// bundled C library under the user's files.
 pub struct Layered<'a> {

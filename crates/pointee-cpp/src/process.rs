@@ -65,17 +65,35 @@ pub(crate) fn lexed_in(
     path: &str,
     text: Arc<str>,
 ) -> Arc<LexedFile> {
-    if let Some(l) = cache.get(path) {
-        if Arc::ptr_eq(&l.text, &text) || *l.text == *text {
-            return l.clone();
+    let (toks, syms) = match cache.get(path) {
+        Some(l) if Arc::ptr_eq(&l.text, &text) || *l.text == *text => return l.clone(),
+        // An edit (the main file after each keystroke): lexed again
+        // around the edit only.
+        Some(l) => {
+            let (toks, kept, resumed) = lex::lex_edited(&l.text, &l.toks, &text);
+            let fresh = toks.len() - kept - (l.toks.len() - resumed);
+            let syms = l.syms[..kept]
+                .iter()
+                .copied()
+                .chain(
+                    toks[kept..kept + fresh]
+                        .iter()
+                        .map(|t| int.intern(&lex::spelling(&text, t))),
+                )
+                .chain(l.syms[resumed..].iter().copied())
+                .collect();
+            (toks, syms)
         }
-    }
-    let toks = lex::lex(&text);
+        None => {
+            let toks = lex::lex(&text);
+            let syms = toks
+                .iter()
+                .map(|t| int.intern(&lex::spelling(&text, t)))
+                .collect();
+            (toks, syms)
+        }
+    };
     let guard = include_guard(&text, &toks);
-    let syms = toks
-        .iter()
-        .map(|t| int.intern(&lex::spelling(&text, t)))
-        .collect();
     let l = Arc::new(LexedFile {
         text,
         toks,

@@ -170,14 +170,7 @@ impl Session {
         last: Arc<LastRun>,
     ) -> Option<Output> {
         let (a, b) = (last.main_text.as_bytes(), text.as_bytes());
-        let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let tail = a[start..]
-            .iter()
-            .rev()
-            .zip(b[start..].iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count();
-        let (old_end, new_end) = (a.len() - tail, b.len() - tail);
+        let (start, old_end, new_end) = crate::changed_range(a, b);
         let from = last
             .checkpoints
             // Strictly before: the token there is as it was.

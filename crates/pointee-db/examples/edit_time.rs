@@ -1,17 +1,23 @@
 //! Times what the database does after a one-line edit of a (large) C file:
-//! `lower_c` + `c_program`, as the language server asks for them after each
-//! keystroke.
+//! `c_program` (the front end's share: preprocessing, outline, the
+//! function's lowering, linking), then `lower_c` (the file's positions), as
+//! the language server asks for them after each keystroke.
 //!
 //! ```text
-//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS]
+//! cargo run --release -p pointee-db --example edit_time -- FILE.c [ROUNDS] [OTHER.c|OTHER.h ...] [-DX ...]
 //! ```
 //!
 //! Loads the file with a parsed tree (its includes read from the disk),
-//! computes `c_program`, then `ROUNDS`
+//! with the other files of its program when given (`.c` and `.h`, read
+//! from the disk and put in the database as the language server puts the
+//! files of a workspace that are not open; a header given is read from
+//! the database, others from the disk)
+//! and `-D`/`-I`/... for every unit, computes `c_program`, then `ROUNDS`
 //! times (20 by default) inserts a line in the middle function's body and
 //! removes it again, re-parsing incrementally as an editor would, and times
 //! the queries after each of the two edits; then the same with a comment
-//! line inserted just before that function.
+//! line inserted just before that function (not with `BODY_ONLY` set: for
+//! profiles of the body edit).
 
 use pointee_db::{c_program, lower_c, parse, upsert_file, Database, Lang, Project, TreeHandle};
 
@@ -134,10 +140,12 @@ impl Session {
                 expansions.push(t.elapsed());
                 let _ = pointee_db::c_outline(&self.db, self.file);
                 outlines.push(t.elapsed());
-                let n = lower_c(&self.db, self.file).program.functions.len();
-                lowers.push(t.elapsed());
+                // The front end's share: the function lowered again and the
+                // program linked; then the file's positions (hover, checks).
                 let ok = c_program(&self.db, self.project).is_ok();
                 times.push(t.elapsed());
+                let n = lower_c(&self.db, self.file).program.functions.len();
+                lowers.push(t.elapsed());
                 assert!(n == self.functions && ok);
             }
         }
@@ -145,8 +153,8 @@ impl Session {
         summary("  incremental re-parse", parses);
         summary("  c_expanded (preprocessing)", expansions);
         summary("  c_expanded + c_outline", outlines);
-        summary("  c_outline + lower_c", lowers);
-        summary("  lower_c + c_program", times);
+        summary("  c_outline + c_program (the front end's share)", times);
+        summary("  c_program + lower_c (the file's positions)", lowers);
     }
 }
 
@@ -154,10 +162,22 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: edit_time FILE.c [ROUNDS]");
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
+    let (flags, others): (Vec<String>, Vec<String>) = args.partition(|a| a.starts_with('-'));
+    let others: Vec<String> = others.into_iter().filter(|o| *o != path).collect();
     let original = std::fs::read_to_string(&path).expect("reading the C file");
 
     let mut db = Database::default().with_system(Arc::new(Disk));
     let project = Project::new(&db, Vec::new(), Default::default());
+    let config = pointee_db::UnitConfig::from_args(&flags, "");
+    let configs = std::iter::once(&path)
+        .chain(&others)
+        .map(|u| (u.clone(), config.clone()))
+        .collect();
+    pointee_db::set_c_configs(&mut db, configs);
+    for other in &others {
+        let text = std::fs::read_to_string(other).expect("reading a unit");
+        upsert_file(&mut db, project, other, text.into(), None);
+    }
     let t = Instant::now();
     let tree = parse(Lang::C, &original, None);
     let parsed = t.elapsed();
@@ -175,7 +195,8 @@ fn main() {
     let linked = c_program(&db, project).as_ref().map(|p| p.functions.len());
     let first_program = t.elapsed();
     println!(
-        "{path}: {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
+        "{path} (and {} other units): {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
+        others.len(),
         original.lines().count(),
         ms(parsed),
         ms(first_lower),
@@ -209,6 +230,9 @@ fn main() {
         functions,
     };
     session.time("a body edit", &original, &body_edit, rounds);
+    if std::env::var("BODY_ONLY").is_ok() {
+        return;
+    }
     let comment_edit = Edit {
         at: body.start as usize,
         line: "/* edit_time comment */\n",

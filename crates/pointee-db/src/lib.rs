@@ -337,7 +337,11 @@ impl Database {
             c_inputs: None,
             front_end: Arc::default(),
         };
-        db.c_inputs = Some(CInputs::new(&db, Arc::default(), Arc::default(), 0));
+        db.c_inputs = Some(
+            CInputs::builder(Arc::default(), Arc::default(), 0)
+                .durability(salsa::Durability::MEDIUM)
+                .new(&db),
+        );
         db
     }
 
@@ -357,12 +361,25 @@ impl Database {
     /// Replaces a file's text (and the tree parsed from it).
     pub fn set_text(&mut self, file: SourceFile, text: Arc<str>, tree: Option<TreeHandle>) {
         self.will_write();
-        file.set_text(self).to(text);
-        file.set_tree(self).to(tree);
+        let durability = durability_of(&tree);
+        file.set_text(self).with_durability(durability).to(text);
+        file.set_tree(self).with_durability(durability).to(tree);
     }
 }
 
 // ------------------------------------------------------------------ helpers
+
+/// How often a file's text changes: often while an editor holds it (it
+/// comes with the editor's tree), seldom otherwise (read from the disk).
+/// After an edit salsa then checks only the results that depend on a
+/// file an editor holds (or on what changed); those of the other files
+/// stay valid without walking their dependencies.
+fn durability_of(tree: &Option<TreeHandle>) -> salsa::Durability {
+    match tree {
+        Some(_) => salsa::Durability::LOW,
+        None => salsa::Durability::MEDIUM,
+    }
+}
 
 /// Files of the project, by path.
 pub fn file_by_path(db: &dyn Db, project: Project, path: &str) -> Option<SourceFile> {
@@ -387,7 +404,9 @@ pub fn upsert_file(
         }
         return f;
     }
-    let f = SourceFile::new(db, path.to_string(), text, tree);
+    let f = SourceFile::builder(path.to_string(), text, tree.clone())
+        .durability(durability_of(&tree))
+        .new(db);
     let mut files = project.files(db).clone();
     files.push(f);
     files.sort_by(|a, b| a.path(db).cmp(b.path(db)));

@@ -5,8 +5,7 @@ use crate::{CFile, Db, FunctionKey, Lang, Project, SourceFile};
 use pointee_c::{FileScope, FunctionSyntax, Outline};
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{
-    Basic, Block, Callee, Extern, Function, FunctionSource, Global, GlobalSource, Name, Note,
-    Program, Rvalue, SourceMap, StmtId,
+    Basic, Block, Callee, Extern, Function, Global, Name, Note, Program, Rvalue, SourceMap, StmtId,
 };
 use salsa::Setter;
 use std::collections::{BTreeMap, HashSet};
@@ -328,33 +327,34 @@ fn outline_after_body_edit(
 }
 
 /// The edit that makes `new` of `old`: what lies between their common
-/// start and their common end.
+/// start and their common end. Runs after every edit over the whole
+/// expanded text, so it counts lines once.
 pub fn text_edit(old: &str, new: &str) -> tree_sitter::InputEdit {
     let (a, b) = (old.as_bytes(), new.as_bytes());
-    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let tail = a[start..]
-        .iter()
-        .rev()
-        .zip(b[start..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let point = |s: &[u8], at: usize| {
-        let before = &s[..at];
-        let row = before.iter().filter(|&&c| c == b'\n').count();
-        let column = at
-            - before
-                .iter()
-                .rposition(|&c| c == b'\n')
-                .map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
+    let (start, old_end, new_end) = pointee_c::pointee_cpp::changed_range(a, b);
+    let lines = |s: &[u8]| s.iter().filter(|&&c| c == b'\n').count();
+    // The point after `s[from..to]` read from `at`.
+    let after = |at: tree_sitter::Point, s: &[u8], from: usize, to: usize| {
+        let part = &s[from..to];
+        match part.iter().rposition(|&c| c == b'\n') {
+            Some(last) => tree_sitter::Point {
+                row: at.row + lines(part),
+                column: part.len() - last - 1,
+            },
+            None => tree_sitter::Point {
+                row: at.row,
+                column: at.column + part.len(),
+            },
+        }
     };
+    let start_position = after(tree_sitter::Point::default(), a, 0, start);
     tree_sitter::InputEdit {
         start_byte: start,
-        old_end_byte: a.len() - tail,
-        new_end_byte: b.len() - tail,
-        start_position: point(a, start),
-        old_end_position: point(a, a.len() - tail),
-        new_end_position: point(b, b.len() - tail),
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position,
+        old_end_position: after(start_position, a, start, old_end),
+        new_end_position: after(start_position, b, start, new_end),
     }
 }
 
@@ -601,58 +601,106 @@ pub struct CLinked {
     pub warnings: Vec<pointee_c::LinkWarning>,
 }
 
-/// The linked C program, assembled from the per-function IR and the
-/// position-free declarations of every C file. `Err` when the files cannot
-/// form one program (a name defined twice).
+/// The linked C program: the linked declarations (`c_link_decls`) and
+/// every function's IR, its static names renamed as linking its file does.
+/// `Err` when the files cannot form one program (a name defined twice).
+/// After a body edit it gathers the functions again (most of them as they
+/// are cached) but links no declaration.
 #[salsa::tracked(returns(ref))]
 pub fn c_link(db: &dyn Db, project: Project) -> Result<Arc<CLinked>, String> {
-    let mut files = Vec::new();
-    for &file in project.files(db) {
-        if Lang::of_path(file.path(db)) != Some(Lang::C) {
-            continue;
+    let decls = c_link_decls(db, project).as_ref().map_err(Clone::clone)?;
+    let mut functions = Vec::new();
+    for (file, renames) in c_files(db, project).zip(&decls.renames) {
+        for f in file_function_irs(db, file).iter() {
+            let mut f = f.clone();
+            pointee_c::rename_function(&mut f, renames);
+            functions.push(f);
         }
-        let decls = file_decls(db, file);
-        let mut program = (**decls).clone();
-        for key in function_keys(db, file) {
-            if let Some(f) = c_function(db, key) {
-                program.functions.push(f.clone());
-            }
-        }
-        // The linker reads names only from the source map; give it a
-        // position-free one so this query does not depend on positions.
-        let source = SourceMap {
-            file: file.path(db).as_str().into(),
-            functions: program
-                .functions
-                .iter()
-                .map(|f| FunctionSource {
-                    name: f.name.clone(),
-                    ..Default::default()
-                })
-                .collect(),
-            globals: program
-                .globals
-                .iter()
-                .map(|g| GlobalSource {
-                    name: g.name.clone(),
-                    name_range: Default::default(),
-                    sites: Vec::new(),
-                })
-                .collect(),
-            ..Default::default()
-        };
-        files.push(CFile {
-            program,
-            source,
-            headers: Vec::new(),
-        });
     }
-    pointee_c::link_files(files)
-        .map(|p| {
-            Arc::new(CLinked {
-                program: crate::graveyard::shared(Arc::new(p.program)),
-                warnings: p.warnings,
-            })
+    let program = Program {
+        functions,
+        ..decls.program.clone()
+    };
+    Ok(Arc::new(CLinked {
+        program: crate::graveyard::shared(Arc::new(program)),
+        warnings: decls.warnings.clone(),
+    }))
+}
+
+/// The IR of every function a C file defines, by name: what linking
+/// gathers, one query per file rather than one per function.
+#[salsa::tracked(returns(ref))]
+pub fn file_function_irs(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Function>>> {
+    Arc::new(
+        function_keys(db, file)
+            .into_iter()
+            .filter_map(|key| c_function(db, key).clone())
+            .collect(),
+    )
+}
+
+/// The C files of a project, in its order.
+fn c_files(db: &dyn Db, project: Project) -> impl Iterator<Item = SourceFile> + '_ {
+    project
+        .files(db)
+        .iter()
+        .copied()
+        .filter(move |f| Lang::of_path(f.path(db)) == Some(Lang::C))
+}
+
+/// A C program's declarations linked: globals, records and externs (no
+/// functions), with how each file's static names are renamed (per C file,
+/// in the project's order) and the warnings.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LinkedDecls {
+    pub program: Program,
+    pub renames: Vec<std::collections::HashMap<Name, Name>>,
+    pub warnings: Vec<pointee_c::LinkWarning>,
+}
+
+/// Links the position-free declarations of every C file (`file_decls`)
+/// by the names of the functions each defines (`file_link_names`): equal
+/// (and backdated) after an edit that changes no declaration and no
+/// function's name, so a body edit links no declaration again.
+#[salsa::tracked(returns(ref))]
+pub fn c_link_decls(db: &dyn Db, project: Project) -> Result<Arc<LinkedDecls>, String> {
+    let files: Vec<SourceFile> = c_files(db, project).collect();
+    let names: Vec<Name> = files.iter().map(|f| f.path(db).as_str().into()).collect();
+    let units: Vec<pointee_c::UnitNames<'_>> = files
+        .iter()
+        .zip(&names)
+        .map(|(&file, name)| pointee_c::UnitNames {
+            file: name,
+            functions: file_link_names(db, file)
+                .iter()
+                .map(|(n, s)| (n, *s))
+                .collect(),
+            globals: &file_decls(db, file).globals,
         })
-        .map_err(|e| e.0)
+        .collect();
+    let mut linker = pointee_c::Linker::new(&units).map_err(|e| e.0)?;
+    let renames = (0..files.len())
+        .map(|i| linker.renames(i).clone())
+        .collect();
+    for (i, &file) in files.iter().enumerate() {
+        linker.add(i, (**file_decls(db, file)).clone());
+    }
+    let (program, warnings) = linker.finish();
+    Ok(Arc::new(LinkedDecls {
+        program,
+        renames,
+        warnings,
+    }))
+}
+
+/// The functions a C file defines as linking sees them: name and whether
+/// `static`, by name. Position-free, equal after a body edit.
+#[salsa::tracked(returns(ref))]
+pub fn file_link_names(db: &dyn Db, file: SourceFile) -> Arc<Vec<(Name, bool)>> {
+    Arc::new(
+        file_function_irs(db, file)
+            .iter()
+            .map(|f| (f.name.clone(), f.is_static))
+            .collect(),
+    )
 }

@@ -552,3 +552,125 @@ fn body_edits_of_every_fixture_give_the_outline_of_a_fresh_parse() {
     }
     assert!(kept > 100, "only {kept} outlines kept");
 }
+
+/// The linked program as `pointee_c::lower` links the project's units
+/// lowered whole, up to the order of functions, globals and externs (the
+/// database keeps each file's by name).
+fn assert_linked_like_whole(h: &Harness, what: &str) {
+    let files: Vec<(String, String)> = h
+        .project
+        .files(&h.db)
+        .iter()
+        .map(|f| (f.path(&h.db).clone(), f.text(&h.db).to_string()))
+        .collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (&**p, &**t)).collect();
+    let sorted = |p: &Program| {
+        let mut p = p.clone();
+        p.functions.sort_by(|a, b| a.name.cmp(&b.name));
+        p.globals.sort_by(|a, b| a.name.cmp(&b.name));
+        p.externs.sort_by(|a, b| a.name.cmp(&b.name));
+        p
+    };
+    let whole = pointee_c::lower(&refs).expect("the units link");
+    let linked = c_link(&h.db, h.project).as_ref().expect("the units link");
+    assert_eq!(sorted(&linked.program), sorted(&whole.program), "{what}");
+    assert_eq!(linked.warnings, whole.warnings, "{what}");
+}
+
+/// The class: linking again after an edit. An edit that changes no
+/// declaration and no function's name (a body edit) links no declaration
+/// again; one that does re-links them; the program always equals linking
+/// the units lowered whole (static names of two units renamed apart).
+#[test]
+fn a_body_edit_links_no_declaration_again() {
+    let a = "static int slot;\nstatic int *cache;\nstatic int *pick(void) {\n    cache = &slot;\n    return cache;\n}\nint shared;\nint *from_a(void) { return pick(); }\n";
+    let b = "static int slot;\nint shared;\nstatic int *pick(void) { return &slot; }\nint *from_a(void);\nint main(void) {\n    int *p = pick();\n    return from_a() == p;\n}\n";
+    let mut h = Harness::new(&[("a.c", a), ("b.c", b)]);
+    let first = h.run();
+    assert_eq!(count(&first, "c_link_decls"), 1, "{first:?}");
+    assert_linked_like_whole(&h, "the first run");
+    assert!(c_program(&h.db, h.project)
+        .as_ref()
+        .expect("links")
+        .function("pick@b.c")
+        .is_some());
+
+    h.edit(
+        "a.c",
+        "    return cache;",
+        "    cache = cache;\n    return cache;",
+    );
+    let ran = h.run();
+    assert_eq!(count(&ran, "c_link"), 1, "{ran:?}");
+    assert_eq!(count(&ran, "c_link_decls"), 0, "{ran:?}");
+    assert_eq!(runs_of(&ran, "c_function"), vec!["c_function(pick)"]);
+    assert_linked_like_whole(&h, "after a body edit");
+
+    // A new global, and a function made external: declarations again.
+    h.edit("b.c", "int main", "int extra;\nint main");
+    let ran = h.run();
+    assert_eq!(count(&ran, "c_link_decls"), 1, "{ran:?}");
+    assert_linked_like_whole(&h, "after a new global");
+    h.edit("b.c", "static int *pick", "int *pick_b");
+    h.edit("b.c", "= pick()", "= pick_b()");
+    let ran = h.run();
+    assert_eq!(count(&ran, "c_link_decls"), 1, "{ran:?}");
+    assert_linked_like_whole(&h, "after a function renamed");
+}
+
+/// `text_edit` (blocks compared at once) finds the edit a byte-by-byte
+/// comparison finds, with its points, for edits at every place and of
+/// every size around a block's length.
+#[test]
+fn text_edit_finds_the_edit_byte_by_byte_comparison_finds() {
+    let naive = |old: &str, new: &str| {
+        let (a, b) = (old.as_bytes(), new.as_bytes());
+        let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let tail = a[start..]
+            .iter()
+            .rev()
+            .zip(b[start..].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let point = |s: &[u8], at: usize| {
+            let before = &s[..at];
+            let row = before.iter().filter(|&&c| c == b'\n').count();
+            let column = at
+                - before
+                    .iter()
+                    .rposition(|&c| c == b'\n')
+                    .map_or(0, |i| i + 1);
+            tree_sitter::Point { row, column }
+        };
+        tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: a.len() - tail,
+            new_end_byte: b.len() - tail,
+            start_position: point(a, start),
+            old_end_position: point(a, a.len() - tail),
+            new_end_position: point(b, b.len() - tail),
+        }
+    };
+    let base: String = (0..300)
+        .map(|i| {
+            if i % 17 == 0 {
+                '\n'
+            } else {
+                (b'a' + (i % 7) as u8) as char
+            }
+        })
+        .collect();
+    for at in (0..base.len()).step_by(7) {
+        for len in [0, 1, 5, 63, 64, 65, 130] {
+            let end = (at + len).min(base.len());
+            for with in ["", "x", "\nnew\nlines\n", "aaaaaaaa"] {
+                let new = format!("{}{with}{}", &base[..at], &base[end..]);
+                assert_eq!(
+                    text_edit(&base, &new),
+                    naive(&base, &new),
+                    "{at} {len} {with:?}"
+                );
+            }
+        }
+    }
+}
