@@ -76,7 +76,7 @@ fn deref_site(stmt: StmtId, p: &Place, out: &mut Vec<Site>) {
 }
 
 /// The place whose value an argument passes (`p`, `p + i`, `(T *)p`).
-fn arg_place(rv: &Rvalue) -> Option<&Place> {
+pub(crate) fn arg_place(rv: &Rvalue) -> Option<&Place> {
     match rv {
         Rvalue::Use(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => Some(p),
         _ => None,
@@ -288,7 +288,8 @@ pub(crate) fn render(
     f: &Function,
     finding: &Finding,
 ) -> Diagnostic {
-    let pointer = pointer_text(c, file, fs, f, &finding.site);
+    let site = &finding.site;
+    let pointer = pointer_text(c, file, fs, f, site.stmt, site.place.as_ref(), &site.value);
     let units = a.units_of(name);
     let units: Vec<pointee_flow::UnitId> = finding
         .contexts
@@ -300,17 +301,18 @@ pub(crate) fn render(
 
 /// The pointer's source text and the range to report: the dereferencing
 /// expression when it can be found around the pointer, else the statement.
-fn pointer_text(
+pub(crate) fn pointer_text(
     c: &CProgram,
     file: FileId,
     fs: &FunctionSource,
     f: &Function,
-    site: &Site,
+    stmt: StmtId,
+    place: Option<&Place>,
+    value: &Rvalue,
 ) -> (String, Range) {
-    let stmt = site.stmt;
     let stmt_range = fs.stmts.get(stmt.0 as usize).copied().unwrap_or(fs.range);
-    let Some(place) = &site.place else {
-        let what = match site.value {
+    let Some(place) = place else {
+        let what = match value {
             Rvalue::Null => "NULL",
             _ => "the argument",
         };
@@ -496,7 +498,11 @@ fn may_return_null(name: &str) -> bool {
 
 /// The calling contexts the defect happens in: for each (at most three), the
 /// call that enters the function, with the chain from the entry.
-fn context_witness(c: &CProgram, a: &mut Flow, units: &[pointee_flow::UnitId]) -> Vec<Related> {
+pub(crate) fn context_witness(
+    c: &CProgram,
+    a: &mut Flow,
+    units: &[pointee_flow::UnitId],
+) -> Vec<Related> {
     let mut out = Vec::new();
     for &u in units.iter().take(3) {
         for path in a.chain_paths(u, 1) {
