@@ -290,13 +290,43 @@ pub(crate) fn render(
 ) -> Diagnostic {
     let site = &finding.site;
     let pointer = pointer_text(c, file, fs, f, site.stmt, site.place.as_ref(), &site.value);
+    let units = units_at(a, name, &finding.contexts);
+    diagnostic(c, a, file, fs, f, finding, &units, &pointer)
+}
+
+/// The units of `name` that a finding's context indexes name.
+pub(crate) fn units_at(a: &Flow, name: &str, contexts: &[u32]) -> Vec<pointee_flow::UnitId> {
     let units = a.units_of(name);
-    let units: Vec<pointee_flow::UnitId> = finding
-        .contexts
+    contexts
         .iter()
         .filter_map(|&i| units.get(i as usize).copied())
+        .collect()
+}
+
+/// A points-to set as messages show it: `{x, y?}` (`?`: possibly).
+pub(crate) fn set_text(c: &CProgram, a: &Flow, set: &[(LocId, bool)]) -> String {
+    let names: Vec<String> = c
+        .targets(a, set)
+        .into_iter()
+        .map(|t| {
+            if t.definite {
+                t.name
+            } else {
+                format!("{}?", t.name)
+            }
+        })
         .collect();
-    diagnostic(c, a, file, fs, f, finding, &units, &pointer)
+    format!("{{{}}}", names.join(", "))
+}
+
+/// ` (in N of M calling contexts)` when a finding happens in only some
+/// of the contexts that reach it.
+pub(crate) fn contexts_note(contexts: usize, reached: usize) -> String {
+    if contexts < reached {
+        format!(" (in {contexts} of {reached} calling contexts)")
+    } else {
+        String::new()
+    }
 }
 
 /// The pointer's source text and the range to report: the dereferencing
@@ -363,18 +393,7 @@ fn diagnostic(
     (pointer, range): &(String, Range),
 ) -> Diagnostic {
     let (site, bad, code) = (&finding.site, finding.bad, finding.code);
-    let set: Vec<String> = c
-        .targets(a, &finding.targets)
-        .into_iter()
-        .map(|t| {
-            if t.definite {
-                t.name
-            } else {
-                format!("{}?", t.name)
-            }
-        })
-        .collect();
-    let set = format!("{{{}}}", set.join(", "));
+    let set = set_text(c, a, &finding.targets);
     let certainty = if finding.definite { "is" } else { "may be" };
     let what = match bad {
         Bad::Null => "NULL",
@@ -389,15 +408,7 @@ fn diagnostic(
         Use::LibArg(n) => format!("passed to `{n}`, which dereferences it"),
         Use::Free => "freed".to_string(),
     };
-    let contexts = if finding.contexts.len() < finding.reached {
-        format!(
-            " (in {} of {} calling contexts)",
-            finding.contexts.len(),
-            finding.reached
-        )
-    } else {
-        String::new()
-    };
+    let contexts = contexts_note(finding.contexts.len(), finding.reached);
     let message = format!(
         "`{pointer}` {certainty} {what} where it is {action}: it points to {set}{contexts}"
     );

@@ -14,7 +14,7 @@
 //! shared target definite in both in every context that reaches the call is
 //! an error; otherwise a warning.
 
-use super::memory::{arg_place, context_witness, pointer_text};
+use super::memory::{arg_place, context_witness, contexts_note, pointer_text, set_text, units_at};
 use crate::c::{CProgram, Flow};
 use crate::{Diagnostic, FileId, FileRange, Severity};
 use pointee_flow::UNKNOWN;
@@ -252,17 +252,7 @@ pub(crate) fn render(
     };
     let (dst, _) = text(&pair.dst);
     let (src, range) = text(&pair.src);
-    let set: Vec<String> = c
-        .targets(a, &finding.common)
-        .into_iter()
-        .map(|t| {
-            if t.definite {
-                t.name
-            } else {
-                format!("{}?", t.name)
-            }
-        })
-        .collect();
+    let set = set_text(c, a, &finding.common);
     let certainty = if finding.definite {
         "point"
     } else {
@@ -274,25 +264,11 @@ pub(crate) fn render(
             format!("where they are passed to `{callee}`, whose parameter `{param}` is `restrict`")
         }
     };
-    let contexts = if finding.contexts.len() < finding.reached {
-        format!(
-            " (in {} of {} calling contexts)",
-            finding.contexts.len(),
-            finding.reached
-        )
-    } else {
-        String::new()
-    };
+    let contexts = contexts_note(finding.contexts.len(), finding.reached);
     let message = format!(
-        "`{dst}` and `{src}` {certainty} to the same object {why}: both point to {{{}}}{contexts}",
-        set.join(", ")
+        "`{dst}` and `{src}` {certainty} to the same object {why}: both point to {set}{contexts}"
     );
-    let units = a.units_of(name);
-    let units: Vec<pointee_flow::UnitId> = finding
-        .contexts
-        .iter()
-        .filter_map(|&i| units.get(i as usize).copied())
-        .collect();
+    let units = units_at(a, name, &finding.contexts);
     let mut related = Vec::new();
     for &(l, _) in finding.common.iter().take(3) {
         if let Some(range) = c.decl(a, l) {
