@@ -6,7 +6,10 @@
 use crate::expr::carries_pointer;
 use crate::lower::{Lowerer, Sym};
 use crate::syntax::{int_literal, named_children, range, strip_parens, Fields};
-use pointee_ir::{GlobalInit, Index, NoteKind, Place, RecordKind, Rvalue, Sel, SiteKind, Type};
+use pointee_ir::{
+    Basic, GlobalInit, Index, NoteKind, Place, RecordKind, Rvalue, Sel, SiteKind, Stmt, StmtId,
+    Type,
+};
 use std::collections::{BTreeMap, VecDeque};
 use tree_sitter::Node;
 
@@ -504,6 +507,7 @@ impl<'s> Lowerer<'s> {
     /// Assignments for a local initializer list into `place`; members it
     /// leaves out are set to null.
     pub(crate) fn local_initializer(&mut self, place: &Place, ty: &Type, init: Node) {
+        let first = self.next_stmt();
         let flat = self.flatten(ty, init);
         let mut covered: Vec<Vec<Sel>> = Vec::new();
         for item in &flat.items {
@@ -530,5 +534,38 @@ impl<'s> Lowerer<'s> {
                 );
             }
         }
+        self.mark_overwrites(place, first);
+    }
+
+    /// Marks, among the statements from `first` on that initialise the
+    /// local `place`, the first write of each array-tail location
+    /// (`Function::overwrites`): the whole initialiser writes every element
+    /// a tail stands for, so its first write may replace the tail's
+    /// `uninit` instead of joining it (`int *a[3] = {&x, &y}` never leaves
+    /// `a[+]` uninitialised).
+    pub(crate) fn mark_overwrites(&mut self, place: &Place, first: StmtId) {
+        if place.deref {
+            return;
+        }
+        let mut seen: Vec<&Place> = Vec::new();
+        let mut marked = Vec::new();
+        for s in self.f.blocks.last().into_iter().flatten() {
+            let Stmt::Basic(id, Basic::Assign { lhs, .. }) = s else {
+                continue;
+            };
+            let in_tail = lhs.path.contains(&Sel::Index(Index::Positive));
+            if id.0 < first.0
+                || lhs.base != place.base
+                || lhs.deref
+                || !lhs.path.starts_with(&place.path)
+                || !in_tail
+                || seen.contains(&lhs)
+            {
+                continue;
+            }
+            seen.push(lhs);
+            marked.push(*id);
+        }
+        self.f.overwrites.extend(marked);
     }
 }

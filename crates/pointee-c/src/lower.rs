@@ -38,6 +38,8 @@ pub(crate) struct FnState {
     /// Blocks under construction; statements go to the last one.
     pub blocks: Vec<Block>,
     pub stmt_ranges: Vec<Range>,
+    /// `Function::overwrites`, in order.
+    pub overwrites: Vec<StmtId>,
     pub sites: Vec<SiteInfo>,
     pub exprs: Vec<ExprInfo>,
     pub calls: Vec<CallInfo>,
@@ -696,6 +698,7 @@ impl<'s> Lowerer<'s> {
             labels: f.labels.len() as u32,
             stmt_count: f.stmt_ranges.len() as u32,
             site_count: f.sites.len() as u32,
+            overwrites: f.overwrites,
         };
         // Fix up reads recorded "before the next statement" at the very end.
         let count = func.stmt_count;

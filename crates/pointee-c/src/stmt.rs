@@ -381,9 +381,12 @@ impl<'s> Lowerer<'s> {
             self.effect(value);
             return;
         }
+        let first = self.next_stmt();
         let v = self.expr(value);
         let at = pointee_ir::Range::new(name_node.start_byte(), value.end_byte());
-        if let Some(s) = self.assign(&place, false, &ty, &v, at) {
+        let last = self.assign(&place, false, &ty, &v, at);
+        self.mark_overwrites(&place, first);
+        if let Some(s) = last {
             if ty.is_pointer_like() {
                 self.f.exprs.retain(|e| e.range != range(name_node));
                 self.f.exprs.push(pointee_ir::ExprInfo {

@@ -54,6 +54,10 @@ options:
   --fail-on error|warning|never
                        check: which diagnostics make the exit code 1
                        (default error)
+  --baseline FILE.sarif
+                       check: report (and fail on) only the diagnostics
+                       and failing alias checks that FILE, the SARIF log
+                       of an earlier run, does not have
 Lines and columns are 1-based; a column counts characters.
 Exit codes: 0 ok, 1 an alias check is not ok or a diagnostic at or above
 --fail-on was reported, 2 bad input, 3 check's C analysis stopped at its
@@ -102,6 +106,8 @@ pub enum Command {
         each: bool,
         /// `--compile-commands FILE`, `--project FILE`: the program model.
         model: Option<ModelFile>,
+        /// `--baseline FILE.sarif`: report only what that earlier run did not.
+        baseline: Option<String>,
     },
     Witness {
         pos: Position,
@@ -158,6 +164,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     let mut cs = None;
     let mut entry = None;
     let mut model = None;
+    let mut baseline = None;
     let mut assume_alloc_succeeds = false;
     let mut fail_on = FailOn::Error;
     let mut positional = Vec::new();
@@ -222,6 +229,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
                 model = Some(ModelFile::CompileCommands(value("--compile-commands")?))
             }
             "--project" => model = Some(ModelFile::Manifest(value("--project")?)),
+            "--baseline" => baseline = Some(value("--baseline")?),
             "--with" => in_with = true,
             "--emit-test" => {
                 emit_test = Some(value("--emit-test")?);
@@ -289,6 +297,7 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
             paths: positional.clone(),
             each,
             model,
+            baseline: baseline.take(),
         },
         other => {
             return Err(InputError(format!(
@@ -298,6 +307,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, InputError> {
     };
     if format == Format::Sarif && !matches!(command, Command::Check { .. }) {
         return Err(InputError("--format sarif is for check only".into()));
+    }
+    if baseline.is_some() {
+        return Err(InputError("--baseline is for check only".into()));
     }
     Ok(Invocation {
         command,

@@ -130,7 +130,14 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
                 witness::run(&inv, config, pos, with, emit_test, options)
             }
         }
-        Command::Check { paths, each, model } => {
+        Command::Check {
+            paths,
+            each,
+            model,
+            baseline,
+        } => {
+            // Read first: a bad baseline is bad input, before any work.
+            let baseline = baseline.as_deref().map(sarif::Baseline::read).transpose()?;
             let programs = if *each {
                 load::each_file(paths)?
                     .into_iter()
@@ -154,6 +161,9 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
                     analysis: &analysis,
                 };
                 report.add(now(analysis.check(lang)), &loc);
+            }
+            if let Some(b) = &baseline {
+                b.apply(&mut report);
             }
             if inv.format == Format::Sarif {
                 let v = sarif::check_sarif(&report);

@@ -194,6 +194,9 @@ pub struct CheckReport {
     /// The C analysis of a program stopped at its budget (`--each`: the
     /// first such program's limit and steps; the functions of all).
     pub partial: Option<pointee_ide::PartialRun>,
+    /// With `--baseline`: how many diagnostics and failing alias checks
+    /// the baseline already had (left out).
+    pub known: Option<usize>,
 }
 
 impl CheckReport {
@@ -272,6 +275,7 @@ pub fn check_json(r: &CheckReport) -> Value {
         "alias_checks": r.alias_checks.iter().map(check_json_one).collect::<Vec<_>>(),
         "diagnostics": r.diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
         "stats": stats,
+        "baseline_known": r.known,
         "partial": r.partial.as_ref().map(|p| json!({
             "stopped_by": p.spent, "calls_analysed": p.steps,
             "not_finished": p.incomplete.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
@@ -319,6 +323,9 @@ pub fn check_text(r: &CheckReport) -> String {
         r.alias_checks.len(),
         failed
     );
+    if let Some(known) = r.known {
+        let _ = writeln!(s, "baseline: {known} known, not shown");
+    }
     for (k, v) in &r.stats {
         let _ = writeln!(s, "{k}: {v}");
     }

@@ -4,11 +4,18 @@
 //! and as one `codeFlow` (the witness's steps in order, then the defect).
 //! Columns count characters (`columnKind: unicodeCodePoints`), 1-based;
 //! SARIF's `endColumn` is exclusive, as the command line's is.
+//!
+//! Each result has a `partialFingerprints["pointee/v1"]` (`fingerprint`);
+//! `--baseline FILE.sarif` leaves out the results an earlier log has
+//! (`Baseline`) and marks the others `baselineState: new`. A run the
+//! budget stopped says so in a tool notification and in the run's
+//! `properties.partial`.
 
 use crate::locate::Span;
 use crate::render::CheckReport;
-use pointee_ide::Severity;
+use pointee_ide::{InputError, Severity};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -102,9 +109,12 @@ pub fn check_sarif(r: &CheckReport) -> Value {
             "message": { "text": d.message },
             "locations": [location(&d.span, None)],
             "partialFingerprints": {
-                "pointee/v1": format!("{}:{}:{}", d.code, d.span.file, d.message),
+                "pointee/v1": fingerprint(&d.code, &d.span.file, &d.message),
             },
         });
+        if r.known.is_some() {
+            result["baselineState"] = json!("new");
+        }
         if !d.related.is_empty() {
             let related: Vec<Value> = d
                 .related
@@ -135,13 +145,40 @@ pub fn check_sarif(r: &CheckReport) -> Value {
             end_line: c.at.line,
             end_column: c.at.column + c.check.chars().count() as u32,
         };
-        results.push(json!({
+        let mut result = json!({
             "ruleId": "alias-check",
             "ruleIndex": rule_index("alias-check"),
             "level": "warning",
             "message": { "text": format!("{} does not hold: the analysis says {}", c.check, c.verdict.as_str()) },
             "locations": [location(&at, None)],
+            "partialFingerprints": {
+                "pointee/v1": fingerprint("alias-check", &c.at.file, &c.check),
+            },
+        });
+        if r.known.is_some() {
+            result["baselineState"] = json!("new");
+        }
+        results.push(result);
+    }
+    // A run the budget stopped: sound, but it may say less.
+    let mut notifications = Vec::new();
+    let mut properties = json!({});
+    if let Some(p) = &r.partial {
+        let names: Vec<String> = p.incomplete.iter().map(|n| n.to_string()).collect();
+        notifications.push(json!({
+            "level": "warning",
+            "descriptor": { "id": "partial" },
+            "message": { "text": format!(
+                "the C analysis stopped at its {} after {} calls; its answers are sound but may say less; not finished: {}",
+                p.spent, p.steps, if names.is_empty() { "-".to_string() } else { names.join(", ") }
+            ) },
         }));
+        properties["partial"] = json!({
+            "stoppedBy": p.spent, "callsAnalysed": p.steps, "notFinished": names,
+        });
+    }
+    if let Some(known) = r.known {
+        properties["baselineKnown"] = json!(known);
     }
     json!({
         "$schema": SCHEMA,
@@ -154,8 +191,89 @@ pub fn check_sarif(r: &CheckReport) -> Value {
                     "rules": rules,
                 },
             },
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notifications,
+            }],
             "columnKind": "unicodeCodePoints",
             "results": results,
+            "properties": properties,
         }],
     })
+}
+
+/// What identifies a finding across runs (`partialFingerprints`, and what
+/// `--baseline` compares): its code, its file and its message without
+/// what may change while the defect stays (the points-to sets `{...}` and
+/// the count of calling contexts), and never its line.
+pub fn fingerprint(code: &str, file: &str, message: &str) -> String {
+    let mut text = String::with_capacity(message.len());
+    let mut depth = 0u32;
+    for ch in message.chars() {
+        match ch {
+            '{' => {
+                if depth == 0 {
+                    text.push_str("{}");
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth == 0 => text.push(ch),
+            _ => {}
+        }
+    }
+    if let Some(i) = text.rfind(" (in ") {
+        if text[i..].ends_with(" calling contexts)") {
+            text.truncate(i);
+        }
+    }
+    format!("{code}:{file}:{text}")
+}
+
+/// The fingerprints of an earlier run's SARIF log, each with how many
+/// results had it.
+pub struct Baseline(HashMap<String, usize>);
+
+impl Baseline {
+    pub fn read(path: &str) -> Result<Baseline, InputError> {
+        let bad = |why: String| InputError(format!("--baseline {path}: {why}"));
+        let text =
+            std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
+        let log: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let runs = log["runs"]
+            .as_array()
+            .ok_or_else(|| bad("not a SARIF log (no `runs`)".into()))?;
+        let mut seen = HashMap::new();
+        for res in runs
+            .iter()
+            .filter_map(|r| r["results"].as_array())
+            .flatten()
+        {
+            if let Some(f) = res["partialFingerprints"]["pointee/v1"].as_str() {
+                *seen.entry(f.to_string()).or_insert(0) += 1;
+            }
+        }
+        Ok(Baseline(seen))
+    }
+
+    /// Leaves out of `r` the diagnostics and failing alias checks the
+    /// baseline has (as many of each fingerprint as it had, the first ones
+    /// in file order), and records how many.
+    pub fn apply(&self, r: &mut CheckReport) {
+        let mut left = self.0.clone();
+        let mut known = 0;
+        let mut is_new = |f: String| match left.get_mut(&f) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                known += 1;
+                false
+            }
+            _ => true,
+        };
+        r.diagnostics
+            .retain(|d| is_new(fingerprint(&d.code, &d.span.file, &d.message)));
+        r.alias_checks
+            .retain(|c| c.ok || is_new(fingerprint("alias-check", &c.at.file, &c.check)));
+        r.known = Some(known);
+    }
 }

@@ -168,8 +168,15 @@ fn check_reports_checks_and_sets_the_exit_code() {
     let v = json(&out);
     assert_eq!(
         keys(&v),
-        ["alias_checks", "diagnostics", "partial", "stats"]
+        [
+            "alias_checks",
+            "baseline_known",
+            "diagnostics",
+            "partial",
+            "stats"
+        ]
     );
+    assert_eq!(v["baseline_known"], Value::Null, "no --baseline");
     let checks = v["alias_checks"].as_array().expect("a list");
     assert_eq!(checks.len(), 2);
     assert_eq!(

@@ -27,6 +27,7 @@ impl F {
                 labels: 0,
                 stmt_count: 0,
                 site_count: 0,
+                overwrites: Vec::new(),
             },
         }
     }

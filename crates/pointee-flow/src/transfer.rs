@@ -5,7 +5,7 @@
 
 use crate::facts::Facts;
 use crate::loc::{Class, LocId, Locs, Root, Step, NULL, UNINIT, UNKNOWN};
-use pointee_ir::{Base, Cond, Index, Name, Place, Rvalue, Sel};
+use pointee_ir::{Base, Cond, Index, Name, Place, Rvalue, Sel, Type};
 
 /// A set of locations with their D (true) / P (false) flags.
 pub type Locset = Vec<(LocId, bool)>;
@@ -329,8 +329,16 @@ pub struct Wrote {
     pub symbolic: bool,
 }
 
-/// Applies an assignment `lhs = rhs`.
-pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rvalue) -> Wrote {
+/// Applies an assignment `lhs = rhs`. `overwrite`: nothing the place held
+/// before is read again (`Function::overwrites`).
+pub fn assign(
+    locs: &mut Locs,
+    st: &mut Facts,
+    sc: Scope,
+    lhs: &Place,
+    rhs: &Rvalue,
+    overwrite: bool,
+) -> Wrote {
     let vals = rvals(locs, st, sc, rhs);
     let l = lvals(locs, st, sc, lhs);
     let wrote = Wrote {
@@ -339,8 +347,33 @@ pub fn assign(locs: &mut Locs, st: &mut Facts, sc: Scope, lhs: &Place, rhs: &Rva
             .iter()
             .any(|x| matches!(locs.get(x.0).class, Class::Symbolic)),
     };
-    store_vals(locs, st, &l, vals);
+    if overwrite && names_array_tail(locs, lhs, &l) {
+        // Summary facts stay possible.
+        let vals: Locset = vals.into_iter().map(|(v, _)| (v, false)).collect();
+        st.replace(l[0].0, &vals);
+    } else {
+        store_vals(locs, st, &l, vals);
+    }
     wrote
+}
+
+/// True when `lhs` (a local, not dereferenced) names exactly one location
+/// `l`, selector by selector, that is a summary only because it is an array
+/// tail: every element it stands for is one slot of the local, so a write
+/// of them all may replace its facts. (A path too long for the engine, or a
+/// union spread over several slots, names a location that stands for
+/// more.)
+fn names_array_tail(locs: &Locs, lhs: &Place, l: &Locset) -> bool {
+    let [(loc, true)] = l[..] else {
+        return false;
+    };
+    let d = locs.get(loc);
+    matches!(lhs.base, Base::Var(_))
+        && !lhs.deref
+        && matches!(locs.get(d.root_id).root, Root::Var(..))
+        && d.path.len() == lhs.path.len()
+        && d.path.contains(&Step::Tail)
+        && !matches!(&d.ty, Some(Type::Record(r)) if locs.union_spread(r))
 }
 
 /// Stores values, keeping facts out of summaries possible.

@@ -24,6 +24,8 @@ pub(crate) trait Hooks {
 
 pub(crate) struct Walker<'a> {
     pub sc: Scope<'a>,
+    /// `Function::overwrites`.
+    overwrites: &'a [StmtId],
     labels: Vec<State>,
     label_changed: bool,
     ret: State,
@@ -32,9 +34,10 @@ pub(crate) struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(sc: Scope<'a>, func: &Function) -> Walker<'a> {
+    pub fn new(sc: Scope<'a>, func: &'a Function) -> Walker<'a> {
         Walker {
             sc,
+            overwrites: &func.overwrites,
             labels: vec![None; func.labels as usize],
             label_changed: false,
             ret: None,
@@ -71,7 +74,8 @@ impl<'a> Walker<'a> {
                 }
                 let out = match b {
                     Basic::Assign { lhs, rhs } => {
-                        let wrote = transfer::assign(h.locs(), &mut st, self.sc, lhs, rhs);
+                        let over = self.overwrites.binary_search(id).is_ok();
+                        let wrote = transfer::assign(h.locs(), &mut st, self.sc, lhs, rhs, over);
                         if wrote.wild {
                             h.wild_store();
                         }

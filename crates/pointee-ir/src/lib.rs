@@ -104,6 +104,12 @@ pub struct Function {
     pub stmt_count: u32,
     /// Number of sites (ids are `0..site_count`).
     pub site_count: u32,
+    /// Assignments after which nothing their left place held before is
+    /// read, sorted: the first write of each location of a local's
+    /// initialiser (the initialiser, with C's zero fill, writes every
+    /// element an array tail stands for). The engine may replace what such
+    /// a location held (`uninit`) instead of adding to it.
+    pub overwrites: Vec<StmtId>,
 }
 
 impl Function {

@@ -332,6 +332,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             labels: 0,
             stmt_count: self.stmt_count,
             site_count: self.site_count,
+            overwrites: Vec::new(),
         };
         (f, self.fs)
     }

@@ -37,6 +37,7 @@ impl MadeUp {
                 labels: 0,
                 stmt_count: 0,
                 site_count: 0,
+                overwrites: Vec::new(),
             },
             fs: FunctionSource {
                 name: name.into(),

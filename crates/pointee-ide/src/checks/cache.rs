@@ -8,7 +8,8 @@
 //!
 //! - `run_fingerprints` (per program, re-executes after every run, cheap: no
 //!   body is replayed) hashes, per function, everything its findings depend
-//!   on: its IR, which of its direct callees are defined, and per live unit
+//!   on: its IR, which of its direct callees are defined (and their
+//!   parameters' `restrict` flags), and per live unit
 //!   in number order the unit's input, flags and whether only an extra entry
 //!   reaches it, and per call the callee unit's result (output and flags)
 //!   and map; with the run's lineage (location ids mean the same only
@@ -23,7 +24,7 @@
 //! The fingerprint is 128 bits of two SipHashes; two different states
 //! giving the same fingerprint is not a practical concern.
 
-use super::memory::{find, Finding};
+use super::{memory, overlap, Findings};
 use pointee_db::{Db, Project};
 use pointee_ir::{for_each_basic, Basic, Callee, Function, Name};
 use std::collections::HashMap;
@@ -85,7 +86,16 @@ fn run_fingerprints(db: &dyn Db, project: Project) -> Option<Arc<HashMap<Name, F
                     ..
                 } = b
                 {
-                    h.add(&(n, a.func_index(n).is_some()));
+                    // Defined or not; and its `restrict` parameters (the
+                    // overlap checker's rule).
+                    let callee = a.func_index(n).map(|i| &program.functions[i as usize]);
+                    let restrict = callee.map(|g| {
+                        g.params
+                            .iter()
+                            .map(|&v| g.var(v).restrict)
+                            .collect::<Vec<_>>()
+                    });
+                    h.add(&(n, restrict));
                 }
             });
             let units = a.units_of(&f.name);
@@ -136,11 +146,11 @@ fn function_fingerprint<'db>(db: &'db dyn Db, key: CheckedFunction<'db>) -> Opti
         .cloned()
 }
 
-/// The memory checker's findings in one function of the program.
+/// The checkers' findings in one function of the program.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn function_findings<'db>(db: &'db dyn Db, key: CheckedFunction<'db>) -> Arc<[Finding]> {
+pub(crate) fn function_findings<'db>(db: &'db dyn Db, key: CheckedFunction<'db>) -> Arc<Findings> {
     if function_fingerprint(db, key).is_none() {
-        return Arc::new([]);
+        return Arc::default();
     }
     let project = key.project(db);
     // Untracked on purpose (see the module doc): the fingerprint, read
@@ -158,8 +168,12 @@ pub(crate) fn function_findings<'db>(db: &'db dyn Db, key: CheckedFunction<'db>)
     let name = key.name(db);
     engine.with(|program, a| {
         let Some(i) = a.func_index(name) else {
-            return Arc::new([]) as Arc<[Finding]>;
+            return Arc::default();
         };
-        find(a, name, &program.functions[i as usize]).into()
+        let f = &program.functions[i as usize];
+        Arc::new(Findings {
+            memory: memory::find(a, name, f),
+            overlap: overlap::find(a, program, name, f),
+        })
     })
 }

@@ -76,7 +76,7 @@ fn deref_site(stmt: StmtId, p: &Place, out: &mut Vec<Site>) {
 }
 
 /// The place whose value an argument passes (`p`, `p + i`, `(T *)p`).
-fn arg_place(rv: &Rvalue) -> Option<&Place> {
+pub(crate) fn arg_place(rv: &Rvalue) -> Option<&Place> {
     match rv {
         Rvalue::Use(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => Some(p),
         _ => None,
@@ -288,29 +288,61 @@ pub(crate) fn render(
     f: &Function,
     finding: &Finding,
 ) -> Diagnostic {
-    let pointer = pointer_text(c, file, fs, f, &finding.site);
+    let site = &finding.site;
+    let pointer = pointer_text(c, file, fs, f, site.stmt, site.place.as_ref(), &site.value);
+    let units = units_at(a, name, &finding.contexts);
+    diagnostic(c, a, file, fs, f, finding, &units, &pointer)
+}
+
+/// The units of `name` that a finding's context indexes name.
+pub(crate) fn units_at(a: &Flow, name: &str, contexts: &[u32]) -> Vec<pointee_flow::UnitId> {
     let units = a.units_of(name);
-    let units: Vec<pointee_flow::UnitId> = finding
-        .contexts
+    contexts
         .iter()
         .filter_map(|&i| units.get(i as usize).copied())
+        .collect()
+}
+
+/// A points-to set as messages show it: `{x, y?}` (`?`: possibly).
+pub(crate) fn set_text(c: &CProgram, a: &Flow, set: &[(LocId, bool)]) -> String {
+    let names: Vec<String> = c
+        .targets(a, set)
+        .into_iter()
+        .map(|t| {
+            if t.definite {
+                t.name
+            } else {
+                format!("{}?", t.name)
+            }
+        })
         .collect();
-    diagnostic(c, a, file, fs, f, finding, &units, &pointer)
+    format!("{{{}}}", names.join(", "))
+}
+
+/// ` (in N of M calling contexts)` when a finding happens in only some
+/// of the contexts that reach it.
+pub(crate) fn contexts_note(contexts: usize, reached: usize) -> String {
+    if contexts < reached {
+        format!(" (in {contexts} of {reached} calling contexts)")
+    } else {
+        String::new()
+    }
 }
 
 /// The pointer's source text and the range to report: the dereferencing
 /// expression when it can be found around the pointer, else the statement.
-fn pointer_text(
+pub(crate) fn pointer_text(
     c: &CProgram,
     file: FileId,
     fs: &FunctionSource,
     f: &Function,
-    site: &Site,
+    stmt: StmtId,
+    place: Option<&Place>,
+    value: &Rvalue,
 ) -> (String, Range) {
-    let stmt = site.stmt;
     let stmt_range = fs.stmts.get(stmt.0 as usize).copied().unwrap_or(fs.range);
-    let Some(place) = &site.place else {
-        let what = match site.value {
+    let Some(place) = place else {
+        let what = match value {
             Rvalue::Null => "NULL",
             _ => "the argument",
         };
@@ -361,18 +393,7 @@ fn diagnostic(
     (pointer, range): &(String, Range),
 ) -> Diagnostic {
     let (site, bad, code) = (&finding.site, finding.bad, finding.code);
-    let set: Vec<String> = c
-        .targets(a, &finding.targets)
-        .into_iter()
-        .map(|t| {
-            if t.definite {
-                t.name
-            } else {
-                format!("{}?", t.name)
-            }
-        })
-        .collect();
-    let set = format!("{{{}}}", set.join(", "));
+    let set = set_text(c, a, &finding.targets);
     let certainty = if finding.definite { "is" } else { "may be" };
     let what = match bad {
         Bad::Null => "NULL",
@@ -387,15 +408,7 @@ fn diagnostic(
         Use::LibArg(n) => format!("passed to `{n}`, which dereferences it"),
         Use::Free => "freed".to_string(),
     };
-    let contexts = if finding.contexts.len() < finding.reached {
-        format!(
-            " (in {} of {} calling contexts)",
-            finding.contexts.len(),
-            finding.reached
-        )
-    } else {
-        String::new()
-    };
+    let contexts = contexts_note(finding.contexts.len(), finding.reached);
     let message = format!(
         "`{pointer}` {certainty} {what} where it is {action}: it points to {set}{contexts}"
     );
@@ -496,7 +509,11 @@ fn may_return_null(name: &str) -> bool {
 
 /// The calling contexts the defect happens in: for each (at most three), the
 /// call that enters the function, with the chain from the entry.
-fn context_witness(c: &CProgram, a: &mut Flow, units: &[pointee_flow::UnitId]) -> Vec<Related> {
+pub(crate) fn context_witness(
+    c: &CProgram,
+    a: &mut Flow,
+    units: &[pointee_flow::UnitId],
+) -> Vec<Related> {
     let mut out = Vec::new();
     for &u in units.iter().take(3) {
         for path in a.chain_paths(u, 1) {

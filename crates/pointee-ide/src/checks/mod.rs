@@ -6,6 +6,8 @@
 //!
 //! - `memory` (C): dereferences of pointers that may be NULL, uninitialised,
 //!   freed or dangling; frees of freed or non-heap memory.
+//! - `overlap` (C): copies and `restrict` parameters whose pointers may
+//!   point to the same object.
 //! - `cache`: the findings per function, re-computed only for functions
 //!   whose facts an edit changed.
 //!
@@ -14,6 +16,7 @@
 
 mod cache;
 mod memory;
+mod overlap;
 
 use crate::c::CProgram;
 use crate::{Diagnostic, FileId};
@@ -37,7 +40,7 @@ pub(crate) fn c_checks(
         let name = c.program_name(file, base);
         let key = CheckedFunction::new(c.db, c.project, name.clone());
         let findings = function_findings(c.db, key);
-        if findings.iter().any(|x| enabled(x.code)) {
+        if findings.codes().any(|code| enabled(code)) {
             found.push((base, name, findings.clone()));
         }
     }
@@ -55,13 +58,32 @@ pub(crate) fn c_checks(
                 continue;
             };
             let f = program.functions[i as usize].clone();
-            for x in findings.iter().filter(|x| enabled(x.code)) {
+            for x in findings.memory.iter().filter(|x| enabled(x.code)) {
                 out.push(memory::render(c, a, (file, fs), name, &f, x));
+            }
+            if enabled(overlap::CODE) {
+                for x in &findings.overlap {
+                    out.push(overlap::render(c, a, (file, fs), name, &f, x));
+                }
             }
         }
     });
     suppress(file.text(c.db), c.lines(file), &mut out);
     out
+}
+
+/// The findings of one function, position-free (cached per function).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Findings {
+    memory: Vec<memory::Finding>,
+    overlap: Vec<overlap::Finding>,
+}
+
+impl Findings {
+    fn codes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let overlap = (!self.overlap.is_empty()).then_some(overlap::CODE);
+        self.memory.iter().map(|x| x.code).chain(overlap)
+    }
 }
 
 /// Drops the diagnostics of `file` that a `pointee-ignore: CODE` comment
@@ -117,6 +139,10 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "free-non-heap",
         "A pointer to a stack, global, string or function location is passed to free.",
+    ),
+    (
+        "alias-overlap",
+        "Two pointers that must point to separate objects (a copy's destination and source, restrict parameters) point (error) or may point (warning) to the same one.",
     ),
 ];
 
