@@ -249,14 +249,123 @@ pub fn java_unit_text<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<str> {
 /// method's top-level class again, and no other.
 #[salsa::tracked(returns(ref))]
 pub fn java_unit<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<pointee_java::LoweredUnit> {
-    let file = key.file(db);
-    let table = &java_class_table(db, key.project(db)).0;
+    let (project, file, index) = (key.project(db), key.file(db), key.index(db));
+    let table = java_class_table(db, project);
+    let text = java_unit_text(db, key);
+    let mut ahead = db.java_units_ahead().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(u) = ahead.take(project, file, index, text, table) {
+        return u;
+    }
+    ahead.parsed += 1;
+    drop(ahead);
     Arc::new(pointee_java::lower_unit_text(
-        table,
+        &table.0,
         file.path(db),
-        java_unit_text(db, key),
-        key.index(db) as usize,
+        text,
+        index as usize,
     ))
+}
+
+/// The class table with the classes it ignores, as `java_class_table` gives it.
+type JavaTable = Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)>;
+
+/// Java units lowered ahead from their file's tree (`java_program`, when
+/// the class table is not the one the file's units were last lowered
+/// against, so every unit is about to be lowered again): one walk of the
+/// tree the outline read, instead of parsing each unit's text once more.
+/// `java_unit` takes its unit from here only when its text and the class
+/// table are still those it was lowered from, so what it returns is what
+/// lowering the unit's own text gives (`pointee_java::lower_units_relative`).
+#[derive(Default)]
+pub struct JavaUnitsAhead {
+    /// The class table each file's units were last lowered ahead against.
+    tables: std::collections::HashMap<(Project, SourceFile), JavaTable>,
+    /// The units waiting for `java_unit`, by (project, file, index): the
+    /// file's text and the unit's range in it, the table, the unit.
+    waiting: std::collections::HashMap<(Project, SourceFile, u32), AheadUnit>,
+    /// How many units `java_unit` took from here, and how many it lowered
+    /// from their own text (parsing it): for tests.
+    pub taken: usize,
+    pub parsed: usize,
+}
+
+struct AheadUnit {
+    file_text: Arc<str>,
+    range: pointee_ir::Range,
+    table: JavaTable,
+    unit: Arc<pointee_java::LoweredUnit>,
+}
+
+impl JavaUnitsAhead {
+    /// The unit lowered ahead when it was lowered from `text` against `table`.
+    fn take(
+        &mut self,
+        project: Project,
+        file: SourceFile,
+        index: u32,
+        text: &str,
+        table: &JavaTable,
+    ) -> Option<Arc<pointee_java::LoweredUnit>> {
+        let a = self.waiting.remove(&(project, file, index))?;
+        let r = a.range.start as usize..a.range.end as usize;
+        let same = Arc::ptr_eq(&a.table, table) && a.file_text.get(r) == Some(text);
+        self.taken += usize::from(same);
+        same.then_some(a.unit)
+    }
+
+    /// Forgets the projects not in `projects`.
+    pub fn keep_projects(&mut self, projects: &[Project]) {
+        self.tables.retain(|(p, _), _| projects.contains(p));
+        self.waiting.retain(|(p, _, _), _| projects.contains(p));
+    }
+}
+
+/// Lowers the units of `file` ahead from its tree when the class table is
+/// not the one they were last lowered against (see [`JavaUnitsAhead`]). A
+/// file with a syntax error is left to `java_unit`: the tree of a broken
+/// file may recover differently than a unit's own text does.
+fn lower_units_ahead(
+    db: &dyn Db,
+    project: Project,
+    file: SourceFile,
+    outline: &pointee_java::FileOutline,
+    table: &JavaTable,
+) {
+    let lowered_against = db
+        .java_units_ahead()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .tables
+        .get(&(project, file))
+        .cloned();
+    if lowered_against.is_some_and(|t| Arc::ptr_eq(&t, table) || *t == **table) {
+        return;
+    }
+    let Some(tree) = crate::symbols::syntax_tree(db, file) else {
+        return;
+    };
+    if tree.0.root_node().has_error() {
+        return;
+    }
+    let file_text = file.text(db).clone();
+    let units =
+        pointee_java::lower_units_relative(&table.0, file.path(db), &file_text, &tree.0);
+    if units.len() != outline.units.len() {
+        return;
+    }
+    let mut ahead = db.java_units_ahead().lock().unwrap_or_else(|e| e.into_inner());
+    ahead.tables.insert((project, file), table.clone());
+    for (i, (unit, &range)) in units.into_iter().zip(&outline.units).enumerate() {
+        ahead.waiting.insert(
+            (project, file, i as u32),
+            AheadUnit {
+                file_text: file_text.clone(),
+                range,
+                table: table.clone(),
+                unit: Arc::new(unit),
+            },
+        );
+    }
 }
 
 /// Every Java file of the project lowered as one program: each file's
@@ -269,6 +378,9 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
     let table = java_class_table(db, project);
     let outlines: Vec<&pointee_java::FileOutline> =
         files.iter().map(|&f| &**java_outline(db, f)).collect();
+    for (&f, o) in files.iter().zip(&outlines) {
+        lower_units_ahead(db, project, f, o, table);
+    }
     let units: Vec<Vec<(u32, &pointee_java::LoweredUnit)>> = files
         .iter()
         .zip(&outlines)
@@ -285,6 +397,12 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
                 .collect()
         })
         .collect();
+    // What no `java_unit` took (its memo was still good) is not needed.
+    db.java_units_ahead()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .waiting
+        .retain(|(p, _, _), _| *p != project);
     let parts: Vec<pointee_java::FileParts> = files
         .iter()
         .enumerate()

@@ -247,6 +247,10 @@ pub trait Db: salsa::Database {
     /// on from when the edit only added facts (see `java_engine`).
     fn last_java_engines(&self) -> &LastJavaEngines;
 
+    /// Java units lowered ahead from their file's tree, waiting for
+    /// `java_unit` (see `java_program`).
+    fn java_units_ahead(&self) -> &std::sync::Mutex<JavaUnitsAhead>;
+
     /// Counts writes to the inputs: an engine run stops when it changes
     /// (see [`Database::will_write`]).
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64>;
@@ -262,6 +266,7 @@ pub struct Database {
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
     last_java_engines: Arc<LastJavaEngines>,
+    java_units_ahead: Arc<std::sync::Mutex<JavaUnitsAhead>>,
     writes: Arc<std::sync::atomic::AtomicU64>,
     c_inputs: Option<CInputs>,
     front_end: Arc<FrontEnd>,
@@ -284,6 +289,10 @@ impl Db for Database {
 
     fn last_java_engines(&self) -> &LastJavaEngines {
         &self.last_java_engines
+    }
+
+    fn java_units_ahead(&self) -> &std::sync::Mutex<JavaUnitsAhead> {
+        &self.java_units_ahead
     }
 
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
@@ -317,6 +326,10 @@ impl Database {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|p, _| projects.contains(p));
+        self.java_units_ahead
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keep_projects(projects);
     }
 
     /// Call before writing an input: engine runs of older revisions (on
@@ -333,6 +346,7 @@ impl Database {
             storage,
             last_c_engines: Arc::default(),
             last_java_engines: Arc::default(),
+            java_units_ahead: Arc::default(),
             writes: Arc::default(),
             c_inputs: None,
             front_end: Arc::default(),

@@ -80,6 +80,15 @@ fn lowered_at_once(h: &Harness) -> JavaLowered {
     JavaLowered(pointee_java::lower(&files))
 }
 
+/// How many units `java_unit` took lowered ahead from their file's tree,
+/// and how many it lowered by parsing their own text, since the last call.
+fn unit_sources(h: &Harness) -> (usize, usize) {
+    let mut ahead = h.db.java_units_ahead().lock().unwrap();
+    let counts = (ahead.taken, ahead.parsed);
+    (ahead.taken, ahead.parsed) = (0, 0);
+    counts
+}
+
 fn lowered_units(ran: &[String]) -> Vec<&str> {
     ran.iter()
         .filter(|r| r.starts_with("java_unit("))
@@ -108,6 +117,8 @@ fn the_first_run_lowers_each_unit_once() {
     ] {
         assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
     }
+    // Lowered from the tree the outline read: no unit parsed again.
+    assert_eq!(unit_sources(&h), (4, 0));
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }
 
@@ -115,6 +126,7 @@ fn the_first_run_lowers_each_unit_once() {
 fn a_body_edit_lowers_only_its_class_and_analyses_once() {
     let mut h = harness();
     run(&mut h);
+    unit_sources(&h);
     h.edit(
         "Shapes.java",
         "Object tag() { return new Object(); }",
@@ -126,6 +138,9 @@ fn a_body_edit_lowers_only_its_class_and_analyses_once() {
         vec!["java_unit(Shapes.java#1)"],
         "{ran:?}"
     );
+    // The class table is the same: nothing is lowered ahead, the one unit
+    // parses its own text.
+    assert_eq!(unit_sources(&h), (0, 1));
     assert!(!ran.contains(&"java_class_table".to_string()), "{ran:?}");
     assert_eq!(
         ran.iter().filter(|r| *r == "java_engine").count(),
@@ -170,8 +185,11 @@ fn a_declaration_edit_lowers_every_unit_again() {
     let mut h = harness();
     run(&mut h);
     h.edit("Shapes.java", "Object tag;", "Object tag; Object other;");
+    unit_sources(&h);
     let ran = run(&mut h);
     assert_eq!(lowered_units(&ran).len(), 4, "{ran:?}");
+    // Every unit again, from the files' trees.
+    assert_eq!(unit_sources(&h), (4, 0));
     assert!(ran.contains(&"java_class_table".to_string()), "{ran:?}");
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }

@@ -197,6 +197,27 @@ pub fn lower_unit_text(table: &ClassTable, file: &str, text: &str, index: usize)
     }
 }
 
+/// Lowers every unit of file `file` (its text `src` parsed into `tree`)
+/// against the program's class table, each with positions relative to its
+/// own start: what [`lower_unit_text`] gives from each unit's text, in one
+/// walk of the file's tree and without parsing again.
+pub fn lower_units_relative(
+    table: &ClassTable,
+    file: &str,
+    src: &str,
+    tree: &Tree,
+) -> Vec<LoweredUnit> {
+    decl::units(tree.root_node())
+        .into_iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let mut lowered = unit::lower_unit(table, file, src, u, i as u32);
+            lowered.shift(-i64::from(lowered.origin));
+            lowered
+        })
+        .collect()
+}
+
 /// One file's parts, for [`assemble`].
 pub struct FileParts<'p> {
     pub file: &'p str,
@@ -242,7 +263,7 @@ pub fn assemble(table: &ClassTable, files: &[FileParts]) -> JavaProgram {
         };
         let mut pool = Pools::default();
         for (start, u) in &f.units {
-            let delta = start - u.origin;
+            let delta = i64::from(*start) - i64::from(u.origin);
             out.program.classes.extend(u.classes.iter().cloned());
             out.program.functions.extend(u.functions.iter().cloned());
             out.program.globals.extend(u.globals.iter().cloned());
@@ -250,7 +271,7 @@ pub fn assemble(table: &ClassTable, files: &[FileParts]) -> JavaProgram {
             let mut s = u.source.clone();
             let mut p = u.pools.clone();
             if delta != 0 {
-                s.shift(delta);
+                s.shift_from(0, delta);
                 p.shift(delta);
             }
             source.functions.append(&mut s.functions);

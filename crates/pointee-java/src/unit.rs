@@ -41,6 +41,14 @@ pub struct LoweredUnit {
 }
 
 impl LoweredUnit {
+    /// Moves every position `delta` bytes later (earlier when negative),
+    /// the origin too.
+    pub fn shift(&mut self, delta: i64) {
+        self.source.shift_from(0, delta);
+        self.pools.shift(delta);
+        self.origin = (i64::from(self.origin) + delta) as u32;
+    }
+
     /// Ends a body: keeps what it used and the lambdas it made.
     fn take_body(
         &mut self,

@@ -260,6 +260,8 @@ class B { Object x() { return null; } Object x() { return this; } }";
 
 /// Lowers `files` as an editor does: each file's outline, the class table,
 /// then each unit from its own text (positions relative to it), assembled.
+/// Checks on the way that lowering the units from the file's tree
+/// (`lower_units_relative`) gives each unit the same.
 fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
     let trees: Vec<_> = files
         .iter()
@@ -274,7 +276,11 @@ fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
     let units: Vec<Vec<(u32, pointee_java::LoweredUnit)>> = files
         .iter()
         .zip(&outlines)
-        .map(|((n, t), o)| {
+        .zip(&trees)
+        .map(|(((n, t), o), tree)| {
+            // The same units lowered from the file's tree, made relative.
+            let relative = pointee_java::lower_units_relative(&table, n, t, tree);
+            assert_eq!(relative.len(), o.units.len(), "{n}");
             o.units
                 .iter()
                 .enumerate()
@@ -282,6 +288,7 @@ fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
                     let text = &t[r.start as usize..r.end as usize];
                     let u = pointee_java::lower_unit_text(&table, n, text, i);
                     assert_eq!(u.origin, 0);
+                    assert_eq!(relative[i], u, "{n}: unit {i} from the file's tree");
                     (r.start, u)
                 })
                 .collect()
