@@ -646,7 +646,7 @@ fn collect_decl<'a>(
         record_members(&mut class, node, src, &tv);
     }
     let (anon, locals) = if with_local {
-        anonymous_and_local(body)
+        anonymous_and_local(body, src)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -681,14 +681,16 @@ fn collect_decl<'a>(
 
 /// The `new T(...) { ... }` expressions of a class body, in source order,
 /// not looking inside nested named classes or anonymous class bodies.
-fn anonymous_in(body: Option<Node>) -> Vec<Node> {
-    anonymous_and_local(body).0
+fn anonymous_in<'a>(body: Option<Node<'a>>, src: &str) -> Vec<Node<'a>> {
+    anonymous_and_local(body, src).0
 }
 
 /// The anonymous class expressions and the local class declarations (in
 /// method bodies) of a class body, in source order; neither looks inside
-/// another class body. One walk with a cursor (no allocation per node).
-fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
+/// another class body. One walk with a cursor (no allocation per node),
+/// which does not enter a node whose text has no `{`: no class body can be
+/// inside it.
+fn anonymous_and_local<'a>(body: Option<Node<'a>>, src: &str) -> (Vec<Node<'a>>, Vec<Node<'a>>) {
     let mut anon = Vec::new();
     let mut locals = Vec::new();
     let Some(body) = body else {
@@ -720,7 +722,7 @@ fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
                 }
                 true
             }
-            _ => true,
+            _ => src.as_bytes()[k.byte_range()].contains(&b'{'),
         };
         if descend && c.goto_first_child() {
             depth += 1;
@@ -774,7 +776,7 @@ fn collect_anonymous<'a>(
     };
     let mut nested = Vec::new();
     members(&mut class, src, &mut nested);
-    let anon = anonymous_in(body);
+    let anon = anonymous_in(body, src);
     out.push(class);
     for n in nested {
         collect_decl(n, src, tv, true, true, out, skipped);
