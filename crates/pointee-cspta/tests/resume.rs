@@ -122,7 +122,10 @@ fn resumed_solves_equal_fresh_ones_after_random_edits() {
     // An added statement adds facts only: every such solve goes on from
     // the previous solution, also when the statement made temporaries
     // before older ones (which then have other numbers).
-    assert_eq!(continued, added, "{continued} of {added} added statements continued");
+    assert_eq!(
+        continued, added,
+        "{continued} of {added} added statements continued"
+    );
 }
 
 #[test]

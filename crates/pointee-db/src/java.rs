@@ -189,13 +189,28 @@ fn java_files(db: &dyn Db, project: Project) -> Vec<SourceFile> {
 #[salsa::tracked(returns(ref))]
 pub fn java_outline(db: &dyn Db, file: SourceFile) -> Arc<pointee_java::FileOutline> {
     let text = file.text(db);
+    let last = db
+        .java_reuse()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .outlines
+        .get(&file)
+        .cloned();
+    let last = last.as_ref().map(|(t, o)| (&**t, &**o));
     // `syntax_tree`: the editor's tree only when it has no syntax error,
     // so that a broken text outlines as a fresh parse of it does.
-    let outline = match crate::symbols::syntax_tree(db, file) {
-        Some(tree) => pointee_java::outline(file.path(db), text, &tree.0),
-        None => pointee_java::outline(file.path(db), text, &crate::parse(Lang::Java, text, None)),
+    let (outline, fresh) = match crate::symbols::syntax_tree(db, file) {
+        Some(tree) => pointee_java::outline_reusing(file.path(db), text, &tree.0, last),
+        None => {
+            let tree = crate::parse(Lang::Java, text, None);
+            pointee_java::outline_reusing(file.path(db), text, &tree, last)
+        }
     };
-    Arc::new(outline)
+    let outline = Arc::new(outline);
+    let mut reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    reuse.outlined += fresh;
+    reuse.outlines.insert(file, (text.clone(), outline.clone()));
+    outline
 }
 
 /// A Java file's classes as the class table holds them: position-free, so
@@ -252,7 +267,7 @@ pub fn java_unit<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<pointee_jav
     let (project, file, index) = (key.project(db), key.file(db), key.index(db));
     let table = java_class_table(db, project);
     let text = java_unit_text(db, key);
-    let mut ahead = db.java_units_ahead().lock().unwrap_or_else(|e| e.into_inner());
+    let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(u) = ahead.take(project, file, index, text, table) {
         return u;
     }
@@ -269,15 +284,24 @@ pub fn java_unit<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<pointee_jav
 /// The class table with the classes it ignores, as `java_class_table` gives it.
 type JavaTable = Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)>;
 
-/// Java units lowered ahead from their file's tree (`java_program`, when
-/// the class table is not the one the file's units were last lowered
-/// against, so every unit is about to be lowered again): one walk of the
-/// tree the outline read, instead of parsing each unit's text once more.
-/// `java_unit` takes its unit from here only when its text and the class
-/// table are still those it was lowered from, so what it returns is what
-/// lowering the unit's own text gives (`pointee_java::lower_units_relative`).
+/// What the Java queries reuse beyond salsa's memos; each is a pure
+/// function of what it is checked against, so answers never depend on it:
+/// - units lowered ahead from their file's tree (`java_program`, when the
+///   class table is not the one the file's units were last lowered
+///   against, so every unit is about to be lowered again): one walk of the
+///   tree the outline read, instead of parsing each unit's text once more.
+///   `java_unit` takes its unit from here only when its text and the class
+///   table are still those it was lowered from, so what it returns is what
+///   lowering the unit's own text gives (`pointee_java::lower_units_relative`);
+/// - each file's last outline and text: `java_outline` re-runs on every
+///   edit of the file, and takes the part of each unit whose text did not
+///   change from it (`pointee_java::outline_reusing`).
 #[derive(Default)]
-pub struct JavaUnitsAhead {
+pub struct JavaReuse {
+    /// Each file's last outline, with the text it outlines.
+    outlines: std::collections::HashMap<SourceFile, (Arc<str>, Arc<pointee_java::FileOutline>)>,
+    /// How many units `java_outline` outlined afresh (not reused): for tests.
+    pub outlined: usize,
     /// The class table each file's units were last lowered ahead against.
     tables: std::collections::HashMap<(Project, SourceFile), JavaTable>,
     /// The units waiting for `java_unit`, by (project, file, index): the
@@ -296,7 +320,7 @@ struct AheadUnit {
     unit: Arc<pointee_java::LoweredUnit>,
 }
 
-impl JavaUnitsAhead {
+impl JavaReuse {
     /// The unit lowered ahead when it was lowered from `text` against `table`.
     fn take(
         &mut self,
@@ -314,14 +338,15 @@ impl JavaUnitsAhead {
     }
 
     /// Forgets the projects not in `projects`.
-    pub fn keep_projects(&mut self, projects: &[Project]) {
+    pub fn keep_projects(&mut self, projects: &[Project], files: &[SourceFile]) {
+        self.outlines.retain(|f, _| files.contains(f));
         self.tables.retain(|(p, _), _| projects.contains(p));
         self.waiting.retain(|(p, _, _), _| projects.contains(p));
     }
 }
 
 /// Lowers the units of `file` ahead from its tree when the class table is
-/// not the one they were last lowered against (see [`JavaUnitsAhead`]). A
+/// not the one they were last lowered against (see [`JavaReuse`]). A
 /// file with a syntax error is left to `java_unit`: the tree of a broken
 /// file may recover differently than a unit's own text does.
 fn lower_units_ahead(
@@ -332,7 +357,7 @@ fn lower_units_ahead(
     table: &JavaTable,
 ) {
     let lowered_against = db
-        .java_units_ahead()
+        .java_reuse()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .tables
@@ -348,12 +373,11 @@ fn lower_units_ahead(
         return;
     }
     let file_text = file.text(db).clone();
-    let units =
-        pointee_java::lower_units_relative(&table.0, file.path(db), &file_text, &tree.0);
+    let units = pointee_java::lower_units_relative(&table.0, file.path(db), &file_text, &tree.0);
     if units.len() != outline.units.len() {
         return;
     }
-    let mut ahead = db.java_units_ahead().lock().unwrap_or_else(|e| e.into_inner());
+    let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
     ahead.tables.insert((project, file), table.clone());
     for (i, (unit, &range)) in units.into_iter().zip(&outline.units).enumerate() {
         ahead.waiting.insert(
@@ -398,7 +422,7 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
         })
         .collect();
     // What no `java_unit` took (its memo was still good) is not needed.
-    db.java_units_ahead()
+    db.java_reuse()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .waiting

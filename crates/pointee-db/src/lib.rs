@@ -247,9 +247,10 @@ pub trait Db: salsa::Database {
     /// on from when the edit only added facts (see `java_engine`).
     fn last_java_engines(&self) -> &LastJavaEngines;
 
-    /// Java units lowered ahead from their file's tree, waiting for
-    /// `java_unit` (see `java_program`).
-    fn java_units_ahead(&self) -> &std::sync::Mutex<JavaUnitsAhead>;
+    /// What the Java queries reuse beyond salsa's memos: units lowered
+    /// ahead from their file's tree, each file's last outline (see
+    /// `JavaReuse`).
+    fn java_reuse(&self) -> &std::sync::Mutex<JavaReuse>;
 
     /// Counts writes to the inputs: an engine run stops when it changes
     /// (see [`Database::will_write`]).
@@ -266,7 +267,7 @@ pub struct Database {
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
     last_java_engines: Arc<LastJavaEngines>,
-    java_units_ahead: Arc<std::sync::Mutex<JavaUnitsAhead>>,
+    java_reuse: Arc<std::sync::Mutex<JavaReuse>>,
     writes: Arc<std::sync::atomic::AtomicU64>,
     c_inputs: Option<CInputs>,
     front_end: Arc<FrontEnd>,
@@ -291,8 +292,8 @@ impl Db for Database {
         &self.last_java_engines
     }
 
-    fn java_units_ahead(&self) -> &std::sync::Mutex<JavaUnitsAhead> {
-        &self.java_units_ahead
+    fn java_reuse(&self) -> &std::sync::Mutex<JavaReuse> {
+        &self.java_reuse
     }
 
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
@@ -326,10 +327,14 @@ impl Database {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|p, _| projects.contains(p));
-        self.java_units_ahead
+        let files: Vec<SourceFile> = projects
+            .iter()
+            .flat_map(|p| p.files(self).iter().copied())
+            .collect();
+        self.java_reuse
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .keep_projects(projects);
+            .keep_projects(projects, &files);
     }
 
     /// Call before writing an input: engine runs of older revisions (on
@@ -346,7 +351,7 @@ impl Database {
             storage,
             last_c_engines: Arc::default(),
             last_java_engines: Arc::default(),
-            java_units_ahead: Arc::default(),
+            java_reuse: Arc::default(),
             writes: Arc::default(),
             c_inputs: None,
             front_end: Arc::default(),

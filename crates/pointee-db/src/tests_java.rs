@@ -83,10 +83,25 @@ fn lowered_at_once(h: &Harness) -> JavaLowered {
 /// How many units `java_unit` took lowered ahead from their file's tree,
 /// and how many it lowered by parsing their own text, since the last call.
 fn unit_sources(h: &Harness) -> (usize, usize) {
-    let mut ahead = h.db.java_units_ahead().lock().unwrap();
+    let mut ahead = h.db.java_reuse().lock().unwrap();
     let counts = (ahead.taken, ahead.parsed);
     (ahead.taken, ahead.parsed) = (0, 0);
     counts
+}
+
+/// How many units `java_outline` outlined afresh since the last call, after
+/// checking that every file's outline is the one a fresh parse gives.
+fn outlined_afresh(h: &Harness) -> usize {
+    for &f in h.project.files(&h.db) {
+        let text = f.text(&h.db);
+        let tree = pointee_java::parser().parse(&**text, None).unwrap();
+        assert_eq!(
+            **java_outline(&h.db, f),
+            pointee_java::outline(f.path(&h.db), text, &tree)
+        );
+    }
+    let mut reuse = h.db.java_reuse().lock().unwrap();
+    std::mem::take(&mut reuse.outlined)
 }
 
 fn lowered_units(ran: &[String]) -> Vec<&str> {
@@ -127,6 +142,7 @@ fn a_body_edit_lowers_only_its_class_and_analyses_once() {
     let mut h = harness();
     run(&mut h);
     unit_sources(&h);
+    assert_eq!(outlined_afresh(&h), 4, "the first outlines");
     h.edit(
         "Shapes.java",
         "Object tag() { return new Object(); }",
@@ -139,8 +155,10 @@ fn a_body_edit_lowers_only_its_class_and_analyses_once() {
         "{ran:?}"
     );
     // The class table is the same: nothing is lowered ahead, the one unit
-    // parses its own text.
+    // parses its own text; the outline takes the other units' parts from
+    // the last one.
     assert_eq!(unit_sources(&h), (0, 1));
+    assert_eq!(outlined_afresh(&h), 1);
     assert!(!ran.contains(&"java_class_table".to_string()), "{ran:?}");
     assert_eq!(
         ran.iter().filter(|r| *r == "java_engine").count(),
@@ -165,9 +183,12 @@ fn edits_the_ir_does_not_see_lower_and_analyse_nothing() {
     run(&mut h);
     // A comment before a unit moves the units after it: none is lowered
     // again (positions are relative to the unit), the IR is equal.
+    outlined_afresh(&h);
     h.edit("Main.java", "class Helper {", "/* helps */\nclass Helper {");
     let ran = run(&mut h);
     assert_eq!(lowered_units(&ran), Vec::<&str>::new(), "{ran:?}");
+    // Nor outlined again: the outline re-runs, moving the unit's part.
+    assert_eq!(outlined_afresh(&h), 0);
     assert!(ran.contains(&"java_program".to_string()), "{ran:?}");
     assert!(!ran.contains(&"java_engine".to_string()), "{ran:?}");
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
