@@ -43,8 +43,9 @@
 //!         ──java_analysis──▶ its position-free results
 //! ```
 //!
-//! An edit inside a method body lowers that body's unit again and no
-//! other; a comment or a moved unit lowers none; a changed declaration
+//! An edit inside a method body outlines and lowers that body's unit
+//! again and no other (`JavaReuse` keeps each file's last outline); a
+//! comment or a moved unit lowers none; a changed declaration
 //! (class, field, method signature) changes the class table and lowers
 //! every unit again. Switching the context sensitivity runs the analysis
 //! once and lowers nothing.
