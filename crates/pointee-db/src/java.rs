@@ -125,23 +125,36 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     let a = engine.0.analysis().map_err(str::to_string)?;
     let ir = java_ir(db, project);
     let mut out = JavaAnalysis::default();
-    for f in &ir.program.functions {
-        let Some(m) = a.method(&f.name) else { continue };
-        walk_calls_with_site(&f.body, &mut |stmt, site, callee| {
-            for t in a.callees(m, site.0) {
-                out.edges.push(CallEdge {
-                    caller: f.name.clone(),
-                    stmt,
-                    callee: a.facts.method_names[t as usize].as_str().into(),
-                    kind: match callee {
-                        Callee::Virtual { .. } => CallKind::Virtual,
-                        _ => CallKind::Direct,
-                    },
-                });
-            }
-        });
+    // The edges in order: the callers by name, each caller's edges sorted
+    // (one sort of all of them compared the callers' names over and over,
+    // half of this query's time on a large program).
+    let fs = &ir.program.functions;
+    let mut by_name: Vec<usize> = (0..fs.len()).collect();
+    by_name.sort_by(|&i, &j| fs[i].name.cmp(&fs[j].name));
+    let mut of_caller: Vec<CallEdge> = Vec::new();
+    for (k, &i) in by_name.iter().enumerate() {
+        let f = &fs[i];
+        if let Some(m) = a.method(&f.name) {
+            walk_calls_with_site(&f.body, &mut |stmt, site, callee| {
+                for t in a.callees(m, site.0) {
+                    of_caller.push(CallEdge {
+                        caller: f.name.clone(),
+                        stmt,
+                        callee: a.facts.method_names[t as usize].as_str().into(),
+                        kind: match callee {
+                            Callee::Virtual { .. } => CallKind::Virtual,
+                            _ => CallKind::Direct,
+                        },
+                    });
+                }
+            });
+        }
+        // Functions of one name (none in a well-formed program) sort together.
+        if !matches!(by_name.get(k + 1), Some(&n) if fs[n].name == f.name) {
+            of_caller.sort();
+            out.edges.append(&mut of_caller);
+        }
     }
-    out.edges.sort();
     out.edges.dedup();
     for c in pointee_cspta::alias_checks(a, &ir.program) {
         out.alias_checks.push(AliasCheck {

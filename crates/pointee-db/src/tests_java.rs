@@ -134,6 +134,10 @@ fn the_first_run_lowers_each_unit_once() {
     }
     // Lowered from the tree the outline read: no unit parsed again.
     assert_eq!(unit_sources(&h), (4, 0));
+    // The call edges are sorted and each is there once.
+    let a = java_analysis(&h.db, h.project).clone().unwrap();
+    assert!(a.edges.len() > 3, "{:?}", a.edges);
+    assert!(a.edges.windows(2).all(|w| w[0] < w[1]), "{:?}", a.edges);
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }
 
