@@ -11,8 +11,9 @@
 //! The new facts are the old ones with the edited methods' facts made again
 //! (`Facts::edited`: names new to the program get ids after the old ones).
 //! What is renamed: the edited methods' variables, sites and allocations,
-//! by aligning their old lists with the new ones in order (an added
-//! statement adds variables and sites between the old ones). The renaming is only a guess;
+//! by aligning their old lists with the new ones (an added statement adds
+//! variables and sites in one place, and the temporaries after it move up
+//! by the number it made: see `ways`). The renaming is only a guess;
 //! what makes the result exact is the check that the renamed old facts of
 //! every edited method are among the new ones. When anything else changed
 //! (classes, the method list, the roots, the variant) or the check fails
@@ -26,7 +27,7 @@ use crate::context::{Elem, Variant};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::result::Analysis;
 use crate::solver::{Interrupted, Solver, State, NOT_VAR};
-use pointee_ir::{Function, Program};
+use pointee_ir::{Function, Program, VarKind};
 use std::hash::Hash;
 
 /// How a solve after an edit went.
@@ -172,40 +173,29 @@ fn rename(
         types: by_name(&old.type_names, &facts.type_index)?,
         edited: FxHashMap::default(),
     };
+    // Each edited method: the first alignment of its old variables and
+    // sites with the new ones under which its renamed old facts are all
+    // new facts.
     for &m in &edited {
         let (om, nm) = (&old.methods[m as usize], &facts.methods[m as usize]);
-        let renaming = align(
+        let ways = alignments(
             &old_fs[m as usize],
             &new_fs[m as usize],
             (old, om),
             (&facts, nm),
-        )
-        .ok_or("the edited method's variables or sites do not align")?;
-        r.edited.insert(m, renaming);
-    }
-    // The edited methods' allocations, made again: by (method, site,
-    // class); a site may allocate several objects (`new A[2][3]`), taken
-    // in order.
-    let mut new_allocs: FxHashMap<(u32, u32, &str), Vec<u32>> = FxHashMap::default();
-    let first = facts.first_new_alloc as usize;
-    for (i, a) in facts.allocs.iter().enumerate().skip(first).rev() {
-        new_allocs
-            .entry((a.method, a.site, &a.class))
-            .or_default()
-            .push(i as u32);
-    }
-    for &m in &edited {
-        for &(_, a) in &old.methods[m as usize].news {
-            let al = &old.allocs[a as usize];
-            let site = r.site(m, al.site).ok_or(missing)?;
-            r.allocs[a as usize] = new_allocs
-                .get_mut(&(m, site, &*al.class))
-                .and_then(Vec::pop)
-                .ok_or("an allocation is gone")?;
+        );
+        if ways.is_empty() {
+            return Err("the edited method's variables or sites do not align");
         }
-    }
-    for &m in &edited {
-        if !includes(&old.methods[m as usize], &facts.methods[m as usize], m, &r) {
+        let mut included = false;
+        for renaming in ways {
+            r.edited.insert(m, renaming);
+            if rename_allocs(&mut r, m, old, &facts).is_some() && includes(om, nm, m, &r) {
+                included = true;
+                break;
+            }
+        }
+        if !included {
             return Err("the edit removed a fact");
         }
     }
@@ -213,62 +203,158 @@ fn rename(
     Ok((facts, st, edited))
 }
 
-/// Aligns the old variables and sites of an edited method with the new
-/// ones, in order: each old one is the next equal new one.
-fn align(
+/// Renames the allocations of the edited method `m`'s sites, made again
+/// (`Facts::edited` gives them new ids): by (site, class); a site may
+/// allocate several objects (`new A[2][3]`), taken in order. `None` when
+/// one is gone.
+fn rename_allocs(r: &mut Renaming, m: u32, old: &Facts, facts: &Facts) -> Option<()> {
+    let mut made: FxHashMap<(u32, &str), Vec<u32>> = FxHashMap::default();
+    let first = facts.first_new_alloc as usize;
+    for (i, a) in facts.allocs.iter().enumerate().skip(first).rev() {
+        if a.method == m {
+            made.entry((a.site, &a.class)).or_default().push(i as u32);
+        }
+    }
+    for &(_, a) in &old.methods[m as usize].news {
+        let al = &old.allocs[a as usize];
+        let site = r.site(m, al.site)?;
+        r.allocs[a as usize] = made.get_mut(&(site, &*al.class))?.pop()?;
+    }
+    Some(())
+}
+
+/// The ways to align the old variables and sites of an edited method with
+/// the new ones, the likeliest first (see [`ways`]); each is only a guess
+/// that [`includes`] checks.
+fn alignments(
     old_f: &Function,
     new_f: &Function,
     (old_facts, old): (&Facts, &MethodFacts),
     (new_facts, new): (&Facts, &MethodFacts),
-) -> Option<MethodRenaming> {
-    let vars = in_order(&old_f.vars, &new_f.vars)?;
+) -> Vec<MethodRenaming> {
+    // A temporary after an inserted statement has moved up by the number
+    // of temporaries the statement made: counted from the end, it is the
+    // same one.
+    let from_end = |f: &Function| -> Vec<u32> {
+        let temps = f.vars.iter().filter(|v| v.kind == VarKind::Temp).count() as u32;
+        let mut seen = 0;
+        f.vars
+            .iter()
+            .map(|v| {
+                seen += u32::from(v.kind == VarKind::Temp);
+                temps - seen
+            })
+            .collect()
+    };
+    let (old_end, new_end) = (from_end(old_f), from_end(new_f));
+    let (ov, nv) = (&old_f.vars, &new_f.vars);
+    let var_ways = ways(
+        ov.len(),
+        nv.len(),
+        |i, j| ov[i] == nv[j],
+        |i, j| {
+            let (a, b) = (&ov[i], &nv[j]);
+            a.kind == b.kind
+                && a.ty == b.ty
+                && a.restrict == b.restrict
+                && if a.kind == VarKind::Temp {
+                    old_end[i] == new_end[j]
+                } else {
+                    a.name == b.name
+                }
+        },
+    );
     let (old_sites, new_sites) = (sites(old_facts, old), sites(new_facts, new));
-    let old_d: Vec<&str> = old_sites.iter().map(|s| s.1.as_str()).collect();
-    let new_d: Vec<&str> = new_sites.iter().map(|s| s.1.as_str()).collect();
-    let mut site_map = FxHashMap::default();
-    let mut used = FxHashSet::default();
-    for (i, j) in in_order(&old_d, &new_d)?.into_iter().enumerate() {
-        let (o, n) = (old_sites[i].0, new_sites[j as usize].0);
-        match site_map.insert(o, n) {
-            Some(prev) if prev != n => return None,
-            Some(_) => {}
-            None if !used.insert(n) => return None,
-            None => {}
-        }
-    }
+    let same_site = |i: usize, j: usize| old_sites[i].1 == new_sites[j].1;
+    let site_ways = ways(old_sites.len(), new_sites.len(), same_site, same_site);
     let call_at: FxHashMap<u32, u32> = new
         .calls
         .iter()
         .enumerate()
         .map(|(i, c)| (c.site, i as u32))
         .collect();
-    let calls = old
-        .calls
-        .iter()
-        .map(|c| call_at.get(site_map.get(&c.site)?).copied())
-        .collect::<Option<Vec<u32>>>()?;
-    Some(MethodRenaming {
-        vars,
-        sites: site_map,
-        calls,
-    })
+    let mut out = Vec::new();
+    for sw in &site_ways {
+        let mut site_map = FxHashMap::default();
+        let mut used = FxHashSet::default();
+        let consistent = sw.iter().enumerate().all(|(i, &j)| {
+            let (o, n) = (old_sites[i].0, new_sites[j as usize].0);
+            match site_map.insert(o, n) {
+                Some(prev) => prev == n,
+                None => used.insert(n),
+            }
+        });
+        if !consistent {
+            continue;
+        }
+        let Some(calls) = old
+            .calls
+            .iter()
+            .map(|c| call_at.get(site_map.get(&c.site)?).copied())
+            .collect::<Option<Vec<u32>>>()
+        else {
+            continue;
+        };
+        for vars in &var_ways {
+            out.push(MethodRenaming {
+                vars: vars.clone(),
+                sites: site_map.clone(),
+                calls: calls.clone(),
+            });
+        }
+    }
+    out
 }
 
-/// For each item of `old`, the index of the next equal item of `new`.
-fn in_order<T: PartialEq>(old: &[T], new: &[T]) -> Option<Vec<u32>> {
+/// The ways to map the `n_old` items of an old list to the `n_new` of a new
+/// one (for each old item, the index of its new one), the likeliest first.
+/// An edit inserts at one place: the old list is a prefix kept in place
+/// (`same`) and a suffix moved to the end (`same_at_end`: a number counted
+/// from the start has moved there). Where the two overlap (the inserted
+/// items look like their neighbours) the split is ambiguous: the longest
+/// suffix, then the longest prefix. Last, for edits in several places,
+/// each old item the next `same` new one.
+fn ways(
+    n_old: usize,
+    n_new: usize,
+    same: impl Fn(usize, usize) -> bool,
+    same_at_end: impl Fn(usize, usize) -> bool,
+) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    if n_new >= n_old {
+        let d = n_new - n_old;
+        let prefix = (0..n_old).take_while(|&i| same(i, i)).count();
+        let suffix = (0..n_old)
+            .rev()
+            .take_while(|&i| same_at_end(i, i + d))
+            .count();
+        if prefix + suffix >= n_old {
+            for split in [n_old - suffix, prefix] {
+                let way: Vec<u32> = (0..n_old)
+                    .map(|i| (if i < split { i } else { i + d }) as u32)
+                    .collect();
+                if !out.contains(&way) {
+                    out.push(way);
+                }
+            }
+        }
+    }
     let mut j = 0;
-    let mut out = Vec::with_capacity(old.len());
-    for o in old {
-        while j < new.len() && new[j] != *o {
+    let mut greedy = Vec::with_capacity(n_old);
+    for i in 0..n_old {
+        while j < n_new && !same(i, j) {
             j += 1;
         }
-        if j == new.len() {
-            return None;
+        if j == n_new {
+            return out;
         }
-        out.push(j as u32);
+        greedy.push(j as u32);
         j += 1;
     }
-    Some(out)
+    if !out.contains(&greedy) {
+        out.push(greedy);
+    }
+    out
 }
 
 /// A method's sites in order, each described by what happens there.

@@ -125,23 +125,36 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     let a = engine.0.analysis().map_err(str::to_string)?;
     let ir = java_ir(db, project);
     let mut out = JavaAnalysis::default();
-    for f in &ir.program.functions {
-        let Some(m) = a.method(&f.name) else { continue };
-        walk_calls_with_site(&f.body, &mut |stmt, site, callee| {
-            for t in a.callees(m, site.0) {
-                out.edges.push(CallEdge {
-                    caller: f.name.clone(),
-                    stmt,
-                    callee: a.facts.method_names[t as usize].as_str().into(),
-                    kind: match callee {
-                        Callee::Virtual { .. } => CallKind::Virtual,
-                        _ => CallKind::Direct,
-                    },
-                });
-            }
-        });
+    // The edges in order: the callers by name, each caller's edges sorted
+    // (one sort of all of them compared the callers' names over and over,
+    // half of this query's time on a large program).
+    let fs = &ir.program.functions;
+    let mut by_name: Vec<usize> = (0..fs.len()).collect();
+    by_name.sort_by(|&i, &j| fs[i].name.cmp(&fs[j].name));
+    let mut of_caller: Vec<CallEdge> = Vec::new();
+    for (k, &i) in by_name.iter().enumerate() {
+        let f = &fs[i];
+        if let Some(m) = a.method(&f.name) {
+            walk_calls_with_site(&f.body, &mut |stmt, site, callee| {
+                for t in a.callees(m, site.0) {
+                    of_caller.push(CallEdge {
+                        caller: f.name.clone(),
+                        stmt,
+                        callee: a.facts.method_names[t as usize].as_str().into(),
+                        kind: match callee {
+                            Callee::Virtual { .. } => CallKind::Virtual,
+                            _ => CallKind::Direct,
+                        },
+                    });
+                }
+            });
+        }
+        // Functions of one name (none in a well-formed program) sort together.
+        if !matches!(by_name.get(k + 1), Some(&n) if fs[n].name == f.name) {
+            of_caller.sort();
+            out.edges.append(&mut of_caller);
+        }
     }
-    out.edges.sort();
     out.edges.dedup();
     for c in pointee_cspta::alias_checks(a, &ir.program) {
         out.alias_checks.push(AliasCheck {
@@ -189,13 +202,28 @@ fn java_files(db: &dyn Db, project: Project) -> Vec<SourceFile> {
 #[salsa::tracked(returns(ref))]
 pub fn java_outline(db: &dyn Db, file: SourceFile) -> Arc<pointee_java::FileOutline> {
     let text = file.text(db);
+    let last = db
+        .java_reuse()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .outlines
+        .get(&file)
+        .cloned();
+    let last = last.as_ref().map(|(t, o)| (&**t, &**o));
     // `syntax_tree`: the editor's tree only when it has no syntax error,
     // so that a broken text outlines as a fresh parse of it does.
-    let outline = match crate::symbols::syntax_tree(db, file) {
-        Some(tree) => pointee_java::outline(file.path(db), text, &tree.0),
-        None => pointee_java::outline(file.path(db), text, &crate::parse(Lang::Java, text, None)),
+    let (outline, fresh) = match crate::symbols::syntax_tree(db, file) {
+        Some(tree) => pointee_java::outline_reusing(file.path(db), text, &tree.0, last),
+        None => {
+            let tree = crate::parse(Lang::Java, text, None);
+            pointee_java::outline_reusing(file.path(db), text, &tree, last)
+        }
     };
-    Arc::new(outline)
+    let outline = Arc::new(outline);
+    let mut reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    reuse.outlined += fresh;
+    reuse.outlines.insert(file, (text.clone(), outline.clone()));
+    outline
 }
 
 /// A Java file's classes as the class table holds them: position-free, so
@@ -249,14 +277,132 @@ pub fn java_unit_text<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<str> {
 /// method's top-level class again, and no other.
 #[salsa::tracked(returns(ref))]
 pub fn java_unit<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<pointee_java::LoweredUnit> {
-    let file = key.file(db);
-    let table = &java_class_table(db, key.project(db)).0;
+    let (project, file, index) = (key.project(db), key.file(db), key.index(db));
+    let table = java_class_table(db, project);
+    let text = java_unit_text(db, key);
+    let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(u) = ahead.take(project, file, index, text, table) {
+        return u;
+    }
+    ahead.parsed += 1;
+    drop(ahead);
     Arc::new(pointee_java::lower_unit_text(
-        table,
+        &table.0,
         file.path(db),
-        java_unit_text(db, key),
-        key.index(db) as usize,
+        text,
+        index as usize,
     ))
+}
+
+/// The class table with the classes it ignores, as `java_class_table` gives it.
+type JavaTable = Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)>;
+
+/// What the Java queries reuse beyond salsa's memos; each is a pure
+/// function of what it is checked against, so answers never depend on it:
+/// - units lowered ahead from their file's tree (`java_program`, when the
+///   class table is not the one the file's units were last lowered
+///   against, so every unit is about to be lowered again): one walk of the
+///   tree the outline read, instead of parsing each unit's text once more.
+///   `java_unit` takes its unit from here only when its text and the class
+///   table are still those it was lowered from, so what it returns is what
+///   lowering the unit's own text gives (`pointee_java::lower_units_relative`);
+/// - each file's last outline and text: `java_outline` re-runs on every
+///   edit of the file, and takes the part of each unit whose text did not
+///   change from it (`pointee_java::outline_reusing`).
+#[derive(Default)]
+pub struct JavaReuse {
+    /// Each file's last outline, with the text it outlines.
+    outlines: std::collections::HashMap<SourceFile, (Arc<str>, Arc<pointee_java::FileOutline>)>,
+    /// How many units `java_outline` outlined afresh (not reused): for tests.
+    pub outlined: usize,
+    /// The class table each file's units were last lowered ahead against.
+    tables: std::collections::HashMap<(Project, SourceFile), JavaTable>,
+    /// The units waiting for `java_unit`, by (project, file, index): the
+    /// file's text and the unit's range in it, the table, the unit.
+    waiting: std::collections::HashMap<(Project, SourceFile, u32), AheadUnit>,
+    /// How many units `java_unit` took from here, and how many it lowered
+    /// from their own text (parsing it): for tests.
+    pub taken: usize,
+    pub parsed: usize,
+}
+
+struct AheadUnit {
+    file_text: Arc<str>,
+    range: pointee_ir::Range,
+    table: JavaTable,
+    unit: Arc<pointee_java::LoweredUnit>,
+}
+
+impl JavaReuse {
+    /// The unit lowered ahead when it was lowered from `text` against `table`.
+    fn take(
+        &mut self,
+        project: Project,
+        file: SourceFile,
+        index: u32,
+        text: &str,
+        table: &JavaTable,
+    ) -> Option<Arc<pointee_java::LoweredUnit>> {
+        let a = self.waiting.remove(&(project, file, index))?;
+        let r = a.range.start as usize..a.range.end as usize;
+        let same = Arc::ptr_eq(&a.table, table) && a.file_text.get(r) == Some(text);
+        self.taken += usize::from(same);
+        same.then_some(a.unit)
+    }
+
+    /// Forgets the projects not in `projects`.
+    pub fn keep_projects(&mut self, projects: &[Project], files: &[SourceFile]) {
+        self.outlines.retain(|f, _| files.contains(f));
+        self.tables.retain(|(p, _), _| projects.contains(p));
+        self.waiting.retain(|(p, _, _), _| projects.contains(p));
+    }
+}
+
+/// Lowers the units of `file` ahead from its tree when the class table is
+/// not the one they were last lowered against (see [`JavaReuse`]). A
+/// file with a syntax error is left to `java_unit`: the tree of a broken
+/// file may recover differently than a unit's own text does.
+fn lower_units_ahead(
+    db: &dyn Db,
+    project: Project,
+    file: SourceFile,
+    outline: &pointee_java::FileOutline,
+    table: &JavaTable,
+) {
+    let lowered_against = db
+        .java_reuse()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .tables
+        .get(&(project, file))
+        .cloned();
+    if lowered_against.is_some_and(|t| Arc::ptr_eq(&t, table) || *t == **table) {
+        return;
+    }
+    let Some(tree) = crate::symbols::syntax_tree(db, file) else {
+        return;
+    };
+    if tree.0.root_node().has_error() {
+        return;
+    }
+    let file_text = file.text(db).clone();
+    let units = pointee_java::lower_units_relative(&table.0, file.path(db), &file_text, &tree.0);
+    if units.len() != outline.units.len() {
+        return;
+    }
+    let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    ahead.tables.insert((project, file), table.clone());
+    for (i, (unit, &range)) in units.into_iter().zip(&outline.units).enumerate() {
+        ahead.waiting.insert(
+            (project, file, i as u32),
+            AheadUnit {
+                file_text: file_text.clone(),
+                range,
+                table: table.clone(),
+                unit: Arc::new(unit),
+            },
+        );
+    }
 }
 
 /// Every Java file of the project lowered as one program: each file's
@@ -269,6 +415,9 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
     let table = java_class_table(db, project);
     let outlines: Vec<&pointee_java::FileOutline> =
         files.iter().map(|&f| &**java_outline(db, f)).collect();
+    for (&f, o) in files.iter().zip(&outlines) {
+        lower_units_ahead(db, project, f, o, table);
+    }
     let units: Vec<Vec<(u32, &pointee_java::LoweredUnit)>> = files
         .iter()
         .zip(&outlines)
@@ -285,6 +434,12 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
                 .collect()
         })
         .collect();
+    // What no `java_unit` took (its memo was still good) is not needed.
+    db.java_reuse()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .waiting
+        .retain(|(p, _, _), _| *p != project);
     let parts: Vec<pointee_java::FileParts> = files
         .iter()
         .enumerate()

@@ -43,8 +43,9 @@
 //!         ──java_analysis──▶ its position-free results
 //! ```
 //!
-//! An edit inside a method body lowers that body's unit again and no
-//! other; a comment or a moved unit lowers none; a changed declaration
+//! An edit inside a method body outlines and lowers that body's unit
+//! again and no other (`JavaReuse` keeps each file's last outline); a
+//! comment or a moved unit lowers none; a changed declaration
 //! (class, field, method signature) changes the class table and lowers
 //! every unit again. Switching the context sensitivity runs the analysis
 //! once and lowers nothing.
@@ -247,6 +248,11 @@ pub trait Db: salsa::Database {
     /// on from when the edit only added facts (see `java_engine`).
     fn last_java_engines(&self) -> &LastJavaEngines;
 
+    /// What the Java queries reuse beyond salsa's memos: units lowered
+    /// ahead from their file's tree, each file's last outline (see
+    /// `JavaReuse`).
+    fn java_reuse(&self) -> &std::sync::Mutex<JavaReuse>;
+
     /// Counts writes to the inputs: an engine run stops when it changes
     /// (see [`Database::will_write`]).
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64>;
@@ -262,6 +268,7 @@ pub struct Database {
     /// for the next run.
     last_c_engines: Arc<LastEngines>,
     last_java_engines: Arc<LastJavaEngines>,
+    java_reuse: Arc<std::sync::Mutex<JavaReuse>>,
     writes: Arc<std::sync::atomic::AtomicU64>,
     c_inputs: Option<CInputs>,
     front_end: Arc<FrontEnd>,
@@ -284,6 +291,10 @@ impl Db for Database {
 
     fn last_java_engines(&self) -> &LastJavaEngines {
         &self.last_java_engines
+    }
+
+    fn java_reuse(&self) -> &std::sync::Mutex<JavaReuse> {
+        &self.java_reuse
     }
 
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64> {
@@ -317,6 +328,14 @@ impl Database {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|p, _| projects.contains(p));
+        let files: Vec<SourceFile> = projects
+            .iter()
+            .flat_map(|p| p.files(self).iter().copied())
+            .collect();
+        self.java_reuse
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keep_projects(projects, &files);
     }
 
     /// Call before writing an input: engine runs of older revisions (on
@@ -333,6 +352,7 @@ impl Database {
             storage,
             last_c_engines: Arc::default(),
             last_java_engines: Arc::default(),
+            java_reuse: Arc::default(),
             writes: Arc::default(),
             c_inputs: None,
             front_end: Arc::default(),

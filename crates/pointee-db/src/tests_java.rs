@@ -80,6 +80,30 @@ fn lowered_at_once(h: &Harness) -> JavaLowered {
     JavaLowered(pointee_java::lower(&files))
 }
 
+/// How many units `java_unit` took lowered ahead from their file's tree,
+/// and how many it lowered by parsing their own text, since the last call.
+fn unit_sources(h: &Harness) -> (usize, usize) {
+    let mut ahead = h.db.java_reuse().lock().unwrap();
+    let counts = (ahead.taken, ahead.parsed);
+    (ahead.taken, ahead.parsed) = (0, 0);
+    counts
+}
+
+/// How many units `java_outline` outlined afresh since the last call, after
+/// checking that every file's outline is the one a fresh parse gives.
+fn outlined_afresh(h: &Harness) -> usize {
+    for &f in h.project.files(&h.db) {
+        let text = f.text(&h.db);
+        let tree = pointee_java::parser().parse(&**text, None).unwrap();
+        assert_eq!(
+            **java_outline(&h.db, f),
+            pointee_java::outline(f.path(&h.db), text, &tree)
+        );
+    }
+    let mut reuse = h.db.java_reuse().lock().unwrap();
+    std::mem::take(&mut reuse.outlined)
+}
+
 fn lowered_units(ran: &[String]) -> Vec<&str> {
     ran.iter()
         .filter(|r| r.starts_with("java_unit("))
@@ -108,6 +132,12 @@ fn the_first_run_lowers_each_unit_once() {
     ] {
         assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
     }
+    // Lowered from the tree the outline read: no unit parsed again.
+    assert_eq!(unit_sources(&h), (4, 0));
+    // The call edges are sorted and each is there once.
+    let a = java_analysis(&h.db, h.project).clone().unwrap();
+    assert!(a.edges.len() > 3, "{:?}", a.edges);
+    assert!(a.edges.windows(2).all(|w| w[0] < w[1]), "{:?}", a.edges);
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }
 
@@ -115,6 +145,8 @@ fn the_first_run_lowers_each_unit_once() {
 fn a_body_edit_lowers_only_its_class_and_analyses_once() {
     let mut h = harness();
     run(&mut h);
+    unit_sources(&h);
+    assert_eq!(outlined_afresh(&h), 4, "the first outlines");
     h.edit(
         "Shapes.java",
         "Object tag() { return new Object(); }",
@@ -126,6 +158,11 @@ fn a_body_edit_lowers_only_its_class_and_analyses_once() {
         vec!["java_unit(Shapes.java#1)"],
         "{ran:?}"
     );
+    // The class table is the same: nothing is lowered ahead, the one unit
+    // parses its own text; the outline takes the other units' parts from
+    // the last one.
+    assert_eq!(unit_sources(&h), (0, 1));
+    assert_eq!(outlined_afresh(&h), 1);
     assert!(!ran.contains(&"java_class_table".to_string()), "{ran:?}");
     assert_eq!(
         ran.iter().filter(|r| *r == "java_engine").count(),
@@ -150,9 +187,12 @@ fn edits_the_ir_does_not_see_lower_and_analyse_nothing() {
     run(&mut h);
     // A comment before a unit moves the units after it: none is lowered
     // again (positions are relative to the unit), the IR is equal.
+    outlined_afresh(&h);
     h.edit("Main.java", "class Helper {", "/* helps */\nclass Helper {");
     let ran = run(&mut h);
     assert_eq!(lowered_units(&ran), Vec::<&str>::new(), "{ran:?}");
+    // Nor outlined again: the outline re-runs, moving the unit's part.
+    assert_eq!(outlined_afresh(&h), 0);
     assert!(ran.contains(&"java_program".to_string()), "{ran:?}");
     assert!(!ran.contains(&"java_engine".to_string()), "{ran:?}");
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
@@ -170,8 +210,11 @@ fn a_declaration_edit_lowers_every_unit_again() {
     let mut h = harness();
     run(&mut h);
     h.edit("Shapes.java", "Object tag;", "Object tag; Object other;");
+    unit_sources(&h);
     let ran = run(&mut h);
     assert_eq!(lowered_units(&ran).len(), 4, "{ran:?}");
+    // Every unit again, from the files' trees.
+    assert_eq!(unit_sources(&h), (4, 0));
     assert!(ran.contains(&"java_class_table".to_string()), "{ran:?}");
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }

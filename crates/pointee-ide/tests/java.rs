@@ -413,3 +413,35 @@ public class Main {
         assert_eq!(starts, vec![after(decl)], "{access}");
     }
 }
+
+/// Switching the context sensitivity on a running host moves every answer
+/// to the new setting and back (the database's
+/// `switching_the_context_sensitivity_analyses_once_and_lowers_nothing`
+/// shows that each switch analyses once and lowers nothing).
+#[test]
+fn switching_the_context_sensitivity_on_a_host_moves_every_answer() {
+    let w = ws(PROG);
+    let mut host = AnalysisHost::with_files(w.iter().cloned(), Config::default());
+    for (variant, targets, verdict) in [
+        ("2-obj", vec!["new B() at 5"], Verdict::No),
+        ("ci", vec!["new B() at 5", "new B() at 6"], Verdict::May),
+        ("2-obj", vec!["new B() at 5"], Verdict::No),
+    ] {
+        let mut change = pointee_ide::Change::new();
+        change.set_config(cs(variant));
+        host.apply_change(change);
+        let a = host.analysis();
+        let h = a.hover(at(&a, "Main.java", 9, 11)).unwrap().unwrap();
+        let names: Vec<&str> = h.targets.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, targets, "{variant}");
+        let r = a.check(Lang::Java).unwrap();
+        assert_eq!(r.alias_checks[0].verdict, verdict, "{variant}");
+        // The answers equal a fresh host's under the same setting.
+        let fresh = analyse(&w, cs(variant));
+        assert_eq!(
+            format!("{:?}", r),
+            format!("{:?}", fresh.check(Lang::Java).unwrap()),
+            "{variant}"
+        );
+    }
+}

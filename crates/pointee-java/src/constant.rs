@@ -11,7 +11,7 @@ use tree_sitter::Node;
 /// integer or character literal, `true`/`false` (1/0), under unary `-`/`+`,
 /// parentheses and casts to an integral type.
 pub fn int_value(node: Node, src: &str) -> Option<i64> {
-    match node.kind() {
+    match node.sym() {
         "decimal_integer_literal"
         | "hex_integer_literal"
         | "octal_integer_literal"
@@ -106,7 +106,7 @@ fn char_literal(t: &str) -> Option<u16> {
 
 /// The text (with quotes) of a concatenation of plain string literals.
 pub fn string_value(node: Node, src: &str) -> Option<String> {
-    match node.kind() {
+    match node.sym() {
         "string_literal" => {
             let t = text(node, src);
             (t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t.starts_with("\"\"\""))
@@ -131,7 +131,7 @@ pub fn string_value(node: Node, src: &str) -> Option<String> {
 /// constants are not followed: such an expression counts as not constant,
 /// which only makes more classes initialised.)
 pub fn is_constant(node: Node) -> bool {
-    match node.kind() {
+    match node.sym() {
         "decimal_integer_literal"
         | "hex_integer_literal"
         | "octal_integer_literal"
@@ -164,7 +164,7 @@ mod tests {
         let tree = crate::parser().parse(&src, None).unwrap();
         let mut node = tree.root_node();
         // class_declaration > class_body > field_declaration > declarator > value
-        while node.kind() != "variable_declarator" {
+        while node.sym() != "variable_declarator" {
             node = node.named_child(node.named_child_count() - 1).unwrap();
         }
         int_value(node.field("value").unwrap(), &src)

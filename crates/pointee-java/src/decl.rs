@@ -419,13 +419,16 @@ pub fn text<'s>(node: Node, src: &'s str) -> &'s str {
     &src[node.byte_range()]
 }
 
+/// The declaration `node` has the modifier `m`. Its `modifiers` come
+/// first (after comments, if any), so only they are looked at.
 pub fn has_modifier(node: Node, src: &str, m: &str) -> bool {
-    let mut c = node.walk();
-    let found = node
-        .children(&mut c)
-        .filter(|ch| ch.kind() == "modifiers")
-        .any(|mods| text(mods, src).split_whitespace().any(|w| w == m));
-    found
+    let mut first = node.child(0);
+    while let Some(c) = first.filter(|c| c.is_extra()) {
+        first = c.next_sibling();
+    }
+    first.is_some_and(|mods| {
+        mods.sym() == "modifiers" && text(mods, src).split_whitespace().any(|w| w == m)
+    })
 }
 
 fn type_params(node: Node, src: &str) -> Vec<String> {
@@ -433,11 +436,11 @@ fn type_params(node: Node, src: &str) -> Vec<String> {
     if let Some(tp) = node.field("type_parameters") {
         let mut c = tp.walk();
         for p in tp.named_children(&mut c) {
-            if p.kind() == "type_parameter" {
+            if p.sym() == "type_parameter" {
                 let mut c2 = p.walk();
                 let id = p
                     .named_children(&mut c2)
-                    .find(|n| n.kind() == "type_identifier" || n.kind() == "identifier");
+                    .find(|n| n.sym() == "type_identifier" || n.sym() == "identifier");
                 if let Some(id) = id {
                     out.push(text(id, src).to_string());
                 }
@@ -451,7 +454,7 @@ fn type_list(node: Node, src: &str, tv: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut c = node.walk();
     for ch in node.named_children(&mut c) {
-        if ch.kind() == "type_list" {
+        if ch.sym() == "type_list" {
             let mut c2 = ch.walk();
             for t in ch.named_children(&mut c2) {
                 out.push(read_type(t, src, tv).name());
@@ -516,7 +519,7 @@ pub fn units(root: Node) -> Vec<Node> {
         .named_children(&mut c)
         .filter(|n| {
             matches!(
-                n.kind(),
+                n.sym(),
                 "class_declaration"
                     | "interface_declaration"
                     | "enum_declaration"
@@ -550,19 +553,19 @@ fn collect_decl<'a>(
     out: &mut Vec<Collected<'a>>,
     skipped: &mut Skipped<'a>,
 ) {
-    match node.kind() {
+    match node.sym() {
         "class_declaration" | "interface_declaration" => {}
         "enum_declaration" | "record_declaration" => {}
         "annotation_type_declaration" => {
             skipped.push((
                 node,
-                format!("{} is not modelled", node.kind().replace('_', " ")),
+                format!("{} is not modelled", node.sym().replace('_', " ")),
             ));
             return;
         }
         _ => return,
     }
-    let is_interface = node.kind() == "interface_declaration";
+    let is_interface = node.sym() == "interface_declaration";
     let Some(name_node) = node.field("name") else {
         return;
     };
@@ -578,19 +581,19 @@ fn collect_decl<'a>(
         let mut c = node.walk();
         let ext = node
             .named_children(&mut c)
-            .find(|n| n.kind() == "extends_interfaces");
+            .find(|n| n.sym() == "extends_interfaces");
         ext.map(|e| type_list(e, src, &tv)).unwrap_or_default()
     } else {
         node.field("interfaces")
             .map(|i| type_list(i, src, &tv))
             .unwrap_or_default()
     };
-    let body = if node.kind() == "enum_declaration" {
+    let body = if node.sym() == "enum_declaration" {
         node.field("body").and_then(|b| {
             let mut c = b.walk();
             let decls = b
                 .named_children(&mut c)
-                .find(|k| k.kind() == "enum_body_declarations");
+                .find(|k| k.sym() == "enum_body_declarations");
             decls
         })
     } else {
@@ -620,7 +623,7 @@ fn collect_decl<'a>(
     let mut nested = Vec::new();
     members(&mut class, src, &mut nested);
     let decl = &mut class.decl;
-    if node.kind() == "enum_declaration" {
+    if node.sym() == "enum_declaration" {
         decl.is_enum = true;
         for k in enum_constants(node) {
             if let Some(n) = k.field("name") {
@@ -639,11 +642,11 @@ fn collect_decl<'a>(
             constant: None,
         });
     }
-    if node.kind() == "record_declaration" {
+    if node.sym() == "record_declaration" {
         record_members(&mut class, node, src, &tv);
     }
     let (anon, locals) = if with_local {
-        anonymous_and_local(body)
+        anonymous_and_local(body, src)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -652,7 +655,7 @@ fn collect_decl<'a>(
     for n in nested {
         let before = out.len();
         collect_decl(n, src, &tv, with_local, in_local, out, skipped);
-        if n.kind() == "class_declaration"
+        if n.sym() == "class_declaration"
             && !outer_is_interface
             && !has_modifier(n, src, "static")
             && out.len() > before
@@ -669,7 +672,7 @@ fn collect_decl<'a>(
     for l in locals {
         let before = out.len();
         collect_decl(l, src, &tv, with_local, true, out, skipped);
-        if l.kind() == "class_declaration" && out.len() > before {
+        if l.sym() == "class_declaration" && out.len() > before {
             out[before].decl.inner_of = Some(name.clone());
             out[before].decl.is_local = true;
         }
@@ -678,14 +681,16 @@ fn collect_decl<'a>(
 
 /// The `new T(...) { ... }` expressions of a class body, in source order,
 /// not looking inside nested named classes or anonymous class bodies.
-fn anonymous_in(body: Option<Node>) -> Vec<Node> {
-    anonymous_and_local(body).0
+fn anonymous_in<'a>(body: Option<Node<'a>>, src: &str) -> Vec<Node<'a>> {
+    anonymous_and_local(body, src).0
 }
 
 /// The anonymous class expressions and the local class declarations (in
 /// method bodies) of a class body, in source order; neither looks inside
-/// another class body. One walk with a cursor (no allocation per node).
-fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
+/// another class body. One walk with a cursor (no allocation per node),
+/// which does not enter a node whose text has no `{`: no class body can be
+/// inside it.
+fn anonymous_and_local<'a>(body: Option<Node<'a>>, src: &str) -> (Vec<Node<'a>>, Vec<Node<'a>>) {
     let mut anon = Vec::new();
     let mut locals = Vec::new();
     let Some(body) = body else {
@@ -698,7 +703,7 @@ fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
     let mut depth = 1;
     loop {
         let k = c.node();
-        let descend = match k.kind() {
+        let descend = match k.sym() {
             "class_declaration"
             | "interface_declaration"
             | "enum_declaration"
@@ -712,12 +717,12 @@ fn anonymous_and_local(body: Option<Node>) -> (Vec<Node>, Vec<Node>) {
             "class_body" => false,
             "object_creation_expression" => {
                 let mut c2 = k.walk();
-                if k.named_children(&mut c2).any(|x| x.kind() == "class_body") {
+                if k.named_children(&mut c2).any(|x| x.sym() == "class_body") {
                     anon.push(k);
                 }
                 true
             }
-            _ => true,
+            _ => src.as_bytes()[k.byte_range()].contains(&b'{'),
         };
         if descend && c.goto_first_child() {
             depth += 1;
@@ -747,7 +752,7 @@ fn collect_anonymous<'a>(
     let mut c = node.walk();
     let body = node
         .named_children(&mut c)
-        .find(|x| x.kind() == "class_body");
+        .find(|x| x.sym() == "class_body");
     let mut class = Collected {
         decl: ClassDecl {
             name: name.to_string(),
@@ -771,7 +776,7 @@ fn collect_anonymous<'a>(
     };
     let mut nested = Vec::new();
     members(&mut class, src, &mut nested);
-    let anon = anonymous_in(body);
+    let anon = anonymous_in(body, src);
     out.push(class);
     for n in nested {
         collect_decl(n, src, tv, true, true, out, skipped);
@@ -789,7 +794,7 @@ fn members<'a>(class: &mut Collected<'a>, src: &str, nested: &mut Vec<Node<'a>>)
     if let Some(body) = class.syntax.body {
         let mut c = body.walk();
         for m in body.named_children(&mut c) {
-            match m.kind() {
+            match m.sym() {
                 "field_declaration" | "constant_declaration" => {
                     let is_static = is_interface || has_modifier(m, src, "static");
                     let is_final = is_interface || has_modifier(m, src, "final");
@@ -862,7 +867,7 @@ fn members<'a>(class: &mut Collected<'a>, src: &str, nested: &mut Vec<Node<'a>>)
 }
 
 fn method_decl(m: Node, src: &str, class: &str, class_tv: &[String]) -> Option<MethodDecl> {
-    let is_ctor = m.kind() == "constructor_declaration";
+    let is_ctor = m.sym() == "constructor_declaration";
     let name = if is_ctor {
         "<init>".to_string()
     } else {
@@ -875,15 +880,15 @@ fn method_decl(m: Node, src: &str, class: &str, class_tv: &[String]) -> Option<M
     if let Some(ps) = m.field("parameters") {
         let mut c = ps.walk();
         for p in ps.named_children(&mut c) {
-            let (tn, nn) = match p.kind() {
+            let (tn, nn) = match p.sym() {
                 "formal_parameter" => (p.field("type"), p.field("name")),
                 "spread_parameter" => {
                     let mut c2 = p.walk();
-                    let t = p.named_children(&mut c2).find(|n| n.kind() != "modifiers");
+                    let t = p.named_children(&mut c2).find(|n| n.sym() != "modifiers");
                     let mut c3 = p.walk();
                     let d = p
                         .named_children(&mut c3)
-                        .find(|n| n.kind() == "variable_declarator");
+                        .find(|n| n.sym() == "variable_declarator");
                     (t, d.and_then(|d| d.field("name")))
                 }
                 _ => continue,
@@ -897,7 +902,7 @@ fn method_decl(m: Node, src: &str, class: &str, class_tv: &[String]) -> Option<M
                 .field("dimensions")
                 .map(|x| crate::types::count_dims(x, src))
                 .unwrap_or(0)
-                + usize::from(p.kind() == "spread_parameter");
+                + usize::from(p.sym() == "spread_parameter");
             if dims > 0 {
                 ty = crate::types::wrap_array(ty, dims);
                 sn = format!("{sn}{}", "[]".repeat(dims));
@@ -914,9 +919,9 @@ fn method_decl(m: Node, src: &str, class: &str, class_tv: &[String]) -> Option<M
         let mut c = ps.walk();
         let last = ps
             .named_children(&mut c)
-            .filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter"))
+            .filter(|p| matches!(p.sym(), "formal_parameter" | "spread_parameter"))
             .last();
-        last.is_some_and(|p| p.kind() == "spread_parameter")
+        last.is_some_and(|p| p.sym() == "spread_parameter")
     });
     let signature = format!("{name}({})", sig.join(","));
     let has_body = m.field("body").is_some();
@@ -943,7 +948,7 @@ pub fn enum_constants(node: Node) -> Vec<Node> {
     let mut c = b.walk();
     let out = b
         .named_children(&mut c)
-        .filter(|k| k.kind() == "enum_constant")
+        .filter(|k| k.sym() == "enum_constant")
         .collect();
     out
 }
@@ -1017,7 +1022,7 @@ fn record_members<'a>(class: &mut Collected<'a>, node: Node<'a>, src: &str, tv: 
         let mut c = b.walk();
         let found = b
             .named_children(&mut c)
-            .find(|k| k.kind() == "compact_constructor_declaration");
+            .find(|k| k.sym() == "compact_constructor_declaration");
         found
     });
     decl.methods.push(MethodDecl {

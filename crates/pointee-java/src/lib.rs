@@ -96,11 +96,75 @@ pub struct FileOutline {
 
 /// The outline of the file `file` (its text `src` parsed into `tree`).
 pub fn outline(file: &str, src: &str, tree: &Tree) -> FileOutline {
+    outline_reusing(file, src, tree, None).0
+}
+
+/// The outline of the file `file` (its text `src` parsed into `tree`),
+/// taking each unit's part from `old` (the outline of the text `old.0`)
+/// where the unit at that place has the same text: a unit's part depends on
+/// its text alone (moved to where it now is). Only when neither text has a
+/// syntax error, where a tree may recover differently around a unit. Also
+/// returns how many units were outlined afresh.
+pub fn outline_reusing(
+    file: &str,
+    src: &str,
+    tree: &Tree,
+    old: Option<(&str, &FileOutline)>,
+) -> (FileOutline, usize) {
     let root = tree.root_node();
     let mut out = FileOutline::default();
     syntax_notes(root, &mut out.notes);
+    let old = old.filter(|(_, o)| {
+        out.notes.is_empty() && !o.notes.iter().any(|n| n.kind == NoteKind::Syntax)
+    });
+    // The old outline's classes and notes of each unit (in unit order).
+    let (mut old_class, mut old_note) = (0, 0);
+    let mut fresh = 0;
     for (u, unit) in decl::units(root).into_iter().enumerate() {
-        out.units.push(range(unit));
+        let r = range(unit);
+        out.units.push(r);
+        let reused = old.and_then(|(old_src, o)| {
+            let or = *o.units.get(u)?;
+            (old_src.get(or.start as usize..or.end as usize)?
+                == &src[r.start as usize..r.end as usize])
+                .then_some((o, or))
+        });
+        if let Some((o, or)) = reused {
+            let delta = i64::from(r.start) - i64::from(or.start);
+            let moved = |x: Range| Range {
+                start: (i64::from(x.start) + delta) as u32,
+                end: (i64::from(x.end) + delta) as u32,
+            };
+            while old_class < o.classes.len()
+                && o.classes[old_class]
+                    .origin
+                    .as_ref()
+                    .is_some_and(|c| c.unit < u as u32)
+            {
+                old_class += 1;
+            }
+            while old_class < o.classes.len()
+                && o.classes[old_class]
+                    .origin
+                    .as_ref()
+                    .is_some_and(|c| c.unit == u as u32)
+            {
+                out.classes.push(o.classes[old_class].clone());
+                out.class_ranges.push(moved(o.class_ranges[old_class]));
+                old_class += 1;
+            }
+            while old_note < o.notes.len() && o.notes[old_note].range.start < or.start {
+                old_note += 1;
+            }
+            while old_note < o.notes.len() && o.notes[old_note].range.start < or.end {
+                let mut n = o.notes[old_note].clone();
+                n.range = moved(n.range);
+                out.notes.push(n);
+                old_note += 1;
+            }
+            continue;
+        }
+        fresh += 1;
         let mut collected = Vec::new();
         let mut skipped = Vec::new();
         decl::collect_unit(unit, src, false, &mut collected, &mut skipped);
@@ -122,7 +186,7 @@ pub fn outline(file: &str, src: &str, tree: &Tree) -> FileOutline {
             });
         }
     }
-    out
+    (out, fresh)
 }
 
 /// The program's class table: the built-in classes, then every file's
@@ -197,6 +261,27 @@ pub fn lower_unit_text(table: &ClassTable, file: &str, text: &str, index: usize)
     }
 }
 
+/// Lowers every unit of file `file` (its text `src` parsed into `tree`)
+/// against the program's class table, each with positions relative to its
+/// own start: what [`lower_unit_text`] gives from each unit's text, in one
+/// walk of the file's tree and without parsing again.
+pub fn lower_units_relative(
+    table: &ClassTable,
+    file: &str,
+    src: &str,
+    tree: &Tree,
+) -> Vec<LoweredUnit> {
+    decl::units(tree.root_node())
+        .into_iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let mut lowered = unit::lower_unit(table, file, src, u, i as u32);
+            lowered.shift(-i64::from(lowered.origin));
+            lowered
+        })
+        .collect()
+}
+
 /// One file's parts, for [`assemble`].
 pub struct FileParts<'p> {
     pub file: &'p str,
@@ -242,7 +327,7 @@ pub fn assemble(table: &ClassTable, files: &[FileParts]) -> JavaProgram {
         };
         let mut pool = Pools::default();
         for (start, u) in &f.units {
-            let delta = start - u.origin;
+            let delta = i64::from(*start) - i64::from(u.origin);
             out.program.classes.extend(u.classes.iter().cloned());
             out.program.functions.extend(u.functions.iter().cloned());
             out.program.globals.extend(u.globals.iter().cloned());
@@ -250,7 +335,7 @@ pub fn assemble(table: &ClassTable, files: &[FileParts]) -> JavaProgram {
             let mut s = u.source.clone();
             let mut p = u.pools.clone();
             if delta != 0 {
-                s.shift(delta);
+                s.shift_from(0, delta);
                 p.shift(delta);
             }
             source.functions.append(&mut s.functions);

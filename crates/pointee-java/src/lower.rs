@@ -79,13 +79,17 @@ impl Pools {
         self.boxes.append(&mut other.boxes);
     }
 
-    /// Moves every range `delta` bytes later.
-    pub fn shift(&mut self, delta: u32) {
+    /// Moves every range `delta` bytes later (earlier when negative).
+    pub fn shift(&mut self, delta: i64) {
+        let moved = |r: Range| Range {
+            start: (i64::from(r.start) + delta) as u32,
+            end: (i64::from(r.end) + delta) as u32,
+        };
         for (_, r) in &mut self.strings {
-            *r = r.shifted(delta);
+            *r = moved(*r);
         }
         for (_, _, r) in &mut self.boxes {
-            *r = r.shifted(delta);
+            *r = moved(*r);
         }
     }
 }

@@ -1,6 +1,7 @@
-//! Fast access to the fields of tree-sitter nodes. tree-sitter finds a
-//! field's id from its name by comparing it with every field name of the
-//! grammar, on every `child_by_field_name`; the ids are looked up here once.
+//! Fast access to the fields and kinds of tree-sitter nodes. tree-sitter
+//! finds a field's id from its name by comparing it with every field name
+//! of the grammar, on every `child_by_field_name`, and `kind` measures and
+//! checks the kind's C string on every call; both are looked up here once.
 
 use pointee_ir::fxhash::FxHashMap;
 use std::sync::OnceLock;
@@ -17,6 +18,17 @@ fn field_ids() -> &'static FxHashMap<&'static str, u16> {
     })
 }
 
+/// The kinds of the Java grammar's nodes, by kind id.
+fn kind_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
+        (0..lang.node_kind_count() as u16)
+            .map(|id| lang.node_kind_for_id(id).unwrap_or(""))
+            .collect()
+    })
+}
+
 /// The id of a field of the Java grammar (`None`: no such field).
 fn field_id(name: &str) -> Option<u16> {
     field_ids().get(name).copied()
@@ -24,6 +36,8 @@ fn field_id(name: &str) -> Option<u16> {
 
 /// Field access by name, with the ids cached.
 pub trait Fields<'t> {
+    /// The node's kind (tree-sitter's `kind`), from a table.
+    fn sym(&self) -> &'static str;
     /// The child in field `name` (tree-sitter's `child_by_field_name`).
     fn field(&self, name: &str) -> Option<Node<'t>>;
     /// Every child in field `name`.
@@ -35,6 +49,14 @@ pub trait Fields<'t> {
 }
 
 impl<'t> Fields<'t> for Node<'t> {
+    fn sym(&self) -> &'static str {
+        match kind_names().get(usize::from(self.kind_id())) {
+            Some(k) if !k.is_empty() => k,
+            // ERROR and the like, outside the table.
+            _ => self.kind(),
+        }
+    }
+
     fn field(&self, name: &str) -> Option<Node<'t>> {
         self.child_by_field_id(field_id(name)?)
     }

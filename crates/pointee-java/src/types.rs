@@ -116,7 +116,7 @@ pub fn promote(a: &JType, b: &JType) -> JType {
 /// Reads a type node. `type_vars` are the type parameters in scope (erased to
 /// Object).
 pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
-    match node.kind() {
+    match node.sym() {
         "integral_type" | "floating_point_type" | "boolean_type" | "void_type" => {
             primitive(src[node.byte_range()].trim()).unwrap_or_else(JType::int)
         }
@@ -133,7 +133,7 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
             let mut last = None;
             let mut c = node.walk();
             for ch in node.named_children(&mut c) {
-                if ch.kind() == "type_identifier" {
+                if ch.sym() == "type_identifier" {
                     last = Some(ch);
                 }
             }
@@ -146,7 +146,7 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
             let mut c = node.walk();
             let first = node
                 .named_children(&mut c)
-                .find(|ch| matches!(ch.kind(), "type_identifier" | "scoped_type_identifier"));
+                .find(|ch| matches!(ch.sym(), "type_identifier" | "scoped_type_identifier"));
             match first {
                 Some(f) => read_type(f, src, type_vars),
                 None => JType::Unknown,
@@ -167,7 +167,7 @@ pub fn read_type(node: Node, src: &str, type_vars: &[String]) -> JType {
             let mut c = node.walk();
             let inner = node
                 .named_children(&mut c)
-                .filter(|n| !n.kind().contains("annotation"))
+                .filter(|n| !n.sym().contains("annotation"))
                 .last();
             inner
                 .map(|i| read_type(i, src, type_vars))

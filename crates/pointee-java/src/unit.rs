@@ -41,6 +41,14 @@ pub struct LoweredUnit {
 }
 
 impl LoweredUnit {
+    /// Moves every position `delta` bytes later (earlier when negative),
+    /// the origin too.
+    pub fn shift(&mut self, delta: i64) {
+        self.source.shift_from(0, delta);
+        self.pools.shift(delta);
+        self.origin = (i64::from(self.origin) + delta) as u32;
+    }
+
     /// Ends a body: keeps what it used and the lambdas it made.
     fn take_body(
         &mut self,
@@ -160,7 +168,7 @@ fn lower_class<'a>(
     };
     // Static fields are globals.
     for m in &members {
-        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
+        if !matches!(m.sym(), "field_declaration" | "constant_declaration") {
             continue;
         }
         let mut w = m.walk();
@@ -239,7 +247,7 @@ fn lower_class<'a>(
                 let mut w = ps.walk();
                 let mut i = 0;
                 for p in ps.named_children(&mut w) {
-                    if !matches!(p.kind(), "formal_parameter" | "spread_parameter")
+                    if !matches!(p.sym(), "formal_parameter" | "spread_parameter")
                         || i >= m.params.len()
                     {
                         continue;
@@ -297,8 +305,8 @@ fn lower_class<'a>(
     let statics: Vec<&Node> = members
         .iter()
         .filter(|m| {
-            m.kind() == "static_initializer"
-                || (matches!(m.kind(), "field_declaration" | "constant_declaration")
+            m.sym() == "static_initializer"
+                || (matches!(m.sym(), "field_declaration" | "constant_declaration")
                     && (c.is_interface || decl::has_modifier(**m, src, "static"))
                     && {
                         let mut w = m.walk();
@@ -371,7 +379,7 @@ fn bridges(h: &Hierarchy, c: &ClassDecl, class: &mut Class) {
 
 /// A field declaration's initializers or an initializer block.
 fn init_member<'a>(fb: &mut Fb<'a, '_>, c: &ClassDecl, m: Node<'a>, src: &str, is_static: bool) {
-    if m.kind() == "static_initializer" || m.kind() == "block" {
+    if m.sym() == "static_initializer" || m.sym() == "block" {
         let mut w = m.walk();
         let kids: Vec<Node<'a>> = m.named_children(&mut w).collect();
         for k in kids {
@@ -413,11 +421,11 @@ fn lower_ctor<'a>(
     };
     let explicit = stmts
         .first()
-        .filter(|s| s.kind() == "explicit_constructor_invocation")
+        .filter(|s| s.sym() == "explicit_constructor_invocation")
         .copied();
     let delegates = explicit
         .and_then(|e| e.field("constructor"))
-        .is_some_and(|k| k.kind() == "this");
+        .is_some_and(|k| k.sym() == "this");
     match explicit {
         Some(e) => fb.stmt(e),
         // An anonymous class's creation site calls its superclass's
@@ -433,8 +441,8 @@ fn lower_ctor<'a>(
     if !delegates {
         for m in members {
             let inst_field =
-                matches!(m.kind(), "field_declaration") && !decl::has_modifier(*m, src, "static");
-            if inst_field || m.kind() == "block" {
+                matches!(m.sym(), "field_declaration") && !decl::has_modifier(*m, src, "static");
+            if inst_field || m.sym() == "block" {
                 init_member(fb, c, *m, src, false);
             }
         }
@@ -443,7 +451,7 @@ fn lower_ctor<'a>(
         fb.stmt(s);
     }
     for m in members {
-        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
+        if !matches!(m.sym(), "field_declaration" | "constant_declaration") {
             continue;
         }
         let mut w = m.walk();

@@ -2,7 +2,7 @@
 //! every fixture and on every prefix of some (a half-typed file never
 //! crashes), and notes for constructs outside the subset.
 
-use pointee_ir::{Base, Basic, Callee, Function, Place, Rvalue, Stmt};
+use pointee_ir::{Base, Basic, Callee, Function, NoteKind, Place, Rvalue, Stmt};
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> Vec<PathBuf> {
@@ -260,6 +260,8 @@ class B { Object x() { return null; } Object x() { return this; } }";
 
 /// Lowers `files` as an editor does: each file's outline, the class table,
 /// then each unit from its own text (positions relative to it), assembled.
+/// Checks on the way that lowering the units from the file's tree
+/// (`lower_units_relative`) gives each unit the same.
 fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
     let trees: Vec<_> = files
         .iter()
@@ -274,7 +276,11 @@ fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
     let units: Vec<Vec<(u32, pointee_java::LoweredUnit)>> = files
         .iter()
         .zip(&outlines)
-        .map(|((n, t), o)| {
+        .zip(&trees)
+        .map(|(((n, t), o), tree)| {
+            // The same units lowered from the file's tree, made relative.
+            let relative = pointee_java::lower_units_relative(&table, n, t, tree);
+            assert_eq!(relative.len(), o.units.len(), "{n}");
             o.units
                 .iter()
                 .enumerate()
@@ -282,6 +288,7 @@ fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
                     let text = &t[r.start as usize..r.end as usize];
                     let u = pointee_java::lower_unit_text(&table, n, text, i);
                     assert_eq!(u.origin, 0);
+                    assert_eq!(relative[i], u, "{n}: unit {i} from the file's tree");
                     (r.start, u)
                 })
                 .collect()
@@ -345,5 +352,39 @@ fn lowering_unit_by_unit_from_their_own_texts_gives_the_same_program() {
         assert_eq!(whole.sources, units.sources, "{name}: source maps");
         assert_eq!(whole.mains, units.mains, "{name}");
         assert_eq!(whole.initializers, units.initializers, "{name}");
+    }
+}
+
+/// An outline that takes the parts of units whose text is unchanged from
+/// the outline before an edit equals a fresh one, on every fixture: after a
+/// comment before each unit (no unit outlined again) and after a line
+/// added inside each unit (that unit alone outlined again).
+#[test]
+fn an_outline_reusing_the_last_one_equals_a_fresh_one() {
+    let mut p = pointee_java::parser();
+    for path in fixtures() {
+        let name = path.to_string_lossy().into_owned();
+        let old = std::fs::read_to_string(&path).unwrap();
+        let old_outline = pointee_java::outline(&name, &old, &p.parse(&old, None).unwrap());
+        if old_outline.notes.iter().any(|n| n.kind == NoteKind::Syntax) {
+            continue;
+        }
+        for (u, r) in old_outline.units.iter().enumerate() {
+            let inside = r.start as usize + old[r.start as usize..].find('{').unwrap() + 1;
+            for (at, insert, outlined) in
+                [(r.start as usize, "/* moved */\n", 0), (inside, "\n", 1)]
+            {
+                let new = format!("{}{insert}{}", &old[..at], &old[at..]);
+                let tree = p.parse(&new, None).unwrap();
+                let (reusing, fresh) =
+                    pointee_java::outline_reusing(&name, &new, &tree, Some((&old, &old_outline)));
+                assert_eq!(
+                    reusing,
+                    pointee_java::outline(&name, &new, &tree),
+                    "{name}: unit {u}"
+                );
+                assert_eq!(fresh, outlined, "{name}: unit {u}, `{insert}` at {at}");
+            }
+        }
     }
 }

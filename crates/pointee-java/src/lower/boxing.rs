@@ -106,7 +106,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// class of the program)?
     pub(super) fn box_class_ref(&self, node: Node) -> bool {
         let n = text(node, self.src);
-        node.kind() == "identifier"
+        node.sym() == "identifier"
             && unboxed(n).is_some()
             && self.lookup(n).is_none()
             && self.h.field(&self.class, n).is_none()
@@ -121,7 +121,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = args.walk();
         let kids: Vec<Node<'a>> = args
             .named_children(&mut c)
-            .filter(|n| !n.kind().ends_with("comment"))
+            .filter(|n| !n.sym().ends_with("comment"))
             .collect();
         let [arg] = kids.as_slice() else {
             return None;

@@ -23,12 +23,12 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = al.walk();
         let kids: Vec<Node<'a>> = al
             .named_children(&mut c)
-            .filter(|n| !n.kind().ends_with("comment"))
+            .filter(|n| !n.sym().ends_with("comment"))
             .collect();
         let mut lambdas = Vec::new();
         let mut out = Vec::new();
         for (i, a) in kids.into_iter().enumerate() {
-            if matches!(a.kind(), "lambda_expression" | "method_reference") {
+            if matches!(a.sym(), "lambda_expression" | "method_reference") {
                 lambdas.push((i, a));
                 out.push(Arg::new(Rvalue::Unknown, JType::Unknown));
                 continue;
@@ -143,7 +143,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 Some((outer_class, outer_this)) => (outer_class, Some(outer_this), false),
                 None => (self.class.clone(), self.this, false),
             },
-            Some(o) if o.kind() == "super" => {
+            Some(o) if o.sym() == "super" => {
                 let sup = self
                     .h
                     .get(&self.class)
@@ -334,7 +334,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let Some(kw) = node.field("constructor") else {
             return;
         };
-        let class = if kw.kind() == "this" {
+        let class = if kw.sym() == "this" {
             self.class.clone()
         } else {
             match self.h.get(&self.class).and_then(|c| c.superclass.clone()) {
@@ -464,7 +464,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = node.walk();
         let body = node
             .named_children(&mut c)
-            .find(|k| k.kind() == "class_body");
+            .find(|k| k.sym() == "class_body");
         self.capture(node, x, body, anon);
         if let Some(t) = self.this {
             let lhs = Place::deref(Base::Var(x)).field("this$0".into());
@@ -510,7 +510,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = node.walk();
         let parts: Vec<Node<'a>> = node.fields("dimensions", &mut c).collect();
         for d in parts {
-            if d.kind() == "dimensions_expr" {
+            if d.sym() == "dimensions_expr" {
                 dims += 1;
                 lengths.push(d.named_child(0).and_then(|e| {
                     self.expr(e, None);
@@ -570,7 +570,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = node.walk();
         let kids: Vec<Node<'a>> = node
             .named_children(&mut c)
-            .filter(|k| !k.kind().ends_with("comment"))
+            .filter(|k| !k.sym().ends_with("comment"))
             .collect();
         let x = self.alloc_array(node, ty, kids.is_empty());
         let elem = match ty {
@@ -578,7 +578,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             _ => JType::Unknown,
         };
         for k in kids {
-            let ev = if k.kind() == "array_initializer" {
+            let ev = if k.sym() == "array_initializer" {
                 self.array_init(k, &elem)
             } else {
                 self.expr(k, None)
@@ -611,7 +611,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         value: Node<'a>,
     ) {
         self.expected = Some(ty.clone());
-        let ev = if value.kind() == "array_initializer" {
+        let ev = if value.sym() == "array_initializer" {
             self.array_init(value, ty)
         } else {
             self.expr(value, None)
@@ -662,14 +662,14 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = node.walk();
         let explicit = node.named_children(&mut c).find(|k| {
             !matches!(
-                k.kind(),
+                k.sym(),
                 "type_identifier"
                     | "generic_type"
                     | "scoped_type_identifier"
                     | "argument_list"
                     | "class_body"
                     | "type_arguments"
-            ) && !k.kind().contains("annotation")
+            ) && !k.sym().contains("annotation")
         });
         let o = match explicit {
             Some(e) => {
@@ -762,7 +762,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut mentioned = std::collections::HashSet::new();
         let mut todo: Vec<Node> = body.into_iter().collect();
         while let Some(n) = todo.pop() {
-            if n.kind() == "identifier" {
+            if n.sym() == "identifier" {
                 mentioned.insert(text(n, self.src));
             }
             let mut c2 = n.walk();

@@ -8,7 +8,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// call result, cast, ...) is written straight into it.
     pub fn expr(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
         let expected = self.expected.take();
-        let ev = match node.kind() {
+        let ev = match node.sym() {
             "lambda_expression" => self.lambda(node, expected),
             "method_reference" => self.method_ref(node, expected),
             _ => self.expr_inner(node, dest),
@@ -32,7 +32,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub(super) fn expr_inner(&mut self, node: Node<'a>, dest: Option<VarId>) -> Ev {
-        match node.kind() {
+        match node.sym() {
             "parenthesized_expression" => match node.named_child(0) {
                 Some(e) => self.expr_inner(e, dest),
                 None => Ev::scalar(),
@@ -377,7 +377,7 @@ impl<'a, 'h> Fb<'a, 'h> {
 
     /// Is this node a class name (not shadowed by a local or field)?
     pub(super) fn class_ref(&self, node: Node) -> Option<String> {
-        if node.kind() != "identifier" {
+        if node.sym() != "identifier" {
             return None;
         }
         let n = text(node, self.src);
@@ -428,7 +428,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             return Ev::unknown();
         };
         let fname = text(field, self.src).to_string();
-        if obj.kind() == "super" {
+        if obj.sym() == "super" {
             let t = match self.this {
                 Some(t) => Ev::var(t, JType::Class(self.class.clone())),
                 None => return Ev::unknown(),

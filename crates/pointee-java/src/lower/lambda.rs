@@ -52,13 +52,13 @@ fn param_names<'t>(node: Node<'t>, src: &'t str) -> Vec<(&'t str, Range)> {
     let Some(p) = node.field("parameters") else {
         return Vec::new();
     };
-    if p.kind() == "identifier" {
+    if p.sym() == "identifier" {
         return vec![(text(p, src), range(p))];
     }
     let mut c = p.walk();
     let kids: Vec<Node<'t>> = p.named_children(&mut c).collect();
     kids.into_iter()
-        .filter_map(|k| match k.kind() {
+        .filter_map(|k| match k.sym() {
             "identifier" => Some((text(k, src), range(k))),
             "formal_parameter" => k.field("name").map(|n| (text(n, src), range(n))),
             _ => None,
@@ -101,7 +101,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut mentioned = std::collections::HashSet::new();
         let mut todo: Vec<Node> = node.field("body").into_iter().collect();
         while let Some(n) = todo.pop() {
-            if n.kind() == "identifier" {
+            if n.sym() == "identifier" {
                 mentioned.insert(text(n, self.src));
             }
             let mut c = n.walk();
@@ -186,7 +186,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
         }
         if let Some(body) = node.field("body") {
-            if body.kind() == "block" {
+            if body.sym() == "block" {
                 fb.stmt(body);
             } else if let Some(r) = fb.ret_var {
                 fb.expected = Some(ret.clone());

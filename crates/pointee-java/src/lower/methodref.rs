@@ -27,7 +27,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             .trim()
             .to_string();
         // The qualifier: a class, or a value (the bound receiver).
-        let class = match q.kind() {
+        let class = match q.sym() {
             "identifier" => self.class_ref(q),
             "type_identifier" | "generic_type" | "scoped_type_identifier" | "array_type" => {
                 Some(self.ty(q).name())

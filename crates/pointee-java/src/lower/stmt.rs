@@ -14,7 +14,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     }
 
     pub fn stmt(&mut self, node: Node<'a>) {
-        match node.kind() {
+        match node.sym() {
             "block" | "constructor_body" => {
                 let b = self.sub_block(|s| s.block_children(node));
                 self.blocks.last_mut().unwrap().extend(b);
@@ -72,7 +72,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let mut c = node.walk();
                     let inits: Vec<Node<'a>> = node.fields("init", &mut c).collect();
                     for i in inits {
-                        if i.kind() == "local_variable_declaration" {
+                        if i.sym() == "local_variable_declaration" {
                             s.local_decl(i);
                         } else {
                             s.expr(i, None);
@@ -119,7 +119,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 let mut c = node.walk();
                 let inner: Vec<Node<'a>> = node
                     .named_children(&mut c)
-                    .filter(|n| n.kind() != "identifier")
+                    .filter(|n| n.sym() != "identifier")
                     .collect();
                 for i in inner {
                     self.stmt(i);
@@ -148,7 +148,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 let mut c = node.walk();
                 let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
                 for k in kids {
-                    if k.kind() == "parenthesized_expression" {
+                    if k.sym() == "parenthesized_expression" {
                         self.expr(k, None);
                     } else {
                         self.stmt(k);
@@ -212,7 +212,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 .field("dimensions")
                 .map(|x| crate::types::count_dims(x, self.src))
                 .unwrap_or(0);
-            let ty = if tn.kind() == "type_identifier" && text(tn, self.src) == "var" {
+            let ty = if tn.sym() == "type_identifier" && text(tn, self.src) == "var" {
                 JType::Unknown
             } else {
                 wrap_array(base.clone(), dims)
@@ -223,7 +223,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             let v = self.declare(text(name, self.src), ty.clone(), range(name));
             if let Some(val) = value {
                 self.expected = Some(ty.clone());
-                let ev = if val.kind() == "array_initializer" {
+                let ev = if val.sym() == "array_initializer" {
                     self.array_init(val, &ty)
                 } else {
                     self.expr(val, Some(v))
@@ -331,14 +331,14 @@ impl<'a, 'h> Fb<'a, 'h> {
             let kids: Vec<Node<'a>> = g.named_children(&mut c2).collect();
             let arm = self.sub_block(|s| {
                 for k in kids {
-                    if k.kind() == "switch_label" {
+                    if k.sym() == "switch_label" {
                         if text(k, s.src).trim_start().starts_with("default") {
                             has_default = true;
                         }
-                    } else if g.kind() == "switch_rule" {
+                    } else if g.sym() == "switch_rule" {
                         // An arrow arm never falls through; in a switch
                         // expression, an expression arm is its value.
-                        match (k.kind(), k.named_child(0)) {
+                        match (k.sym(), k.named_child(0)) {
                             ("expression_statement", Some(e)) if value => s.yield_value(e),
                             _ => s.stmt(k),
                         }
@@ -357,7 +357,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = node.walk();
         let kids: Vec<Node<'a>> = node.named_children(&mut c).collect();
         for k in kids {
-            match k.kind() {
+            match k.sym() {
                 "resource_specification" => {
                     let mut c2 = k.walk();
                     let rs: Vec<Node<'a>> = k.named_children(&mut c2).collect();
@@ -378,11 +378,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                         let mut c3 = k.walk();
                         let parts: Vec<Node<'a>> = k.named_children(&mut c3).collect();
                         for p in parts {
-                            if p.kind() == "catch_formal_parameter" {
+                            if p.sym() == "catch_formal_parameter" {
                                 if let Some(n) = p.field("name") {
                                     s.catch_param(p, n);
                                 }
-                            } else if p.kind() == "block" {
+                            } else if p.sym() == "block" {
                                 s.stmt(p);
                             }
                         }
@@ -412,7 +412,7 @@ impl<'a, 'h> Fb<'a, 'h> {
         let mut c = param.walk();
         let types: Vec<JType> = param
             .named_children(&mut c)
-            .find(|t| t.kind() == "catch_type")
+            .find(|t| t.sym() == "catch_type")
             .map(|t| {
                 let mut c2 = t.walk();
                 let tys: Vec<JType> = t.named_children(&mut c2).map(|x| self.ty(x)).collect();
