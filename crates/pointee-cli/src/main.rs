@@ -4,7 +4,7 @@
 //! I/O and know output formats; it must never hold analysis logic.
 //!
 //! Exit codes: 0 fine, 1 an alias check failed, 2 bad input (one line on
-//! stderr).
+//! stderr per problem).
 
 mod args;
 mod load;
@@ -38,7 +38,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("pointee: {e}");
+            // One line per problem (a loader reports every unreadable file).
+            for line in e.0.lines() {
+                eprintln!("pointee: {line}");
+            }
             ExitCode::from(2)
         }
     }
