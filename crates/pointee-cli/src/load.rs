@@ -6,6 +6,7 @@
 use crate::args::ModelFile;
 use crate::workspace::{SourceFile, Workspace};
 use pointee_ide::{InputError, Lang as Language};
+use pointee_lsp::disk::{io_reason, utf8_text, SeenFolders};
 use pointee_project::ProgramModel;
 use std::path::Path;
 use std::sync::Arc;
@@ -161,26 +162,23 @@ fn listing(dir: &str) -> Result<Vec<String>, InputError> {
     Ok(out)
 }
 
-/// The folders a walk has entered, by their real path: a symbolic link
-/// back to one of them (`ln -s . self`) is not followed again, so a loop
-/// ends and no file is read twice.
+/// The folders a walk has entered (a symbolic link back to one is not
+/// followed again: loops end).
 #[derive(Default)]
-struct Seen(std::collections::HashSet<std::path::PathBuf>);
+struct Seen(SeenFolders);
 
 impl Seen {
     /// The entries of `dir` (sorted) when it is a folder not entered yet;
     /// a folder that cannot be read is a problem.
     fn enter(&mut self, dir: &Path, problems: &mut Problems) -> Option<Vec<std::path::PathBuf>> {
         let shown = dir.display().to_string();
-        let real = match dir.canonicalize() {
-            Ok(r) => r,
+        match self.0.first_visit(dir) {
+            Ok(true) => {}
+            Ok(false) => return None,
             Err(e) => {
-                problems.add(format!("{shown}: {}", io_reason(&e)));
+                problems.add(format!("{shown}: {e}"));
                 return None;
             }
-        };
-        if !self.0.insert(real) {
-            return None;
         }
         match std::fs::read_dir(dir) {
             Ok(entries) => {
@@ -312,20 +310,8 @@ fn read(path: &Path, shown: &str) -> Result<SourceFile, InputError> {
 }
 
 fn read_text(path: &Path, shown: &str) -> Result<String, InputError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?;
-    String::from_utf8(bytes).map_err(|e| {
-        InputError(format!(
-            "{shown}: invalid UTF-8 at byte {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
+    std::fs::read(path)
+        .map_err(|e| io_reason(&e))
+        .and_then(utf8_text)
+        .map_err(|e| InputError(format!("{shown}: {e}")))
 }
