@@ -22,6 +22,11 @@ use workspace::now;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().map(String::as_str) == Some("lsp") {
+        // Before any other thread allocates: a long session's memory stays
+        // near the first analysis's (see the function).
+        pointee_lsp::disk::one_allocator_arena();
+    }
     // Deeply nested programs recurse in the front end's helpers; give the
     // work a large stack rather than rely on the main thread's.
     let worker = std::thread::Builder::new()
