@@ -34,9 +34,10 @@ const KNOWN: &[(u64, &str)] = &[];
 
 /// Seeds whose analysis takes most of a minute or more in a debug build (a
 /// performance problem, not a soundness one): skipped unless ORACLE_SEEDS
-/// names a range explicitly. Seed 93: ~40 s of analysis (debug); seed 28
-/// took ~90 s (`pointee check`) before backward walks were generated.
-const SLOW: &[u64] = &[28, 93];
+/// names a range explicitly. None today: seeds 28 and 93 (once ~90 s and
+/// ~40 s) take 0.5 s and 1.8 s of test time now (debug build, loaded
+/// machine), so they run in CI again.
+const SLOW: &[u64] = &[];
 
 /// One object a probe saw: its name in the analysis' terms, and for a heap
 /// object whether it was its site's most recent allocation at the time.
@@ -344,6 +345,9 @@ fn seeds() -> std::ops::Range<u64> {
 #[test]
 fn generated_programs_are_analysed_soundly() {
     if Command::new("gcc").arg("--version").output().is_err() {
+        // Outside CI a missing tool skips; in CI it is a failure (.ci/run
+        // installs it), never a silent pass.
+        assert!(std::env::var_os("CI").is_none(), "CI needs gcc for this test");
         eprintln!("gcc not installed; skipping the runtime oracle");
         return;
     }
