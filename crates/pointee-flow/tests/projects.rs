@@ -59,7 +59,10 @@ fn c_projects_run_under_gcc() {
     {
         // Outside CI a missing tool skips; in CI it is a failure (.ci/run
         // installs it), never a silent pass.
-        assert!(std::env::var_os("CI").is_none(), "CI needs gcc for this test");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs gcc for this test"
+        );
         eprintln!("gcc not found: skipped");
         return;
     }

@@ -83,4 +83,3 @@ pub fn observed(exe: &Path, calls: &Path) -> BTreeSet<(Option<String>, String)> 
     }
     edges
 }
-
