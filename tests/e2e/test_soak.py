@@ -22,9 +22,9 @@ import time
 
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig
 
-from conftest import BIN
+from conftest import BIN, initialize_in
 from gen_program import program
 
 STEPS = int(os.environ.get("POINTEE_SOAK_STEPS", "300"))
@@ -44,19 +44,7 @@ def rss_kib(pid):
 
 async def start(tmp_path):
     client = await ClientServerConfig(server_command=[BIN, "lsp"], server_env=dict(os.environ)).start()
-
-    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params):
-        return None
-
-    await client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=tmp_path.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
-            initialization_options={"debounceMs": 50},
-        )
-    )
+    await initialize_in(client, tmp_path, debounceMs=50)
     return client
 
 

@@ -10,9 +10,9 @@ import os
 
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import BIN, EXAMPLE, position_of
+from conftest import BIN, EXAMPLE, initialize_in, position_of
 
 TIMEOUT = 120
 
@@ -39,19 +39,7 @@ def build_bad_workspace(root):
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[BIN, "lsp"]))
 async def client(lsp_client: LanguageClient, tmp_path):
     build_bad_workspace(tmp_path)
-
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params):  # the server registers file watchers
-        return None
-
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=tmp_path.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
-        )
-    )
-    lsp_client.workspace_dir = tmp_path
+    await initialize_in(lsp_client, tmp_path)
     yield
     await lsp_client.shutdown_session()
 
@@ -234,19 +222,7 @@ async def many(lsp_client: LanguageClient, tmp_path):
         else:
             (sub / f"obj{i}.o").write_bytes(BINARY[:256])
     assert sum(len(files) for _, _, files in os.walk(tmp_path)) == 5000
-
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params):
-        return None
-
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=tmp_path.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
-        )
-    )
-    lsp_client.workspace_dir = tmp_path
+    await initialize_in(lsp_client, tmp_path)
     yield
     await lsp_client.shutdown_session()
 
