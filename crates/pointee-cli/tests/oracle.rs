@@ -351,7 +351,10 @@ fn generated_programs_are_analysed_soundly() {
     if Command::new("gcc").arg("--version").output().is_err() {
         // Outside CI a missing tool skips; in CI it is a failure (.ci/run
         // installs it), never a silent pass.
-        assert!(std::env::var_os("CI").is_none(), "CI needs gcc for this test");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs gcc for this test"
+        );
         eprintln!("gcc not installed; skipping the runtime oracle");
         return;
     }

@@ -101,7 +101,10 @@ fn ide_fixtures_compile_and_run() {
         }
     } else {
         // In CI a missing tool is a failure (.ci/run installs it).
-        assert!(std::env::var_os("CI").is_none(), "CI needs gcc for this test");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs gcc for this test"
+        );
         eprintln!("gcc not found: C fixtures not run");
     }
     if available("javac") {
@@ -128,7 +131,10 @@ fn ide_fixtures_compile_and_run() {
         }
     } else {
         // In CI a missing tool is a failure (.ci/run installs it).
-        assert!(std::env::var_os("CI").is_none(), "CI needs javac for this test");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs javac for this test"
+        );
         eprintln!("javac not found: Java fixtures not run");
     }
     let _ = std::fs::remove_dir_all(&out);
