@@ -6,6 +6,8 @@ import pathlib
 import shutil
 
 import pytest
+from lsprotocol import types
+from pytest_lsp import client_capabilities
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("POINTEE_BIN", str(ROOT / "target" / "release" / "pointee"))
@@ -33,3 +35,22 @@ def position_of(text: str, needle: str, occurrence: int = 0, offset: int = 0):
 
 def have_binary():
     return os.path.exists(BIN) or shutil.which(BIN) is not None
+
+
+async def initialize_in(client, root, **options):
+    """Starts a session of `client` on the workspace folder `root` as VS
+    Code would (the server may register file watchers)."""
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params):
+        return None
+
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")],
+            initialization_options=options or None,
+        )
+    )
+    client.workspace_dir = root

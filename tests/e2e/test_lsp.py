@@ -10,29 +10,16 @@ import subprocess
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import BIN, EXAMPLE, position_of
+from conftest import BIN, EXAMPLE, initialize_in, position_of
 
 TIMEOUT = 60
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[BIN, "lsp"]))
 async def client(lsp_client: LanguageClient, workspace):
-    caps = client_capabilities("visual-studio-code")
-
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params):  # the server registers file watchers
-        return None
-
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=caps,
-            root_uri=workspace.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
-        )
-    )
-    lsp_client.workspace_dir = workspace
+    await initialize_in(lsp_client, workspace)
     yield
     await lsp_client.shutdown_session()
 

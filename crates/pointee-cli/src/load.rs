@@ -6,6 +6,7 @@
 use crate::args::ModelFile;
 use crate::workspace::{SourceFile, Workspace};
 use pointee_ide::{InputError, Lang as Language};
+use pointee_lsp::disk::{io_reason, utf8_text, SeenFolders};
 use pointee_project::ProgramModel;
 use std::path::Path;
 use std::sync::Arc;
@@ -81,11 +82,13 @@ fn units(model: ProgramModel) -> Result<Program, InputError> {
             }
         )));
     }
-    let files = model
+    let mut problems = Problems::default();
+    let files: Vec<SourceFile> = model
         .units
         .iter()
-        .map(|u| read(Path::new(&u.file), &u.file))
-        .collect::<Result<Vec<_>, _>>()?;
+        .filter_map(|u| problems.take(read(Path::new(&u.file), &u.file)))
+        .collect();
+    problems.into_result()?;
     let mut ws = on_disk(Workspace::new(files));
     ws.configs = model
         .units
@@ -114,42 +117,116 @@ fn read_model_file(path: &str) -> Result<String, String> {
 }
 
 /// Every file under `dir`, relative to it (`/`-separated, sorted), outside
-/// hidden folders and `target/`.
+/// hidden folders and `target/`. A folder reached again through a symbolic
+/// link (a loop, or a second name) is read once.
 fn listing(dir: &str) -> Result<Vec<String>, InputError> {
-    fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) -> Result<(), InputError> {
-        let shown = dir.display().to_string();
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?;
-        for e in entries.filter_map(Result::ok) {
-            let name = e.file_name().to_string_lossy().into_owned();
+    fn walk(
+        dir: &Path,
+        prefix: &str,
+        seen: &mut Seen,
+        out: &mut Vec<String>,
+        problems: &mut Problems,
+    ) {
+        let Some(entries) = seen.enter(dir, problems) else {
+            return;
+        };
+        for p in entries {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if name.starts_with('.') {
                 continue;
             }
             let rel = format!("{prefix}{name}");
-            let p = e.path();
             if p.is_dir() {
                 if name != "target" {
-                    walk(&p, &format!("{rel}/"), out)?;
+                    walk(&p, &format!("{rel}/"), seen, out, problems);
                 }
             } else {
                 out.push(rel);
             }
         }
-        Ok(())
     }
     let mut out = Vec::new();
-    walk(Path::new(dir), "", &mut out)?;
+    let mut problems = Problems::default();
+    walk(
+        Path::new(dir),
+        "",
+        &mut Seen::default(),
+        &mut out,
+        &mut problems,
+    );
+    problems.into_result()?;
     out.sort();
     Ok(out)
+}
+
+/// The folders a walk has entered (a symbolic link back to one is not
+/// followed again: loops end).
+#[derive(Default)]
+struct Seen(SeenFolders);
+
+impl Seen {
+    /// The entries of `dir` (sorted) when it is a folder not entered yet;
+    /// a folder that cannot be read is a problem.
+    fn enter(&mut self, dir: &Path, problems: &mut Problems) -> Option<Vec<std::path::PathBuf>> {
+        let shown = dir.display().to_string();
+        match self.0.first_visit(dir) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => {
+                problems.add(format!("{shown}: {e}"));
+                return None;
+            }
+        }
+        match std::fs::read_dir(dir) {
+            Ok(entries) => {
+                let mut v: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+                v.sort();
+                Some(v)
+            }
+            Err(e) => {
+                problems.add(format!("{shown}: {}", io_reason(&e)));
+                None
+            }
+        }
+    }
+}
+
+/// Every problem of the input found so far: all of them are reported, one
+/// line each, rather than the first alone.
+#[derive(Default)]
+struct Problems(Vec<String>);
+
+impl Problems {
+    fn add(&mut self, line: String) {
+        self.0.push(line);
+    }
+
+    fn take<T>(&mut self, r: Result<T, InputError>) -> Option<T> {
+        r.map_err(|e| self.add(e.0)).ok()
+    }
+
+    fn into_result(self) -> Result<(), InputError> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(InputError(self.0.join("\n")))
+        }
+    }
 }
 
 /// The files and directories given, as one program; C includes are read
 /// from the disk.
 pub fn workspace(paths: &[String]) -> Result<Workspace, InputError> {
     let mut files = Vec::new();
+    let mut problems = Problems::default();
+    let mut seen = Seen::default();
     for p in paths {
-        collect(Path::new(p), p, &mut files)?;
+        collect(Path::new(p), p, &mut seen, &mut files, &mut problems);
     }
+    problems.into_result()?;
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files.dedup_by(|a, b| a.name == b.name);
     Ok(on_disk(Workspace::new(files)))
@@ -181,45 +258,51 @@ pub fn each_file(paths: &[String]) -> Result<Vec<Workspace>, InputError> {
         .collect())
 }
 
-fn collect(path: &Path, shown: &str, out: &mut Vec<SourceFile>) -> Result<(), InputError> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?;
+fn collect(
+    path: &Path,
+    shown: &str,
+    seen: &mut Seen,
+    out: &mut Vec<SourceFile>,
+    problems: &mut Problems,
+) {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return problems.add(format!("{shown}: {}", io_reason(&e))),
+    };
     if meta.is_dir() {
-        let before = out.len();
-        walk(path, out)?;
-        if out.len() == before {
-            return Err(InputError(format!(
-                "{shown}: directory has no .c, .h or .java files"
-            )));
+        let before = (out.len(), problems.0.len());
+        walk(path, seen, out, problems);
+        if out.len() == before.0 && problems.0.len() == before.1 {
+            problems.add(format!("{shown}: directory has no .c, .h or .java files"));
         }
-        return Ok(());
+        return;
     }
     if Language::of_path(shown).is_none() {
-        return Err(InputError(format!(
+        return problems.add(format!(
             "{shown}: not a C or Java source file (.c, .h, .java)"
-        )));
+        ));
     }
-    out.push(read(path, shown)?);
-    Ok(())
+    if let Some(f) = problems.take(read(path, shown)) {
+        out.push(f);
+    }
 }
 
-fn walk(dir: &Path, out: &mut Vec<SourceFile>) -> Result<(), InputError> {
-    let shown = dir.display().to_string();
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
+/// The `.c` and `.java` files under `dir`; a folder met again through a
+/// symbolic link is skipped.
+fn walk(dir: &Path, seen: &mut Seen, out: &mut Vec<SourceFile>, problems: &mut Problems) {
+    let Some(entries) = seen.enter(dir, problems) else {
+        return;
+    };
     for p in entries {
         let name = p.display().to_string();
         if p.is_dir() {
-            walk(&p, out)?;
+            walk(&p, seen, out, problems);
         } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "java")) {
-            out.push(read(&p, &name)?);
+            if let Some(f) = problems.take(read(&p, &name)) {
+                out.push(f);
+            }
         }
     }
-    Ok(())
 }
 
 fn read(path: &Path, shown: &str) -> Result<SourceFile, InputError> {
@@ -227,20 +310,8 @@ fn read(path: &Path, shown: &str) -> Result<SourceFile, InputError> {
 }
 
 fn read_text(path: &Path, shown: &str) -> Result<String, InputError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError(format!("{shown}: {}", io_reason(&e))))?;
-    String::from_utf8(bytes).map_err(|e| {
-        InputError(format!(
-            "{shown}: invalid UTF-8 at byte {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
+    std::fs::read(path)
+        .map_err(|e| io_reason(&e))
+        .and_then(utf8_text)
+        .map_err(|e| InputError(format!("{shown}: {e}")))
 }

@@ -4,7 +4,7 @@
 //! I/O and know output formats; it must never hold analysis logic.
 //!
 //! Exit codes: 0 fine, 1 an alias check failed, 2 bad input (one line on
-//! stderr).
+//! stderr per problem).
 
 mod args;
 mod load;
@@ -22,6 +22,11 @@ use workspace::now;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().map(String::as_str) == Some("lsp") {
+        // Before any other thread allocates: a long session's memory stays
+        // near the first analysis's (see the function).
+        pointee_lsp::disk::one_allocator_arena();
+    }
     // Deeply nested programs recurse in the front end's helpers; give the
     // work a large stack rather than rely on the main thread's.
     let worker = std::thread::Builder::new()
@@ -38,7 +43,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("pointee: {e}");
+            // One line per problem (a loader reports every unreadable file).
+            for line in e.0.lines() {
+                eprintln!("pointee: {line}");
+            }
             ExitCode::from(2)
         }
     }

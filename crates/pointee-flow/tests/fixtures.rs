@@ -26,6 +26,12 @@ fn c_flow_fixtures_run_under_gcc() {
         .output()
         .is_err()
     {
+        // Outside CI a missing tool skips; in CI it is a failure (.ci/run
+        // installs it), never a silent pass.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs gcc for this test"
+        );
         eprintln!("gcc not found: skipped");
         return;
     }
@@ -33,6 +39,7 @@ fn c_flow_fixtures_run_under_gcc() {
     let out_dir = std::env::temp_dir().join(format!("pointee-flow-gcc-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let mut failures = Vec::new();
+    let mut ran = 0;
     for path in fixtures() {
         let text = std::fs::read_to_string(&path).unwrap();
         if text.contains("NO-GCC") {
@@ -56,6 +63,7 @@ fn c_flow_fixtures_run_under_gcc() {
             continue;
         }
         let run = std::process::Command::new(&exe).output().unwrap();
+        ran += 1;
         if !run.status.success() {
             failures.push(format!(
                 "{}: exit {:?}: {}",
@@ -67,6 +75,9 @@ fn c_flow_fixtures_run_under_gcc() {
     }
     let _ = std::fs::remove_dir_all(&out_dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The folder held 101 fixtures gcc runs when this was written: a loop
+    // that finds none (a moved folder) must not pass.
+    assert!(ran >= 90, "only {ran} fixtures ran under gcc");
 }
 
 /// Re-running any unit's body for a query must find every callee in the

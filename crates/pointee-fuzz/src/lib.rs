@@ -10,6 +10,7 @@
 //! how fast anything runs (wall-clock limits only guard against hangs).
 
 pub mod answers;
+pub mod call_runs;
 pub mod driver;
 pub mod edits;
 pub mod gen;

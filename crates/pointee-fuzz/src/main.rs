@@ -129,6 +129,13 @@ fn incremental(lang: Lang, edits: usize, seed: u64, stride: usize) -> ExitCode {
             }
         }
         done += per_case;
+        // Progress, so that a run stopped early still says how far it got.
+        eprintln!(
+            "{lang:?}: fixture {}/{}: {done} edits ({changed} changed a text), 0 differences, {:.0} s",
+            k + 1,
+            cases.len(),
+            started.elapsed().as_secs_f64()
+        );
     }
     println!(
         "{lang:?}: {} fixtures, {done} edits ({changed} changed a text), 0 differences, {:.0} s",

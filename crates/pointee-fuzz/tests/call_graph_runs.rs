@@ -12,80 +12,11 @@
 //! instrumented (pointee reads them as checks, not calls). Needs gcc and nm; without them the test is skipped, unless `CI`
 //! is set.
 
+use pointee_fuzz::call_runs::{functions, have, observed};
 use pointee_ide::{AnalysisHost, Config};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Text symbols of an executable, sorted by address: (address, name).
-fn functions(exe: &Path) -> Vec<(u64, String)> {
-    let out = Command::new("nm")
-        .arg("-n")
-        .arg(exe)
-        .output()
-        .expect("nm runs");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.split_whitespace();
-            let (addr, kind, name) = (parts.next()?, parts.next()?, parts.next()?);
-            matches!(kind, "T" | "t")
-                .then(|| Some((u64::from_str_radix(addr, 16).ok()?, name.to_string())))?
-        })
-        .collect()
-}
-
-/// The function holding `addr` (the last symbol at or below it). An
-/// address in a shared library lands past the executable's last text
-/// symbol (`_fini`, not instrumented), so it never names a program
-/// function.
-fn function_at(funcs: &[(u64, String)], addr: u64) -> Option<&str> {
-    let i = funcs.partition_point(|(a, _)| *a <= addr);
-    (i > 0).then(|| funcs[i - 1].1.as_str())
-}
-
-/// Observed (caller, callee) edges of one run of `exe`; callers outside
-/// the instrumented functions are `None`.
-fn observed(exe: &Path, calls: &Path) -> BTreeSet<(Option<String>, String)> {
-    let funcs = functions(exe);
-    let text = std::fs::read_to_string(calls).unwrap_or_default();
-    let mut callees = BTreeSet::new();
-    let mut raw = BTreeSet::new();
-    for line in text.lines() {
-        let mut it = line
-            .split(' ')
-            .map(|x| u64::from_str_radix(x, 16).unwrap_or(0));
-        let (Some(f), Some(site)) = (it.next(), it.next()) else {
-            continue;
-        };
-        raw.insert((f, site));
-    }
-    let exact: BTreeMap<u64, &str> = funcs.iter().map(|(a, n)| (*a, n.as_str())).collect();
-    let mut edges = BTreeSet::new();
-    for &(f, _) in &raw {
-        if let Some(n) = exact.get(&f) {
-            callees.insert(n.to_string());
-        }
-    }
-    for (f, site) in raw {
-        let Some(callee) = exact.get(&f) else {
-            continue;
-        };
-        // A call site in an instrumented function of the program.
-        let caller = function_at(&funcs, site)
-            .filter(|c| callees.contains(*c) || *c == "main")
-            .map(str::to_string);
-        edges.insert((caller, callee.to_string()));
-    }
-    edges
-}
 
 /// The functions a fixture defines as pointee reads it (`__POINTEE__`
 /// defined), from gcc's own object file: the rest are outside the program.
@@ -132,7 +63,7 @@ fn every_observed_call_edge_is_in_pointees_call_graph() {
         eprintln!("gcc or nm not found: skipped");
         return;
     }
-    let recorder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/record_calls.c");
+    let recorder = pointee_fuzz::call_runs::recorder();
     let out_dir = std::env::temp_dir().join(format!("pointee-call-runs-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let (mut programs, mut checked, mut from_outside, mut unlinked) = (0, 0, 0, 0);

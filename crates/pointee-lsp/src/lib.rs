@@ -24,7 +24,7 @@ use convert::Files;
 use docs::{Doc, Docs};
 use pointee_ide::{Cancellable, Cancelled, Lang};
 use settings::Settings;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -93,6 +93,9 @@ struct Shared {
     /// Files that have diagnostics published (to clear them later).
     published: Mutex<BTreeSet<String>>,
     progress_tokens: AtomicU64,
+    /// The problems shown to the user, by what they concern (a file's path,
+    /// a folder's model): each is shown once while it stands.
+    reported: Mutex<BTreeMap<String, String>>,
 }
 
 pub struct Backend {
@@ -206,6 +209,7 @@ impl Backend {
                 status: AtomicBool::new(false),
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
+                reported: Mutex::default(),
             }),
         }
     }
@@ -277,15 +281,23 @@ impl Backend {
     async fn reload_model(&self) {
         let folders = lock(&self.shared.folders).clone();
         let mut models = Vec::new();
-        let mut errors = Vec::new();
+        let mut problems = Vec::new();
         for f in &folders {
             let mut listing = Vec::new();
-            list_files(f, f, &mut listing, 0);
+            list_files(f, f, &mut listing, &mut disk::SeenFolders::default(), 0);
             let root = f.to_string_lossy();
-            let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+            let mut read = |p: &str| {
+                std::fs::read(p)
+                    .map_err(|e| disk::io_reason(&e))
+                    .and_then(disk::utf8_text)
+            };
+            let about = format!("the program model of {root}");
             match pointee_ide::CModel::read(&root, &listing, &mut read) {
-                Ok(m) => models.push(m),
-                Err(e) => errors.push(e),
+                Ok(m) => {
+                    models.push(m);
+                    problems.push((about, None));
+                }
+                Err(e) => problems.push((about, Some(format!("pointee: {e}")))),
             }
         }
         let model = (!models.is_empty()).then(|| pointee_ide::CModel::join(models));
@@ -298,24 +310,70 @@ impl Backend {
         if changed {
             lock(&self.shared.docs).rev += 1;
         }
-        for e in errors {
-            self.client
-                .show_message(lsp::MessageType::ERROR, format!("pointee: {e}"))
-                .await;
+        self.report(lsp::MessageType::ERROR, problems).await;
+    }
+
+    /// Shows each problem (what it concerns, and its message or `None` when
+    /// it has none any more) that is not shown already: a malformed model or
+    /// an unreadable file is reported once, not at every reload, and again
+    /// only after it was fixed and broke anew.
+    async fn report(&self, typ: lsp::MessageType, problems: Vec<(String, Option<String>)>) {
+        let mut new = Vec::new();
+        {
+            let mut shown = lock(&self.shared.reported);
+            for (about, message) in problems {
+                match message {
+                    Some(m) if shown.get(&about) != Some(&m) => {
+                        shown.insert(about, m.clone());
+                        new.push(m);
+                    }
+                    Some(_) => {}
+                    None => {
+                        shown.remove(&about);
+                    }
+                }
+            }
         }
+        for m in new {
+            self.client.show_message(typ, m).await;
+        }
+    }
+
+    /// Reports the files a read left out of the program (and forgets the
+    /// problems of files read fine now).
+    async fn report_reads(&self, reads: Vec<(String, Option<String>)>) {
+        let problems = reads
+            .into_iter()
+            .map(|(path, reason)| {
+                let m = reason.map(|r| format!("pointee: {path}: {r}; left out of the program"));
+                (path, m)
+            })
+            .collect();
+        self.report(lsp::MessageType::WARNING, problems).await;
     }
 
     /// Reads the C and Java files under `folders` into the documents (open
     /// buffers win). Synchronous, so requests after the notification that
-    /// asked for it see the files.
-    fn scan_folders(&self, folders: &[PathBuf]) {
+    /// asked for it see the files. Returns each file read and why it was
+    /// left out, if it was (for [`Backend::report_reads`]).
+    fn scan_folders(&self, folders: &[PathBuf]) -> Vec<(String, Option<String>)> {
         let mut found = Vec::new();
+        let mut seen = disk::SeenFolders::default();
         for f in folders {
-            scan(f, &mut found, 0);
+            scan(f, &mut found, &mut seen, 0);
         }
         let mut docs = lock(&self.shared.docs);
         let mut changed = false;
+        let mut reads = Vec::new();
         for (name, text) in found {
+            let text = match text {
+                Ok(t) => t,
+                Err(reason) => {
+                    reads.push((name, Some(reason)));
+                    continue;
+                }
+            };
+            reads.push((name.clone(), None));
             if docs.map.get(&name).is_some_and(|d| d.open) {
                 continue;
             }
@@ -326,6 +384,7 @@ impl Backend {
         if changed {
             docs.rev += 1;
         }
+        reads
     }
 }
 
@@ -334,9 +393,15 @@ const MAX_FILE_BYTES: u64 = 4 << 20;
 
 /// Every file under `dir` (skipping hidden folders and build output), as a
 /// path relative to `root` with `/` between folders: what the program
-/// model is read from.
-fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>, depth: usize) {
-    if depth > 40 || out.len() >= MAX_FILES {
+/// model is read from. Symbolic links are followed, each folder once.
+fn list_files(
+    root: &std::path::Path,
+    dir: &std::path::Path,
+    out: &mut Vec<String>,
+    seen: &mut disk::SeenFolders,
+    depth: usize,
+) {
+    if depth > 40 || out.len() >= MAX_FILES || seen.first_visit(dir) != Ok(true) {
         return;
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -345,10 +410,9 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     for e in entries.flatten() {
         let path = e.path();
         let name = e.file_name().to_string_lossy().into_owned();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
+        if path.is_dir() {
             if !skipped_folder(&name) {
-                list_files(root, &path, out, depth + 1);
+                list_files(root, &path, out, seen, depth + 1);
             }
         } else if let Ok(rel) = path.strip_prefix(root) {
             let parts: Vec<String> = rel
@@ -375,9 +439,15 @@ fn skipped_folder(name: &str) -> bool {
 }
 
 /// Every .c, .h and .java file under `dir` (skipping hidden folders and
-/// build output), with its text.
-fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
-    if depth > 40 || out.len() >= MAX_FILES {
+/// build output; symbolic links followed, each folder once), with its text
+/// or why it cannot be read.
+fn scan(
+    dir: &std::path::Path,
+    out: &mut Vec<(String, std::result::Result<String, String>)>,
+    seen: &mut disk::SeenFolders,
+    depth: usize,
+) {
+    if depth > 40 || out.len() >= MAX_FILES || seen.first_visit(dir) != Ok(true) {
         return;
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -388,24 +458,33 @@ fn scan(dir: &std::path::Path, out: &mut Vec<(String, String)>, depth: usize) {
     for e in entries {
         let path = e.path();
         let name = e.file_name().to_string_lossy().into_owned();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            if skipped_folder(&name) {
-                continue;
+        if path.is_dir() {
+            if !skipped_folder(&name) {
+                scan(&path, out, seen, depth + 1);
             }
-            scan(&path, out, depth + 1);
-        } else if ft.is_file() && Lang::of_path(&name).is_some() {
-            if e.metadata()
-                .map(|m| m.len() > MAX_FILE_BYTES)
-                .unwrap_or(true)
-            {
-                continue;
-            }
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                out.push((path.to_string_lossy().into_owned(), text));
-            }
+        } else if Lang::of_path(&name).is_some() {
+            out.push((path.to_string_lossy().into_owned(), read_source(&path)));
         }
     }
+}
+
+/// A source file's text, or why the server leaves it out: it cannot be
+/// read, is not UTF-8, or is larger than the server reads from the disk
+/// (opened in the editor, it is analysed whatever its size).
+fn read_source(path: &std::path::Path) -> std::result::Result<String, String> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| disk::io_reason(&e))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(format!(
+            "{:.1} MiB, more than the {} MiB the server reads from the disk",
+            len as f64 / (1 << 20) as f64,
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    std::fs::read(path)
+        .map_err(|e| disk::io_reason(&e))
+        .and_then(disk::utf8_text)
 }
 
 /// `pointee/status`: how the last analysis went, for a status bar.
@@ -599,7 +678,8 @@ impl LanguageServer for Backend {
         // The program is every C and Java file under the folders: read them
         // before answering, so the first requests see the whole program.
         let folders = lock(&self.shared.folders).clone();
-        self.scan_folders(&folders);
+        let reads = self.scan_folders(&folders);
+        self.report_reads(reads).await;
         self.reload_model().await;
         Ok(lsp::InitializeResult {
             server_info: Some(lsp::ServerInfo {
@@ -707,8 +787,10 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: lsp::DidCloseTextDocumentParams) {
         let name = convert::uri_to_name(&params.text_document.uri);
-        // Back to the file on disk, or out of the program if there is none.
-        let disk = std::fs::read_to_string(&name).ok();
+        // Back to the file on disk, or out of the program if there is none
+        // (or it cannot be read: reported).
+        let path = std::path::Path::new(&name);
+        let read = path.exists().then(|| read_source(path));
         let in_folder = {
             let folders = lock(&self.shared.folders);
             folders
@@ -717,16 +799,19 @@ impl LanguageServer for Backend {
         };
         {
             let mut docs = lock(&self.shared.docs);
-            match disk {
-                Some(text) if in_folder => {
+            match &read {
+                Some(Ok(text)) if in_folder => {
                     docs.map
-                        .insert(name.clone(), Arc::new(Doc::from_disk(&name, &text)));
+                        .insert(name.clone(), Arc::new(Doc::from_disk(&name, text)));
                 }
                 _ => {
                     docs.map.remove(&name);
                 }
             }
             docs.rev += 1;
+        }
+        if let Some(read) = read.filter(|_| in_folder) {
+            self.report_reads(vec![(name, read.err())]).await;
         }
         self.schedule_analysis();
     }
@@ -747,6 +832,7 @@ impl LanguageServer for Backend {
 
     async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
         let mut changed = false;
+        let mut reads = Vec::new();
         // A model file, or a `.c` file added or removed (a unit when no
         // model file names the units), changes the program.
         let model_touched = params.changes.iter().any(|ev| {
@@ -766,10 +852,13 @@ impl LanguageServer for Backend {
                 continue; // the buffer wins over the disk
             }
             let text = if ev.typ == lsp::FileChangeType::DELETED {
+                reads.push((name.clone(), None));
                 None
             } else {
                 // Read before awaiting anything, so later requests see it.
-                std::fs::read_to_string(&name).ok()
+                let read = read_source(std::path::Path::new(&name));
+                reads.push((name.clone(), read.as_ref().err().cloned()));
+                read.ok()
             };
             let mut docs = lock(&self.shared.docs);
             match text {
@@ -786,6 +875,7 @@ impl LanguageServer for Backend {
         if changed {
             lock(&self.shared.docs).rev += 1;
         }
+        self.report_reads(reads).await;
         if model_touched {
             self.reload_model().await;
         }
@@ -835,7 +925,8 @@ impl LanguageServer for Backend {
             .iter()
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
             .collect();
-        self.scan_folders(&added);
+        let reads = self.scan_folders(&added);
+        self.report_reads(reads).await;
         self.reload_model().await;
         self.schedule_analysis();
     }
