@@ -414,11 +414,23 @@ impl<'p> Executor<'p, '_> {
         if self.done || self.exhausted {
             return true;
         }
+        self.facts.check_cancelled();
         let b = self.bounds();
         if self.stats.paths >= b.max_paths || self.start.elapsed() >= self.time_budget() {
             self.exhausted = true;
         }
         self.exhausted
+    }
+
+    /// Test generation keeps the input of every path the budget cut, while
+    /// time is left.
+    fn keep_cut(&mut self, states: impl Iterator<Item = State<'p>>) {
+        for st in states {
+            if self.start.elapsed() >= self.time_budget() {
+                break;
+            }
+            self.record(&st, None);
+        }
     }
 
     /// A path ends here without reaching the fault.
@@ -434,15 +446,8 @@ impl<'p> Executor<'p, '_> {
             let mut states = cur.into_iter();
             while let Some(st) = states.next() {
                 if self.stop() {
-                    // Test generation keeps the input of every path the
-                    // budget cut, while time is left.
                     let ended = out.into_iter().map(|(s, _)| s);
-                    for st in std::iter::once(st).chain(states).chain(next).chain(ended) {
-                        if self.start.elapsed() >= self.time_budget() {
-                            break;
-                        }
-                        self.record(&st, None);
-                    }
+                    self.keep_cut(std::iter::once(st).chain(states).chain(next).chain(ended));
                     return Vec::new();
                 }
                 for (st, ctl) in self.stmt(st, s) {
@@ -493,6 +498,11 @@ impl<'p> Executor<'p, '_> {
                 let mut cur = vec![st];
                 let mut out = Vec::new();
                 for _ in 0..self.bounds().loop_unfoldings {
+                    // A body of no statement never stops by itself.
+                    if self.stop() {
+                        self.keep_cut(std::mem::take(&mut cur).into_iter());
+                        break;
+                    }
                     let mut next = Vec::new();
                     for st in cur {
                         for (s, ctl) in self.block(st, body) {

@@ -49,6 +49,12 @@ pub trait Facts {
     /// What the value of `place` may point to at `point` of `function`,
     /// over every calling context.
     fn pointees(&mut self, function: &str, point: Point, place: &Place) -> Option<Vec<Pointee>>;
+
+    /// Called between steps of the search, so that a caller that no longer
+    /// wants the answer (an editor's newer edit, a cancelled request) can
+    /// stop it: by unwinding with its own cancellation payload, which the
+    /// caller catches. The default never stops.
+    fn check_cancelled(&mut self) {}
 }
 
 /// No facts: plain lazy initialisation.
@@ -120,6 +126,17 @@ pub enum Value {
     Scalar,
 }
 
+impl Value {
+    /// The value as the answers write it: `NULL`, `o1`, `any`.
+    pub fn text(&self) -> String {
+        match self {
+            Value::Null => "NULL".into(),
+            Value::Object(k) => format!("o{}", k + 1),
+            Value::Scalar => "any".into(),
+        }
+    }
+}
+
 /// An object of the input: its type and the pointer fields the path read
 /// before writing them (others are "don't care": the test leaves them
 /// zero, i.e. NULL).
@@ -143,11 +160,42 @@ pub struct Decision {
     pub taken: bool,
 }
 
+impl Decision {
+    /// The decision in words: `list == NULL is false`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} is {}",
+            self.test
+                .as_deref()
+                .unwrap_or("a condition pointee does not model"),
+            self.taken
+        )
+    }
+}
+
 /// How the dereference faults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     Null,
     UseAfterFree,
+}
+
+impl Fault {
+    /// A short name for tools (`null`, `use-after-free`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Fault::Null => "null",
+            Fault::UseAfterFree => "use-after-free",
+        }
+    }
+
+    /// What the fault is, in words (`NULL dereference`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fault::Null => "NULL dereference",
+            Fault::UseAfterFree => "use after free",
+        }
+    }
 }
 
 /// An input that makes the dereference fault (or, in test generation,
@@ -167,6 +215,50 @@ pub struct Witness {
     pub unmodelled_calls: usize,
 }
 
+impl Witness {
+    /// The input, one line per argument (`list = o1`) then per object
+    /// (`o1: struct node { next = NULL }`).
+    pub fn input_lines(&self) -> Vec<String> {
+        let args = self
+            .args
+            .iter()
+            .map(|(name, _, v)| format!("{name} = {}", v.text()));
+        let objects = self.objects.iter().map(|o| {
+            let fields: Vec<String> = o
+                .fields
+                .iter()
+                .map(|(p, v)| match field_text(p) {
+                    f if f.is_empty() => format!("*o{} = {}", o.id + 1, v.text()),
+                    f => format!("{f} = {}", v.text()),
+                })
+                .collect();
+            let fields = if fields.is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{{ {} }}", fields.join(", "))
+            };
+            format!("o{}: {} {fields}", o.id + 1, type_text(&o.ty))
+        });
+        args.chain(objects).collect()
+    }
+
+    /// Whether a concrete run of the input surely takes the path: no
+    /// branch assumed and no library call ignored.
+    pub fn confirmed(&self) -> bool {
+        self.assumed == 0 && self.unmodelled_calls == 0
+    }
+
+    /// Why a concrete run may take another path, when it may.
+    pub fn unconfirmed_note(&self) -> Option<String> {
+        (!self.confirmed()).then(|| {
+            format!(
+                "the path assumes {} branch(es) on conditions pointee does not model and ignores {} library call(s)",
+                self.assumed, self.unmodelled_calls
+            )
+        })
+    }
+}
+
 /// How much the search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -183,6 +275,16 @@ pub struct Stats {
     pub faulted_elsewhere: u32,
     /// Path conditions Z3 found unsatisfiable.
     pub infeasible: u32,
+}
+
+impl Stats {
+    /// The figures in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} paths, {} choices, {} candidates pruned by the facts, {} paths cut by the bounds, {} faulted elsewhere",
+            self.paths, self.choices, self.pruned, self.cut, self.faulted_elsewhere
+        )
+    }
 }
 
 /// The answer of a search.
