@@ -68,10 +68,16 @@ fn a_cancelled_snapshot_stops_the_search_and_hovers_answer_meanwhile() {
     };
     let hover = host.analysis().hover(hover_at).unwrap().unwrap();
     assert_eq!(hover.expr, "q");
-    assert!(!fired.load(Ordering::SeqCst), "the hover waited for the search");
+    assert!(
+        !fired.load(Ordering::SeqCst),
+        "the hover waited for the search"
+    );
     assert!(!search.is_finished(), "the search ended by itself");
     token.cancel();
-    assert!(search.join().unwrap().is_err(), "a cancelled search is `Cancelled`");
+    assert!(
+        search.join().unwrap().is_err(),
+        "a cancelled search is `Cancelled`"
+    );
     drop(watchdog);
 }
 
