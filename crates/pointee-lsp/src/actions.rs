@@ -305,9 +305,12 @@ pub fn report_path(source: &str, line: u32, what: &str) -> PathBuf {
     let stem = Path::new(source)
         .file_stem()
         .map_or("file".into(), |s| s.to_string_lossy());
-    std::env::temp_dir()
-        .join(format!("pointee-{}", std::process::id()))
-        .join(format!("{stem}-{line}-{what}.md"))
+    report_dir().join(format!("{stem}-{line}-{what}.md"))
+}
+
+/// The folder of this server's reports.
+pub fn report_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("pointee-{}", std::process::id()))
 }
 
 #[cfg(test)]

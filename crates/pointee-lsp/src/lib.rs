@@ -1362,10 +1362,8 @@ impl Backend {
     /// as a message with the text. The report's URI, when it was written.
     async fn show_report(&self, source: &str, line: u32, what: &str, md: &str) -> Option<lsp::Uri> {
         let path = actions::report_path(source, line, what);
-        let written = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|_| std::fs::write(&path, md));
+        let written =
+            std::fs::create_dir_all(actions::report_dir()).and_then(|_| std::fs::write(&path, md));
         let uri = written
             .ok()
             .and_then(|_| convert::name_to_uri(&path.to_string_lossy()));
