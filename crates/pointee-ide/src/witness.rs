@@ -231,6 +231,28 @@ impl pointee_witness::Facts for FlowFacts<'_> {
     }
 }
 
+impl<'a> FlowFacts<'a> {
+    fn new(a: &'a Analysis, engine: &'a CEngine) -> FlowFacts<'a> {
+        FlowFacts { engine, db: a.db() }
+    }
+}
+
+/// What to search in function `name`.
+fn query(
+    name: Name,
+    target: Option<pointee_witness::Target>,
+    options: WitnessOptions,
+    spec: Option<Spec>,
+) -> pointee_witness::Query {
+    pointee_witness::Query {
+        function: name,
+        target,
+        bounds: options.bounds,
+        guided: options.guided,
+        spec,
+    }
+}
+
 /// The linked program and the engine's run over it.
 fn program_and_engine(c: &CProgram) -> Result<(Arc<Program>, CEngine), WitnessError> {
     let program = pointee_db::c_program(c.db, c.project)
@@ -319,19 +341,10 @@ pub(crate) fn inputs(
 ) -> Result<Inputs, WitnessError> {
     let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
     let (program, engine) = program_and_engine(&c)?;
-    let query = pointee_witness::Query {
-        function: name.clone(),
-        target: None,
-        bounds: options.bounds,
-        guided: options.guided,
-        spec,
-    };
-    let mut facts = FlowFacts {
-        engine: &engine,
-        db: a.db(),
-    };
-    let (inputs, stats, exhausted) = pointee_witness::generate(&program, &query, &mut facts)
-        .ok_or(WitnessError::NotInFunction)?;
+    let query = query(name, None, options, spec);
+    let (inputs, stats, exhausted) =
+        pointee_witness::generate(&program, &query, &mut FlowFacts::new(a, &engine))
+            .ok_or(WitnessError::NotInFunction)?;
     Ok(Inputs {
         function: fs.name.to_string(),
         inputs,
@@ -394,21 +407,12 @@ pub(crate) fn witness(
             .cloned()
             .ok_or(WitnessError::NoDereference)?;
         let (_, stmt, pointer) = chosen;
-        let query = pointee_witness::Query {
-            function: name.clone(),
-            target: Some(pointee_witness::Target {
-                stmt,
-                pointer: pointer.clone(),
-            }),
-            bounds: options.bounds,
-            guided: options.guided,
-            spec,
+        let target = pointee_witness::Target {
+            stmt,
+            pointer: pointer.clone(),
         };
-        let mut facts = FlowFacts {
-            engine: &engine,
-            db: a.db(),
-        };
-        let outcome = pointee_witness::find(&program, &query, &mut facts);
+        let query = query(name, Some(target), options, spec);
+        let outcome = pointee_witness::find(&program, &query, &mut FlowFacts::new(a, &engine));
         let path = match &outcome {
             Outcome::Found(w, _) => w
                 .path

@@ -1149,12 +1149,16 @@ struct Searched {
     found: Option<actions::Found>,
 }
 
-/// The JSON answer of a command that could not run where it was asked.
-fn not_here(message: String) -> serde_json::Value {
-    serde_json::json!({"outcome": "error", "message": message})
-}
-
 impl Backend {
+    /// A command that cannot run where it was asked: the user reads why,
+    /// and the answer says it.
+    async fn refuse(&self, message: String) -> serde_json::Value {
+        self.client
+            .show_message(lsp::MessageType::WARNING, &message)
+            .await;
+        serde_json::json!({"outcome": "error", "message": message})
+    }
+
     /// `pointee.findInput {uri, position}`: searches a witness input for
     /// the dereference there (pointee-ide, off the request loop, within
     /// `witness` bounds of the settings, stopped by an edit or
@@ -1167,7 +1171,9 @@ impl Backend {
             ));
         };
         if !self.doc_exists(&name) {
-            return Ok(not_here(format!("{name}: not a document pointee knows")));
+            return Ok(self
+                .refuse(format!("pointee: {name}: not a document pointee knows"))
+                .await);
         }
         let bounds = lock(&self.shared.settings).witness;
         let source = name.clone();
@@ -1227,10 +1233,7 @@ impl Backend {
                     "pointee: no witness search at {name}:{}: {why}",
                     pos.line + 1
                 );
-                self.client
-                    .show_message(lsp::MessageType::WARNING, &message)
-                    .await;
-                return Ok(not_here(message));
+                return Ok(self.refuse(message).await);
             }
         };
         let report = self.show_report(&name, s.line, "input", &s.report).await;
@@ -1301,15 +1304,12 @@ impl Backend {
                 "pointee: no witness input found at {name}:{} (run \"Find an input that triggers this\" first)",
                 pos.line + 1
             );
-            self.client
-                .show_message(lsp::MessageType::WARNING, &message)
-                .await;
-            return Ok(not_here(message));
+            return Ok(self.refuse(message).await);
         };
         Ok(
             match write_test_file(&self.shared, &self.client, &found.test).await {
                 Ok(()) => serde_json::json!({"outcome": "written", "test": found.test.path}),
-                Err(why) => not_here(why),
+                Err(why) => self.refuse(format!("pointee: {why}")).await,
             },
         )
     }
@@ -1323,7 +1323,9 @@ impl Backend {
             ));
         };
         if !self.doc_exists(&name) {
-            return Ok(not_here(format!("{name}: not a document pointee knows")));
+            return Ok(self
+                .refuse(format!("pointee: {name}: not a document pointee knows"))
+                .await);
         }
         let config = lock(&self.shared.settings).diagnostics.clone();
         let source = name.clone();
@@ -1346,10 +1348,7 @@ impl Backend {
                 "pointee: no such diagnostic at {name}:{} now (the file changed?)",
                 range.start.line + 1
             );
-            self.client
-                .show_message(lsp::MessageType::WARNING, &message)
-                .await;
-            return Ok(not_here(message));
+            return Ok(self.refuse(message).await);
         };
         let uri = self
             .show_report(&name, range.start.line + 1, "witness", &report)

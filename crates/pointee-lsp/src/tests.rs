@@ -217,14 +217,27 @@ impl Client {
 
     /// The first request of the server with `method` (waiting for it).
     async fn server_request(&mut self, method: &str) -> Value {
+        self.wait_for(|c| c.requests.iter().find(|r| r["method"] == method).cloned())
+            .await
+    }
+
+    /// The first notification of the server with `method` (waiting for
+    /// it).
+    async fn notification(&mut self, method: &str) -> Value {
+        self.wait_for(|c| c.notes.iter().find(|n| n["method"] == method).cloned())
+            .await
+    }
+
+    /// Reads messages until `found` finds what it looks for.
+    async fn wait_for(&mut self, found: impl Fn(&Client) -> Option<Value>) -> Value {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         loop {
-            if let Some(r) = self.requests.iter().find(|r| r["method"] == method) {
-                return r.clone();
+            if let Some(v) = found(self) {
+                return v;
             }
             tokio::time::timeout_at(deadline, self.pump())
                 .await
-                .expect("the server's request in time");
+                .expect("the server's message in time");
         }
     }
 

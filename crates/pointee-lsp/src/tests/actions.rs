@@ -60,20 +60,6 @@ fn path_of(uri: &Value) -> std::path::PathBuf {
 }
 
 impl Client {
-    /// The first notification of the server with `method` (waiting for
-    /// it).
-    async fn notification(&mut self, method: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(n) = self.notes.iter().find(|n| n["method"] == method) {
-                return n.clone();
-            }
-            tokio::time::timeout_at(deadline, self.pump())
-                .await
-                .expect("the server's notification in time");
-        }
-    }
-
     /// The answer to request `id`, sent by hand.
     async fn response(&mut self, id: i64) -> Value {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
