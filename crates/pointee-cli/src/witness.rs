@@ -13,7 +13,12 @@ use serde_json::json;
 use std::fmt::Write;
 
 /// The search's options from the command line's flags.
-pub fn options(plain: bool, no_requires: bool, bounds: &[Option<u64>; 4]) -> WitnessOptions {
+pub fn options(
+    plain: bool,
+    no_requires: bool,
+    assume_alloc_succeeds: bool,
+    bounds: &[Option<u64>; 4],
+) -> WitnessOptions {
     let d = Bounds::default();
     WitnessOptions {
         bounds: Bounds {
@@ -24,6 +29,7 @@ pub fn options(plain: bool, no_requires: bool, bounds: &[Option<u64>; 4]) -> Wit
         },
         guided: !plain,
         preconditions: !no_requires,
+        malloc_may_fail: !assume_alloc_succeeds,
     }
 }
 

@@ -31,6 +31,9 @@ pub struct WitnessOptions {
     /// Read the function's `//@` preconditions (default), or search
     /// unconstrained inputs.
     pub preconditions: bool,
+    /// `malloc` and `calloc` may return NULL (default; the checkers'
+    /// `c.mallocMayFail`, the command line's `--assume-alloc-succeeds`).
+    pub malloc_may_fail: bool,
 }
 
 impl Default for WitnessOptions {
@@ -39,6 +42,7 @@ impl Default for WitnessOptions {
             bounds: Bounds::default(),
             guided: true,
             preconditions: true,
+            malloc_may_fail: true,
         }
     }
 }
@@ -48,7 +52,7 @@ impl WitnessOptions {
     pub fn describe(&self) -> String {
         let b = self.bounds;
         format!(
-            "loops unfolded {} times, call depth {}, {} paths, {} ms; {}{}",
+            "loops unfolded {} times, call depth {}, {} paths, {} ms; {}{}{}",
             b.loop_unfoldings,
             b.call_depth,
             b.max_paths,
@@ -62,6 +66,11 @@ impl WitnessOptions {
                 ""
             } else {
                 "; preconditions ignored"
+            },
+            if self.malloc_may_fail {
+                ""
+            } else {
+                "; malloc never fails"
             }
         )
     }
@@ -250,6 +259,7 @@ fn query(
         bounds: options.bounds,
         guided: options.guided,
         spec,
+        malloc_may_fail: options.malloc_may_fail,
     }
 }
 

@@ -1175,7 +1175,10 @@ impl Backend {
                 .refuse(format!("pointee: {name}: not a document pointee knows"))
                 .await);
         }
-        let bounds = lock(&self.shared.settings).witness;
+        let (bounds, malloc_may_fail) = {
+            let s = lock(&self.shared.settings);
+            (s.witness, !s.config.c_assume_alloc_succeeds)
+        };
         let source = name.clone();
         let searched = self
             .run(move |cx| {
@@ -1184,6 +1187,7 @@ impl Backend {
                 };
                 let options = pointee_ide::WitnessOptions {
                     bounds,
+                    malloc_may_fail,
                     ..Default::default()
                 };
                 let answer = match cx.analysis().witness(at, options)? {

@@ -92,6 +92,8 @@ impl<'p, 'q> Executor<'p, 'q> {
             owned: BTreeSet::new(),
             diseqs: Vec::new(),
             init: Vec::new(),
+            allocs: 0,
+            failed_allocs: Vec::new(),
         };
         st.frames[0].input = true;
         let mut starts = vec![st];
@@ -237,6 +239,10 @@ struct State<'p> {
     diseqs: Vec<(usize, usize)>,
     /// Input cells that start as a logical variable.
     init: Vec<(Loc, Vec<Sel>, usize)>,
+    /// `malloc` and `calloc` calls run so far, and the ones (1-based)
+    /// that returned NULL.
+    allocs: u32,
+    failed_allocs: Vec<u32>,
 }
 
 impl<'p> State<'p> {
@@ -813,6 +819,7 @@ impl<'p> Executor<'p, '_> {
             path: st.path.clone(),
             assumed: st.assumed,
             unmodelled_calls: st.unmodelled,
+            failed_allocs: st.failed_allocs.clone(),
         })
     }
 
@@ -891,6 +898,16 @@ impl<'p> Executor<'p, '_> {
                     results.push((s, ret));
                 }
             } else if ALLOCATORS.contains(&&**name) {
+                // A test can make `malloc` and `calloc` fail (by counting
+                // their calls), so only they may return NULL here.
+                if matches!(&**name, "malloc" | "calloc") {
+                    st.allocs += 1;
+                    if self.query.malloc_may_fail {
+                        let mut failed = st.clone();
+                        failed.failed_allocs.push(failed.allocs);
+                        results.push((failed, Val::Null));
+                    }
+                }
                 let zeroed = name.contains("calloc");
                 st.objs.push(Obj {
                     ty: None,

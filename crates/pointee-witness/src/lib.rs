@@ -103,6 +103,9 @@ pub struct Query {
     pub guided: bool,
     /// The predicates and precondition (`//@` annotations), if any.
     pub spec: Option<spec::Spec>,
+    /// `malloc` and `calloc` may return NULL: each call is also a branch
+    /// where it fails.
+    pub malloc_may_fail: bool,
 }
 
 /// A dereference: the statement and the pointer it dereferences (a place
@@ -213,6 +216,9 @@ pub struct Witness {
     pub assumed: usize,
     /// Calls to functions without a body whose effects the path ignored.
     pub unmodelled_calls: usize,
+    /// The `malloc`/`calloc` calls (1-based, counted from the function's
+    /// start along the path) that return NULL on the path.
+    pub failed_allocs: Vec<u32>,
 }
 
 impl Witness {
@@ -239,7 +245,11 @@ impl Witness {
             };
             format!("o{}: {} {fields}", o.id + 1, type_text(&o.ty))
         });
-        args.chain(objects).collect()
+        let allocs = self
+            .failed_allocs
+            .iter()
+            .map(|k| format!("malloc/calloc call {k} = NULL"));
+        args.chain(objects).chain(allocs).collect()
     }
 
     /// Whether a concrete run of the input surely takes the path: no
