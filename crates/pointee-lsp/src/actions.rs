@@ -23,17 +23,17 @@ pub const SHOW_WITNESS: &str = "pointee.showWitness";
 pub const COMMANDS: [&str; 3] = [FIND_INPUT, WRITE_TEST, SHOW_WITNESS];
 
 /// Whether a witness's fault confirms a warning of the checkers' `code`.
-/// (Dangling stack pointers are not searched: the executor does not model
-/// a returned frame's locals as dead yet.)
 fn confirms(code: &str, fault: Fault) -> bool {
     matches!(
         (code, fault),
-        ("null-deref", Fault::Null) | ("use-after-free", Fault::UseAfterFree)
+        ("null-deref", Fault::Null)
+            | ("use-after-free", Fault::UseAfterFree)
+            | ("dangling-stack", Fault::Dangling)
     )
 }
 
 /// The checkers' codes "Find an input that triggers this" is offered on.
-const SEARCHED: [&str; 2] = ["null-deref", "use-after-free"];
+const SEARCHED: [&str; 3] = ["null-deref", "use-after-free", "dangling-stack"];
 
 /// A C test program and where it goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,7 +156,8 @@ pub fn mark(d: &mut lsp::Diagnostic, f: &Found) {
 }
 
 /// The code actions on the diagnostics the client sends: "Find an input
-/// that triggers this" on a NULL dereference or use after free, "Write
+/// that triggers this" on a NULL dereference, use after free or dangling
+/// stack pointer, "Write
 /// the test that triggers this" once an input was found (`found`), "Show
 /// the witness" on any diagnostic with related locations. The test is
 /// created by a workspace edit when the client can create files

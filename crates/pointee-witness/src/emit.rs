@@ -84,6 +84,7 @@ pub fn c_test(w: &Witness, function: &str, include: &str, fault_line: u32) -> St
             let what = match fault {
                 Fault::Null => "a NULL dereference",
                 Fault::UseAfterFree => "a use after free",
+                Fault::Dangling => "a use of a returned function's local",
             };
             writeln!(
                 s,
@@ -96,6 +97,13 @@ pub fn c_test(w: &Witness, function: &str, include: &str, fault_line: u32) -> St
         ),
     };
     let _ = writeln!(s, "#include <stdlib.h>");
+    if w.fault == Some(Fault::Dangling) {
+        // AddressSanitizer sees a returned frame's locals only so.
+        let _ = writeln!(
+            s,
+            "const char *__asan_default_options(void) {{ return \"detect_stack_use_after_return=1\"; }}"
+        );
+    }
     let failing = !w.failed_allocs.is_empty();
     if failing {
         s.push_str(&failing_allocs(&w.failed_allocs));

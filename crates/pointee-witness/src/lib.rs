@@ -5,7 +5,7 @@
 //! language of locals, field loads and stores, allocation, `free`, null
 //! tests, branches and calls) runs the function on a symbolic input and
 //! looks for a path on which the dereferenced pointer is NULL or points to
-//! freed memory. Inputs are built by *lazy initialisation*: a pointer that
+//! freed memory (or into a returned frame). Inputs are built by *lazy initialisation*: a pointer that
 //! is part of the input (a parameter, or a field of an input object) gets a
 //! value when it is first read: NULL, a fresh object, or an input object
 //! already made of the same type. The choices are *guided by points-to
@@ -181,6 +181,8 @@ impl Decision {
 pub enum Fault {
     Null,
     UseAfterFree,
+    /// A pointer to a local of a function that has returned.
+    Dangling,
 }
 
 impl Fault {
@@ -189,6 +191,7 @@ impl Fault {
         match self {
             Fault::Null => "null",
             Fault::UseAfterFree => "use-after-free",
+            Fault::Dangling => "dangling",
         }
     }
 
@@ -197,6 +200,7 @@ impl Fault {
         match self {
             Fault::Null => "NULL dereference",
             Fault::UseAfterFree => "use after free",
+            Fault::Dangling => "dangling pointer to a returned function's local",
         }
     }
 }
