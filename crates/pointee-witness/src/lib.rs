@@ -5,9 +5,10 @@
 //! language of locals, field loads and stores, allocation, `free`, null
 //! tests, branches and calls) runs the function on a symbolic input and
 //! looks for a path on which the dereferenced pointer is NULL or points to
-//! freed memory (or into a returned frame). Inputs are built by *lazy initialisation*: a pointer that
-//! is part of the input (a parameter, or a field of an input object) gets a
-//! value when it is first read: NULL, a fresh object, or an input object
+//! freed memory (or into a returned frame). Inputs are built by *lazy
+//! initialisation*: a pointer that is part of the input (a parameter, or a
+//! field of an input object) gets a value when it is first read: NULL, a
+//! fresh object, or an input object
 //! already made of the same type. The choices are *guided by points-to
 //! facts* ([`Facts`]): a read whose set excludes NULL never tries NULL, and
 //! a pointer never aliases an object whose set it does not overlap. The
