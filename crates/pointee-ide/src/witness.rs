@@ -394,72 +394,70 @@ pub(crate) fn witness(
         .expr_at(pos.offset)
         .map(|(_, e)| c.place(pos.file, &e.place))
         .filter(|p| !p.deref && p.path.is_empty());
-    {
-        let f = program.function(&name).ok_or(WitnessError::NotInFunction)?;
-        // Statements around the position that dereference, innermost first.
-        let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
-        for_each_basic(&f.body, &mut |id, b| {
-            let Some(r) = fs.stmts.get(id.0 as usize) else {
-                return;
-            };
-            if !r.touches(pos.offset) {
-                return;
-            }
-            for p in dereferenced(b) {
-                found.push((r.len(), id, p));
-            }
-        });
-        found.sort_by_key(|&(len, id, _)| (len, id));
-        let chosen = found
+    let f = program.function(&name).ok_or(WitnessError::NotInFunction)?;
+    // Statements around the position that dereference, innermost first.
+    let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
+    for_each_basic(&f.body, &mut |id, b| {
+        let Some(r) = fs.stmts.get(id.0 as usize) else {
+            return;
+        };
+        if !r.touches(pos.offset) {
+            return;
+        }
+        for p in dereferenced(b) {
+            found.push((r.len(), id, p));
+        }
+    });
+    found.sort_by_key(|&(len, id, _)| (len, id));
+    let chosen = found
+        .iter()
+        .find(|(_, _, p)| Some(p) == cursor.as_ref())
+        .or(found.first())
+        .cloned()
+        .ok_or(WitnessError::NoDereference)?;
+    let (_, stmt, pointer) = chosen;
+    let target = pointee_witness::Target {
+        stmt,
+        pointer: pointer.clone(),
+    };
+    let query = query(name, Some(target), options, spec);
+    let outcome = pointee_witness::find(&program, &query, &mut FlowFacts::new(a, &engine));
+    let path = match &outcome {
+        Outcome::Found(w, _) => w
+            .path
             .iter()
-            .find(|(_, _, p)| Some(p) == cursor.as_ref())
-            .or(found.first())
-            .cloned()
-            .ok_or(WitnessError::NoDereference)?;
-        let (_, stmt, pointer) = chosen;
-        let target = pointee_witness::Target {
-            stmt,
-            pointer: pointer.clone(),
-        };
-        let query = query(name, Some(target), options, spec);
-        let outcome = pointee_witness::find(&program, &query, &mut FlowFacts::new(a, &engine));
-        let path = match &outcome {
-            Outcome::Found(w, _) => w
-                .path
-                .iter()
-                .map(|d| {
-                    let at = c.function_source(&d.function);
-                    PathStep {
-                        after: d.after.and_then(|s| {
-                            let (file, fs) = at?;
-                            let range = *fs.stmts.get(s.0 as usize)?;
-                            Some(FileRange { file, range })
-                        }),
-                        function: at
-                            .map(|(_, fs)| fs.name.to_string())
-                            .unwrap_or_else(|| d.function.to_string()),
-                        decision: d.clone(),
-                    }
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        Ok(WitnessAnswer {
-            function: fs.name.to_string(),
-            stmt: FileRange {
-                file: pos.file,
-                range: fs
-                    .stmts
-                    .get(stmt.0 as usize)
-                    .copied()
-                    .unwrap_or(Range::default()),
-            },
-            pointer: pointee_ir_place_text(f, &pointer),
-            outcome,
-            path,
-            options,
-        })
-    }
+            .map(|d| {
+                let at = c.function_source(&d.function);
+                PathStep {
+                    after: d.after.and_then(|s| {
+                        let (file, fs) = at?;
+                        let range = *fs.stmts.get(s.0 as usize)?;
+                        Some(FileRange { file, range })
+                    }),
+                    function: at
+                        .map(|(_, fs)| fs.name.to_string())
+                        .unwrap_or_else(|| d.function.to_string()),
+                    decision: d.clone(),
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Ok(WitnessAnswer {
+        function: fs.name.to_string(),
+        stmt: FileRange {
+            file: pos.file,
+            range: fs
+                .stmts
+                .get(stmt.0 as usize)
+                .copied()
+                .unwrap_or(Range::default()),
+        },
+        pointer: pointee_ir_place_text(f, &pointer),
+        outcome,
+        path,
+        options,
+    })
 }
 
 fn pointee_ir_place_text(f: &pointee_ir::Function, p: &Place) -> String {
