@@ -318,6 +318,56 @@ pub fn report_dir() -> PathBuf {
 mod tests {
     use super::*;
 
+    fn diagnostic(code: &str, related: usize) -> lsp::Diagnostic {
+        let at = lsp::Location::new("file:///w/a.c".parse().unwrap(), lsp::Range::default());
+        lsp::Diagnostic {
+            code: Some(lsp::NumberOrString::String(code.into())),
+            source: Some("pointee".into()),
+            related_information: (related > 0).then(|| {
+                vec![
+                    lsp::DiagnosticRelatedInformation {
+                        location: at,
+                        message: "why".into(),
+                    };
+                    related
+                ]
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// Searches are offered on the warnings a witness can confirm, "Show
+    /// the witness" on any diagnostic with related locations.
+    #[test]
+    fn which_diagnostics_get_which_actions() {
+        let uri: lsp::Uri = "file:///w/a.c".parse().unwrap();
+        let titles = |d: lsp::Diagnostic| -> Vec<String> {
+            code_actions(&uri, &[d], |_| None, true)
+                .into_iter()
+                .map(|a| match a {
+                    lsp::CodeActionOrCommand::CodeAction(a) => a.title,
+                    lsp::CodeActionOrCommand::Command(c) => c.title,
+                })
+                .collect()
+        };
+        for code in ["null-deref", "use-after-free", "dangling-stack"] {
+            assert_eq!(
+                titles(diagnostic(code, 0)),
+                ["Find an input that triggers this"]
+            );
+        }
+        assert_eq!(
+            titles(diagnostic("double-free", 2)),
+            ["Show the witness (2 locations)"]
+        );
+        assert!(titles(diagnostic("alias-check", 0)).is_empty());
+        let mut other = diagnostic("null-deref", 1);
+        other.source = Some("clangd".into());
+        assert!(titles(other).is_empty());
+        assert!(confirms("dangling-stack", Fault::Dangling));
+        assert!(!confirms("null-deref", Fault::UseAfterFree));
+    }
+
     #[test]
     fn test_and_report_paths_sit_beside_the_source_and_in_the_temporary_folder() {
         assert_eq!(test_path("/w/src/list.c", 34), "/w/src/list_witness_34.c");
