@@ -39,7 +39,8 @@ options:
   --assume-alloc-succeeds
                        C: malloc, calloc, realloc and fopen never return
                        NULL (default: they may, and an unchecked use of
-                       their result is a warning)
+                       their result is a warning; witness: a malloc or
+                       calloc call may fail on the path)
   --emit-test OUT      witness: write a C test that builds the input,
                        calls the function and faults there
   --all                witness: one input per path of the function

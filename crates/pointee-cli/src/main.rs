@@ -130,7 +130,7 @@ fn run(argv: &[String]) -> Result<u8, InputError> {
             no_requires,
             bounds,
         } => {
-            let options = witness::options(*plain, *no_requires, bounds);
+            let options = witness::options(*plain, *no_requires, inv.assume_alloc_succeeds, bounds);
             let emit_test = emit_test.as_deref();
             if *all {
                 witness::run_all(&inv, config, pos, with, emit_test, options)

@@ -7,14 +7,18 @@ use crate::locate::Locator;
 use crate::workspace::now;
 use crate::{emit, load, not_here};
 use pointee_ide::{
-    field_text, type_text, Bounds, Fault, InputError, Outcome, Stats, Value, WitnessAnswer,
-    WitnessError, WitnessOptions,
+    field_text, type_text, Bounds, Fault, InputError, Outcome, Stats, WitnessAnswer, WitnessOptions,
 };
 use serde_json::json;
 use std::fmt::Write;
 
 /// The search's options from the command line's flags.
-pub fn options(plain: bool, no_requires: bool, bounds: &[Option<u64>; 4]) -> WitnessOptions {
+pub fn options(
+    plain: bool,
+    no_requires: bool,
+    assume_alloc_succeeds: bool,
+    bounds: &[Option<u64>; 4],
+) -> WitnessOptions {
     let d = Bounds::default();
     WitnessOptions {
         bounds: Bounds {
@@ -25,6 +29,7 @@ pub fn options(plain: bool, no_requires: bool, bounds: &[Option<u64>; 4]) -> Wit
         },
         guided: !plain,
         preconditions: !no_requires,
+        malloc_may_fail: !assume_alloc_succeeds,
     }
 }
 
@@ -60,7 +65,7 @@ pub fn run(
     let at = loc.position(&pos.file, pos.line, pos.column)?;
     let answer = match now(analysis.witness(at, options)) {
         Ok(a) => a,
-        Err(e) => return Err(not_here(pos, &error_text(e))),
+        Err(e) => return Err(not_here(pos, &e.describe())),
     };
     let stmt = loc.location(answer.stmt);
     if let Some(out) = emit_test {
@@ -74,13 +79,6 @@ pub fn run(
     }
     emit(inv, text(&answer, &loc), || json(&answer, &loc));
     Ok(0)
-}
-
-fn fault_name(f: Option<Fault>) -> Option<&'static str> {
-    f.map(|f| match f {
-        Fault::Null => "null",
-        Fault::UseAfterFree => "use-after-free",
-    })
 }
 
 /// `pointee witness --all`: test generation for the function around the
@@ -101,7 +99,7 @@ pub fn run_all(
     };
     let at = loc.position(&pos.file, pos.line, pos.column)?;
     let all =
-        now(analysis.witness_inputs(at, options)).map_err(|e| not_here(pos, &error_text(e)))?;
+        now(analysis.witness_inputs(at, options)).map_err(|e| not_here(pos, &e.describe()))?;
     if let Some(dir) = emit_dir {
         let source = canonical(pos)?;
         std::fs::create_dir_all(dir).map_err(|e| InputError(format!("{dir}: {e}")))?;
@@ -117,13 +115,13 @@ pub fn run_all(
         all.function,
         all.inputs.len(),
         faulting,
-        bounds_text(&options),
+        options.describe(),
         if all.exhausted {
             "; the budget ran out"
         } else {
             ""
         },
-        stats_text(&all.stats)
+        all.stats.describe()
     );
     emit(inv, text, || {
         json!({
@@ -133,55 +131,10 @@ pub fn run_all(
             "exhausted": all.exhausted,
             "guided": options.guided,
             "stats": stats_json(&all.stats),
-            "faults": all.inputs.iter().map(|w| fault_name(w.fault)).collect::<Vec<_>>(),
+            "faults": all.inputs.iter().map(|w| w.fault.map(Fault::code)).collect::<Vec<_>>(),
         })
     });
     Ok(0)
-}
-
-fn error_text(e: WitnessError) -> String {
-    match e {
-        WitnessError::NotC => "witness inputs are for C files of a program that links".into(),
-        WitnessError::NotInFunction => "not inside a function".into(),
-        WitnessError::NoDereference => "no dereference here".into(),
-        WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
-    }
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::Null => "NULL".into(),
-        Value::Object(k) => format!("o{}", k + 1),
-        Value::Scalar => "any".into(),
-    }
-}
-
-fn bounds_text(o: &WitnessOptions) -> String {
-    let b = o.bounds;
-    format!(
-        "loops unfolded {} times, call depth {}, {} paths, {} ms; {}{}",
-        b.loop_unfoldings,
-        b.call_depth,
-        b.max_paths,
-        b.time_ms,
-        if o.guided {
-            "guided by points-to facts"
-        } else {
-            "plain lazy initialisation"
-        },
-        if o.preconditions {
-            ""
-        } else {
-            "; preconditions ignored"
-        }
-    )
-}
-
-fn stats_text(s: &Stats) -> String {
-    format!(
-        "{} paths, {} choices, {} candidates pruned by the facts, {} paths cut by the bounds, {} faulted elsewhere",
-        s.paths, s.choices, s.pruned, s.cut, s.faulted_elsewhere
-    )
 }
 
 fn text(a: &WitnessAnswer, loc: &Locator) -> String {
@@ -190,83 +143,36 @@ fn text(a: &WitnessAnswer, loc: &Locator) -> String {
         "dereference of `{}` at {}:{}:{} in {}\n",
         a.pointer, at.file, at.line, at.column, a.function
     );
-    match &a.outcome {
-        Outcome::Found(w, stats) => {
-            let what = match w.fault {
-                Some(Fault::Null) => "NULL dereference",
-                Some(Fault::UseAfterFree) => "use after free",
-                None => "no fault",
+    let _ = writeln!(
+        s,
+        "  {}{}",
+        a.verdict(),
+        if matches!(a.outcome, Outcome::Found(..)) {
+            ":"
+        } else {
+            ""
+        }
+    );
+    if let Outcome::Found(w, _) = &a.outcome {
+        for line in w.input_lines() {
+            let _ = writeln!(s, "    {line}");
+        }
+        if !a.path.is_empty() {
+            let _ = writeln!(s, "  path:");
+        }
+        for step in &a.path {
+            let place = match step.after {
+                Some(r) => format!("after line {}", loc.location(r).line),
+                None => format!("at the start of {}", step.function),
             };
-            let _ = writeln!(s, "  faults ({what}) with the input:");
-            for (name, _, v) in &w.args {
-                let _ = writeln!(s, "    {name} = {}", value_text(v));
-            }
-            for o in &w.objects {
-                let fields: Vec<String> = o
-                    .fields
-                    .iter()
-                    .map(|(p, v)| match field_text(p) {
-                        f if f.is_empty() => format!("*o{} = {}", o.id + 1, value_text(v)),
-                        f => format!("{f} = {}", value_text(v)),
-                    })
-                    .collect();
-                let fields = if fields.is_empty() {
-                    "{}".to_string()
-                } else {
-                    format!("{{ {} }}", fields.join(", "))
-                };
-                let _ = writeln!(s, "    o{}: {} {fields}", o.id + 1, type_text(&o.ty));
-            }
-            if !a.path.is_empty() {
-                let _ = writeln!(s, "  path:");
-            }
-            for step in &a.path {
-                let place = match step.after {
-                    Some(r) => {
-                        let l = loc.location(r);
-                        format!("after line {}", l.line)
-                    }
-                    None => format!("at the start of {}", step.function),
-                };
-                let test = step
-                    .decision
-                    .test
-                    .as_deref()
-                    .unwrap_or("a condition pointee does not model");
-                let _ = writeln!(
-                    s,
-                    "    {place}: {test} is {}",
-                    if step.decision.taken { "true" } else { "false" }
-                );
-            }
-            if w.assumed > 0 || w.unmodelled_calls > 0 {
-                let _ = writeln!(
-                    s,
-                    "  unconfirmed: the path assumes {} branch(es) on conditions pointee does not model and ignores {} library call(s)",
-                    w.assumed, w.unmodelled_calls
-                );
-            }
-            let _ = writeln!(s, "  explored: {}", stats_text(stats));
+            let _ = writeln!(s, "    {place}: {}", step.decision.describe());
         }
-        Outcome::NoneWithinBounds(stats) => {
-            let _ = writeln!(
-                s,
-                "  no input within the bounds ({})",
-                bounds_text(&a.options)
-            );
-            let _ = writeln!(s, "  explored: {}", stats_text(stats));
+        if let Some(why) = w.unconfirmed_note() {
+            let _ = writeln!(s, "  unconfirmed: {why}");
         }
-        Outcome::BudgetExhausted(stats) => {
-            let _ = writeln!(
-                s,
-                "  the budget ran out before an input was found ({})",
-                bounds_text(&a.options)
-            );
-            let _ = writeln!(s, "  explored: {}", stats_text(stats));
-        }
-        Outcome::NoFunction => {
-            let _ = writeln!(s, "  the function is not in the linked program");
-        }
+    }
+    if let Some(stats) = a.stats() {
+        let _ = writeln!(s, "  explored: {}", stats.describe());
     }
     s
 }
@@ -292,11 +198,11 @@ fn json(a: &WitnessAnswer, loc: &Locator) -> serde_json::Value {
     });
     let (outcome, stats) = match &a.outcome {
         Outcome::Found(w, stats) => {
-            v["fault"] = json!(fault_name(w.fault));
+            v["fault"] = json!(w.fault.map(Fault::code));
             v["args"] = w
                 .args
                 .iter()
-                .map(|(n, t, val)| json!({"name": n.to_string(), "type": type_text(t), "value": value_text(val)}))
+                .map(|(n, t, val)| json!({"name": n.to_string(), "type": type_text(t), "value": val.text()}))
                 .collect();
             v["objects"] = w
                 .objects
@@ -305,7 +211,7 @@ fn json(a: &WitnessAnswer, loc: &Locator) -> serde_json::Value {
                     json!({
                         "id": format!("o{}", o.id + 1),
                         "type": type_text(&o.ty),
-                        "fields": o.fields.iter().map(|(p, val)| json!({"field": field_text(p), "value": value_text(val)})).collect::<Vec<_>>(),
+                        "fields": o.fields.iter().map(|(p, val)| json!({"field": field_text(p), "value": val.text()})).collect::<Vec<_>>(),
                     })
                 })
                 .collect();

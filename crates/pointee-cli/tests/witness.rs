@@ -204,10 +204,10 @@ fn every_marked_dereference_gets_its_answer_and_its_test_faults_there() {
             match (m.test_faults, report) {
                 (true, None) => failures.push(format!("{pos}: the emitted test did not fault")),
                 (true, Some(r)) => {
-                    let kind = if got == "null" {
-                        "SEGV on unknown address"
-                    } else {
-                        "heap-use-after-free"
+                    let kind = match got.as_str() {
+                        "null" => "SEGV on unknown address",
+                        "dangling" => "stack-use-after-return",
+                        _ => "heap-use-after-free",
                     };
                     if !r.contains(kind) {
                         failures.push(format!("{pos}: expected `{kind}`:\n{r}"));

@@ -43,7 +43,7 @@ pub use graph::{
     EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
 };
 pub use model::{is_model_file, CModel};
-pub use pointee_db::salsa::Cancelled;
+pub use pointee_db::salsa::{CancellationToken, Cancelled};
 pub use pointee_db::{
     Config, FileSystem, Lang, PartialRun, System, TreeHandle, UnitConfig, DEFAULT_MAX_MEMORY_MB,
 };
@@ -377,6 +377,14 @@ impl Analysis {
     /// Runs `f`; a query cancelled by a newer change makes it `Cancelled`.
     fn with_db<T>(&self, f: impl FnOnce(&Analysis) -> T) -> Cancellable<T> {
         Cancelled::catch(AssertUnwindSafe(|| f(self)))
+    }
+
+    /// A token that cancels this snapshot's work from another thread: its
+    /// queries, and a witness search running on it, then end in
+    /// `Cancelled` (an editor's cancelled request). It is this handle's
+    /// own: a clone of the snapshot has another.
+    pub fn cancellation_token(&self) -> CancellationToken {
+        pointee_db::salsa::Database::cancellation_token(&self.db)
     }
 
     pub(crate) fn db(&self) -> &Database {

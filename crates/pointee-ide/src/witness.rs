@@ -9,14 +9,17 @@
 
 use crate::c::{CProgram, Flow};
 use crate::{Analysis, FilePosition, FileRange};
+use pointee_db::CEngine;
 use pointee_flow::{FREED, NULL, UNINIT, UNKNOWN};
 use pointee_ir::{
-    for_each_basic, Basic, Callee, FunctionSource, Name, Place, Point, Range, Rvalue, StmtId,
+    for_each_basic, Basic, Callee, FunctionSource, Name, Place, Point, Program, Range, Rvalue,
+    StmtId,
 };
 use pointee_witness::spec::Spec;
 pub use pointee_witness::{
     field_text, type_text, Bounds, Decision, Fault, InputObject, Outcome, Stats, Value, Witness,
 };
+use std::sync::Arc;
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +31,9 @@ pub struct WitnessOptions {
     /// Read the function's `//@` preconditions (default), or search
     /// unconstrained inputs.
     pub preconditions: bool,
+    /// `malloc` and `calloc` may return NULL (default; the checkers'
+    /// `c.mallocMayFail`, the command line's `--assume-alloc-succeeds`).
+    pub malloc_may_fail: bool,
 }
 
 impl Default for WitnessOptions {
@@ -36,7 +42,37 @@ impl Default for WitnessOptions {
             bounds: Bounds::default(),
             guided: true,
             preconditions: true,
+            malloc_may_fail: true,
         }
+    }
+}
+
+impl WitnessOptions {
+    /// The bounds and mode in words.
+    pub fn describe(&self) -> String {
+        let b = self.bounds;
+        format!(
+            "loops unfolded {} times, call depth {}, {} paths, {} ms; {}{}{}",
+            b.loop_unfoldings,
+            b.call_depth,
+            b.max_paths,
+            b.time_ms,
+            if self.guided {
+                "guided by points-to facts"
+            } else {
+                "plain lazy initialisation"
+            },
+            if self.preconditions {
+                ""
+            } else {
+                "; preconditions ignored"
+            },
+            if self.malloc_may_fail {
+                ""
+            } else {
+                "; malloc never fails"
+            }
+        )
     }
 }
 
@@ -66,6 +102,35 @@ pub struct WitnessAnswer {
 }
 
 impl WitnessAnswer {
+    /// The outcome in words: `faults (NULL dereference) with the input`,
+    /// `no input within the bounds (...)`, ...
+    pub fn verdict(&self) -> String {
+        match &self.outcome {
+            Outcome::Found(w, _) => format!(
+                "faults ({}) with the input",
+                w.fault.map_or("no fault", Fault::describe)
+            ),
+            Outcome::NoneWithinBounds(_) => {
+                format!("no input within the bounds ({})", self.options.describe())
+            }
+            Outcome::BudgetExhausted(_) => format!(
+                "the budget ran out before an input was found ({})",
+                self.options.describe()
+            ),
+            Outcome::NoFunction => "the function is not in the linked program".into(),
+        }
+    }
+
+    /// The search's figures (none when the function was not found).
+    pub fn stats(&self) -> Option<&Stats> {
+        match &self.outcome {
+            Outcome::Found(_, s) | Outcome::NoneWithinBounds(s) | Outcome::BudgetExhausted(s) => {
+                Some(s)
+            }
+            Outcome::NoFunction => None,
+        }
+    }
+
     /// The C test program of a found witness, including the analysed file
     /// as `include` names it; `fault_line` (1-based) for its comment.
     pub fn c_test(&self, include: &str, fault_line: u32) -> Option<String> {
@@ -92,6 +157,18 @@ pub enum WitnessError {
     NoDereference,
     /// A `//@` annotation of the function could not be read.
     Annotation(String),
+}
+
+impl WitnessError {
+    /// The reason in words.
+    pub fn describe(&self) -> String {
+        match self {
+            WitnessError::NotC => "witness inputs are for C files of a program that links".into(),
+            WitnessError::NotInFunction => "not inside a function".into(),
+            WitnessError::NoDereference => "no dereference here".into(),
+            WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
+        }
+    }
 }
 
 /// The `//@` annotations that hold for the function starting at `start`:
@@ -123,34 +200,76 @@ fn annotations(text: &str, after: u32, start: u32) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-/// The engine's facts as the executor sees them.
-struct FlowFacts<'a, 'p> {
-    flow: &'a mut Flow<'p>,
+/// The engine's facts as the executor sees them. The engine is locked
+/// only while one question is answered, so other requests on the same
+/// snapshot (hovers) go on during a search; the snapshot's database stops
+/// the search when a newer change (or the caller, through
+/// [`Analysis::cancellation_token`]) cancels it.
+struct FlowFacts<'a> {
+    engine: &'a CEngine,
+    db: &'a pointee_db::Database,
 }
 
-impl pointee_witness::Facts for FlowFacts<'_, '_> {
+impl pointee_witness::Facts for FlowFacts<'_> {
     fn pointees(
         &mut self,
         function: &str,
         point: Point,
         place: &Place,
     ) -> Option<Vec<pointee_witness::Pointee>> {
-        let per = self
-            .flow
-            .values_at(function, point, &Rvalue::Use(place.clone()));
-        let merged = Flow::merge_values(&per)?;
-        Some(
-            merged
-                .iter()
-                .filter(|&&(l, _)| l != UNINIT && l != FREED)
-                .map(|&(l, _)| match l {
-                    NULL => pointee_witness::Pointee::Null,
-                    UNKNOWN => pointee_witness::Pointee::Unknown,
-                    l => pointee_witness::Pointee::Loc(l.0),
-                })
-                .collect(),
-        )
+        self.engine.with(|_, flow| {
+            let per = flow.values_at(function, point, &Rvalue::Use(place.clone()));
+            let merged = Flow::merge_values(&per)?;
+            Some(
+                merged
+                    .iter()
+                    .filter(|&&(l, _)| l != UNINIT && l != FREED)
+                    .map(|&(l, _)| match l {
+                        NULL => pointee_witness::Pointee::Null,
+                        UNKNOWN => pointee_witness::Pointee::Unknown,
+                        l => pointee_witness::Pointee::Loc(l.0),
+                    })
+                    .collect(),
+            )
+        })
     }
+
+    fn check_cancelled(&mut self) {
+        // Unwinds with salsa's `Cancelled`, which `Analysis` catches.
+        pointee_db::salsa::Database::unwind_if_revision_cancelled(self.db);
+    }
+}
+
+impl<'a> FlowFacts<'a> {
+    fn new(a: &'a Analysis, engine: &'a CEngine) -> FlowFacts<'a> {
+        FlowFacts { engine, db: a.db() }
+    }
+}
+
+/// What to search in function `name`.
+fn query(
+    name: Name,
+    target: Option<pointee_witness::Target>,
+    options: WitnessOptions,
+    spec: Option<Spec>,
+) -> pointee_witness::Query {
+    pointee_witness::Query {
+        function: name,
+        target,
+        bounds: options.bounds,
+        guided: options.guided,
+        spec,
+        malloc_may_fail: options.malloc_may_fail,
+    }
+}
+
+/// The linked program and the engine's run over it.
+fn program_and_engine(c: &CProgram) -> Result<(Arc<Program>, CEngine), WitnessError> {
+    let program = pointee_db::c_program(c.db, c.project)
+        .as_ref()
+        .map_err(|_| WitnessError::NotC)?
+        .clone();
+    Ok((program, c.engine().ok_or(WitnessError::NotC)?))
 }
 
 /// The pointers a basic statement dereferences (undereferenced places).
@@ -231,24 +350,16 @@ pub(crate) fn inputs(
     options: WitnessOptions,
 ) -> Result<Inputs, WitnessError> {
     let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
-    let engine = c.engine().ok_or(WitnessError::NotC)?;
-    engine.with(|program, flow| {
-        let query = pointee_witness::Query {
-            function: name.clone(),
-            target: None,
-            bounds: options.bounds,
-            guided: options.guided,
-            spec,
-        };
-        let (inputs, stats, exhausted) =
-            pointee_witness::generate(program, &query, &mut FlowFacts { flow })
-                .ok_or(WitnessError::NotInFunction)?;
-        Ok(Inputs {
-            function: fs.name.to_string(),
-            inputs,
-            stats,
-            exhausted,
-        })
+    let (program, engine) = program_and_engine(&c)?;
+    let query = query(name, None, options, spec);
+    let (inputs, stats, exhausted) =
+        pointee_witness::generate(&program, &query, &mut FlowFacts::new(a, &engine))
+            .ok_or(WitnessError::NotInFunction)?;
+    Ok(Inputs {
+        function: fs.name.to_string(),
+        inputs,
+        stats,
+        exhausted,
     })
 }
 
@@ -277,82 +388,75 @@ pub(crate) fn witness(
 ) -> Result<WitnessAnswer, WitnessError> {
     let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
     let source = c.source(pos.file);
-    let engine = c.engine().ok_or(WitnessError::NotC)?;
+    let (program, engine) = program_and_engine(&c)?;
     // The pointer under the cursor, when it is a plain variable.
     let cursor: Option<Place> = source
         .expr_at(pos.offset)
         .map(|(_, e)| c.place(pos.file, &e.place))
         .filter(|p| !p.deref && p.path.is_empty());
-    engine.with(|program, flow| {
-        let f = program.function(&name).ok_or(WitnessError::NotInFunction)?;
-        // Statements around the position that dereference, innermost first.
-        let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
-        for_each_basic(&f.body, &mut |id, b| {
-            let Some(r) = fs.stmts.get(id.0 as usize) else {
-                return;
-            };
-            if !r.touches(pos.offset) {
-                return;
-            }
-            for p in dereferenced(b) {
-                found.push((r.len(), id, p));
-            }
-        });
-        found.sort_by_key(|&(len, id, _)| (len, id));
-        let chosen = found
+    let f = program.function(&name).ok_or(WitnessError::NotInFunction)?;
+    // Statements around the position that dereference, innermost first.
+    let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
+    for_each_basic(&f.body, &mut |id, b| {
+        let Some(r) = fs.stmts.get(id.0 as usize) else {
+            return;
+        };
+        if !r.touches(pos.offset) {
+            return;
+        }
+        for p in dereferenced(b) {
+            found.push((r.len(), id, p));
+        }
+    });
+    found.sort_by_key(|&(len, id, _)| (len, id));
+    let chosen = found
+        .iter()
+        .find(|(_, _, p)| Some(p) == cursor.as_ref())
+        .or(found.first())
+        .cloned()
+        .ok_or(WitnessError::NoDereference)?;
+    let (_, stmt, pointer) = chosen;
+    let target = pointee_witness::Target {
+        stmt,
+        pointer: pointer.clone(),
+    };
+    let query = query(name, Some(target), options, spec);
+    let outcome = pointee_witness::find(&program, &query, &mut FlowFacts::new(a, &engine));
+    let path = match &outcome {
+        Outcome::Found(w, _) => w
+            .path
             .iter()
-            .find(|(_, _, p)| Some(p) == cursor.as_ref())
-            .or(found.first())
-            .cloned()
-            .ok_or(WitnessError::NoDereference)?;
-        let (_, stmt, pointer) = chosen;
-        let query = pointee_witness::Query {
-            function: name.clone(),
-            target: Some(pointee_witness::Target {
-                stmt,
-                pointer: pointer.clone(),
-            }),
-            bounds: options.bounds,
-            guided: options.guided,
-            spec,
-        };
-        let outcome = pointee_witness::find(program, &query, &mut FlowFacts { flow });
-        let path = match &outcome {
-            Outcome::Found(w, _) => w
-                .path
-                .iter()
-                .map(|d| {
-                    let at = c.function_source(&d.function);
-                    PathStep {
-                        after: d.after.and_then(|s| {
-                            let (file, fs) = at?;
-                            let range = *fs.stmts.get(s.0 as usize)?;
-                            Some(FileRange { file, range })
-                        }),
-                        function: at
-                            .map(|(_, fs)| fs.name.to_string())
-                            .unwrap_or_else(|| d.function.to_string()),
-                        decision: d.clone(),
-                    }
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        Ok(WitnessAnswer {
-            function: fs.name.to_string(),
-            stmt: FileRange {
-                file: pos.file,
-                range: fs
-                    .stmts
-                    .get(stmt.0 as usize)
-                    .copied()
-                    .unwrap_or(Range::default()),
-            },
-            pointer: pointee_ir_place_text(f, &pointer),
-            outcome,
-            path,
-            options,
-        })
+            .map(|d| {
+                let at = c.function_source(&d.function);
+                PathStep {
+                    after: d.after.and_then(|s| {
+                        let (file, fs) = at?;
+                        let range = *fs.stmts.get(s.0 as usize)?;
+                        Some(FileRange { file, range })
+                    }),
+                    function: at
+                        .map(|(_, fs)| fs.name.to_string())
+                        .unwrap_or_else(|| d.function.to_string()),
+                    decision: d.clone(),
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Ok(WitnessAnswer {
+        function: fs.name.to_string(),
+        stmt: FileRange {
+            file: pos.file,
+            range: fs
+                .stmts
+                .get(stmt.0 as usize)
+                .copied()
+                .unwrap_or(Range::default()),
+        },
+        pointer: pointee_ir_place_text(f, &pointer),
+        outcome,
+        path,
+        options,
     })
 }
 

@@ -6,7 +6,8 @@
 use crate::docs::{Doc, Snapshot};
 use pointee_ide::{
     Analysis, CallItem, CallLink, Diagnostic, FileId, FilePosition, FileRange, Graph, GraphKind,
-    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Reference, Severity, Target,
+    Highlight, HighlightKind, Hover, InlayHint, Lang, NavTarget, Outcome, Reference, Severity,
+    Target, WitnessAnswer,
 };
 use pointee_ir::LineIndex;
 use tower_lsp_server::ls_types as lsp;
@@ -486,4 +487,92 @@ pub fn graph(files: &Files, kind: GraphKind, g: &Graph) -> serde_json::Value {
     }
     let roots: Vec<&str> = g.roots.iter().map(|&r| g.nodes[r].id.as_str()).collect();
     serde_json::json!({ "kind": kind, "roots": roots, "nodes": nodes, "edges": edges })
+}
+
+// ------------------------------------------------------------- witness inputs
+
+/// The 1-based line a range starts on.
+pub fn line_of(files: &Files, r: FileRange) -> Option<u32> {
+    Some(files.doc(r.file)?.lines.line_col_chars(r.range.start).0 as u32 + 1)
+}
+
+/// `file.c:34`, linked to where the range starts.
+fn line_md(files: &Files, r: FileRange) -> String {
+    let path = files.analysis.file_path(r.file);
+    let short = path.rsplit('/').next().unwrap_or(path);
+    let line = line_of(files, r).unwrap_or(0);
+    match files.link(r) {
+        Some(url) => format!("[{short}:{line}]({url})"),
+        None => format!("{short}:{line}"),
+    }
+}
+
+/// A witness search's answer as a Markdown document: the input (arguments
+/// and objects), the path, whether a run surely takes it, the figures.
+pub fn witness_report(files: &Files, a: &WitnessAnswer) -> String {
+    let mut md = format!(
+        "# Witness input: `{}` in `{}`, {}\n\nThe dereference of `{}` {}",
+        a.pointer,
+        a.function,
+        line_md(files, a.stmt),
+        a.pointer,
+        a.verdict()
+    );
+    match &a.outcome {
+        Outcome::Found(w, _) => {
+            md.push_str(":\n\n```c\n");
+            for line in w.input_lines() {
+                md.push_str(&line);
+                md.push('\n');
+            }
+            md.push_str("```\n");
+            if !a.path.is_empty() {
+                md.push_str("\nThe path:\n\n");
+            }
+            for step in &a.path {
+                let at = match step.after {
+                    Some(r) => format!("after {}", line_md(files, r)),
+                    None => format!("at the start of `{}`", step.function),
+                };
+                md.push_str(&format!("- {at}: {}\n", step.decision.describe()));
+            }
+            match w.unconfirmed_note() {
+                Some(why) => md.push_str(&format!(
+                    "\n**Not confirmed**: {why}; a run of the input may take another path.\n"
+                )),
+                None => md.push_str(
+                    "\n**Confirmed**: a run of this input faults there. The code action \
+                     \"Write the test that triggers this\" writes a C program that builds it.\n",
+                ),
+            }
+        }
+        _ => md.push_str(".\n"),
+    }
+    if let Some(s) = a.stats() {
+        md.push_str(&format!("\nExplored: {}.\n", s.describe()));
+    }
+    md
+}
+
+/// A diagnostic's witness (its related locations, in order) as a Markdown
+/// document.
+pub fn related_report(files: &Files, d: &Diagnostic) -> String {
+    let mut md = format!(
+        "# `{}` at {}\n\n{}\n\nThe witness:\n\n",
+        d.code,
+        line_md(files, d.range),
+        d.message
+    );
+    for (i, r) in d.related.iter().enumerate() {
+        md.push_str(&format!(
+            "{}. {}: {}\n",
+            i + 1,
+            line_md(files, r.range),
+            r.message
+        ));
+    }
+    if d.related.is_empty() {
+        md.push_str("(none: the diagnostic carries no related location)\n");
+    }
+    md
 }

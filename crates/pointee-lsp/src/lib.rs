@@ -13,6 +13,7 @@
 //!   edit arrives, and reports `$/progress` when it takes longer than a
 //!   moment.
 
+mod actions;
 pub mod convert;
 pub mod disk;
 pub mod docs;
@@ -96,6 +97,12 @@ struct Shared {
     /// The problems shown to the user, by what they concern (a file's path,
     /// a folder's model): each is shown once while it stands.
     reported: Mutex<BTreeMap<String, String>>,
+    /// The client opens documents on `window/showDocument`.
+    show_document: AtomicBool,
+    /// The client applies workspace edits that create files.
+    create_files: AtomicBool,
+    /// Witness inputs found by "Find an input that triggers this".
+    witnesses: actions::Witnesses,
 }
 
 pub struct Backend {
@@ -112,6 +119,28 @@ fn content_modified() -> Error {
         code: ErrorCode::ServerError(-32801),
         message: "content modified: a newer edit cancelled this request".into(),
         data: None,
+    }
+}
+
+/// Cancels a request's snapshot when the request's future is dropped
+/// before it is answered.
+#[derive(Default)]
+struct CancelOnDrop(Arc<Mutex<CancelState>>);
+
+#[derive(Default)]
+struct CancelState {
+    dropped: bool,
+    /// The snapshot's token, while the request runs on it.
+    token: Option<pointee_ide::CancellationToken>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let mut c = lock(&self.0);
+        c.dropped = true;
+        if let Some(t) = c.token.take() {
+            t.cancel();
+        }
     }
 }
 
@@ -210,13 +239,18 @@ impl Backend {
                 published: Mutex::default(),
                 progress_tokens: AtomicU64::new(0),
                 reported: Mutex::default(),
+                show_document: AtomicBool::new(false),
+                create_files: AtomicBool::new(false),
+                witnesses: actions::Witnesses::default(),
             }),
         }
     }
 
     /// Runs `f` off the request loop on the current documents and an
     /// analysis snapshot. Panics become error responses; cancellation by a
-    /// newer edit becomes `ContentModified`.
+    /// newer edit becomes `ContentModified`. A request dropped before its
+    /// answer (`$/cancelRequest`) cancels its snapshot, so what runs on it
+    /// (a query, a witness search) stops.
     async fn run<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
@@ -226,9 +260,18 @@ impl Backend {
         let settings = lock(&self.shared.settings).clone();
         let model = lock(&self.shared.model).clone();
         let shared = self.shared.clone();
+        let guard = CancelOnDrop::default();
+        let cancel = guard.0.clone();
         let job = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let analysis = shared.store.sync(&snap, &settings, model);
+                {
+                    let mut c = lock(&cancel);
+                    if c.dropped {
+                        analysis.cancellation_token().cancel();
+                    }
+                    c.token = Some(analysis.cancellation_token());
+                }
                 f(&Ctx {
                     files: Files {
                         analysis: &analysis,
@@ -237,7 +280,9 @@ impl Backend {
                 })
             }))
         });
-        match job.await {
+        let done = job.await;
+        lock(&guard.0).token = None;
+        match done {
             Ok(Ok(Ok(v))) => Ok(v),
             Ok(Ok(Err(_cancelled))) => Err(content_modified()),
             Ok(Err(p)) if p.is::<Cancelled>() => Err(content_modified()),
@@ -586,6 +631,9 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
     if lock(&shared.docs).rev != rev {
         return; // stale: a newer edit's run will publish
     }
+    shared
+        .witnesses
+        .retain_current(|file| snap.doc(file).map(|d| d.text.clone()));
     let mut to_clear: BTreeSet<String> = lock(&shared.published).clone();
     let mut now = BTreeSet::new();
     for (file, list) in &diags {
@@ -603,7 +651,13 @@ async fn analyse_and_publish(shared: Arc<Shared>, client: Client, rev: u64) {
         };
         let items: Vec<lsp::Diagnostic> = list
             .iter()
-            .map(|d| convert::diagnostic(doc, d, &related))
+            .map(|d| {
+                let mut item = convert::diagnostic(doc, d, &related);
+                if let Some(f) = shared.witnesses.for_diagnostic(file, &doc.text, &item) {
+                    actions::mark(&mut item, &f);
+                }
+                item
+            })
             .collect();
         to_clear.remove(file);
         if !items.is_empty() {
@@ -660,6 +714,17 @@ impl LanguageServer for Backend {
             .and_then(|v| v.as_bool())
             .unwrap_or(false);
         self.shared.status.store(status, Ordering::Relaxed);
+        let show_document = caps
+            .window
+            .as_ref()
+            .and_then(|w| w.show_document.as_ref())
+            .is_some_and(|s| s.support);
+        self.shared
+            .show_document
+            .store(show_document, Ordering::Relaxed);
+        self.shared
+            .create_files
+            .store(actions::can_create_files(caps), Ordering::Relaxed);
         let mut folders = Vec::new();
         if let Some(ws) = &params.workspace_folders {
             for f in ws {
@@ -703,6 +768,16 @@ impl LanguageServer for Backend {
                 document_highlight_provider: Some(lsp::OneOf::Left(true)),
                 references_provider: Some(lsp::OneOf::Left(true)),
                 inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+                code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+                    lsp::CodeActionOptions {
+                        code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                        ..Default::default()
+                    },
+                )),
+                execute_command_provider: Some(lsp::ExecuteCommandOptions {
+                    commands: actions::COMMANDS.iter().map(|c| c.to_string()).collect(),
+                    ..Default::default()
+                }),
                 workspace: Some(lsp::WorkspaceServerCapabilities {
                     workspace_folders: Some(lsp::WorkspaceFoldersServerCapabilities {
                         supported: Some(true),
@@ -1113,6 +1188,338 @@ impl LanguageServer for Backend {
         })
         .await
     }
+    async fn code_action(
+        &self,
+        params: lsp::CodeActionParams,
+    ) -> Result<Option<lsp::CodeActionResponse>> {
+        // Only what the client sends and the witnesses found: no analysis,
+        // so the lightbulb stays quick.
+        let name = convert::uri_to_name(&params.text_document.uri);
+        let text = lock(&self.shared.docs)
+            .map
+            .get(&name)
+            .map(|d| d.text.clone());
+        let witnesses = &self.shared.witnesses;
+        let found = |d: &lsp::Diagnostic| {
+            text.as_ref()
+                .and_then(|t| witnesses.for_diagnostic(&name, t, d))
+        };
+        let create = self.shared.create_files.load(Ordering::Relaxed);
+        let list = actions::code_actions(
+            &params.text_document.uri,
+            &params.context.diagnostics,
+            found,
+            create,
+        );
+        Ok((!list.is_empty()).then_some(list))
+    }
+
+    async fn execute_command(
+        &self,
+        params: lsp::ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
+        let args = &params.arguments;
+        match params.command.as_str() {
+            actions::FIND_INPUT => self.find_input(args).await.map(Some),
+            actions::WRITE_TEST => self.write_test(args).await.map(Some),
+            actions::SHOW_WITNESS => self.show_witness(args).await.map(Some),
+            other => Err(Error::invalid_params(format!(
+                "pointee has no command `{other}` (it has {})",
+                actions::COMMANDS.join(", ")
+            ))),
+        }
+    }
+}
+
+/// What a witness search answered, converted for the client.
+struct Searched {
+    line: u32,
+    outcome: &'static str,
+    report: String,
+    /// A faulting input, for the test and to mark warnings confirmed.
+    found: Option<actions::Found>,
+}
+
+impl Backend {
+    /// A command that cannot run where it was asked: the user reads why,
+    /// and the answer says it.
+    async fn refuse(&self, message: String) -> serde_json::Value {
+        self.client
+            .show_message(lsp::MessageType::WARNING, &message)
+            .await;
+        serde_json::json!({"outcome": "error", "message": message})
+    }
+
+    /// `pointee.findInput {uri, position}`: searches a witness input for
+    /// the dereference there (pointee-ide, off the request loop, within
+    /// `witness` bounds of the settings, stopped by an edit or
+    /// `$/cancelRequest`), shows the report, marks the warnings it
+    /// confirms and offers to write the test.
+    async fn find_input(&self, args: &[serde_json::Value]) -> Result<serde_json::Value> {
+        let Some((name, pos)) = actions::position_arg(args) else {
+            return Err(Error::invalid_params(
+                "pointee.findInput takes [{uri, position}]",
+            ));
+        };
+        if !self.doc_exists(&name) {
+            return Ok(self
+                .refuse(format!("pointee: {name}: not a document pointee knows"))
+                .await);
+        }
+        let (bounds, malloc_may_fail) = {
+            let s = lock(&self.shared.settings);
+            (s.witness, !s.config.c_assume_alloc_succeeds)
+        };
+        let source = name.clone();
+        let searched = self
+            .run(move |cx| {
+                let Some(at) = cx.files.position(&source, pos) else {
+                    return Ok(Err("no such position".to_string()));
+                };
+                let options = pointee_ide::WitnessOptions {
+                    bounds,
+                    malloc_may_fail,
+                    ..Default::default()
+                };
+                let answer = match cx.analysis().witness(at, options)? {
+                    Ok(a) => a,
+                    Err(e) => return Ok(Err(e.describe())),
+                };
+                let line = convert::line_of(&cx.files, answer.stmt).unwrap_or(0);
+                let found = match (
+                    &answer.outcome,
+                    cx.doc(&source),
+                    cx.files.lsp_range(answer.stmt),
+                ) {
+                    (pointee_ide::Outcome::Found(w, _), Some(doc), Some(stmt)) => w
+                        .fault
+                        .zip(answer.c_test(actions::file_name(&source), line))
+                        .map(|(fault, text)| actions::Found {
+                            file: source.clone(),
+                            text: doc.text.clone(),
+                            stmt,
+                            fault,
+                            confirmed: w.confirmed(),
+                            report: None,
+                            test: actions::TestFile {
+                                path: actions::test_path(&source, line),
+                                text,
+                            },
+                        }),
+                    _ => None,
+                };
+                Ok(Ok(Searched {
+                    line,
+                    outcome: match answer.outcome {
+                        pointee_ide::Outcome::Found(..) => "found",
+                        pointee_ide::Outcome::NoneWithinBounds(_) => "none-within-bounds",
+                        pointee_ide::Outcome::BudgetExhausted(_) => "budget-exhausted",
+                        pointee_ide::Outcome::NoFunction => "no-function",
+                    },
+                    report: convert::witness_report(&cx.files, &answer),
+                    found,
+                }))
+            })
+            .await?;
+        let s = match searched {
+            Ok(s) => s,
+            Err(why) => {
+                let message = format!(
+                    "pointee: no witness search at {name}:{}: {why}",
+                    pos.line + 1
+                );
+                return Ok(self.refuse(message).await);
+            }
+        };
+        let report = self.show_report(&name, s.line, "input", &s.report).await;
+        let mut answer = serde_json::json!({
+            "outcome": s.outcome,
+            "report": report.as_ref().map(|u| u.as_str()),
+        });
+        if let Some(mut found) = s.found {
+            found.report = report;
+            answer["fault"] = serde_json::json!(found.fault.code());
+            answer["confirmed"] = serde_json::json!(found.confirmed);
+            answer["test"] = serde_json::json!(found.test.path);
+            self.shared.witnesses.insert(found.clone());
+            // Publish again, the warnings it confirms marked.
+            let rev = lock(&self.shared.docs).rev;
+            tokio::spawn(analyse_and_publish(
+                self.shared.clone(),
+                self.client.clone(),
+                rev,
+            ));
+            // Offer the test without holding the command's answer.
+            let (shared, client) = (self.shared.clone(), self.client.clone());
+            tokio::spawn(async move {
+                let write = lsp::MessageActionItem {
+                    title: "Write the test".into(),
+                    properties: HashMap::new(),
+                };
+                let asked = client
+                    .show_message_request(
+                        lsp::MessageType::INFO,
+                        format!(
+                            "pointee: an input makes line {} fault ({}). Write a C test that builds it ({})?",
+                            s.line,
+                            found.fault.describe(),
+                            actions::file_name(&found.test.path)
+                        ),
+                        Some(vec![write.clone()]),
+                    )
+                    .await;
+                if let Ok(Some(chosen)) = asked {
+                    if chosen.title == write.title {
+                        if let Err(why) = write_test_file(&shared, &client, &found.test).await {
+                            client
+                                .show_message(lsp::MessageType::ERROR, format!("pointee: {why}"))
+                                .await;
+                        }
+                    }
+                }
+            });
+        }
+        Ok(answer)
+    }
+
+    /// `pointee.writeWitnessTest {uri, position}`: writes the test of the
+    /// witness input found for the statement there.
+    async fn write_test(&self, args: &[serde_json::Value]) -> Result<serde_json::Value> {
+        let Some((name, pos)) = actions::position_arg(args) else {
+            return Err(Error::invalid_params(
+                "pointee.writeWitnessTest takes [{uri, position}]",
+            ));
+        };
+        let text = lock(&self.shared.docs)
+            .map
+            .get(&name)
+            .map(|d| d.text.clone());
+        let Some(found) = text.and_then(|t| self.shared.witnesses.at(&name, &t, pos)) else {
+            let message = format!(
+                "pointee: no witness input found at {name}:{} (run \"Find an input that triggers this\" first)",
+                pos.line + 1
+            );
+            return Ok(self.refuse(message).await);
+        };
+        Ok(
+            match write_test_file(&self.shared, &self.client, &found.test).await {
+                Ok(()) => serde_json::json!({"outcome": "written", "test": found.test.path}),
+                Err(why) => self.refuse(format!("pointee: {why}")).await,
+            },
+        )
+    }
+
+    /// `pointee.showWitness {uri, range, code}`: the related locations of
+    /// the diagnostic there, as a document.
+    async fn show_witness(&self, args: &[serde_json::Value]) -> Result<serde_json::Value> {
+        let Some((name, range, code)) = actions::diagnostic_arg(args) else {
+            return Err(Error::invalid_params(
+                "pointee.showWitness takes [{uri, range, code}]",
+            ));
+        };
+        if !self.doc_exists(&name) {
+            return Ok(self
+                .refuse(format!("pointee: {name}: not a document pointee knows"))
+                .await);
+        }
+        let config = lock(&self.shared.settings).diagnostics.clone();
+        let source = name.clone();
+        let report = self
+            .run(move |cx| {
+                let (Some(file), Some(doc)) = (cx.analysis().file_id(&source), cx.doc(&source))
+                else {
+                    return Ok(None);
+                };
+                let found = cx
+                    .analysis()
+                    .diagnostics(file, &config)?
+                    .into_iter()
+                    .find(|d| d.code == code && convert::range(&doc.lines, d.range.range) == range);
+                Ok(found.map(|d| convert::related_report(&cx.files, &d)))
+            })
+            .await?;
+        let Some(report) = report else {
+            let message = format!(
+                "pointee: no such diagnostic at {name}:{} now (the file changed?)",
+                range.start.line + 1
+            );
+            return Ok(self.refuse(message).await);
+        };
+        let uri = self
+            .show_report(&name, range.start.line + 1, "witness", &report)
+            .await;
+        Ok(serde_json::json!({"outcome": "shown", "report": uri.as_ref().map(|u| u.as_str())}))
+    }
+
+    /// Writes a Markdown report to the temporary folder and shows it: as a
+    /// document where the client opens them (`window/showDocument`), else
+    /// as a message with the text. The report's URI, when it was written.
+    async fn show_report(&self, source: &str, line: u32, what: &str, md: &str) -> Option<lsp::Uri> {
+        let path = actions::report_path(source, line, what);
+        let written =
+            std::fs::create_dir_all(actions::report_dir()).and_then(|_| std::fs::write(&path, md));
+        let uri = written
+            .ok()
+            .and_then(|_| convert::name_to_uri(&path.to_string_lossy()));
+        let shown = match &uri {
+            Some(uri) if self.shared.show_document.load(Ordering::Relaxed) => self
+                .client
+                .show_document(lsp::ShowDocumentParams {
+                    uri: uri.clone(),
+                    external: None,
+                    take_focus: Some(true),
+                    selection: None,
+                })
+                .await
+                .unwrap_or(false),
+            _ => false,
+        };
+        if !shown {
+            self.client.show_message(lsp::MessageType::INFO, md).await;
+        }
+        uri
+    }
+}
+
+/// Creates a test file: by a workspace edit where the client applies ones
+/// that create files (the editor then has it, unsaved edits and undo
+/// included), else on the disk; then opens it where the client can.
+async fn write_test_file(
+    shared: &Shared,
+    client: &Client,
+    test: &actions::TestFile,
+) -> std::result::Result<(), String> {
+    let by_edit = match actions::create_edit(test) {
+        Some(edit) if shared.create_files.load(Ordering::Relaxed) => {
+            client.apply_edit(edit).await.is_ok_and(|r| r.applied)
+        }
+        _ => false,
+    };
+    if !by_edit {
+        std::fs::write(&test.path, &test.text).map_err(|e| format!("{}: {e}", test.path))?;
+    }
+    if let Some(uri) = convert::name_to_uri(&test.path) {
+        if shared.show_document.load(Ordering::Relaxed) {
+            let _ = client
+                .show_document(lsp::ShowDocumentParams {
+                    uri,
+                    external: None,
+                    take_focus: Some(true),
+                    selection: None,
+                })
+                .await;
+        }
+    }
+    client
+        .show_message(
+            lsp::MessageType::INFO,
+            format!(
+                "pointee: wrote {} (build it with `gcc -g -fsanitize=address`)",
+                test.path
+            ),
+        )
+        .await;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! configuration (pointee-ide's `Config`), which diagnostics to publish,
 //! inlay hints, and the server's own timings.
 
-use pointee_ide::{Config, DiagnosticsConfig, Lang};
+use pointee_ide::{Bounds, Config, DiagnosticsConfig, Lang};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndirectCallsOnly {
@@ -38,6 +38,9 @@ pub struct Settings {
     pub debounce_ms: u64,
     /// Milliseconds an analysis may take before it reports `$/progress`.
     pub progress_after_ms: u64,
+    /// The bounds of a witness search ("Find an input that triggers
+    /// this"; `witness.loops`, `depth`, `paths`, `ms`).
+    pub witness: Bounds,
 }
 
 impl Default for Settings {
@@ -49,6 +52,7 @@ impl Default for Settings {
             indirect_calls_only: IndirectCallsOnly::default(),
             debounce_ms: 150,
             progress_after_ms: 300,
+            witness: Bounds::default(),
         }
     }
 }
@@ -121,6 +125,20 @@ impl Settings {
                 flag(&["goto", "indirectCallsOnly", "java"], &mut only.java);
             }
             _ => {}
+        }
+        let number = |path: &[&str]| s(v, path).and_then(|x| x.as_u64());
+        let w = &mut self.witness;
+        if let Some(n) = number(&["witness", "loops"]) {
+            w.loop_unfoldings = n.min(u32::MAX as u64) as u32;
+        }
+        if let Some(n) = number(&["witness", "depth"]) {
+            w.call_depth = n.min(u32::MAX as u64) as u32;
+        }
+        if let Some(n) = number(&["witness", "paths"]) {
+            w.max_paths = n.min(u32::MAX as u64) as u32;
+        }
+        if let Some(n) = number(&["witness", "ms"]) {
+            w.time_ms = n;
         }
         if let Some(n) = s(v, &["debounceMs"]).and_then(|x| x.as_u64()) {
             self.debounce_ms = n;

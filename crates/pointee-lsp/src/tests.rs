@@ -6,6 +6,8 @@
 //! they are computed. Fixtures mark cursors with `$name$` (the marker is
 //! removed; its position is the cursor).
 
+mod actions;
+
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -39,6 +41,10 @@ struct Client {
     notes: Vec<Value>,
     dir: std::path::PathBuf,
     server_capabilities: Value,
+    /// The server's requests to the client, as they came.
+    requests: Vec<Value>,
+    /// What the client answers a server request by method (else null).
+    replies: HashMap<String, Value>,
 }
 
 impl Client {
@@ -67,6 +73,8 @@ impl Client {
             notes: Vec::new(),
             dir,
             server_capabilities: Value::Null,
+            requests: Vec::new(),
+            replies: HashMap::new(),
         };
         let root = c.uri("");
         let r = c
@@ -120,13 +128,15 @@ impl Client {
         serde_json::from_slice(&buf).unwrap()
     }
 
-    /// Reads one message; answers the server's own requests with null.
+    /// Reads one message; answers the server's own requests (with
+    /// `replies`, else null).
     async fn pump(&mut self) -> Value {
         let v = self.recv().await;
-        if v.get("method").is_some() && v.get("id").is_some() {
-            let id = v["id"].clone();
-            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}))
+        if let (Some(method), Some(id)) = (v["method"].as_str(), v.get("id")) {
+            let result = self.replies.get(method).cloned().unwrap_or(Value::Null);
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}))
                 .await;
+            self.requests.push(v.clone());
         } else if v.get("method").is_some() {
             self.notes.push(v.clone());
         }
@@ -202,6 +212,32 @@ impl Client {
             tokio::time::timeout_at(deadline, self.pump())
                 .await
                 .expect("diagnostics in time");
+        }
+    }
+
+    /// The first request of the server with `method` (waiting for it).
+    async fn server_request(&mut self, method: &str) -> Value {
+        self.wait_for(|c| c.requests.iter().find(|r| r["method"] == method).cloned())
+            .await
+    }
+
+    /// The first notification of the server with `method` (waiting for
+    /// it).
+    async fn notification(&mut self, method: &str) -> Value {
+        self.wait_for(|c| c.notes.iter().find(|n| n["method"] == method).cloned())
+            .await
+    }
+
+    /// Reads messages until `found` finds what it looks for.
+    async fn wait_for(&mut self, found: impl Fn(&Client) -> Option<Value>) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(v) = found(self) {
+                return v;
+            }
+            tokio::time::timeout_at(deadline, self.pump())
+                .await
+                .expect("the server's message in time");
         }
     }
 

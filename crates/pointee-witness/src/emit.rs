@@ -51,6 +51,30 @@ fn cell_text(object: &str, is_record: bool, path: &[Sel]) -> String {
     s
 }
 
+/// Makes the `malloc` and `calloc` calls of the included source that the
+/// path lets fail return NULL: they are counted, and the listed ones fail.
+fn failing_allocs(calls: &[u32]) -> String {
+    let list: Vec<String> = calls.iter().map(u32::to_string).collect();
+    format!(
+        "/* The path needs these malloc/calloc calls of the analysed source to
+   fail (counted from the function's start). */
+static int pointee_witness_allocs;
+static int pointee_witness_fails(void)
+{{
+    static const int failing[] = {{ {} }};
+    ++pointee_witness_allocs;
+    for (unsigned i = 0; i < sizeof failing / sizeof *failing; i++)
+        if (failing[i] == pointee_witness_allocs)
+            return 1;
+    return 0;
+}}
+#define malloc(n) (pointee_witness_fails() ? NULL : malloc(n))
+#define calloc(n, m) (pointee_witness_fails() ? NULL : calloc(n, m))
+",
+        list.join(", ")
+    )
+}
+
 /// The test program of `w`, a witness for `function` (the name as the
 /// source spells it) in the file `include` names.
 pub fn c_test(w: &Witness, function: &str, include: &str, fault_line: u32) -> String {
@@ -60,6 +84,7 @@ pub fn c_test(w: &Witness, function: &str, include: &str, fault_line: u32) -> St
             let what = match fault {
                 Fault::Null => "a NULL dereference",
                 Fault::UseAfterFree => "a use after free",
+                Fault::Dangling => "a use of a returned function's local",
             };
             writeln!(
                 s,
@@ -72,9 +97,23 @@ pub fn c_test(w: &Witness, function: &str, include: &str, fault_line: u32) -> St
         ),
     };
     let _ = writeln!(s, "#include <stdlib.h>");
+    if w.fault == Some(Fault::Dangling) {
+        // AddressSanitizer sees a returned frame's locals only so.
+        let _ = writeln!(
+            s,
+            "const char *__asan_default_options(void) {{ return \"detect_stack_use_after_return=1\"; }}"
+        );
+    }
+    let failing = !w.failed_allocs.is_empty();
+    if failing {
+        s.push_str(&failing_allocs(&w.failed_allocs));
+    }
     let _ = writeln!(s, "#define main pointee_witness_analysed_main");
     let _ = writeln!(s, "#include \"{include}\"");
     let _ = writeln!(s, "#undef main");
+    if failing {
+        let _ = writeln!(s, "#undef malloc\n#undef calloc");
+    }
     s.push('\n');
     let _ = writeln!(s, "int main(void)\n{{");
     for o in &w.objects {
@@ -107,6 +146,10 @@ pub fn c_test(w: &Witness, function: &str, include: &str, fault_line: u32) -> St
     let _ = writeln!(s, "#ifdef POINTEE_CHECK");
     let _ = writeln!(s, "    if (!POINTEE_CHECK({args}))\n        return 3;");
     let _ = writeln!(s, "#endif");
+    if failing {
+        // Counted from the function's start, as the path counts them.
+        let _ = writeln!(s, "    pointee_witness_allocs = 0;");
+    }
     let _ = writeln!(s, "    {function}({args});");
     let _ = writeln!(s, "    return 0;\n}}");
     s
@@ -134,6 +177,7 @@ mod tests {
             path: Vec::new(),
             assumed: 0,
             unmodelled_calls: 0,
+            failed_allocs: Vec::new(),
         };
         let text = c_test(&w, "push", "list.c", 7);
         assert!(text.contains("#include \"list.c\"\n"), "{text}");

@@ -92,6 +92,9 @@ impl<'p, 'q> Executor<'p, 'q> {
             owned: BTreeSet::new(),
             diseqs: Vec::new(),
             init: Vec::new(),
+            allocs: 0,
+            failed_allocs: Vec::new(),
+            frames_pushed: 1,
         };
         st.frames[0].input = true;
         let mut starts = vec![st];
@@ -127,7 +130,8 @@ impl<'p, 'q> Executor<'p, 'q> {
 /// Where a value lives.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Loc {
-    /// A variable of the frame at this depth.
+    /// A variable of the frame with this id (ids are never reused, so a
+    /// pointer into a frame that returned is seen as dangling).
     Var(usize, VarId),
     Global(Name),
     Obj(usize),
@@ -189,6 +193,8 @@ struct Obj {
 
 #[derive(Clone, Debug)]
 struct Frame<'p> {
+    /// Unique within a path; the analysed function's frame is 0.
+    id: usize,
     func: &'p Function,
     cells: BTreeMap<(VarId, Vec<Sel>), Val>,
     /// The frame of the analysed function, whose parameters are input.
@@ -201,6 +207,7 @@ struct Frame<'p> {
 impl<'p> Frame<'p> {
     fn new(func: &'p Function) -> Frame<'p> {
         Frame {
+            id: 0,
             func,
             cells: BTreeMap::new(),
             input: false,
@@ -237,6 +244,12 @@ struct State<'p> {
     diseqs: Vec<(usize, usize)>,
     /// Input cells that start as a logical variable.
     init: Vec<(Loc, Vec<Sel>, usize)>,
+    /// `malloc` and `calloc` calls run so far, and the ones (1-based)
+    /// that returned NULL.
+    allocs: u32,
+    failed_allocs: Vec<u32>,
+    /// Frames pushed so far on the path (the next frame's id).
+    frames_pushed: usize,
 }
 
 impl<'p> State<'p> {
@@ -305,8 +318,17 @@ impl<'p> State<'p> {
     fn frame_mut(&mut self) -> &mut Frame<'p> {
         self.frames.last_mut().expect("a frame")
     }
-    fn freed(&self, l: &Loc) -> bool {
-        matches!(l, Loc::Obj(k) if self.objs[*k].freed)
+    /// How a dereference of a pointer to `l` faults: freed memory, or a
+    /// local of a function that returned.
+    fn invalid(&self, l: &Loc) -> Option<Fault> {
+        match l {
+            Loc::Obj(k) if self.objs[*k].freed => Some(Fault::UseAfterFree),
+            Loc::Var(id, _) if self.live_frame(*id).is_none() => Some(Fault::Dangling),
+            _ => None,
+        }
+    }
+    fn live_frame(&self, id: usize) -> Option<&Frame<'p>> {
+        self.frames.iter().rev().find(|f| f.id == id)
     }
 }
 
@@ -414,11 +436,23 @@ impl<'p> Executor<'p, '_> {
         if self.done || self.exhausted {
             return true;
         }
+        self.facts.check_cancelled();
         let b = self.bounds();
         if self.stats.paths >= b.max_paths || self.start.elapsed() >= self.time_budget() {
             self.exhausted = true;
         }
         self.exhausted
+    }
+
+    /// Test generation keeps the input of every path the budget cut, while
+    /// time is left.
+    fn keep_cut(&mut self, states: impl Iterator<Item = State<'p>>) {
+        for st in states {
+            if self.start.elapsed() >= self.time_budget() {
+                break;
+            }
+            self.record(&st, None);
+        }
     }
 
     /// A path ends here without reaching the fault.
@@ -434,15 +468,8 @@ impl<'p> Executor<'p, '_> {
             let mut states = cur.into_iter();
             while let Some(st) = states.next() {
                 if self.stop() {
-                    // Test generation keeps the input of every path the
-                    // budget cut, while time is left.
                     let ended = out.into_iter().map(|(s, _)| s);
-                    for st in std::iter::once(st).chain(states).chain(next).chain(ended) {
-                        if self.start.elapsed() >= self.time_budget() {
-                            break;
-                        }
-                        self.record(&st, None);
-                    }
+                    self.keep_cut(std::iter::once(st).chain(states).chain(next).chain(ended));
                     return Vec::new();
                 }
                 for (st, ctl) in self.stmt(st, s) {
@@ -493,6 +520,11 @@ impl<'p> Executor<'p, '_> {
                 let mut cur = vec![st];
                 let mut out = Vec::new();
                 for _ in 0..self.bounds().loop_unfoldings {
+                    // A body of no statement never stops by itself.
+                    if self.stop() {
+                        self.keep_cut(std::mem::take(&mut cur).into_iter());
+                        break;
+                    }
                     let mut next = Vec::new();
                     for st in cur {
                         for (s, ctl) in self.block(st, body) {
@@ -632,7 +664,7 @@ impl<'p> Executor<'p, '_> {
         for (st, v) in self.read(st, &pointer) {
             let fault = match &v {
                 Val::Null => Some(Fault::Null),
-                Val::Ptr(l, _) if st.freed(l) => Some(Fault::UseAfterFree),
+                Val::Ptr(l, _) => st.invalid(l),
                 _ => None,
             };
             match fault {
@@ -803,6 +835,7 @@ impl<'p> Executor<'p, '_> {
             path: st.path.clone(),
             assumed: st.assumed,
             unmodelled_calls: st.unmodelled,
+            failed_allocs: st.failed_allocs.clone(),
         })
     }
 
@@ -866,6 +899,8 @@ impl<'p> Executor<'p, '_> {
                     continue;
                 }
                 let mut frame = Frame::new(f);
+                frame.id = st.frames_pushed;
+                st.frames_pushed += 1;
                 for (&p, v) in f.params.iter().zip(vals) {
                     frame.cells.insert((p, Vec::new()), v);
                 }
@@ -881,6 +916,16 @@ impl<'p> Executor<'p, '_> {
                     results.push((s, ret));
                 }
             } else if ALLOCATORS.contains(&&**name) {
+                // A test can make `malloc` and `calloc` fail (by counting
+                // their calls), so only they may return NULL here.
+                if matches!(&**name, "malloc" | "calloc") {
+                    st.allocs += 1;
+                    if self.query.malloc_may_fail {
+                        let mut failed = st.clone();
+                        failed.failed_allocs.push(failed.allocs);
+                        results.push((failed, Val::Null));
+                    }
+                }
                 let zeroed = name.contains("calloc");
                 st.objs.push(Obj {
                     ty: None,
@@ -966,7 +1011,7 @@ impl<'p> Executor<'p, '_> {
     /// modelled).
     fn locate(&mut self, st: State<'p>, place: &Place) -> Vec<(State<'p>, Loc, Vec<Sel>)> {
         let base = match &place.base {
-            Base::Var(v) => Loc::Var(st.frames.len() - 1, *v),
+            Base::Var(v) => Loc::Var(st.frame().id, *v),
             Base::Global(g) => Loc::Global(g.clone()),
         };
         if !place.deref {
@@ -980,19 +1025,18 @@ impl<'p> Executor<'p, '_> {
         let mut out = Vec::new();
         for (st, v) in self.read_cell(st, base, Vec::new(), &pointer) {
             match v {
-                Val::Ptr(l, mut p) if !st.freed(&l) => {
+                Val::Ptr(l, mut p) if st.invalid(&l).is_none() => {
                     p.extend(place.path.iter().cloned());
                     out.push((st, l, p));
                 }
                 Val::Null | Val::Ptr(..) => {
                     self.stats.faulted_elsewhere += 1;
                     self.end();
-                    let fault = if v == Val::Null {
-                        Fault::Null
-                    } else {
-                        Fault::UseAfterFree
+                    let fault = match &v {
+                        Val::Ptr(l, _) => st.invalid(l),
+                        _ => Some(Fault::Null),
                     };
-                    self.record(&st, Some(fault));
+                    self.record(&st, fault);
                 }
                 _ => {
                     self.stats.cut += 1;
@@ -1279,7 +1323,9 @@ impl<'p> Executor<'p, '_> {
     fn cell(&self, st: &State<'p>, loc: &Loc, path: &[Sel]) -> Val {
         match loc {
             Loc::Var(d, v) => {
-                let fr = &st.frames[*d];
+                let Some(fr) = st.live_frame(*d) else {
+                    return Val::Undef;
+                };
                 if let Some(x) = fr.cells.get(&(*v, path.to_vec())) {
                     return x.clone();
                 }
@@ -1347,7 +1393,9 @@ impl State<'_> {
 fn write(st: &mut State, loc: Loc, path: Vec<Sel>, v: Val) {
     match loc {
         Loc::Var(d, var) => {
-            st.frames[d].cells.insert((var, path), v);
+            if let Some(fr) = st.frames.iter_mut().rev().find(|f| f.id == d) {
+                fr.cells.insert((var, path), v);
+            }
         }
         Loc::Global(g) => {
             st.globals.insert((g, path), v);

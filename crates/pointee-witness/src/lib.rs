@@ -5,9 +5,10 @@
 //! language of locals, field loads and stores, allocation, `free`, null
 //! tests, branches and calls) runs the function on a symbolic input and
 //! looks for a path on which the dereferenced pointer is NULL or points to
-//! freed memory. Inputs are built by *lazy initialisation*: a pointer that
-//! is part of the input (a parameter, or a field of an input object) gets a
-//! value when it is first read: NULL, a fresh object, or an input object
+//! freed memory (or into a returned frame). Inputs are built by *lazy
+//! initialisation*: a pointer that is part of the input (a parameter, or a
+//! field of an input object) gets a value when it is first read: NULL, a
+//! fresh object, or an input object
 //! already made of the same type. The choices are *guided by points-to
 //! facts* ([`Facts`]): a read whose set excludes NULL never tries NULL, and
 //! a pointer never aliases an object whose set it does not overlap. The
@@ -49,6 +50,12 @@ pub trait Facts {
     /// What the value of `place` may point to at `point` of `function`,
     /// over every calling context.
     fn pointees(&mut self, function: &str, point: Point, place: &Place) -> Option<Vec<Pointee>>;
+
+    /// Called between steps of the search, so that a caller that no longer
+    /// wants the answer (an editor's newer edit, a cancelled request) can
+    /// stop it: by unwinding with its own cancellation payload, which the
+    /// caller catches. The default never stops.
+    fn check_cancelled(&mut self) {}
 }
 
 /// No facts: plain lazy initialisation.
@@ -97,6 +104,9 @@ pub struct Query {
     pub guided: bool,
     /// The predicates and precondition (`//@` annotations), if any.
     pub spec: Option<spec::Spec>,
+    /// `malloc` and `calloc` may return NULL: each call is also a branch
+    /// where it fails.
+    pub malloc_may_fail: bool,
 }
 
 /// A dereference: the statement and the pointer it dereferences (a place
@@ -118,6 +128,17 @@ pub enum Value {
     /// A non-pointer value; the executor does not model integers yet, so
     /// any value will do (the test passes 0).
     Scalar,
+}
+
+impl Value {
+    /// The value as the answers write it: `NULL`, `o1`, `any`.
+    pub fn text(&self) -> String {
+        match self {
+            Value::Null => "NULL".into(),
+            Value::Object(k) => format!("o{}", k + 1),
+            Value::Scalar => "any".into(),
+        }
+    }
 }
 
 /// An object of the input: its type and the pointer fields the path read
@@ -143,11 +164,46 @@ pub struct Decision {
     pub taken: bool,
 }
 
+impl Decision {
+    /// The decision in words: `list == NULL is false`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} is {}",
+            self.test
+                .as_deref()
+                .unwrap_or("a condition pointee does not model"),
+            self.taken
+        )
+    }
+}
+
 /// How the dereference faults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     Null,
     UseAfterFree,
+    /// A pointer to a local of a function that has returned.
+    Dangling,
+}
+
+impl Fault {
+    /// A short name for tools (`null`, `use-after-free`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Fault::Null => "null",
+            Fault::UseAfterFree => "use-after-free",
+            Fault::Dangling => "dangling",
+        }
+    }
+
+    /// What the fault is, in words (`NULL dereference`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fault::Null => "NULL dereference",
+            Fault::UseAfterFree => "use after free",
+            Fault::Dangling => "dangling pointer to a returned function's local",
+        }
+    }
 }
 
 /// An input that makes the dereference fault (or, in test generation,
@@ -165,6 +221,57 @@ pub struct Witness {
     pub assumed: usize,
     /// Calls to functions without a body whose effects the path ignored.
     pub unmodelled_calls: usize,
+    /// The `malloc`/`calloc` calls (1-based, counted from the function's
+    /// start along the path) that return NULL on the path.
+    pub failed_allocs: Vec<u32>,
+}
+
+impl Witness {
+    /// The input, one line per argument (`list = o1`) then per object
+    /// (`o1: struct node { next = NULL }`).
+    pub fn input_lines(&self) -> Vec<String> {
+        let args = self
+            .args
+            .iter()
+            .map(|(name, _, v)| format!("{name} = {}", v.text()));
+        let objects = self.objects.iter().map(|o| {
+            let fields: Vec<String> = o
+                .fields
+                .iter()
+                .map(|(p, v)| match field_text(p) {
+                    f if f.is_empty() => format!("*o{} = {}", o.id + 1, v.text()),
+                    f => format!("{f} = {}", v.text()),
+                })
+                .collect();
+            let fields = if fields.is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{{ {} }}", fields.join(", "))
+            };
+            format!("o{}: {} {fields}", o.id + 1, type_text(&o.ty))
+        });
+        let allocs = self
+            .failed_allocs
+            .iter()
+            .map(|k| format!("malloc/calloc call {k} = NULL"));
+        args.chain(objects).chain(allocs).collect()
+    }
+
+    /// Whether a concrete run of the input surely takes the path: no
+    /// branch assumed and no library call ignored.
+    pub fn confirmed(&self) -> bool {
+        self.assumed == 0 && self.unmodelled_calls == 0
+    }
+
+    /// Why a concrete run may take another path, when it may.
+    pub fn unconfirmed_note(&self) -> Option<String> {
+        (!self.confirmed()).then(|| {
+            format!(
+                "the path assumes {} branch(es) on conditions pointee does not model and ignores {} library call(s)",
+                self.assumed, self.unmodelled_calls
+            )
+        })
+    }
 }
 
 /// How much the search did.
@@ -183,6 +290,16 @@ pub struct Stats {
     pub faulted_elsewhere: u32,
     /// Path conditions Z3 found unsatisfiable.
     pub infeasible: u32,
+}
+
+impl Stats {
+    /// The figures in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} paths, {} choices, {} candidates pruned by the facts, {} paths cut by the bounds, {} faulted elsewhere",
+            self.paths, self.choices, self.pruned, self.cut, self.faulted_elsewhere
+        )
+    }
 }
 
 /// The answer of a search.
