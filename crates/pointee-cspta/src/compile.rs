@@ -46,6 +46,38 @@ pub struct CastStmt {
     pub stmt: u32,
 }
 
+/// A value that is no object: the `null` constant, or what a construct the
+/// front end does not model gives (`Rvalue::Unknown`). Points-to sets leave
+/// both out; the nullness pass (`nullness.rs`) follows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoObject {
+    Null,
+    Unknown,
+}
+
+/// Where a statement puts a value that is no object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoObjectInto {
+    /// `x = null`.
+    Var(u32),
+    /// `x.f = null` (base, field).
+    Field(u32, u32),
+    /// `C.f = null`.
+    Static(u32),
+    /// `m(.., null, ..)`: the call (index into `calls`) and the argument
+    /// (index into its `args`).
+    Arg(u32, u32),
+}
+
+/// A statement (`stmt`, its id in the method) that puts `what` `into` a
+/// place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoObjectFact {
+    pub stmt: u32,
+    pub what: NoObject,
+    pub into: NoObjectInto,
+}
+
 /// What a base variable is used for, to visit only the statements a new
 /// object of that variable can trigger.
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +112,9 @@ pub struct MethodFacts {
     pub filtered_sloads: Vec<(u32, u32, u32)>,
     pub calls: Vec<CallStmt>,
     pub casts: Vec<CastStmt>,
+    /// The statements that put `null` or an unmodelled value somewhere
+    /// (the solver ignores them; `nullness.rs` reads them).
+    pub no_objects: Vec<NoObjectFact>,
     /// Per variable: statements where it is a load/store base or receiver.
     pub uses: Vec<Vec<BaseUse>>,
     /// The static initialisers run when the method is first reached: of the
@@ -152,6 +187,13 @@ pub struct Facts {
     /// Allocations before this one of the methods [`Facts::edited`] made
     /// again are left over (none: 0).
     pub(crate) first_new_alloc: u32,
+}
+
+fn no_object(r: &Rvalue) -> NoObject {
+    match r {
+        Rvalue::Null => NoObject::Null,
+        _ => NoObject::Unknown,
+    }
 }
 
 fn intern(list: &mut Vec<String>, index: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -366,6 +408,13 @@ impl Facts {
                                 m.filtered_sloads.push((x, s, ty));
                             }
                         }
+                        Rvalue::Null | Rvalue::Unknown => {
+                            m.no_objects.push(NoObjectFact {
+                                stmt: sid,
+                                what: no_object(rhs),
+                                into: NoObjectInto::Var(x),
+                            });
+                        }
                         Rvalue::Use(p) => {
                             if let Some(y) = var(p) {
                                 m.copies.push((y, x));
@@ -382,6 +431,23 @@ impl Facts {
                             }
                         }
                         _ => {}
+                    }
+                    return;
+                }
+                if let Rvalue::Null | Rvalue::Unknown = rhs {
+                    let into = match (&lhs.base, lhs.deref) {
+                        (Base::Var(x), true) => self.field_of(lhs).map(|f| NoObjectInto::Field(x.0, f)),
+                        (Base::Global(g), false) if lhs.path.is_empty() => Some(NoObjectInto::Static(
+                            intern(&mut self.statics, &mut self.static_index, g),
+                        )),
+                        _ => None,
+                    };
+                    if let Some(into) = into {
+                        m.no_objects.push(NoObjectFact {
+                            stmt: sid,
+                            what: no_object(rhs),
+                            into,
+                        });
                     }
                     return;
                 }
@@ -441,6 +507,17 @@ impl Facts {
                     Callee::Indirect(_) => return,
                 };
                 let idx = m.calls.len() as u32;
+                // The arguments after the receiver, as `rest` numbers them.
+                let skip = usize::from(!matches!(kind, CallKind::Static(_)));
+                for (i, a) in args.iter().enumerate().skip(skip) {
+                    if let Rvalue::Null | Rvalue::Unknown = a {
+                        m.no_objects.push(NoObjectFact {
+                            stmt: sid,
+                            what: no_object(a),
+                            into: NoObjectInto::Arg(idx, (i - skip) as u32),
+                        });
+                    }
+                }
                 match kind {
                     CallKind::Special(_, r) | CallKind::Virtual(r, _) => {
                         m.uses[r as usize].push(BaseUse::Call(idx))

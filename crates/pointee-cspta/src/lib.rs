@@ -11,6 +11,7 @@ mod alias;
 mod compile;
 mod context;
 use pointee_ir::fxhash;
+mod nullness;
 mod ptset;
 mod result;
 mod resume;
@@ -19,8 +20,10 @@ mod types;
 
 pub use alias::{alias_checks, check_kind, AliasResult, AliasVerdict, CheckKind};
 pub use compile::{
-    Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, ARRAY_FIELD, LIBRARY_HEAP,
+    Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, NoObject, NoObjectFact, NoObjectInto,
+    ARRAY_FIELD, LIBRARY_HEAP,
 };
+pub use nullness::{NullSource, Nullness};
 pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};

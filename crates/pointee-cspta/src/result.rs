@@ -25,7 +25,7 @@ pub struct Analysis {
     /// kept so that a later solve can go on from this one.
     pub(crate) rest: State,
     /// (object, field) -> node, sorted.
-    fields: BTreeMap<(u32, u32), u32>,
+    pub(crate) fields: BTreeMap<(u32, u32), u32>,
     /// Reached pairs per method.
     by_method: Vec<Vec<u32>>,
     /// (method, site) -> callee methods, sorted.

@@ -186,6 +186,14 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
 }
 
+impl Diagnostic {
+    /// Whether it marks code that does nothing (shown faded: LSP's
+    /// `DiagnosticTag::UNNECESSARY`): a method nothing calls.
+    pub fn is_unnecessary(&self) -> bool {
+        self.code == "unreachable-method"
+    }
+}
+
 /// A location that explains a diagnostic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {

@@ -132,32 +132,15 @@ pub(crate) fn c_partial(a: &Analysis) -> Option<pointee_db::PartialRun> {
     out
 }
 
-/// The Java program's alias checks, casts that may fail and figures.
+/// The Java program's alias checks, checkers' findings (`java_checks`)
+/// and figures.
 pub(crate) fn java_check(j: &JavaProgram) -> CheckReport {
     let mut report = CheckReport::default();
     let Some(pta) = j.pta else { return report };
     if let Ok(a) = pointee_db::java_analysis(j.db(), j.project) {
         report.alias_checks = alias_checks(&a.alias_checks, |f| j.function_source(f), Lang::Java);
     }
-    for (m, cast, fails) in pta.casts() {
-        if !fails {
-            continue;
-        }
-        let name = &pta.facts.method_names[m as usize];
-        let Some((file, fs)) = j.function_source(name) else {
-            continue;
-        };
-        report.diagnostics.push(Diagnostic {
-            range: FileRange {
-                file,
-                range: fs.stmts[cast.stmt as usize],
-            },
-            severity: Severity::Warning,
-            code: "cast-may-fail".into(),
-            message: format!("the cast to {} may fail", cast.target),
-            related: Vec::new(),
-        });
-    }
+    report.diagnostics = crate::java_checks::java_checks(j);
     report.stats = pta.stats().named();
     report
 }

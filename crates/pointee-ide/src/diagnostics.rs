@@ -161,14 +161,21 @@ fn java_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> V
             alias_check_diagnostic(c, at(file, range))
         })
         .collect();
-    if config.notes {
-        let mut casts: Vec<Diagnostic> = report
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.range.file == file)
-            .collect();
-        casts.sort_by_key(|d| (d.range.range.start, d.range.range.end));
-        out.extend(casts);
-    }
+    // Casts that may fail count as notes (as they always have); the other
+    // findings are the checkers'.
+    let mut found: Vec<Diagnostic> = report
+        .diagnostics
+        .into_iter()
+        .filter(|d| {
+            d.range.file == file
+                && if d.code == "cast-may-fail" {
+                    config.notes
+                } else {
+                    config.checkers
+                }
+        })
+        .collect();
+    found.sort_by_key(|d| (d.range.range.start, d.range.range.end));
+    out.extend(found);
     out
 }

@@ -42,6 +42,11 @@ impl<'a> JavaProgram<'a> {
         self.a.db()
     }
 
+    /// The id of a file of the program, by its path.
+    pub fn file_id(&self, path: &str) -> Option<FileId> {
+        self.a.file_id(path)
+    }
+
     /// The source map of a file of the program.
     pub fn source_map(&self, file: FileId) -> Option<&'a SourceMap> {
         let path = self.a.file_path(file);

@@ -30,6 +30,7 @@ mod highlights;
 mod hover;
 mod inlay_hints;
 mod java;
+mod java_checks;
 mod model;
 mod program;
 mod references;
@@ -38,6 +39,7 @@ mod witness;
 
 pub use answer::*;
 pub use checks::RULES;
+pub use java_checks::JAVA_RULES;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
 pub use graph::{
     EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,

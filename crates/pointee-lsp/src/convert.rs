@@ -292,6 +292,9 @@ pub fn diagnostic(
                 })
                 .collect()
         }),
+        tags: d
+            .is_unnecessary()
+            .then(|| vec![lsp::DiagnosticTag::UNNECESSARY]),
         ..Default::default()
     }
 }

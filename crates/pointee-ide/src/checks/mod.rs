@@ -88,7 +88,7 @@ impl Findings {
 
 /// Drops the diagnostics of `file` that a `pointee-ignore: CODE` comment
 /// silences (on their line or the line before).
-fn suppress(text: &str, lines: &pointee_ir::LineIndex, out: &mut Vec<Diagnostic>) {
+pub(crate) fn suppress(text: &str, lines: &pointee_ir::LineIndex, out: &mut Vec<Diagnostic>) {
     if !text.contains("pointee-ignore") {
         return;
     }

@@ -270,8 +270,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
         let Some(r) = recv else {
             if obj.is_some() && self.class_ref(obj.unwrap()).is_none() {
-                // A call on null or on an unmodelled value: it never returns here.
-                return Ev::rv(Rvalue::Null, ret);
+                // A call on null or on an unmodelled value: it never
+                // returns here, or returns what the analysis cannot name.
+                return Ev::rv(Rvalue::Unknown, ret);
             }
             self.note(node, "an instance call without a receiver is not modelled");
             return Ev::unknown();

@@ -103,8 +103,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
                 // `(Object) 5` boxes.
                 let v = self.boxed(v, &ty, vn);
+                let unknown = matches!(v.kind, EvK::Rv(Rvalue::Unknown));
                 match self.var_of(v, vn, None) {
                     Some(y) => Ev::rv(Rvalue::Cast(Place::var(y), ty.name().into()), ty),
+                    None if unknown => Ev::rv(Rvalue::Unknown, ty),
                     None => Ev::rv(Rvalue::Null, ty),
                 }
             }
@@ -512,8 +514,10 @@ impl<'a, 'h> Fb<'a, 'h> {
             {
                 Rvalue::Use(p.clone())
             }
-            EvK::Rv(Rvalue::Null) => Rvalue::Null,
-            EvK::Rv(Rvalue::Scalar | Rvalue::Unknown) => return lhs,
+            // An unmodelled value is stored as such: the field then holds
+            // something the analysis cannot name, not its initial `null`.
+            EvK::Rv(r @ (Rvalue::Null | Rvalue::Unknown)) => r.clone(),
+            EvK::Rv(Rvalue::Scalar) => return lhs,
             _ => self.operand(rhs, r),
         };
         self.emit(
