@@ -21,15 +21,13 @@ pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The description of a code (the checkers' rules, then the others).
 fn describe(code: &str) -> &'static str {
-    if let Some((_, d)) = pointee_ide::RULES.iter().find(|(c, _)| *c == code) {
+    let rules = pointee_ide::RULES.iter().chain(pointee_ide::JAVA_RULES);
+    if let Some((_, d)) = rules.into_iter().find(|(c, _)| *c == code) {
         return d;
     }
     match code {
         "alias-check" => "An alias check (MUSTALIAS, NOALIAS, ...) does not hold in the analysis.",
         "link" => "The C files link with a note, or do not link.",
-        "cast-may-fail" => {
-            "A cast may fail: an object that is not an instance of the target type may reach it."
-        }
         "syntax" => "A syntax error; the rest of the file was analysed as far as it goes.",
         "unsupported" => "A construct the analysis approximates.",
         _ => "A diagnostic of pointee.",

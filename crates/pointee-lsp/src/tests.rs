@@ -1322,3 +1322,37 @@ async fn checker_diagnostics_carry_their_witness_and_follow_the_settings() {
     c.diagnostics("m.c", |d| d.iter().all(|x| x["code"] != "null-deref"))
         .await;
 }
+
+#[tokio::test]
+async fn java_checker_diagnostics_are_published_and_unreachable_methods_are_faded() {
+    let text = "public class Main {\n\
+                \x20   public static void main(String[] args) {\n\
+                \x20       Main m = null;\n\
+                \x20       m.go();\n\
+                \x20   }\n\
+                \x20   void go() {}\n\
+                \x20   static void spare() {}\n\
+                }\n";
+    let mut c = Client::start(&[], json!({})).await;
+    c.open("Main.java", text).await;
+    let d = c
+        .diagnostics("Main.java", |d| {
+            d.iter().any(|x| x["code"] == "null-deref")
+                && d.iter().any(|x| x["code"] == "unreachable-method")
+        })
+        .await;
+    let err = d.iter().find(|x| x["code"] == "null-deref").unwrap();
+    assert_eq!(err["severity"], 1);
+    assert_eq!(err["range"]["start"], json!({"line": 3, "character": 8}));
+    assert_eq!(err["relatedInformation"][0]["message"], "null comes from here");
+    // Never called (go() is not called either: m holds no object).
+    let faded: Vec<&Value> = d
+        .iter()
+        .filter(|x| x["code"] == "unreachable-method")
+        .collect();
+    assert_eq!(faded.len(), 2);
+    for x in faded {
+        assert_eq!(x["severity"], 4);
+        assert_eq!(x["tags"], json!([1]), "DiagnosticTag::UNNECESSARY");
+    }
+}

@@ -118,7 +118,7 @@ pub(crate) fn suppress(text: &str, lines: &pointee_ir::LineIndex, out: &mut Vec<
 pub const RULES: &[(&str, &str)] = &[
     (
         "null-deref",
-        "A pointer that is (error) or may be (warning) NULL is dereferenced, called, or passed to a library function that dereferences it.",
+        "A pointer that is (error) or may be (warning) NULL is dereferenced, called, or passed to a library function that dereferences it (Java: a field, element or method of a null reference, or one no value reaches).",
     ),
     (
         "uninit-deref",
