@@ -16,6 +16,7 @@ mod decl;
 mod library;
 mod lower;
 mod made;
+mod par;
 mod syntax;
 mod types;
 mod unit;
@@ -271,15 +272,11 @@ pub fn lower_units_relative(
     src: &str,
     tree: &Tree,
 ) -> Vec<LoweredUnit> {
-    decl::units(tree.root_node())
-        .into_iter()
-        .enumerate()
-        .map(|(i, u)| {
-            let mut lowered = unit::lower_unit(table, file, src, u, i as u32);
-            lowered.shift(-i64::from(lowered.origin));
-            lowered
-        })
-        .collect()
+    par::par_map(&decl::units(tree.root_node()), |i, &u| {
+        let mut lowered = unit::lower_unit(table, file, src, u, i as u32);
+        lowered.shift(-i64::from(lowered.origin));
+        lowered
+    })
 }
 
 /// One file's parts, for [`assemble`].
@@ -365,27 +362,37 @@ pub fn assemble(table: &ClassTable, files: &[FileParts]) -> JavaProgram {
 /// Lowers the given `(file name, text)` pairs as one program. Never fails:
 /// what cannot be lowered is noted in the file's source map.
 pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
-    let mut p = parser();
-    let trees: Vec<Tree> = files
+    // Files parse and outline, then units lower, in parallel.
+    let parsed: Vec<(Tree, FileOutline)> = par::par_map(files, |_, (name, text)| {
+        let tree = parser()
+            .parse(text, None)
+            .expect("parse without cancellation");
+        let o = outline(name, text, &tree);
+        (tree, o)
+    });
+    let outlines: Vec<&FileOutline> = parsed.iter().map(|(_, o)| o).collect();
+    let (table, table_notes) = class_table(&outlines);
+    let units: Vec<(usize, usize, Node)> = parsed
         .iter()
-        .map(|(_, t)| p.parse(t, None).expect("parse without cancellation"))
-        .collect();
-    let outlines: Vec<FileOutline> = files
-        .iter()
-        .zip(&trees)
-        .map(|((name, text), tree)| outline(name, text, tree))
-        .collect();
-    let (table, table_notes) = class_table(&outlines.iter().collect::<Vec<_>>());
-    let lowered: Vec<Vec<LoweredUnit>> = files
-        .iter()
-        .zip(&trees)
-        .map(|((name, text), tree)| {
+        .enumerate()
+        .flat_map(|(f, (tree, _))| {
             decl::units(tree.root_node())
                 .into_iter()
                 .enumerate()
-                .map(|(i, u)| unit::lower_unit(&table, name, text, u, i as u32))
-                .collect()
+                .map(move |(i, u)| (f, i, u))
         })
+        .collect();
+    let mut flat = par::par_map(&units, |_, &(f, i, u)| {
+        unit::lower_unit(&table, files[f].0, files[f].1, u, i as u32)
+    })
+    .into_iter();
+    let mut per_file = vec![0; files.len()];
+    for u in &units {
+        per_file[u.0] += 1;
+    }
+    let lowered: Vec<Vec<LoweredUnit>> = per_file
+        .iter()
+        .map(|&n| flat.by_ref().take(n).collect())
         .collect();
     let parts: Vec<FileParts> = files
         .iter()
