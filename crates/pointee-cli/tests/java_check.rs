@@ -39,7 +39,14 @@ fn java_findings_in_text_json_and_sarif() {
     );
 
     // Hints only: exit 0 even with --fail-on warning.
-    let out = pointee(&["check", UNREACHABLE, "--format", "sarif", "--fail-on", "warning"]);
+    let out = pointee(&[
+        "check",
+        UNREACHABLE,
+        "--format",
+        "sarif",
+        "--fail-on",
+        "warning",
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).expect("SARIF");
     let run = &v["runs"][0];

@@ -436,10 +436,16 @@ impl Facts {
                 }
                 if let Rvalue::Null | Rvalue::Unknown = rhs {
                     let into = match (&lhs.base, lhs.deref) {
-                        (Base::Var(x), true) => self.field_of(lhs).map(|f| NoObjectInto::Field(x.0, f)),
-                        (Base::Global(g), false) if lhs.path.is_empty() => Some(NoObjectInto::Static(
-                            intern(&mut self.statics, &mut self.static_index, g),
-                        )),
+                        (Base::Var(x), true) => {
+                            self.field_of(lhs).map(|f| NoObjectInto::Field(x.0, f))
+                        }
+                        (Base::Global(g), false) if lhs.path.is_empty() => {
+                            Some(NoObjectInto::Static(intern(
+                                &mut self.statics,
+                                &mut self.static_index,
+                                g,
+                            )))
+                        }
                         _ => None,
                     };
                     if let Some(into) = into {

@@ -23,8 +23,8 @@ pub use compile::{
     Alloc, CallKind, CallStmt, CastStmt, Facts, MethodFacts, NoObject, NoObjectFact, NoObjectInto,
     ARRAY_FIELD, LIBRARY_HEAP,
 };
-pub use nullness::{NullSource, Nullness};
 pub use context::{Contexts, CtxId, Elem, Kind, Receiver, Selector, Variant, EMPTY};
+pub use nullness::{NullSource, Nullness};
 pub use ptset::PtSet;
 pub use result::{Analysis, Stats};
 pub use resume::Resumed;

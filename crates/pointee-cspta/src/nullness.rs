@@ -80,7 +80,10 @@ impl Analysis {
         }
         let mut callees: crate::fxhash::FxHashMap<(u32, u32), Vec<u32>> = Default::default();
         for e in &self.cg {
-            callees.entry((e.caller, e.call)).or_default().push(e.callee);
+            callees
+                .entry((e.caller, e.call))
+                .or_default()
+                .push(e.callee);
         }
 
         let mut null_seeds: Vec<(u32, NullSource)> = Vec::new();
@@ -102,7 +105,8 @@ impl Analysis {
                     NoObjectInto::Static(s) => targets.push(st.static_nodes[s as usize]),
                     NoObjectInto::Arg(call, i) => {
                         for &callee in callees.get(&(mc, call)).into_iter().flatten() {
-                            let cm = &self.facts.methods[self.reached[callee as usize].method as usize];
+                            let cm =
+                                &self.facts.methods[self.reached[callee as usize].method as usize];
                             if let Some(&p) = cm.params.get(i as usize) {
                                 targets.push(st.var_node(callee, p));
                             }

@@ -38,13 +38,12 @@ pub(crate) fn java_checks(j: &JavaProgram) -> Vec<Diagnostic> {
     let Some(pta) = j.pta else {
         return Vec::new();
     };
-    let sources: HashMap<&str, (FileId, &FunctionSource)> = j
-        .jp
-        .sources
-        .iter()
-        .filter_map(|sm| Some((j.file_id(&sm.file)?, sm)))
-        .flat_map(|(file, sm)| sm.functions.iter().map(move |fs| (&*fs.name, (file, fs))))
-        .collect();
+    let sources: HashMap<&str, (FileId, &FunctionSource)> =
+        j.jp.sources
+            .iter()
+            .filter_map(|sm| Some((j.file_id(&sm.file)?, sm)))
+            .flat_map(|(file, sm)| sm.functions.iter().map(move |fs| (&*fs.name, (file, fs))))
+            .collect();
     let mut out = casts(pta, &sources);
     let nullness = pta.nullness();
     let has_entry = j.jp.mains.iter().any(|m| {
@@ -57,7 +56,9 @@ pub(crate) fn java_checks(j: &JavaProgram) -> Vec<Diagnostic> {
         };
         let ctxs = pta.contexts_of(m);
         if ctxs.is_empty() {
-            if has_entry && written_by_hand(fs, &pointee_db::java_outline(j.db(), file).class_ranges) {
+            if has_entry
+                && written_by_hand(fs, &pointee_db::java_outline(j.db(), file).class_ranges)
+            {
                 out.push(Diagnostic {
                     range: FileRange {
                         file,
@@ -100,7 +101,11 @@ pub(crate) fn java_checks(j: &JavaProgram) -> Vec<Diagnostic> {
     }
     let mut out = Vec::new();
     for (file, mut ds) in by_file {
-        crate::checks::suppress(file.text(j.db()), pointee_db::line_index(j.db(), file), &mut ds);
+        crate::checks::suppress(
+            file.text(j.db()),
+            pointee_db::line_index(j.db(), file),
+            &mut ds,
+        );
         out.extend(ds);
     }
     out
@@ -230,7 +235,10 @@ fn null_witness(
             let target = j.target(obj);
             let field = &pta.facts.fields[field as usize];
             let message = if field == ARRAY_FIELD {
-                format!("no element of {} is ever stored: they are null", target.name)
+                format!(
+                    "no element of {} is ever stored: they are null",
+                    target.name
+                )
             } else {
                 format!(
                     "the field `{field}` of {} is never assigned: it is null",
@@ -244,9 +252,10 @@ fn null_witness(
         }
         NullSource::Static(s) => {
             let name = &pta.facts.statics[s as usize];
-            let (file, g) = j.jp.sources.iter().find_map(|sm| {
-                Some((j.file_id(&sm.file)?, sm.global(name)?))
-            })?;
+            let (file, g) =
+                j.jp.sources
+                    .iter()
+                    .find_map(|sm| Some((j.file_id(&sm.file)?, sm.global(name)?)))?;
             Some(Related {
                 range: FileRange {
                     file,

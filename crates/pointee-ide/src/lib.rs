@@ -39,11 +39,11 @@ mod witness;
 
 pub use answer::*;
 pub use checks::RULES;
-pub use java_checks::JAVA_RULES;
 pub use dump::{Dump, DumpConfig, DumpFunction, DumpLine, DumpNote};
 pub use graph::{
     EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
 };
+pub use java_checks::JAVA_RULES;
 pub use model::{is_model_file, CModel};
 pub use pointee_db::salsa::{CancellationToken, Cancelled};
 pub use pointee_db::{

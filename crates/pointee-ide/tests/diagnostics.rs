@@ -5,7 +5,9 @@
 //! one must really fault (see the folder's README.md).
 
 mod expect;
+mod marks;
 
+use marks::{marks, Finding};
 use pointee_ide::{Config, Lang, Severity, RULES};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -16,31 +18,7 @@ fn dir() -> PathBuf {
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    v.sort();
-    v
-}
-
-type Finding = (u32, String, String);
-
-/// The `// DIAG: code severity, ...` marks: (1-based line, code, severity).
-fn marks(text: &str) -> BTreeSet<Finding> {
-    let mut out = BTreeSet::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some((_, rest)) = line.split_once("DIAG:") else {
-            continue;
-        };
-        for item in rest.split(',') {
-            let words: Vec<&str> = item.split_whitespace().collect();
-            assert_eq!(words.len(), 2, "bad mark on line {}: {line}", i + 1);
-            out.insert((i as u32 + 1, words[0].to_string(), words[1].to_string()));
-        }
-    }
-    out
+    marks::fixtures("c/diagnostics", "c")
 }
 
 fn is_checker(code: &str) -> bool {
@@ -85,12 +63,7 @@ fn checker_fixtures_report_exactly_what_they_mark() {
         assert_eq!(got, per_file, "{name}: check and diagnostics differ");
         let want = marks(&text);
         total += want.len();
-        for m in want.difference(&got) {
-            failures.push(format!("{name}:{}: missing {} {}", m.0, m.1, m.2));
-        }
-        for m in got.difference(&want) {
-            failures.push(format!("{name}:{}: unexpected {} {}", m.0, m.1, m.2));
-        }
+        failures.extend(marks::differences(&name, &want, &got));
     }
     assert!(total > 20, "only {total} marks");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -148,13 +121,7 @@ fn checker_fixtures_compile_and_run_as_they_say() {
     for path in fixtures() {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
-        let mode = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// RUN: "))
-            .unwrap_or_else(|| panic!("{name}: first line must be `// RUN: clean|faults|compile`"))
-            .trim()
-            .to_string();
+        let mode = marks::run_mode(&name, &text, "clean|faults|compile");
         let exe = out_dir.join(&name);
         let mut gcc = Command::new("gcc");
         gcc.args([

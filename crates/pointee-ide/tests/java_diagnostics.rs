@@ -6,7 +6,9 @@
 //! line marked `null-deref error`.
 
 mod expect;
+mod marks;
 
+use marks::{marks, Finding};
 use pointee_ide::{Config, Lang, Severity, JAVA_RULES};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,31 +19,7 @@ fn dir() -> PathBuf {
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "java"))
-        .collect();
-    v.sort();
-    v
-}
-
-type Finding = (u32, String, String);
-
-/// The `// DIAG: code severity, ...` marks: (1-based line, code, severity).
-fn marks(text: &str) -> BTreeSet<Finding> {
-    let mut out = BTreeSet::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some((_, rest)) = line.split_once("DIAG:") else {
-            continue;
-        };
-        for item in rest.split(',') {
-            let words: Vec<&str> = item.split_whitespace().collect();
-            assert_eq!(words.len(), 2, "bad mark on line {}: {line}", i + 1);
-            out.insert((i as u32 + 1, words[0].to_string(), words[1].to_string()));
-        }
-    }
-    out
+    marks::fixtures("java-diagnostics", "java")
 }
 
 fn is_checker(code: &str) -> bool {
@@ -85,12 +63,7 @@ fn java_checker_fixtures_report_exactly_what_they_mark() {
         let (_, got) = findings(&name, &text);
         let want = marks(&text);
         total += want.len();
-        for m in want.difference(&got) {
-            failures.push(format!("{name}:{}: missing {} {}", m.0, m.1, m.2));
-        }
-        for m in got.difference(&want) {
-            failures.push(format!("{name}:{}: unexpected {} {}", m.0, m.1, m.2));
-        }
+        failures.extend(marks::differences(&name, &want, &got));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(total >= 15, "only {total} marks");
@@ -151,13 +124,19 @@ fn unreachable_methods_are_faded_hints_only_with_an_entry() {
         .find(|d| d.code == "unreachable-method")
         .unwrap();
     assert!(d.is_unnecessary());
-    assert_eq!(&text[d.range.range.start as usize..d.range.range.end as usize], "unused");
+    assert_eq!(
+        &text[d.range.range.start as usize..d.range.range.end as usize],
+        "unused"
+    );
     assert_eq!(
         d.message,
         "`Unreachable.unused()` is never called: the call graph does not reach it from the entries"
     );
     // Without a `main`, nothing is an entry and nothing is reported.
-    let (report, got) = findings("Lib.java", "class Lib { void never() {} static void alone() {} }\n");
+    let (report, got) = findings(
+        "Lib.java",
+        "class Lib { void never() {} static void alone() {} }\n",
+    );
     assert!(got.is_empty(), "{:?}", report.diagnostics);
 }
 
@@ -182,13 +161,7 @@ fn java_checker_fixtures_run_as_they_say() {
     for path in fixtures() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
-        let mode = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// RUN: "))
-            .unwrap_or_else(|| panic!("{name}: first line must be `// RUN: clean|throws NullPointerException`"))
-            .trim()
-            .to_string();
+        let mode = marks::run_mode(&name, &text, "clean|throws NullPointerException");
         // Source-file mode compiles in memory and runs the first class.
         let run = Command::new("java").arg(&path).output().unwrap();
         let stderr = String::from_utf8_lossy(&run.stderr).to_string();
@@ -210,7 +183,9 @@ fn java_checker_fixtures_run_as_they_say() {
                     .and_then(|f| f.split_once(&format!("({name}:")))
                     .and_then(|(_, rest)| rest.trim_end_matches(')').parse::<u32>().ok());
                 if !stderr.contains("java.lang.NullPointerException") {
-                    failures.push(format!("{name}: should throw NullPointerException: {stderr}"));
+                    failures.push(format!(
+                        "{name}: should throw NullPointerException: {stderr}"
+                    ));
                 } else if !top.is_some_and(|l| errors.contains(&l)) {
                     failures.push(format!(
                         "{name}: thrown at {top:?}, not at a line marked `null-deref error` ({errors:?})"

@@ -1344,7 +1344,10 @@ async fn java_checker_diagnostics_are_published_and_unreachable_methods_are_fade
     let err = d.iter().find(|x| x["code"] == "null-deref").unwrap();
     assert_eq!(err["severity"], 1);
     assert_eq!(err["range"]["start"], json!({"line": 3, "character": 8}));
-    assert_eq!(err["relatedInformation"][0]["message"], "null comes from here");
+    assert_eq!(
+        err["relatedInformation"][0]["message"],
+        "null comes from here"
+    );
     // Never called (go() is not called either: m holds no object).
     let faded: Vec<&Value> = d
         .iter()
