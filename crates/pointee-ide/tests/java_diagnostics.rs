@@ -29,27 +29,7 @@ fn is_checker(code: &str) -> bool {
 fn findings(name: &str, text: &str) -> (pointee_ide::CheckReport, BTreeSet<Finding>) {
     let a = expect::analyse(&[(name.to_string(), text.to_string())], Config::default());
     let report = a.check(Lang::Java).unwrap();
-    let file = a.file_id(name).unwrap();
-    let lines = a.line_index(file).unwrap();
-    let line_of = |d: &pointee_ide::Diagnostic| {
-        let line = lines.line_col_chars(d.range.range.start).0 as u32 + 1;
-        (line, d.code.clone(), d.severity.as_str().to_string())
-    };
-    let got: BTreeSet<Finding> = report
-        .diagnostics
-        .iter()
-        .filter(|d| is_checker(&d.code))
-        .map(line_of)
-        .collect();
-    // The server's list of the file says the same.
-    let per_file: BTreeSet<Finding> = a
-        .diagnostics(file, &Default::default())
-        .unwrap()
-        .iter()
-        .filter(|d| is_checker(&d.code))
-        .map(line_of)
-        .collect();
-    assert_eq!(got, per_file, "{name}: check and diagnostics differ");
+    let got = marks::found(&a, &report, name, &is_checker);
     (report, got)
 }
 

@@ -62,3 +62,34 @@ pub fn run_mode(name: &str, text: &str, usage: &str) -> String {
         .trim()
         .to_string()
 }
+
+/// The findings of the codes `is_checker` accepts in `name`, as `report`
+/// (a `check`) has them; the server's list of the file must say the same.
+pub fn found(
+    a: &pointee_ide::Analysis,
+    report: &pointee_ide::CheckReport,
+    name: &str,
+    is_checker: &dyn Fn(&str) -> bool,
+) -> BTreeSet<Finding> {
+    let file = a.file_id(name).unwrap();
+    let lines = a.line_index(file).unwrap();
+    let line_of = |d: &pointee_ide::Diagnostic| {
+        let line = lines.line_col_chars(d.range.range.start).0 as u32 + 1;
+        (line, d.code.clone(), d.severity.as_str().to_string())
+    };
+    let got: BTreeSet<Finding> = report
+        .diagnostics
+        .iter()
+        .filter(|d| is_checker(&d.code))
+        .map(line_of)
+        .collect();
+    let per_file: BTreeSet<Finding> = a
+        .diagnostics(file, &Default::default())
+        .unwrap()
+        .iter()
+        .filter(|d| is_checker(&d.code))
+        .map(line_of)
+        .collect();
+    assert_eq!(got, per_file, "{name}: check and diagnostics differ");
+    got
+}
