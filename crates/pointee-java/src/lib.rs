@@ -121,16 +121,33 @@ pub fn outline_reusing(
     // The old outline's classes and notes of each unit (in unit order).
     let (mut old_class, mut old_note) = (0, 0);
     let mut fresh = 0;
-    for (u, unit) in decl::units(root).into_iter().enumerate() {
+    let units = decl::units(root);
+    let reuses: Vec<Option<(&FileOutline, Range)>> = units
+        .iter()
+        .enumerate()
+        .map(|(u, &unit)| {
+            let r = range(unit);
+            old.and_then(|(old_src, o)| {
+                let or = *o.units.get(u)?;
+                (old_src.get(or.start as usize..or.end as usize)?
+                    == &src[r.start as usize..r.end as usize])
+                    .then_some((o, or))
+            })
+        })
+        .collect();
+    // The units not reused are outlined on the machine's cores.
+    let mut outlined = par::par_map(&units, |u, &unit| {
+        reuses[u].is_none().then(|| {
+            let mut collected = Vec::new();
+            let mut skipped = Vec::new();
+            decl::collect_unit(unit, src, false, &mut collected, &mut skipped);
+            (collected, skipped)
+        })
+    });
+    for (u, &unit) in units.iter().enumerate() {
         let r = range(unit);
         out.units.push(r);
-        let reused = old.and_then(|(old_src, o)| {
-            let or = *o.units.get(u)?;
-            (old_src.get(or.start as usize..or.end as usize)?
-                == &src[r.start as usize..r.end as usize])
-                .then_some((o, or))
-        });
-        if let Some((o, or)) = reused {
+        if let Some((o, or)) = reuses[u] {
             let delta = i64::from(r.start) - i64::from(or.start);
             let moved = |x: Range| Range {
                 start: (i64::from(x.start) + delta) as u32,
@@ -166,9 +183,7 @@ pub fn outline_reusing(
             continue;
         }
         fresh += 1;
-        let mut collected = Vec::new();
-        let mut skipped = Vec::new();
-        decl::collect_unit(unit, src, false, &mut collected, &mut skipped);
+        let (collected, skipped) = outlined[u].take().expect("outlined: not reused");
         for (i, mut c) in collected.into_iter().enumerate() {
             c.decl.origin = Some(decl::Origin {
                 file: file.to_string(),
