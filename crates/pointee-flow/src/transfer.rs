@@ -276,12 +276,17 @@ pub fn store(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: &Locset) {
 pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
     // Address-taken: a global-like location, or one whose object some
     // pointer targets. A local nobody points to cannot be written this way.
-    let mut pointed: Vec<LocId> = st.iter().map(|f| locs.get(f.dst).root_id).collect();
-    pointed.sort();
-    pointed.dedup();
+    // Linear in the state (but for the targets that have no facts of their
+    // own): real code stores through `unknown` at nearly every statement
+    // once unknown code has run.
+    let mut pointed = vec![0u64; locs.len().div_ceil(64)];
+    for f in st.iter() {
+        let r = locs.get(f.dst).root_id.0 as usize;
+        pointed[r / 64] |= 1 << (r % 64);
+    }
     let exposed = |l: LocId| {
         let d = locs.get(l);
-        if !locs.may_hold_pointer(l) {
+        if l == UNKNOWN || !locs.may_hold_pointer(l) {
             return false;
         }
         match d.class {
@@ -289,34 +294,54 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
                 !matches!(d.root, Root::Str(..) | Root::Func(_) | Root::Dangling(_))
             }
             Class::NotMemory => false,
-            Class::Stack(_) | Class::Symbolic => pointed.binary_search(&d.root_id).is_ok(),
+            Class::Stack(_) | Class::Symbolic => {
+                let r = d.root_id.0 as usize;
+                pointed[r / 64] & (1 << (r % 64)) != 0
+            }
         }
     };
-    let taken: Vec<LocId> = st
+    // Sources come sorted from the state; targets without facts of their
+    // own are sorted apart.
+    let mut srcs: Vec<LocId> = Vec::new();
+    for f in st.iter() {
+        if srcs.last() != Some(&f.src) && exposed(f.src) {
+            srcs.push(f.src);
+        }
+    }
+    let mut dsts: Vec<LocId> = st
         .iter()
-        .flat_map(|f| [f.src, f.dst])
-        .filter(|&l| exposed(l))
+        .map(|f| f.dst)
+        .filter(|&l| srcs.binary_search(&l).is_err() && exposed(l))
         .collect();
-    let mut adds: Vec<crate::facts::Fact> = taken
-        .into_iter()
-        .filter(|&l| l != UNKNOWN)
-        .map(|src| crate::facts::Fact {
-            src,
-            dst: UNKNOWN,
+    dsts.sort_unstable();
+    dsts.dedup();
+    let mut taken = Vec::with_capacity(srcs.len() + dsts.len());
+    let (mut i, mut j) = (0, 0);
+    while i < srcs.len() || j < dsts.len() {
+        if j == dsts.len() || i < srcs.len() && srcs[i] < dsts[j] {
+            taken.push(srcs[i]);
+            i += 1;
+        } else {
+            taken.push(dsts[j]);
+            j += 1;
+        }
+    }
+    // What was stored escapes to unknown memory (a non-static global is
+    // named by unknown code anyway).
+    let mut adds: Vec<crate::facts::Fact> = vals
+        .iter()
+        .filter(|&&(v, _)| !locs.named_outside(v))
+        .map(|&(v, _)| crate::facts::Fact {
+            src: UNKNOWN,
+            dst: v,
             def: false,
         })
         .collect();
-    // What was stored escapes to unknown memory (a non-static global is
-    // named by unknown code anyway).
-    adds.extend(
-        vals.iter()
-            .filter(|&&(v, _)| !locs.named_outside(v))
-            .map(|&(v, _)| crate::facts::Fact {
-                src: UNKNOWN,
-                dst: v,
-                def: false,
-            }),
-    );
+    adds.extend(taken.into_iter().map(|src| crate::facts::Fact {
+        src,
+        dst: UNKNOWN,
+        def: false,
+    }));
     st.add_weak(adds);
 }
 
