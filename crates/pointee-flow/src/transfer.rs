@@ -300,30 +300,48 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
             }
         }
     };
-    // Sources come sorted from the state; targets without facts of their
-    // own are sorted apart.
+    // Sources come sorted from the state, then the targets without facts
+    // of their own; each location is looked at once (a bit set).
+    let mut seen = vec![0u64; pointed.len()];
+    let mut first = |l: LocId| {
+        let i = l.0 as usize;
+        let new = seen[i / 64] & (1 << (i % 64)) == 0;
+        seen[i / 64] |= 1 << (i % 64);
+        new
+    };
     let mut srcs: Vec<LocId> = Vec::new();
     for f in st.iter() {
-        if srcs.last() != Some(&f.src) && exposed(f.src) {
+        if first(f.src) && exposed(f.src) {
             srcs.push(f.src);
         }
     }
-    let mut dsts: Vec<LocId> = st
-        .iter()
-        .map(|f| f.dst)
-        .filter(|&l| srcs.binary_search(&l).is_err() && exposed(l))
-        .collect();
-    dsts.sort_unstable();
-    dsts.dedup();
-    let mut taken = Vec::with_capacity(srcs.len() + dsts.len());
-    let (mut i, mut j) = (0, 0);
-    while i < srcs.len() || j < dsts.len() {
-        if j == dsts.len() || i < srcs.len() && srcs[i] < dsts[j] {
-            taken.push(srcs[i]);
-            i += 1;
-        } else {
-            taken.push(dsts[j]);
-            j += 1;
+    let mut dsts: Vec<LocId> = Vec::new();
+    for f in st.iter() {
+        if first(f.dst) && exposed(f.dst) {
+            dsts.push(f.dst);
+        }
+    }
+    // Nothing to weaken or add when no exposed target lacks facts and
+    // every exposed source already points to `unknown`, possibly only:
+    // the common case after the first such store.
+    let done = dsts.is_empty()
+        && srcs.iter().all(|&l| {
+            let t = st.targets(l);
+            t.iter().all(|f| !f.def) && t.iter().any(|f| f.dst == UNKNOWN)
+        });
+    let mut taken = Vec::new();
+    if !done {
+        dsts.sort_unstable();
+        taken = Vec::with_capacity(srcs.len() + dsts.len());
+        let (mut i, mut j) = (0, 0);
+        while i < srcs.len() || j < dsts.len() {
+            if j == dsts.len() || i < srcs.len() && srcs[i] < dsts[j] {
+                taken.push(srcs[i]);
+                i += 1;
+            } else {
+                taken.push(dsts[j]);
+                j += 1;
+            }
         }
     }
     // What was stored escapes to unknown memory (a non-static global is
