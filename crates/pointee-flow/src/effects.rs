@@ -236,10 +236,10 @@ impl<'p> Engine<'p> {
         let mut by_root: crate::fxhash::FxHashMap<LocId, Vec<Fact>> = Default::default();
         for (base, ..) in &regions {
             let r = self.locs.get(*base).root_id;
-            if !by_root.contains_key(&r) {
-                let facts = crate::map::root_facts(st, &self.locs, r);
-                by_root.insert(r, facts);
-            }
+            let locs = &self.locs;
+            by_root
+                .entry(r)
+                .or_insert_with(|| crate::map::root_facts(st, locs, r));
         }
         let mut placed: crate::fxhash::FxHashMap<(LocId, LocId, usize), Vec<LocId>> =
             Default::default();
@@ -259,13 +259,11 @@ impl<'p> Engine<'p> {
             for &d in &dsts {
                 let at = self.landing(d, kinds, *lands);
                 for f in &facts {
-                    let key = (at, f.src, depth);
-                    if !placed.contains_key(&key) {
+                    let to = placed.entry((at, f.src, depth)).or_insert_with(|| {
                         let rel = self.locs.get(f.src).path[depth..].to_vec();
-                        let to = self.place_into(at, &rel);
-                        placed.insert(key, to);
-                    }
-                    for &dl in &placed[&key] {
+                        self.place_into(at, &rel)
+                    });
+                    for &dl in to.iter() {
                         adds.push(Fact {
                             src: dl,
                             dst: f.dst,
