@@ -312,8 +312,13 @@ impl<'p> Analysis<'p> {
                 .iter()
                 .any(|p| my.iter().any(|q| locs.overlaps(p.0, q.0)));
             any_overlap |= overlap;
+            // One object, named definitely: memory or a function (`fp`
+            // definitely pointing to `foo` is `foo`'s one address).
             let single = |v: &Locset| {
-                v.len() == 1 && v[0].1 && !locs.is_summary(v[0].0) && locs.is_memory(v[0].0)
+                v.len() == 1
+                    && v[0].1
+                    && !locs.is_summary(v[0].0)
+                    && !matches!(locs.get(v[0].0).class, Class::NotMemory)
             };
             if !(single(x) && single(y) && x[0].0 == y[0].0) {
                 all_must = false;

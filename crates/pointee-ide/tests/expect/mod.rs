@@ -18,7 +18,9 @@
 //! - `REFS expr = {q@9 must, s@11 may, *p@12 write}`: the references,
 //!   in the order they are answered (must-aliases, may-aliases, stores).
 //!
-//! And every `MUSTALIAS(p, q)`-style check must be `ok`. Shared by the
+//! And every `MUSTALIAS(p, q)`-style check must be `ok`; on its line,
+//! `VERDICT = must` (`no`, `may`) asserts the verdict itself (a check is
+//! `ok` with any verdict at least as weak as the truth). Shared by the
 //! single-file fixtures, the projects and the IDE fixtures.
 
 #![allow(dead_code)]
@@ -381,5 +383,44 @@ pub fn check_alias_checks_of(
             c.verdict.as_str()
         ));
     }
+    check_verdicts(a, lang, &report.alias_checks, failures);
     report.alias_checks.len()
+}
+
+/// `VERDICT = v` on a check's line: its verdict is exactly `v`. A line
+/// with the expectation and no evaluated check fails too.
+fn check_verdicts(
+    a: &Analysis,
+    lang: Lang,
+    checks: &[pointee_ide::AliasCheck],
+    failures: &mut Vec<String>,
+) {
+    for (_, file) in a.files().filter(|&(_, f)| a.lang(f) == Some(lang)) {
+        let text = a.file_text(file);
+        let lines = a.line_index(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let Some(want) = line
+                .split("// ")
+                .skip(1)
+                .flat_map(|c| c.split(';'))
+                .find_map(|part| part.trim().strip_prefix("VERDICT = "))
+            else {
+                continue;
+            };
+            let here: Vec<&str> = checks
+                .iter()
+                .filter(|c| c.at.file == file && lines.line_of(c.at.range.start) == i)
+                .map(|c| c.verdict.as_str())
+                .collect();
+            if here.is_empty() || here.iter().any(|v| *v != want.trim()) {
+                failures.push(format!(
+                    "{}:{}: VERDICT = {} but {:?}",
+                    a.file_path(file),
+                    i + 1,
+                    want.trim(),
+                    here
+                ));
+            }
+        }
+    }
 }
