@@ -20,8 +20,10 @@
 //!
 //! And every `MUSTALIAS(p, q)`-style check must be `ok`; on its line,
 //! `VERDICT = must` (`no`, `may`) asserts the verdict itself (a check is
-//! `ok` with any verdict at least as weak as the truth). Shared by the
-//! single-file fixtures, the projects and the IDE fixtures.
+//! `ok` with any verdict at least as weak as the truth), and
+//! `FIXME(may): why` records a wrong answer of today, asserted exactly
+//! (as in `fixtures/c/soundness/`). Shared by the single-file fixtures,
+//! the projects and the IDE fixtures.
 
 #![allow(dead_code)]
 
@@ -376,6 +378,9 @@ pub fn check_alias_checks_of(
     }
     for c in report.alias_checks.iter().filter(|c| !c.ok) {
         let line = a.line_index(c.at.file).unwrap().line_of(c.at.range.start) + 1;
+        if fixme_verdict(&a.file_text(c.at.file), line).is_some() {
+            continue; // asserted exactly by `check_verdicts`
+        }
         failures.push(format!(
             "{}:{line}: {} is {}",
             a.file_path(c.at.file),
@@ -404,6 +409,7 @@ fn check_verdicts(
                 .skip(1)
                 .flat_map(|c| c.split(';'))
                 .find_map(|part| part.trim().strip_prefix("VERDICT = "))
+                .or_else(|| fixme_verdict(&text, i + 1))
             else {
                 continue;
             };
@@ -423,4 +429,14 @@ fn check_verdicts(
             }
         }
     }
+}
+
+/// The verdict a `// FIXME(verdict): why` on 1-based `line`, a line with
+/// an alias check, records.
+fn fixme_verdict(text: &str, line: usize) -> Option<&str> {
+    let l = text.lines().nth(line.checked_sub(1)?)?;
+    if !l.split("//").next()?.contains("ALIAS(") {
+        return None;
+    }
+    l.split("// FIXME(").nth(1)?.split(')').next()
 }
