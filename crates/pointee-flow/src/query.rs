@@ -312,8 +312,13 @@ impl<'p> Analysis<'p> {
                 .iter()
                 .any(|p| my.iter().any(|q| locs.overlaps(p.0, q.0)));
             any_overlap |= overlap;
+            // One object, named definitely: memory or a function (`fp`
+            // definitely pointing to `foo` is `foo`'s one address).
             let single = |v: &Locset| {
-                v.len() == 1 && v[0].1 && !locs.is_summary(v[0].0) && locs.is_memory(v[0].0)
+                v.len() == 1
+                    && v[0].1
+                    && !locs.is_summary(v[0].0)
+                    && !matches!(locs.get(v[0].0).class, Class::NotMemory)
             };
             if !(single(x) && single(y) && x[0].0 == y[0].0) {
                 all_must = false;
@@ -418,7 +423,9 @@ impl<'p> Analysis<'p> {
     /// What a location of the last unit of a chain stands for along the
     /// chain (section 4.1's map information, applied outward): symbolic
     /// names become the caller locations they were mapped from, up to the
-    /// entry or until nothing symbolic is left.
+    /// entry or until nothing symbolic is left. Sorted by name: location
+    /// ids follow the order a run (or an edit history, whose table a rerun
+    /// carries over) met them, and answers must not.
     pub fn resolve(&mut self, path: &[(UnitId, Option<StmtId>)], loc: LocId) -> Vec<LocId> {
         let mut cur = vec![loc];
         for i in (1..path.len()).rev() {
@@ -460,6 +467,8 @@ impl<'p> Analysis<'p> {
             next.dedup();
             cur = next;
         }
+        let locs = &self.engine.locs;
+        cur.sort_by_cached_key(|&l| (locs.qualified(l), l));
         cur
     }
 
