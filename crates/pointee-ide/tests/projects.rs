@@ -206,3 +206,52 @@ fn declarations_land_in_headers(a: &pointee_ide::Analysis, failures: &mut Vec<St
         }
     }
 }
+
+/// The real programs' folders (`tests/real/smoke.sh` sets
+/// `POINTEE_REAL_C_DIRS` to folders each holding just one program's files:
+/// Lua, zlib, bzip2) as the language server holds them: every `.c` and
+/// `.h` file in the workspace, the model read from the folder (no model
+/// file: every `.c` file a unit). Each must link. Skipped, with a message,
+/// when the variable is not set (the sources are not in the repository).
+#[test]
+fn real_program_folders_link_as_the_server_holds_them() {
+    let Ok(dirs) = std::env::var("POINTEE_REAL_C_DIRS") else {
+        eprintln!("POINTEE_REAL_C_DIRS not set (tests/real/smoke.sh sets it): skipped");
+        return;
+    };
+    struct Disk;
+    impl pointee_ide::FileSystem for Disk {
+        fn read(&self, path: &str) -> Option<std::sync::Arc<str>> {
+            std::fs::read_to_string(path).ok().map(Into::into)
+        }
+    }
+    let mut failures = Vec::new();
+    for dir in dirs.split(':').filter(|d| !d.is_empty()) {
+        let root = pointee_project::paths::normalize(dir);
+        let listing = listing(Path::new(dir));
+        let model = pointee_ide::CModel::read(&root, &listing, &mut |p: &str| {
+            std::fs::read_to_string(p).map_err(|e| e.to_string())
+        })
+        .unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let files: Vec<(String, String)> = listing
+            .iter()
+            .filter(|f| f.ends_with(".c") || f.ends_with(".h"))
+            .map(|f| {
+                let path = format!("{root}/{f}");
+                let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                (path, text)
+            })
+            .collect();
+        let headers = files.iter().filter(|(p, _)| p.ends_with(".h")).count();
+        let mut host = pointee_ide::AnalysisHost::with_system(std::sync::Arc::new(Disk));
+        let mut change = pointee_ide::Change::of_files(files, Config::default());
+        change.set_c_model(Some(model));
+        host.apply_change(change);
+        let a = host.analysis();
+        match a.program_error(pointee_ide::Lang::C).unwrap() {
+            Some(e) => failures.push(format!("{dir}: {}", e.0)),
+            None => eprintln!("{dir}: linked, {headers} headers in the workspace"),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
