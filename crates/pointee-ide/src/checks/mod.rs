@@ -44,7 +44,7 @@ pub(crate) fn c_checks(
         let name = c.program_name(file, base);
         let key = CheckedFunction::new(c.db, c.project, name.clone());
         let findings = function_findings(c.db, key);
-        if findings.codes().any(|code| enabled(code)) {
+        if findings.codes().any(enabled) {
             found.push((base, name, findings.clone()));
         }
     }

@@ -157,10 +157,10 @@ fn plain_temp(f: &Function, p: &Place) -> Option<VarId> {
 /// one place in the IR.
 fn holds(cond: &Cond, taken: bool, out: &mut Vec<Place>) {
     match (cond, taken) {
-        (Cond::NotNull(p), true) | (Cond::IsNull(p), false) => {
-            if !p.path.iter().any(|s| matches!(s, Sel::Index(_))) {
-                out.push(p.clone());
-            }
+        (Cond::NotNull(p), true) | (Cond::IsNull(p), false)
+            if !p.path.iter().any(|s| matches!(s, Sel::Index(_))) =>
+        {
+            out.push(p.clone());
         }
         (Cond::And(a, b), true) | (Cond::Or(a, b), false) => {
             holds(a, taken, out);
