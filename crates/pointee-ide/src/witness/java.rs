@@ -22,6 +22,7 @@
 use super::*;
 use crate::java::JavaProgram;
 use pointee_ir::{Block, Cond, ExprInfo, Stmt};
+use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// The Java method around `pos`, its program and source.
@@ -121,7 +122,9 @@ pub(super) fn witness(
     options: WitnessOptions,
 ) -> Result<WitnessAnswer, WitnessError> {
     let m = method_at(a, pos, options.preconditions)?;
-    let program = with_conditions(a, &m.jp);
+    let prepared = Prepared::new(a, &m.jp);
+    let program = &prepared.program;
+    let fs = prepared.source(&m.jp, &m.name).map_or(m.fs, |(_, fs)| fs);
     let f = program
         .function(&m.name)
         .ok_or(WitnessError::NotInFunction)?;
@@ -130,14 +133,14 @@ pub(super) fn witness(
             .and_then(|s| s.expr_at(pos.offset))
             .map(|(_, e)| e.place.clone())
             .filter(|p| !p.deref && p.path.is_empty());
-    let (stmt, pointer) = dereference_at(f, m.fs, pos.offset, cursor.as_ref())?;
+    let (stmt, pointer) = dereference_at(f, fs, pos.offset, cursor.as_ref())?;
     let target = pointee_witness::Target {
         stmt,
         pointer: pointer.clone(),
     };
     let query = query(m.name.clone(), Some(target), options, m.spec.clone());
-    let outcome = pointee_witness::find(&program, &query, &mut JavaFacts { jp: &m.jp });
-    let path = path_steps(&outcome, |name| m.jp.function_source(name));
+    let outcome = pointee_witness::find(program, &query, &mut JavaFacts { jp: &m.jp });
+    let path = path_steps(&outcome, |name| prepared.source(&m.jp, name));
     Ok(WitnessAnswer {
         function: m.fs.name.to_string(),
         stmt: FileRange {
@@ -158,7 +161,7 @@ pub(super) fn inputs(
     options: WitnessOptions,
 ) -> Result<Inputs, WitnessError> {
     let m = method_at(a, pos, options.preconditions)?;
-    let program = with_conditions(a, &m.jp);
+    let program = Prepared::new(a, &m.jp).program;
     let query = query(m.name.clone(), None, options, m.spec.clone());
     let (inputs, stats, exhausted) =
         pointee_witness::generate(&program, &query, &mut JavaFacts { jp: &m.jp })
@@ -172,38 +175,328 @@ pub(super) fn inputs(
     })
 }
 
-/// The program with each method's branch conditions read from its source
-/// where they test references against null (see the module's doc).
-fn with_conditions(a: &Analysis, jp: &JavaProgram) -> Program {
-    let mut program = jp.jp.program.clone();
-    for f in &mut program.functions {
-        let Some((file, fs)) = jp.function_source(&f.name) else {
-            continue;
-        };
-        let Some(tree) = pointee_db::syntax_tree(a.db(), file) else {
-            continue;
-        };
-        let (start, end) = (fs.range.start as usize, fs.range.end as usize);
-        let Some(node) = tree.0.root_node().descendant_for_byte_range(start, end) else {
-            continue;
-        };
-        let mut found = Vec::new();
-        let mut c = node.walk();
-        for k in node.named_children(&mut c) {
-            conditions(k, &mut found);
+/// The program prepared for the executor (see the module's doc), and the
+/// source of each method it changed (with the reads it added).
+struct Prepared {
+    program: Program,
+    sources: HashMap<Name, (FileId, FunctionSource)>,
+}
+
+impl Prepared {
+    fn new(a: &Analysis, jp: &JavaProgram) -> Prepared {
+        let mut program = jp.jp.program.clone();
+        let mut sources = HashMap::new();
+        for f in &mut program.functions {
+            let Some((file, fs)) = jp.function_source(&f.name) else {
+                continue;
+            };
+            if let Some((g, gs)) = prepare(a, file, f, fs) {
+                *f = std::sync::Arc::new(g);
+                sources.insert(f.name.clone(), (file, gs));
+            }
         }
-        if found.len() != count_ifs(&f.body) {
-            continue;
-        }
-        let text = a.file_text(file);
-        let mut conds = found
-            .into_iter()
-            .map(|n| n.map_or(Cond::Opaque, |n| cond_of(n, &fs.exprs, &text)));
-        let mut g = (**f).clone();
-        set_conditions(&mut g.body, &mut || conds.next().unwrap_or(Cond::Opaque));
-        *f = std::sync::Arc::new(g);
+        Prepared { program, sources }
     }
-    program
+
+    /// Where a method is, with the statements this preparation added.
+    fn source<'s>(
+        &'s self,
+        jp: &JavaProgram<'s>,
+        name: &str,
+    ) -> Option<(FileId, &'s FunctionSource)> {
+        match self.sources.get(name) {
+            Some((file, fs)) => Some((*file, fs)),
+            None => jp.function_source(name),
+        }
+    }
+}
+
+/// Where a read the lowering dropped goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// Before the `If` with this pre-order number (a read its condition
+    /// always makes).
+    BeforeIf(usize),
+    After(StmtId),
+    Before(StmtId),
+}
+
+/// Method `f` (its source `fs` in `file`) with its conditions and its
+/// dropped reads through references, or `None` when nothing changes.
+fn prepare(
+    a: &Analysis,
+    file: FileId,
+    f: &pointee_ir::Function,
+    fs: &FunctionSource,
+) -> Option<(pointee_ir::Function, FunctionSource)> {
+    let tree = pointee_db::syntax_tree(a.db(), file).as_ref()?;
+    let (start, end) = (fs.range.start as usize, fs.range.end as usize);
+    let node = tree.0.root_node().descendant_for_byte_range(start, end)?;
+    let text = a.file_text(file);
+    let mut found = Vec::new();
+    let mut c = node.walk();
+    for k in node.named_children(&mut c) {
+        conditions(k, &mut found);
+    }
+    let matched = found.len() == count_ifs(&f.body);
+    // The reads through a reference that no statement makes (the Java
+    // lowering keeps none for a condition or an integer field).
+    let covered = covered_reads(f, fs);
+    let mut reads: Vec<(At, Place, Range)> = Vec::new();
+    let mut in_conditions: Vec<Range> = Vec::new();
+    if matched {
+        for (k, cond) in found.iter().enumerate() {
+            let Some(cond) = cond else { continue };
+            in_conditions.push(range_of(*cond));
+            let mut rs = Vec::new();
+            always_read(*cond, &fs.exprs, &text, &mut rs);
+            reads.extend(rs.into_iter().map(|(p, r)| (At::BeforeIf(k), p, r)));
+        }
+    }
+    let mut fields = Vec::new();
+    field_accesses(node, &mut fields);
+    for n in fields {
+        let r = range_of(n);
+        if in_conditions
+            .iter()
+            .any(|c| c.start <= r.start && r.end <= c.end)
+        {
+            continue;
+        }
+        let Some((p, r)) = deref_read(n, &fs.exprs, &text) else {
+            continue;
+        };
+        if let Some(at) = place_between(f, fs, r) {
+            reads.push((at, p, r));
+        }
+    }
+    reads.retain(|(_, p, r)| {
+        !covered
+            .iter()
+            .any(|(cr, cp)| cr.touches(r.start) && cp.base == p.base)
+    });
+    if !matched && reads.is_empty() {
+        return None;
+    }
+    let mut g = f.clone();
+    let mut gs = fs.clone();
+    let mut added: Vec<(At, Stmt)> = Vec::new();
+    for (at, p, r) in reads {
+        let id = StmtId(g.stmt_count);
+        g.stmt_count += 1;
+        gs.stmts.push(r);
+        added.push((at, Stmt::Basic(id, Basic::Use(p))));
+    }
+    let mut conds = found.into_iter().map(|n| match (matched, n) {
+        (true, Some(n)) => cond_of(n, &fs.exprs, &text),
+        _ => Cond::Opaque,
+    });
+    let mut ifs = 0;
+    g.body = rebuild(
+        std::mem::take(&mut g.body),
+        &mut || match matched {
+            true => conds.next().unwrap_or(Cond::Opaque),
+            false => Cond::Opaque,
+        },
+        &mut ifs,
+        &added,
+    );
+    Some((g, gs))
+}
+
+fn range_of(n: Node) -> Range {
+    Range::new(n.start_byte(), n.end_byte())
+}
+
+/// (statement range, pointer) for every dereference a statement makes.
+fn covered_reads(f: &pointee_ir::Function, fs: &FunctionSource) -> Vec<(Range, Place)> {
+    let mut out = Vec::new();
+    for_each_basic(&f.body, &mut |id, b| {
+        if let Some(r) = fs.stmts.get(id.0 as usize) {
+            out.extend(dereferenced(b).into_iter().map(|p| (*r, p)));
+        }
+    });
+    out
+}
+
+/// The `field_access` nodes under `n` (not in lambdas or class bodies,
+/// which are other functions), in source order.
+fn field_accesses<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut c = n.walk();
+    for k in n.named_children(&mut c) {
+        match k.kind() {
+            "lambda_expression" | "class_body" => {}
+            "field_access" => {
+                field_accesses(k, out);
+                out.push(k);
+            }
+            _ => field_accesses(k, out),
+        }
+    }
+}
+
+/// The read `o.f` makes through the reference `o`, as a place of one
+/// dereference, and its range; `None` for `this` (never null) or a
+/// reference the source map does not name as a variable.
+fn deref_read(n: Node, exprs: &[ExprInfo], text: &str) -> Option<(Place, Range)> {
+    let object = n.child_by_field_name("object")?;
+    if object.kind() == "this" {
+        return None;
+    }
+    let field = text.get(n.child_by_field_name("field")?.byte_range())?;
+    let place = match place_of(n, exprs) {
+        Some(p) if p.deref => p,
+        _ => match place_of(object, exprs)? {
+            p if !p.deref && p.path.is_empty() => Place {
+                deref: true,
+                path: vec![pointee_ir::Sel::Field(field.into())],
+                ..p
+            },
+            _ => return None,
+        },
+    };
+    Some((place, range_of(n)))
+}
+
+/// The reads through references that condition `n` always makes (not
+/// those of the right side of `&&` or `||`, nor a ternary's arms).
+fn always_read(n: Node, exprs: &[ExprInfo], text: &str, out: &mut Vec<(Place, Range)>) {
+    match n.kind() {
+        "binary_expression" => {
+            let op = n
+                .child_by_field_name("operator")
+                .and_then(|o| text.get(o.byte_range()))
+                .unwrap_or("");
+            for side in ["left", "right"] {
+                if side == "right" && (op == "&&" || op == "||") {
+                    break;
+                }
+                if let Some(k) = n.child_by_field_name(side) {
+                    always_read(k, exprs, text, out);
+                }
+            }
+        }
+        "ternary_expression" => {
+            if let Some(k) = n.child_by_field_name("condition") {
+                always_read(k, exprs, text, out);
+            }
+        }
+        "lambda_expression" | "class_body" => {}
+        _ => {
+            let mut c = n.walk();
+            for k in n.named_children(&mut c) {
+                always_read(k, exprs, text, out);
+            }
+            if n.kind() == "field_access" {
+                out.extend(deref_read(n, exprs, text));
+            }
+        }
+    }
+}
+
+/// Where a read at `r` outside conditions goes: right after the last
+/// statement before it when the first statement after it is in the same
+/// block (or either is missing and the other is at the top); `None`
+/// where blocks differ (the read is then not searched).
+fn place_between(f: &pointee_ir::Function, fs: &FunctionSource, r: Range) -> Option<At> {
+    let mut blocks: HashMap<StmtId, usize> = HashMap::new();
+    number_blocks(&f.body, &mut 0, &mut blocks);
+    let range = |id: &StmtId| fs.stmts.get(id.0 as usize).copied();
+    let before = blocks
+        .keys()
+        .filter(|id| range(id).is_some_and(|x| x.end <= r.start))
+        .max_by_key(|id| (range(id).map(|x| x.end), id.0))
+        .copied();
+    let after = blocks
+        .keys()
+        .filter(|id| range(id).is_some_and(|x| x.start >= r.end))
+        .min_by_key(|id| (range(id).map(|x| x.start), id.0))
+        .copied();
+    match (before, after) {
+        (Some(a), Some(b)) if blocks[&a] == blocks[&b] => Some(At::After(a)),
+        (None, Some(b)) if blocks[&b] == 0 => Some(At::Before(b)),
+        (Some(a), None) if blocks[&a] == 0 => Some(At::After(a)),
+        _ => None,
+    }
+}
+
+/// Numbers the blocks of `b` (the top one is 0) and says which block
+/// each basic statement is in.
+fn number_blocks(b: &Block, next: &mut usize, out: &mut HashMap<StmtId, usize>) {
+    let me = *next;
+    *next += 1;
+    for s in b {
+        match s {
+            Stmt::Basic(id, _) => {
+                out.insert(*id, me);
+            }
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                number_blocks(then_branch, next, out);
+                number_blocks(else_branch, next, out);
+            }
+            Stmt::Loop { body } => number_blocks(body, next, out),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| number_blocks(a, next, out)),
+            _ => {}
+        }
+    }
+}
+
+/// `b` with the `If`s' conditions from `cond` (in pre-order; `ifs` counts
+/// them) and the added reads where they go.
+fn rebuild(
+    b: Block,
+    cond: &mut dyn FnMut() -> Cond,
+    ifs: &mut usize,
+    added: &[(At, Stmt)],
+) -> Block {
+    let at = |want: At| {
+        added
+            .iter()
+            .filter(move |(a, _)| *a == want)
+            .map(|(_, s)| s.clone())
+    };
+    let mut out = Vec::new();
+    for s in b {
+        match s {
+            Stmt::Basic(id, basic) => {
+                out.extend(at(At::Before(id)));
+                out.push(Stmt::Basic(id, basic));
+                out.extend(at(At::After(id)));
+            }
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                out.extend(at(At::BeforeIf(*ifs)));
+                *ifs += 1;
+                let c = cond();
+                let then_branch = rebuild(then_branch, cond, ifs, added);
+                let else_branch = rebuild(else_branch, cond, ifs, added);
+                out.push(Stmt::If {
+                    cond: c,
+                    then_branch,
+                    else_branch,
+                });
+            }
+            Stmt::Loop { body } => out.push(Stmt::Loop {
+                body: rebuild(body, cond, ifs, added),
+            }),
+            Stmt::Switch { arms, has_default } => out.push(Stmt::Switch {
+                arms: arms
+                    .into_iter()
+                    .map(|a| rebuild(a, cond, ifs, added))
+                    .collect(),
+                has_default,
+            }),
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The condition nodes of the branches under `n`, in the order the Java
@@ -291,26 +584,6 @@ fn count_ifs(b: &Block) -> usize {
             _ => 0,
         })
         .sum()
-}
-
-/// Gives the `If`s of `b`, in pre-order, the conditions `next` makes.
-fn set_conditions(b: &mut Block, next: &mut dyn FnMut() -> Cond) {
-    for s in b {
-        match s {
-            Stmt::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                *cond = next();
-                set_conditions(then_branch, next);
-                set_conditions(else_branch, next);
-            }
-            Stmt::Loop { body } => set_conditions(body, next),
-            Stmt::Switch { arms, .. } => arms.iter_mut().for_each(|a| set_conditions(a, next)),
-            _ => {}
-        }
-    }
 }
 
 /// What a condition tests about references, as far as null tests go.
