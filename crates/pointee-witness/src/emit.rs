@@ -359,4 +359,57 @@ mod tests {
         assert!(text.contains("    o1->next = NULL;\n"));
         assert!(text.contains("    push(o1, 0);\n"));
     }
+
+    #[test]
+    fn a_java_test_makes_the_objects_sets_fields_and_calls_by_reflection() {
+        let node = Type::Class("Node".into());
+        let w = Witness {
+            fault: Some(Fault::Null),
+            args: vec![
+                ("this".into(), Type::Class("List".into()), Value::Object(1)),
+                ("n".into(), node.clone(), Value::Object(0)),
+                ("k".into(), Type::Scalar, Value::Scalar),
+                ("b".into(), Type::Scalar, Value::Scalar),
+            ],
+            objects: vec![
+                InputObject {
+                    id: 0,
+                    ty: node,
+                    fields: vec![(vec![Sel::Field("next".into())], Value::Null)],
+                },
+                InputObject {
+                    id: 1,
+                    ty: Type::Class("List".into()),
+                    fields: vec![(vec![Sel::Field("head".into())], Value::Object(0))],
+                },
+            ],
+            path: Vec::new(),
+            assumed: 0,
+            unmodelled_calls: 0,
+            failed_allocs: Vec::new(),
+        };
+        let text = java_test(
+            &w,
+            "T",
+            "List.add(Node,long,boolean)",
+            false,
+            "List.java",
+            9,
+        );
+        for line in [
+            "public class T {",
+            "        Object o1 = make(Node.class);",
+            "        Object o2 = make(List.class);",
+            "        set(o1, \"next\", null);",
+            "        set(o2, \"head\", o1);",
+            "        Object[] in = { o2, o1, 0L, false };",
+            "        java.lang.reflect.Method m = List.class.getDeclaredMethod(\"add\", Node.class, long.class, boolean.class);",
+            "            m.invoke(in[0], java.util.Arrays.copyOfRange(in, 1, in.length));",
+        ] {
+            assert!(text.contains(&format!("{line}\n")), "{line}\n{text}");
+        }
+        let text = java_test(&w, "T", "List.make()", true, "List.java", 9);
+        assert!(text.contains("getDeclaredMethod(\"make\");"), "{text}");
+        assert!(text.contains("m.invoke(null, in);"), "{text}");
+    }
 }

@@ -424,8 +424,16 @@ fn input_value(ty: Type) -> Val {
     }
 }
 
-/// `p`, `p->f`, `s.f[0]`, `*p` for the path decisions.
-pub(crate) fn place_text(f: &Function, p: &Place) -> String {
+/// How the path decisions spell places and null: C's `p->f` and `NULL`,
+/// or Java's `p.f` and `null`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spelling {
+    C,
+    Java,
+}
+
+/// `p`, `p->f`, `s.f[0]`, `*p` (Java: `p.f`) for the path decisions.
+fn place_text(f: &Function, p: &Place, spelling: Spelling) -> String {
     let mut s = match &p.base {
         Base::Var(v) => f.var(*v).name.to_string(),
         Base::Global(g) => g.to_string(),
@@ -434,7 +442,12 @@ pub(crate) fn place_text(f: &Function, p: &Place) -> String {
     if p.deref {
         match p.path.first() {
             Some(Sel::Field(name)) => {
-                s = format!("{s}->{name}");
+                let arrow = if spelling == Spelling::Java {
+                    "."
+                } else {
+                    "->"
+                };
+                s = format!("{s}{arrow}{name}");
                 sels.next();
             }
             Some(Sel::Index(_)) => {}
@@ -451,13 +464,26 @@ pub(crate) fn place_text(f: &Function, p: &Place) -> String {
     s
 }
 
-fn cond_text(f: &Function, c: &Cond) -> Option<String> {
+fn cond_text(f: &Function, c: &Cond, spelling: Spelling) -> Option<String> {
+    let null = if spelling == Spelling::Java {
+        "null"
+    } else {
+        "NULL"
+    };
     Some(match c {
-        Cond::IsNull(p) => format!("{} == NULL", place_text(f, p)),
-        Cond::NotNull(p) => format!("{} != NULL", place_text(f, p)),
+        Cond::IsNull(p) => format!("{} == {null}", place_text(f, p, spelling)),
+        Cond::NotNull(p) => format!("{} != {null}", place_text(f, p, spelling)),
         Cond::Opaque => return None,
-        Cond::And(a, b) => format!("{} && {}", cond_text(f, a)?, cond_text(f, b)?),
-        Cond::Or(a, b) => format!("({} || {})", cond_text(f, a)?, cond_text(f, b)?),
+        Cond::And(a, b) => format!(
+            "{} && {}",
+            cond_text(f, a, spelling)?,
+            cond_text(f, b, spelling)?
+        ),
+        Cond::Or(a, b) => format!(
+            "({} || {})",
+            cond_text(f, a, spelling)?,
+            cond_text(f, b, spelling)?
+        ),
     })
 }
 
@@ -544,7 +570,12 @@ impl<'p> Executor<'p, '_> {
                 else_branch,
             } => {
                 let f = st.frame().func;
-                let test = cond_text(f, cond);
+                let spelling = if self.program.classes.is_empty() {
+                    Spelling::C
+                } else {
+                    Spelling::Java
+                };
+                let test = cond_text(f, cond, spelling);
                 let mut out = Vec::new();
                 for (mut st, taken) in self.cond(st, cond) {
                     st.path.push(Decision {
