@@ -8,68 +8,51 @@
 
 mod common;
 
-use common::{pointee, root};
+use common::{files_with, pointee, witness_marks};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// One `// WITNESS(p): OUTCOME [assumes=N] [check=PREDICATE]`.
 #[derive(Debug)]
 struct Mark {
-    file: PathBuf,
     line: usize,
-    column: usize,
+    /// `FILE:LINE:COL`, the column of the first `p.`.
+    position: String,
     outcome: String,
     assumes: Option<u64>,
     check: Option<String>,
 }
 
 fn marks(file: &Path) -> Vec<Mark> {
-    let text = std::fs::read_to_string(file).unwrap();
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(at) = line.find("// WITNESS(") else {
-            continue;
-        };
-        let rest = &line[at + "// WITNESS(".len()..];
-        let (pointer, rest) = rest.split_once("):").expect("WITNESS(p): ...");
-        let mut words = rest.split_whitespace();
-        let code = &line[..at];
-        let column = code
-            .find(&format!("{pointer}."))
-            .unwrap_or_else(|| panic!("{}:{}: no `{pointer}.`", file.display(), i + 1));
-        let mut mark = Mark {
-            file: file.to_path_buf(),
-            line: i + 1,
-            column: column + 1,
-            outcome: words.next().expect("an outcome").to_string(),
-            assumes: None,
-            check: None,
-        };
-        for w in words {
-            match w.split_once('=') {
-                Some(("assumes", n)) => mark.assumes = Some(n.parse().unwrap()),
-                Some(("check", p)) => mark.check = Some(p.to_string()),
-                _ => panic!("{}:{}: unknown `{w}`", file.display(), i + 1),
+    witness_marks(file)
+        .into_iter()
+        .map(|w| {
+            let pointer = &w.pointer;
+            let column = w
+                .code
+                .find(&format!("{pointer}."))
+                .unwrap_or_else(|| panic!("{}:{}: no `{pointer}.`", file.display(), w.line));
+            let mut mark = Mark {
+                position: w.position(column + 1),
+                line: w.line,
+                outcome: w.outcome.clone(),
+                assumes: None,
+                check: None,
+            };
+            for (k, v) in &w.keys {
+                match k.as_str() {
+                    "assumes" => mark.assumes = Some(v.parse().unwrap()),
+                    "check" => mark.check = Some(v.clone()),
+                    _ => w.unknown(k),
+                }
             }
-        }
-        out.push(mark);
-    }
-    out
+            mark
+        })
+        .collect()
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/witness-java"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "java"))
-        .collect();
-    files.sort();
-    files
-}
-
-fn position(m: &Mark) -> String {
-    let rel = m.file.strip_prefix(root()).unwrap();
-    format!("{}:{}:{}", rel.display(), m.line, m.column)
+    files_with("fixtures/witness-java", "java")
 }
 
 fn has_jdk() -> bool {
@@ -158,7 +141,7 @@ fn every_marked_java_dereference_gets_its_answer_and_its_test_throws_there() {
         }
         for m in marks(&file) {
             checked += 1;
-            let pos = position(&m);
+            let pos = m.position.clone();
             let out = pointee(&["witness", &pos, "--format", "json"]);
             assert!(
                 out.status.success(),
@@ -229,7 +212,7 @@ fn every_generated_input_satisfies_the_precondition() {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for m in marks(&file).into_iter().filter(|m| m.check.is_some()) {
             methods += 1;
-            let pos = position(&m);
+            let pos = m.position.clone();
             let dir = scratch(&format!("{stem}-all-{}", m.line));
             let tests = dir.join("tests");
             let out = pointee(&[

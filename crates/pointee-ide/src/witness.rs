@@ -203,12 +203,19 @@ impl WitnessError {
     }
 }
 
-/// The `//@` annotations that hold for the function starting at `start`:
-/// every `pred` of the file, and the `requires` written after the previous
-/// function (`after`) and before this one. A line that starts with
+/// The `//@` annotations that hold for function `f` (one of the file's
+/// `functions`): every `pred` of the file, and the `requires` written
+/// after the previous function and before this one. A line that starts with
 /// neither keyword continues the declaration above it. `None` when there
 /// are none.
-fn annotations(text: &str, after: u32, start: u32) -> Option<String> {
+fn annotations(text: &str, functions: &[FunctionSource], f: &FunctionSource) -> Option<String> {
+    let start = f.range.start;
+    let after = functions
+        .iter()
+        .map(|g| g.range.end)
+        .filter(|&e| e <= start)
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
     let mut keep = false;
     let mut offset = 0u32;
@@ -364,14 +371,7 @@ fn function_at<'a>(
         .find(|fs| fs.range.contains(pos.offset))
         .ok_or(WitnessError::NotInFunction)?;
     let name = c.program_name(pos.file, &fs.name);
-    let after = source
-        .functions
-        .iter()
-        .map(|g| g.range.end)
-        .filter(|&e| e <= fs.range.start)
-        .max()
-        .unwrap_or(0);
-    let spec = annotations(&a.file_text(pos.file), after, fs.range.start)
+    let spec = annotations(&a.file_text(pos.file), &source.functions, fs)
         .filter(|_| preconditions)
         .map(|t| pointee_witness::spec::parse(&t))
         .transpose()

@@ -53,14 +53,7 @@ fn method_at<'a>(
         .program
         .function(&fs.name)
         .ok_or(WitnessError::NotInFunction)?;
-    let after = source
-        .functions
-        .iter()
-        .map(|g| g.range.end)
-        .filter(|&e| e <= fs.range.start)
-        .max()
-        .unwrap_or(0);
-    let mut text = annotations(&a.file_text(pos.file), after, fs.range.start)
+    let mut text = annotations(&a.file_text(pos.file), &source.functions, fs)
         .filter(|_| preconditions)
         .unwrap_or_default();
     if !f.is_static {
