@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{files_with, pointee, root, witness_marks};
+use common::{files_with, pointee, root, witness_marks, witness_outcome as outcome};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -73,15 +73,6 @@ fn witness_json(m: &Mark, extra: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The outcome as the markers spell it.
-fn outcome(v: &serde_json::Value) -> String {
-    match v["outcome"].as_str().unwrap() {
-        "found" => v["fault"].as_str().unwrap().to_string(),
-        "none-within-bounds" => "none".into(),
-        other => other.to_string(),
-    }
 }
 
 fn scratch() -> PathBuf {

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{files_with, pointee, witness_marks};
+use common::{files_with, pointee, witness_marks, witness_outcome};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -149,11 +149,7 @@ fn every_marked_java_dereference_gets_its_answer_and_its_test_throws_there() {
                 String::from_utf8_lossy(&out.stderr)
             );
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-            let got = match v["outcome"].as_str().unwrap() {
-                "found" => v["fault"].as_str().unwrap().to_string(),
-                "none-within-bounds" => "none".into(),
-                other => other.to_string(),
-            };
+            let got = witness_outcome(&v);
             if got != m.outcome {
                 failures.push(format!("{pos}: expected {}, got {got}: {v}", m.outcome));
                 continue;

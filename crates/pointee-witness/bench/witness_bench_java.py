@@ -13,15 +13,11 @@ usage: witness_bench_java.py [POINTEE]   (default: target/release/pointee)
 """
 import glob, json, os, re, shutil, subprocess, sys, tempfile, time
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
+# The C benchmark's root, binary and modes.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from witness_bench import MODES, POINTEE, ROOT
+
 BENCH = os.path.join(ROOT, "fixtures/witness-java/bench")
-POINTEE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/pointee")
-MODES = [
-    ("guided, requires", []),
-    ("plain, requires", ["--plain"]),
-    ("guided, no requires", ["--no-requires"]),
-    ("plain, no requires", ["--plain", "--no-requires"]),
-]
 
 
 def operations(path):

@@ -85,3 +85,13 @@ pub fn files_with(dir: &str, ext: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The outcome of `pointee witness --format json` as the marks spell it:
+/// the fault (`null`, ...), `none`, or the JSON's word.
+pub fn witness_outcome(v: &serde_json::Value) -> String {
+    match v["outcome"].as_str().unwrap() {
+        "found" => v["fault"].as_str().unwrap().to_string(),
+        "none-within-bounds" => "none".into(),
+        other => other.to_string(),
+    }
+}
