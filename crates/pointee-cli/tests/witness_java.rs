@@ -154,6 +154,11 @@ fn every_marked_java_dereference_gets_its_answer_and_its_test_throws_there() {
                 failures.push(format!("{pos}: expected {}, got {got}: {v}", m.outcome));
                 continue;
             }
+            // The answer names the marked line (also where the search
+            // added a read the lowering dropped).
+            if got != "none" && v["at"]["line"].as_u64() != Some(m.line as u64) {
+                failures.push(format!("{pos}: the answer is at {}", v["at"]));
+            }
             if let Some(n) = m.assumes {
                 if v["assumed"].as_u64() != Some(n) {
                     failures.push(format!("{pos}: expected assumes={n}: {v}"));

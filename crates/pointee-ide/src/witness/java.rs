@@ -138,7 +138,7 @@ pub(super) fn witness(
         function: m.fs.name.to_string(),
         stmt: FileRange {
             file: pos.file,
-            range: m.fs.stmts.get(stmt.0 as usize).copied().unwrap_or_default(),
+            range: fs.stmts.get(stmt.0 as usize).copied().unwrap_or_default(),
         },
         pointer: pointee_ir_place_text(f, &pointer),
         outcome,
@@ -212,6 +212,9 @@ enum At {
     BeforeIf(usize),
     After(StmtId),
     Before(StmtId),
+    /// Before the `Return` with this pre-order number (a read of a
+    /// `return` or `throw` statement).
+    BeforeReturn(usize),
 }
 
 /// Method `f` (its source `fs` in `file`) with its conditions and its
@@ -246,6 +249,12 @@ fn prepare(
             reads.extend(rs.into_iter().map(|(p, r)| (At::BeforeIf(k), p, r)));
         }
     }
+    // The `return` and `throw` statements, matched with the `Return`s
+    // (the lowering adds one at the end of a method).
+    let mut exits = Vec::new();
+    exit_statements(node, &mut exits);
+    let ir_exits = count_returns(&f.body);
+    let exits_matched = ir_exits == exits.len() || ir_exits == exits.len() + 1;
     let mut fields = Vec::new();
     field_accesses(node, &mut fields);
     for n in fields {
@@ -259,7 +268,15 @@ fn prepare(
         let Some((p, r)) = deref_read(n, &fs.exprs, &text) else {
             continue;
         };
-        if let Some(at) = place_between(f, fs, r) {
+        let exit = exits
+            .iter()
+            .position(|e| e.start_byte() <= n.start_byte() && n.end_byte() <= e.end_byte());
+        let at = match exit {
+            Some(k) if exits_matched => Some(At::BeforeReturn(k)),
+            Some(_) => None,
+            None => place_between(f, fs, r),
+        };
+        if let Some(at) = at {
             reads.push((at, p, r));
         }
     }
@@ -284,14 +301,14 @@ fn prepare(
         (true, Some(n)) => cond_of(n, &fs.exprs, &text),
         _ => Cond::Opaque,
     });
-    let mut ifs = 0;
+    let mut counts = (0, 0);
     g.body = rebuild(
         std::mem::take(&mut g.body),
         &mut || match matched {
             true => conds.next().unwrap_or(Cond::Opaque),
             false => Cond::Opaque,
         },
-        &mut ifs,
+        &mut counts,
         &added,
     );
     Some((g, gs))
@@ -438,12 +455,12 @@ fn number_blocks(b: &Block, next: &mut usize, out: &mut HashMap<StmtId, usize>) 
     }
 }
 
-/// `b` with the `If`s' conditions from `cond` (in pre-order; `ifs` counts
-/// them) and the added reads where they go.
+/// `b` with the `If`s' conditions from `cond` (in pre-order; `counts`
+/// counts the `If`s and the `Return`s) and the added reads where they go.
 fn rebuild(
     b: Block,
     cond: &mut dyn FnMut() -> Cond,
-    ifs: &mut usize,
+    counts: &mut (usize, usize),
     added: &[(At, Stmt)],
 ) -> Block {
     let at = |want: At| {
@@ -465,11 +482,11 @@ fn rebuild(
                 else_branch,
                 ..
             } => {
-                out.extend(at(At::BeforeIf(*ifs)));
-                *ifs += 1;
+                out.extend(at(At::BeforeIf(counts.0)));
+                counts.0 += 1;
                 let c = cond();
-                let then_branch = rebuild(then_branch, cond, ifs, added);
-                let else_branch = rebuild(else_branch, cond, ifs, added);
+                let then_branch = rebuild(then_branch, cond, counts, added);
+                let else_branch = rebuild(else_branch, cond, counts, added);
                 out.push(Stmt::If {
                     cond: c,
                     then_branch,
@@ -477,19 +494,53 @@ fn rebuild(
                 });
             }
             Stmt::Loop { body } => out.push(Stmt::Loop {
-                body: rebuild(body, cond, ifs, added),
+                body: rebuild(body, cond, counts, added),
             }),
             Stmt::Switch { arms, has_default } => out.push(Stmt::Switch {
                 arms: arms
                     .into_iter()
-                    .map(|a| rebuild(a, cond, ifs, added))
+                    .map(|a| rebuild(a, cond, counts, added))
                     .collect(),
                 has_default,
             }),
+            Stmt::Return => {
+                out.extend(at(At::BeforeReturn(counts.1)));
+                counts.1 += 1;
+                out.push(Stmt::Return);
+            }
             other => out.push(other),
         }
     }
     out
+}
+
+/// The `return` and `throw` statements under `n` in source order (each
+/// lowers to a `Return`), not those of lambdas and class bodies.
+fn exit_statements<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut c = n.walk();
+    for k in n.named_children(&mut c) {
+        match k.kind() {
+            "lambda_expression" | "class_body" => {}
+            "return_statement" | "throw_statement" => out.push(k),
+            _ => exit_statements(k, out),
+        }
+    }
+}
+
+fn count_returns(b: &Block) -> usize {
+    b.iter()
+        .map(|s| match s {
+            Stmt::Return => 1,
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => count_returns(then_branch) + count_returns(else_branch),
+            Stmt::Loop { body } => count_returns(body),
+            Stmt::Switch { arms, .. } => arms.iter().map(count_returns).sum(),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The condition nodes of the branches under `n`, in the order the Java
@@ -630,4 +681,117 @@ fn place_of(mut n: Node, exprs: &[ExprInfo]) -> Option<Place> {
         .iter()
         .find(|e| e.range.start == start && e.range.end == end)
         .map(|e| e.place.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AnalysisHost, Config};
+
+    /// The branches read from the syntax line up with the lowering's `If`s
+    /// in every method of every Java fixture: the same number (else the
+    /// method keeps opaque conditions), with constructs of every kind
+    /// (loops, ternaries, switches, catches, lambdas, local classes).
+    #[test]
+    fn conditions_match_the_lowered_branches_in_every_fixture() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "java"))
+            .collect();
+        files.sort();
+        let (mut methods, mut with_branches) = (0, 0);
+        let mut mismatches = Vec::new();
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let host =
+                AnalysisHost::with_files([(name.as_str(), text.as_str())], Config::default());
+            let a = host.analysis();
+            let file = a.file_id(&name).unwrap();
+            let jp = JavaProgram::of(&a, file).unwrap();
+            let tree = pointee_db::syntax_tree(a.db(), file).as_ref().unwrap();
+            for fs in &jp.source_map(file).unwrap().functions {
+                let Some(f) = jp.jp.program.function(&fs.name) else {
+                    continue;
+                };
+                let (start, end) = (fs.range.start as usize, fs.range.end as usize);
+                let node = tree
+                    .0
+                    .root_node()
+                    .descendant_for_byte_range(start, end)
+                    .unwrap();
+                let mut found = Vec::new();
+                let mut c = node.walk();
+                for k in node.named_children(&mut c) {
+                    conditions(k, &mut found);
+                }
+                methods += 1;
+                let ifs = count_ifs(&f.body);
+                with_branches += usize::from(ifs > 0);
+                if found.len() != ifs {
+                    mismatches.push(format!(
+                        "{name}: {}: {} conditions, {ifs} ifs",
+                        fs.name,
+                        found.len()
+                    ));
+                }
+            }
+        }
+        assert!(
+            methods > 300 && with_branches > 40,
+            "{methods} methods, {with_branches} with branches"
+        );
+        assert_eq!(mismatches, Vec::<String>::new());
+    }
+
+    /// A condition's null tests become the branch's condition, over the
+    /// places the source map names; the reads it always makes come first.
+    #[test]
+    fn a_method_gets_its_null_tests_and_its_dropped_reads() {
+        let text = "class N { N next; int v; }
+class L {
+    static int f(N a, N b) {
+        if (a != null && a.next == null || !(b == null)) {
+            return a.v;
+        }
+        while (b.next != null) { b = b.next; }
+        return 0;
+    }
+}
+";
+        let host = AnalysisHost::with_files([("L.java", text)], Config::default());
+        let a = host.analysis();
+        let file = a.file_id("L.java").unwrap();
+        let jp = JavaProgram::of(&a, file).unwrap();
+        let prepared = Prepared::new(&a, &jp);
+        let f = prepared.program.function("L.f(N,N)").unwrap();
+        let body = f.body_to_string();
+        // `a.next` is read only where `a != null`: no read of its own.
+        // `a.v` before the return, `b.next` before the loop's test.
+        let expected = "  if (((a != NULL && (*a).next == NULL) || b != NULL)) {
+    use (*a).v
+    return
+  }
+  loop {
+    use (*b).next
+    if ((*b).next != NULL) {
+    } else {
+      break
+    }
+    b = (*b).next
+  }
+  return
+";
+        assert_eq!(body, expected);
+        // The added reads (those of conditions first) have the ranges of
+        // their expressions.
+        let (_, fs) = prepared.source(&jp, "L.f(N,N)").unwrap();
+        let added: Vec<&str> = fs.stmts[f.stmt_count as usize - 2..]
+            .iter()
+            .map(|r| &text[r.start as usize..r.end as usize])
+            .collect();
+        assert_eq!(added, ["b.next", "a.v"]);
+    }
 }
