@@ -119,6 +119,9 @@ impl WitnessAnswer {
     /// `no input within the bounds (...)`, ...
     pub fn verdict(&self) -> String {
         match &self.outcome {
+            Outcome::Found(w, _) if self.java.is_some() && w.fault == Some(Fault::Null) => {
+                "throws NullPointerException with the input".into()
+            }
             Outcome::Found(w, _) => format!(
                 "faults ({}) with the input",
                 w.fault.map_or("no fault", Fault::describe)

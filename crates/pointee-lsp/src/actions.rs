@@ -432,6 +432,12 @@ mod tests {
     #[test]
     fn test_and_report_paths_sit_beside_the_source_and_in_the_temporary_folder() {
         assert_eq!(test_path("/w/src/list.c", 34), "/w/src/list_witness_34.c");
+        // Java: a class named after the source, beside it.
+        assert_eq!(
+            test_path("/w/src/List.java", 34),
+            "/w/src/ListWitness34.java"
+        );
+        assert_eq!(test_class("/w/src/my-list.java", 7), "mylistWitness7");
         assert_eq!(file_name("/w/src/list.c"), "list.c");
         let r = report_path("/w/src/list.c", 34, "input");
         assert!(r.starts_with(std::env::temp_dir()), "{}", r.display());

@@ -381,7 +381,9 @@ async fn a_java_dereference_gets_an_input_and_a_java_test() {
     let message = c.notification("window/showMessage").await;
     let report = message["params"]["message"].as_str().unwrap();
     assert!(
-        report.contains("list = o1\no1: Node { next = NULL }"),
+        report.contains(
+            "throws NullPointerException with the input:\n\n```text\nlist = o1\no1: Node { next = NULL }\n```"
+        ),
         "{report}"
     );
     // Declined, then written through the command at the statement.
