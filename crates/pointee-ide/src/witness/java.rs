@@ -234,7 +234,7 @@ fn prepare(
     for k in node.named_children(&mut c) {
         conditions(k, &mut found);
     }
-    let matched = found.len() == count_ifs(&f.body);
+    let matched = found.len() == count(&f.body, &|s| matches!(s, Stmt::If { .. }));
     // The reads through a reference that no statement makes (the Java
     // lowering keeps none for a condition or an integer field).
     let covered = covered_reads(f, fs);
@@ -253,7 +253,7 @@ fn prepare(
     // (the lowering adds one at the end of a method).
     let mut exits = Vec::new();
     exit_statements(node, &mut exits);
-    let ir_exits = count_returns(&f.body);
+    let ir_exits = count(&f.body, &|s| matches!(s, Stmt::Return));
     let exits_matched = ir_exits == exits.len() || ir_exits == exits.len() + 1;
     let mut fields = Vec::new();
     field_accesses(node, &mut fields);
@@ -527,22 +527,6 @@ fn exit_statements<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
     }
 }
 
-fn count_returns(b: &Block) -> usize {
-    b.iter()
-        .map(|s| match s {
-            Stmt::Return => 1,
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => count_returns(then_branch) + count_returns(else_branch),
-            Stmt::Loop { body } => count_returns(body),
-            Stmt::Switch { arms, .. } => arms.iter().map(count_returns).sum(),
-            _ => 0,
-        })
-        .sum()
-}
-
 /// The condition nodes of the branches under `n`, in the order the Java
 /// lowering makes their `If`s (the IR's pre-order): a condition's own
 /// branches (ternaries) first, then the branch, then its arms. `None` for
@@ -615,17 +599,21 @@ fn conditions<'t>(n: Node<'t>, out: &mut Vec<Option<Node<'t>>>) {
     }
 }
 
-fn count_ifs(b: &Block) -> usize {
+/// How many statements of `b`, nested ones included, are `which`.
+fn count(b: &Block, which: &dyn Fn(&Stmt) -> bool) -> usize {
     b.iter()
-        .map(|s| match s {
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => 1 + count_ifs(then_branch) + count_ifs(else_branch),
-            Stmt::Loop { body } => count_ifs(body),
-            Stmt::Switch { arms, .. } => arms.iter().map(count_ifs).sum(),
-            _ => 0,
+        .map(|s| {
+            usize::from(which(s))
+                + match s {
+                    Stmt::If {
+                        then_branch,
+                        else_branch,
+                        ..
+                    } => count(then_branch, which) + count(else_branch, which),
+                    Stmt::Loop { body } => count(body, which),
+                    Stmt::Switch { arms, .. } => arms.iter().map(|a| count(a, which)).sum(),
+                    _ => 0,
+                }
         })
         .sum()
 }
@@ -728,7 +716,7 @@ mod tests {
                     conditions(k, &mut found);
                 }
                 methods += 1;
-                let ifs = count_ifs(&f.body);
+                let ifs = count(&f.body, &|s| matches!(s, Stmt::If { .. }));
                 with_branches += usize::from(ifs > 0);
                 if found.len() != ifs {
                     mismatches.push(format!(
