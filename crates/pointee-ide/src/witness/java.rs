@@ -11,6 +11,11 @@
 //!   their conditions in the order the lowering makes them; where the
 //!   counts differ (a construct walked otherwise), the method keeps its
 //!   opaque conditions, which is safe (both sides are taken, as assumed).
+//! - Reads through references that move no reference (`x.val`, a
+//!   condition's `x.next`), of which the lowering keeps no statement: a
+//!   `Use` is added where the read happens (before the branch, before the
+//!   `return`, or after the statement before it), with the expression's
+//!   range, so that they can be searched ([`Prepared`]).
 //! - The receiver: `this` is never null (`requires this != NULL` joins
 //!   the method's precondition).
 //!
