@@ -24,6 +24,7 @@
 # fetched.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root=$(pwd)
 bin=$(realpath "${1:-target/release/pointee}")
 limit=${SMOKE_TIMEOUT:-120}
 
@@ -151,3 +152,16 @@ timeout "$limit" "$bin" dump --no-facts --format json ./*.c >dump.json 2>dump.er
 [ "$status" -eq 0 ] || fail "pointee dump on Lua exited with $status: $(head -c 2000 dump.err)"
 calls_into_library_only lua || fail "the front end on Lua (above)"
 echo "real-program smoke: Lua 5.4.7 preprocessed, parsed, lowered and linked with no note"
+
+# The language server's view: each folder holding just one program's files
+# (bzip2's command-line program without the folder's other five), every
+# `.c` and `.h` file in the workspace, no model file; each must link
+# (pointee-ide's tests/projects.rs, in the debug build CI has made).
+mkdir -p "$work/bzip2-program"
+(cd "$work/bzip2" && cp bzip2.c blocksort.c huffman.c crctable.c randtable.c compress.c \
+    decompress.c bzlib.c ./*.h "$work/bzip2-program/")
+cd "$root"
+POINTEE_REAL_C_DIRS="$work/lua:$work/zlib:$work/bzip2-program" cargo test -q -p pointee-ide \
+    --test projects real_program_folders_link_as_the_server_holds_them >"$work/server.log" 2>&1 ||
+    fail "the real programs' folders as the server holds them: $(tail -c 2000 "$work/server.log")"
+echo "real-program smoke: the Lua, zlib and bzip2 folders link as the language server holds them"

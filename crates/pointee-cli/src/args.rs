@@ -42,7 +42,9 @@ options:
                        their result is a warning; witness: a malloc or
                        calloc call may fail on the path)
   --emit-test OUT      witness: write a C test that builds the input,
-                       calls the function and faults there
+                       calls the function and faults there (Java: the
+                       class OUT = NAME.java, compiled with the source,
+                       throwing NullPointerException there)
   --all                witness: one input per path of the function
                        (test generation); --emit-test then names a
                        folder for the tests

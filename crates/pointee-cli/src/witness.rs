@@ -49,6 +49,37 @@ fn canonical(pos: &Position) -> Result<String, InputError> {
         .map_err(|e| InputError(format!("{}: {e}", pos.file)))
 }
 
+/// The analysed file's name, for the emitted test's comment.
+fn source_name(pos: &Position) -> String {
+    std::path::Path::new(&pos.file)
+        .file_name()
+        .map_or_else(|| pos.file.clone(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The class a Java test written to `out` must have: the file's stem, a
+/// Java identifier.
+fn java_class(out: &str) -> Result<String, InputError> {
+    let path = std::path::Path::new(out);
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ident = stem
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && stem
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    if path.extension().is_some_and(|e| e == "java") && ident {
+        Ok(stem)
+    } else {
+        Err(InputError(format!(
+            "{out}: a Java test is a class, written to `NAME.java` with NAME a Java identifier"
+        )))
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     inv: &Invocation,
@@ -69,7 +100,11 @@ pub fn run(
     };
     let stmt = loc.location(answer.stmt);
     if let Some(out) = emit_test {
-        let Some(test) = answer.c_test(&canonical(pos)?, stmt.line) else {
+        let test = match &answer.java {
+            Some(_) => answer.java_test(&java_class(out)?, &source_name(pos), stmt.line),
+            None => answer.c_test(&canonical(pos)?, stmt.line),
+        };
+        let Some(test) = test else {
             return Err(InputError(format!(
                 "{}:{}:{}: no input found, so no test written",
                 pos.file, pos.line, pos.column
@@ -104,8 +139,22 @@ pub fn run_all(
         let source = canonical(pos)?;
         std::fs::create_dir_all(dir).map_err(|e| InputError(format!("{dir}: {e}")))?;
         for i in 0..all.inputs.len() {
-            let out = std::path::Path::new(dir).join(format!("{}_{}.c", all.function, i + 1));
-            std::fs::write(&out, all.c_test(i, &source))
+            let (out, test) = match &all.java {
+                Some(m) => {
+                    // A class name: `Witness_add_1` for `List.add(Node,int)`.
+                    let method = m.name.split('(').next().unwrap_or_default();
+                    let method = method.rsplit('.').next().unwrap_or_default();
+                    let class = format!("Witness_{}_{}", method.replace(['<', '>'], ""), i + 1);
+                    let test = all.java_test(i, &class, &source_name(pos));
+                    (format!("{class}.java"), test.unwrap_or_default())
+                }
+                None => (
+                    format!("{}_{}.c", all.function, i + 1),
+                    all.c_test(i, &source),
+                ),
+            };
+            let out = std::path::Path::new(dir).join(out);
+            std::fs::write(&out, test)
                 .map_err(|e| InputError(format!("{}: {e}", out.display())))?;
         }
     }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{pointee, root};
+use common::{files_with, pointee, root, witness_marks, witness_outcome as outcome};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,53 +23,38 @@ struct Mark {
 }
 
 fn marks(file: &Path) -> Vec<Mark> {
-    let text = std::fs::read_to_string(file).unwrap();
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(at) = line.find("// WITNESS(") else {
-            continue;
-        };
-        let rest = &line[at + "// WITNESS(".len()..];
-        let (pointer, rest) = rest.split_once("):").expect("WITNESS(p): ...");
-        let mut words = rest.split_whitespace();
-        let outcome = words.next().expect("an outcome").to_string();
-        let mut mark = Mark {
-            file: file.to_path_buf(),
-            line: i + 1,
-            column: 0,
-            outcome,
-            assumes: None,
-            plain: None,
-            test_faults: true,
-        };
-        for w in words {
-            match w.split_once('=') {
-                Some(("assumes", n)) => mark.assumes = Some(n.parse().unwrap()),
-                Some(("plain", o)) => mark.plain = Some(o.to_string()),
-                Some(("test", "no-fault")) => mark.test_faults = false,
-                _ => panic!("{}:{}: unknown `{w}`", file.display(), i + 1),
+    witness_marks(file)
+        .into_iter()
+        .map(|w| {
+            let (pointer, code) = (&w.pointer, &w.code);
+            let col = code
+                .find(&format!("{pointer}->"))
+                .or_else(|| code.find(&format!("*{pointer}")).map(|c| c + 1))
+                .unwrap_or_else(|| panic!("{}:{}: no `{pointer}->`", file.display(), w.line));
+            let mut mark = Mark {
+                file: file.to_path_buf(),
+                line: w.line,
+                column: col + 1,
+                outcome: w.outcome.clone(),
+                assumes: None,
+                plain: None,
+                test_faults: true,
+            };
+            for (k, v) in &w.keys {
+                match (k.as_str(), v.as_str()) {
+                    ("assumes", n) => mark.assumes = Some(n.parse().unwrap()),
+                    ("plain", o) => mark.plain = Some(o.to_string()),
+                    ("test", "no-fault") => mark.test_faults = false,
+                    _ => w.unknown(k),
+                }
             }
-        }
-        let code = &line[..at];
-        let col = code
-            .find(&format!("{pointer}->"))
-            .or_else(|| code.find(&format!("*{pointer}")).map(|c| c + 1))
-            .unwrap_or_else(|| panic!("{}:{}: no `{pointer}->`", file.display(), i + 1));
-        mark.column = col + 1;
-        out.push(mark);
-    }
-    out
+            mark
+        })
+        .collect()
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = root().join("fixtures/c/witness");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    files.sort();
-    files
+    files_with("fixtures/c/witness", "c")
 }
 
 fn position(m: &Mark) -> String {
@@ -88,15 +73,6 @@ fn witness_json(m: &Mark, extra: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The outcome as the markers spell it.
-fn outcome(v: &serde_json::Value) -> String {
-    match v["outcome"].as_str().unwrap() {
-        "found" => v["fault"].as_str().unwrap().to_string(),
-        "none-within-bounds" => "none".into(),
-        other => other.to_string(),
-    }
 }
 
 fn scratch() -> PathBuf {

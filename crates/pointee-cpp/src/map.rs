@@ -158,9 +158,13 @@ fn join(a: Loc, b: Loc) -> Loc {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Emitter {
     pub text: String,
-    /// One span per token, as written: runs are joined by [`Emitter::map`],
-    /// so that a run can be cut at any token and go on in another order.
+    /// The tokens' spans as written, each run that lands byte for byte (or
+    /// on one macro use) joined as it is written, but never into a span
+    /// below `floor`: a resumed run cuts the spans there and goes on in
+    /// another order (runs across it are joined by [`Emitter::map`]).
     pub spans: Vec<Span>,
+    /// Spans below this index are never extended (a checkpoint's cut).
+    pub floor: usize,
     /// The file and end of the last token copied from a file, so that the
     /// whitespace up to the next one is copied too.
     pub last: Option<(FileId, u32)>,
@@ -205,12 +209,28 @@ impl Emitter {
         let exact = t.has(SPELLED)
             && !t.has(SPLICED)
             && spelling.len() as u32 == t.pos.range.end - t.pos.range.start;
-        self.spans.push(Span {
+        let span = Span {
             expanded,
             to: t.pos.into(),
             exact,
             outer: t.has(IN_MACRO).then(|| t.outer.into()),
-        });
+        };
+        // Joined now rather than in `map`: a resumed run copies the spans
+        // several times, and the joined ones are about a quarter of them.
+        if self.spans.len() > self.floor {
+            if let Some(prev) = self.spans.last_mut() {
+                if continues(prev, &span) {
+                    extend(prev, &span);
+                    return;
+                }
+            }
+        }
+        self.spans.push(span);
+    }
+
+    /// Notes that the spans written so far may be cut here.
+    pub fn cut(&mut self) {
+        self.floor = self.spans.len();
     }
 
     /// The map: the tokens' spans, each run that lands byte for byte (or on
@@ -220,8 +240,7 @@ impl Emitter {
         for span in &self.spans {
             if let Some(prev) = spans.last_mut() {
                 if continues(prev, span) {
-                    prev.expanded.end = span.expanded.end;
-                    prev.to.range.end = span.to.range.end.max(prev.to.range.end);
+                    extend(prev, span);
                     continue;
                 }
             }
@@ -266,6 +285,12 @@ fn glues(text: &str, next: &str) -> bool {
     pair.push(a);
     pair.push(b);
     !PAIRS.contains(&pair.as_str())
+}
+
+/// `prev` extended by `next`, which [`continues`] it.
+fn extend(prev: &mut Span, next: &Span) {
+    prev.expanded.end = next.expanded.end;
+    prev.to.range.end = next.to.range.end.max(prev.to.range.end);
 }
 
 /// Whether `next` extends `prev` into one span: byte for byte on both

@@ -310,6 +310,7 @@ impl Pp<'_> {
                 once: self.once.clone(),
                 reported_missing: self.reported_missing.clone(),
             });
+            self.out.cut();
         }
         if !here {
             return false;
@@ -389,6 +390,7 @@ impl Pp<'_> {
                 outer: s.outer.map(|o| moved(o, from, delta)),
             }));
         self.out.last = moved_last(last.out.last, from, delta);
+        self.out.floor = last.out.floor.saturating_sub(c.spans_len) + self.out.floor;
         self.diagnostics
             .extend(last.diagnostics[c.diagnostics..].iter().map(|d| {
                 let l = moved(
@@ -464,6 +466,7 @@ impl Pp<'_> {
             text: last.out.text[..c.text_len].to_string(),
             spans: last.out.spans[..c.spans_len].to_vec(),
             last: c.last,
+            floor: c.spans_len,
         };
         self.checkpoints = last.checkpoints[..=index].to_vec();
         self.macros_changed = false;

@@ -195,7 +195,7 @@ fn main() {
     let linked = c_program(&db, project).as_ref().map(|p| p.functions.len());
     let first_program = t.elapsed();
     println!(
-        "{path} (and {} other units): {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
+        "{path} (and {} other files): {} lines, {functions} functions; parse {:.2} ms, first lower_c {:.2} ms, first c_program {:.2} ms ({linked:?} functions linked)",
         others.len(),
         original.lines().count(),
         ms(parsed),

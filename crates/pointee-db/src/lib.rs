@@ -147,6 +147,15 @@ impl Lang {
         }
     }
 
+    /// Whether a file of this path is a C translation unit: a C file that
+    /// is not a header. Headers are read by the units that include them,
+    /// never preprocessed, lowered or linked on their own (a header may
+    /// define what one unit only may define, or need its includer's
+    /// macros); the program model names `.c` files only.
+    pub fn is_c_unit(path: &str) -> bool {
+        Lang::of_path(path) == Some(Lang::C) && !path.ends_with(".h")
+    }
+
     pub fn tree_sitter_language(self) -> tree_sitter::Language {
         match self {
             Lang::C => tree_sitter_c::LANGUAGE.into(),

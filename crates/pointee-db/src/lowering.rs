@@ -81,6 +81,12 @@ pub fn set_c_files(db: &mut crate::Database, files: &[SourceFile]) {
     }
 }
 
+/// The workspace file includes find at this path (normalised): a header a
+/// unit's source map names.
+pub fn c_file_at(db: &dyn Db, path: &str) -> Option<SourceFile> {
+    db.c_inputs().files(db).get(path).copied()
+}
+
 /// Sets the preprocessor's configuration of each unit (by path).
 pub fn set_c_configs(db: &mut crate::Database, configs: BTreeMap<String, pointee_c::Config>) {
     let inputs = db.c_inputs();
@@ -420,11 +426,35 @@ pub fn lower_c(db: &dyn Db, file: SourceFile) -> Arc<CFile> {
     crate::graveyard::shared(Arc::new(lowered))
 }
 
-/// The front end's notes on a C file (syntax errors, what it could not
+/// The front end's notes on a C unit (syntax errors, what it could not
 /// model), as in `lower_c` but without assembling the file: diagnostics need
 /// only these.
 #[salsa::tracked(returns(ref))]
 pub fn file_notes(db: &dyn Db, file: SourceFile) -> Arc<Vec<Note>> {
+    unit_notes(db, file).0.clone()
+}
+
+/// The front end's notes on a header: those of every unit of the project
+/// that lands a note in it (a header is never preprocessed on its own:
+/// what it means depends on its includer). Each note once, in order.
+pub fn header_notes(db: &dyn Db, project: Project, header: SourceFile) -> Vec<Note> {
+    let path = pointee_c::pointee_cpp::normalize(header.path(db));
+    let mut out: Vec<Note> = c_units(db, project)
+        .flat_map(|unit| unit_notes(db, unit).1.iter())
+        .filter(|(file, _)| **file == *path)
+        .flat_map(|(_, notes)| notes.iter().cloned())
+        .collect();
+    out.sort_by(|a, b| {
+        (a.range.start, a.range.end, &a.message).cmp(&(b.range.start, b.range.end, &b.message))
+    });
+    out.dedup();
+    out
+}
+
+/// A unit's notes where they land: in the unit, and in each header (by
+/// normalised path).
+#[salsa::tracked(returns(ref))]
+fn unit_notes(db: &dyn Db, file: SourceFile) -> Arc<(Arc<Vec<Note>>, Vec<(Name, Vec<Note>)>)> {
     let mut notes = c_outline(db, file).file.source.notes.clone();
     for_each_definition(db, file, |def, part| {
         notes.extend(part.source.notes.iter().map(|n| Note {
@@ -441,7 +471,13 @@ pub fn file_notes(db: &dyn Db, file: SourceFile) -> Arc<Vec<Note>> {
         ..Default::default()
     };
     let mapped = pointee_c::to_source(only_notes, &c_expanded(db, file).0);
-    Arc::new(mapped.source.notes)
+    let headers = mapped
+        .headers
+        .into_iter()
+        .filter(|h| !h.notes.is_empty())
+        .map(|h| (h.file, h.notes))
+        .collect();
+    Arc::new((Arc::new(mapped.source.notes), headers))
 }
 
 /// Calls `f` with each function definition of a file (in file order) and
@@ -610,7 +646,7 @@ pub struct CLinked {
 pub fn c_link(db: &dyn Db, project: Project) -> Result<Arc<CLinked>, String> {
     let decls = c_link_decls(db, project).as_ref().map_err(Clone::clone)?;
     let mut functions = Vec::new();
-    for (file, renames) in c_files(db, project).zip(&decls.renames) {
+    for (file, renames) in c_units(db, project).zip(&decls.renames) {
         for f in file_function_irs(db, file).iter() {
             let mut f = f.clone();
             pointee_c::rename_function(&mut f, renames);
@@ -639,13 +675,14 @@ pub fn file_function_irs(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Function>
     )
 }
 
-/// The C files of a project, in its order.
-fn c_files(db: &dyn Db, project: Project) -> impl Iterator<Item = SourceFile> + '_ {
+/// The C translation units of a project, in its order (its headers are
+/// read by includes only: `Lang::is_c_unit`).
+pub fn c_units(db: &dyn Db, project: Project) -> impl Iterator<Item = SourceFile> + '_ {
     project
         .files(db)
         .iter()
         .copied()
-        .filter(move |f| Lang::of_path(f.path(db)) == Some(Lang::C))
+        .filter(move |f| Lang::is_c_unit(f.path(db)))
 }
 
 /// A C program's declarations linked: globals, records and externs (no
@@ -664,7 +701,7 @@ pub struct LinkedDecls {
 /// function's name, so a body edit links no declaration again.
 #[salsa::tracked(returns(ref))]
 pub fn c_link_decls(db: &dyn Db, project: Project) -> Result<Arc<LinkedDecls>, String> {
-    let files: Vec<SourceFile> = c_files(db, project).collect();
+    let files: Vec<SourceFile> = c_units(db, project).collect();
     let names: Vec<Name> = files.iter().map(|f| f.path(db).as_str().into()).collect();
     let units: Vec<pointee_c::UnitNames<'_>> = files
         .iter()

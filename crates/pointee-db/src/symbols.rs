@@ -5,7 +5,7 @@
 //! `name@file`; the index below reads that renaming from the linked program
 //! (it never renames anything itself).
 
-use crate::lowering::{c_program, file_decls, file_functions};
+use crate::lowering::{c_program, c_units, file_decls, file_functions};
 use crate::{Db, Lang, Project, SourceFile, TreeHandle};
 use pointee_ir::fxhash::FxHashMap;
 use pointee_ir::{LineIndex, Name, Program};
@@ -67,10 +67,7 @@ pub fn c_symbols(db: &dyn Db, project: Project) -> Arc<CSymbols> {
     let Ok(program) = c_program(db, project) else {
         return Arc::new(out);
     };
-    for &file in project.files(db) {
-        if Lang::of_path(file.path(db)) != Some(Lang::C) {
-            continue;
-        }
+    for file in c_units(db, project) {
         for name in file_functions(db, file).iter() {
             let key = linked_name(program, file.path(db), name, |p, n| p.function(n).is_some());
             out.functions.insert(key, (file, name.clone()));

@@ -14,7 +14,7 @@ use std::sync::Arc;
 type MapGroups = Vec<(LocId, Vec<LocId>)>;
 
 /// How a location sits in its parent, for memory copies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Up {
     Head,
     Tail,
@@ -25,7 +25,7 @@ pub(crate) enum Up {
 /// Where a part of a copied object lands in the destination: at the
 /// destination itself; after the destination's element at a level of
 /// nested arrays (the tail); or as the whole enclosing struct at a level.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Lands {
     Start,
     Later(usize),
@@ -201,44 +201,79 @@ impl<'p> Engine<'p> {
     /// Copies the pointers stored in the objects `src` points to, from the
     /// pointed position onward (`copy_regions`), into the objects `dst`
     /// points to (weakly).
+    ///
+    /// Written for wide operands (an entry's pool makes a buffer pointer
+    /// point to every fresh object): the state is read once per source
+    /// object, each (destination, source pointer) placement is worked out
+    /// once, and the copied facts are added in one pass (`add_weak`):
+    /// a fact inserted at a time was quadratic in the state's size.
     pub(crate) fn copy_contents(&mut self, st: &mut Facts, dst: &Locset, src: &Locset) {
-        let mut adds = Vec::new();
+        // Where each region of each source lands, without repeats.
+        let mut regions: Vec<(LocId, Lands, Vec<Up>)> = Vec::new();
         for &(s, _) in src {
             if !self.locs.is_memory(s) || s == UNKNOWN {
                 continue;
             }
-            let (regions, kinds) = self.copy_regions(s);
-            for (base, lands) in regions {
-                let bd = self.locs.get(base).clone();
-                let facts: Vec<Fact> = st
+            let (rs, kinds) = self.copy_regions(s);
+            for (base, lands) in rs {
+                let dup = regions
                     .iter()
-                    .filter(|f| {
-                        let fd = self.locs.get(f.src);
-                        fd.root_id == bd.root_id && fd.path.starts_with(&bd.path)
-                    })
-                    .copied()
-                    .collect();
-                if facts.is_empty() {
-                    continue;
+                    .any(|(b, l, k)| *b == base && *l == lands && *k == kinds);
+                if !dup {
+                    regions.push((base, lands, kinds.clone()));
                 }
-                for &(d, _) in dst {
-                    if !self.locs.is_memory(d) {
-                        continue;
-                    }
-                    let at = self.landing(d, &kinds, lands);
-                    for f in &facts {
-                        let rel = self.locs.get(f.src).path[bd.path.len()..].to_vec();
-                        for dl in self.place_into(at, &rel) {
-                            adds.push((dl, f.dst));
-                        }
+            }
+        }
+        let dsts: Vec<LocId> = dst
+            .iter()
+            .map(|d| d.0)
+            .filter(|&d| self.locs.is_memory(d))
+            .collect();
+        if regions.is_empty() || dsts.is_empty() {
+            return;
+        }
+        // The facts of each source object, read once.
+        let mut by_root: crate::fxhash::FxHashMap<LocId, Vec<Fact>> = Default::default();
+        for (base, ..) in &regions {
+            let r = self.locs.get(*base).root_id;
+            let locs = &self.locs;
+            by_root
+                .entry(r)
+                .or_insert_with(|| crate::map::root_facts(st, locs, r));
+        }
+        let mut placed: crate::fxhash::FxHashMap<(LocId, LocId, usize), Vec<LocId>> =
+            Default::default();
+        let mut adds: Vec<Fact> = Vec::new();
+        for (base, lands, kinds) in &regions {
+            let bd = self.locs.get(*base);
+            let (root, depth) = (bd.root_id, bd.path.len());
+            let prefix = bd.path.clone();
+            let facts: Vec<Fact> = by_root[&root]
+                .iter()
+                .filter(|f| self.locs.get(f.src).path.starts_with(&prefix))
+                .copied()
+                .collect();
+            if facts.is_empty() {
+                continue;
+            }
+            for &d in &dsts {
+                let at = self.landing(d, kinds, *lands);
+                for f in &facts {
+                    let to = placed.entry((at, f.src, depth)).or_insert_with(|| {
+                        let rel = self.locs.get(f.src).path[depth..].to_vec();
+                        self.place_into(at, &rel)
+                    });
+                    for &dl in to.iter() {
+                        adds.push(Fact {
+                            src: dl,
+                            dst: f.dst,
+                            def: false,
+                        });
                     }
                 }
             }
         }
-        for (l, d) in adds {
-            st.weaken(l);
-            st.add(l, d, false);
-        }
+        st.add_weak(adds);
     }
 
     /// The pointer locations a memory set from `d` onward may overwrite.

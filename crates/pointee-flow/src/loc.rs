@@ -714,6 +714,75 @@ impl Locs {
         }
     }
 
+    /// The locations pointer arithmetic from member `loc` of a struct
+    /// (`&s.f1 + 1`, `&s.f1 + b`) may reach inside the struct: with
+    /// `later`, the members declared after `loc`'s (a positive offset
+    /// moves to higher addresses), else every member. Each member counts
+    /// with its pointer leaves (`s.in.p`, `s.arr[+]`), where the facts of a
+    /// struct member are kept. Empty when `loc` is not a struct member.
+    pub fn sibling_members(&mut self, loc: LocId, later: bool) -> Vec<LocId> {
+        let Some(Step::Field(f)) = self.last_step(loc).cloned() else {
+            return Vec::new();
+        };
+        let a = self.get(loc).parent.expect("a field has a parent");
+        let mut fields: Vec<pointee_ir::Field> = Vec::new();
+        for r in self.records_for_step(a, &f) {
+            let Some(rec) = self.types.record(&r) else {
+                continue;
+            };
+            let from = match rec.fields.iter().position(|g| g.name == f) {
+                Some(k) if later => k + 1,
+                _ => 0,
+            };
+            fields.extend(rec.fields[from..].iter().cloned());
+        }
+        let mut out = Vec::new();
+        for g in fields {
+            let m = self.child(a, Step::Field(g.name.clone()));
+            self.push_leaves(m, &g.ty, &mut out);
+        }
+        out
+    }
+
+    /// Every member of the struct at `obj` (typed, or untyped like a heap
+    /// object: the records with a member named like one of `like`'s),
+    /// with their pointer leaves: where arithmetic that leaves one element
+    /// or member may land inside another.
+    pub fn all_members(&mut self, obj: LocId, like: Option<&Name>) -> Vec<LocId> {
+        let recs: Vec<Name> = match (&self.get(obj).ty, like) {
+            (Some(Type::Record(r)), _) => vec![r.clone()],
+            (_, Some(f)) => self.records_for_step(obj, f),
+            _ => Vec::new(),
+        };
+        let mut out = Vec::new();
+        for r in recs {
+            let Some(rec) = self.types.record(&r) else {
+                continue;
+            };
+            if rec.kind != RecordKind::Struct {
+                continue;
+            }
+            for g in rec.fields.clone() {
+                let m = self.child(obj, Step::Field(g.name.clone()));
+                self.push_leaves(m, &g.ty, &mut out);
+            }
+        }
+        out
+    }
+
+    /// `m` and the pointer leaves of a value of type `ty` at `m`.
+    fn push_leaves(&mut self, m: LocId, ty: &Type, out: &mut Vec<LocId>) {
+        if !out.contains(&m) {
+            out.push(m);
+        }
+        for path in pointer_paths(ty, &self.types) {
+            let l = self.with_path(m, &crate::solver::steps_of(&path));
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
+
     /// The records `a` may be, given that it has a member `x`: its own type
     /// when that has `x`, else every struct with a member `x`.
     fn records_for_step(&self, a: LocId, x: &Name) -> Vec<Name> {

@@ -22,12 +22,19 @@ pub struct Analysis<'p> {
     /// Each function's live units, by number (`units_of` is asked at every
     /// dereference a checker looks at: no scan of every unit there).
     by_func: Vec<Vec<UnitId>>,
+    /// Each live unit's callers (unit, call statement), by number: built
+    /// once, on the first call chain asked (checkers ask one per finding;
+    /// a scan of every unit each time was quadratic).
+    callers: std::sync::OnceLock<Callers>,
     replays: HashMap<UnitId, HashMap<Point, Facts>>,
     reuse: crate::reuse::Reuse,
     /// Per function: its answers miss contexts the budget cut off
     /// (`budget.rs`). Empty when the run finished.
     incomplete: Vec<bool>,
 }
+
+/// Each unit's callers: (calling unit, call statement).
+type Callers = HashMap<UnitId, Vec<(UnitId, StmtId)>>;
 
 /// The values of an expression in one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +71,7 @@ impl<'p> Analysis<'p> {
             main_live,
             numbers,
             by_func,
+            callers: Default::default(),
             replays: HashMap::default(),
             reuse: Default::default(),
             incomplete,
@@ -312,8 +320,13 @@ impl<'p> Analysis<'p> {
                 .iter()
                 .any(|p| my.iter().any(|q| locs.overlaps(p.0, q.0)));
             any_overlap |= overlap;
+            // One object, named definitely: memory or a function (`fp`
+            // definitely pointing to `foo` is `foo`'s one address).
             let single = |v: &Locset| {
-                v.len() == 1 && v[0].1 && !locs.is_summary(v[0].0) && locs.is_memory(v[0].0)
+                v.len() == 1
+                    && v[0].1
+                    && !locs.is_summary(v[0].0)
+                    && !matches!(locs.get(v[0].0).class, Class::NotMemory)
             };
             if !(single(x) && single(y) && x[0].0 == y[0].0) {
                 all_must = false;
@@ -350,7 +363,17 @@ impl<'p> Analysis<'p> {
     /// Like [`Analysis::chains`], with units: entry first; each element's
     /// statement is the call in the previous unit.
     pub fn chain_paths(&self, u: UnitId, limit: usize) -> Vec<Vec<(UnitId, Option<StmtId>)>> {
-        let mut callers: HashMap<UnitId, Vec<(UnitId, StmtId)>> = HashMap::default();
+        let callers = self.callers.get_or_init(|| self.live_callers());
+        let mut out = Vec::new();
+        let mut path: Vec<(UnitId, Option<StmtId>)> = vec![(u, None)];
+        self.walk_chains(callers, &mut path, &mut out, limit);
+        out
+    }
+
+    /// The callers of every live unit, through calls the run did not
+    /// approximate.
+    fn live_callers(&self) -> Callers {
+        let mut callers: Callers = HashMap::default();
         for (cu, unit) in self.engine.units.iter().enumerate() {
             if !self.is_live(cu as UnitId) {
                 continue;
@@ -370,15 +393,12 @@ impl<'p> Analysis<'p> {
         for v in callers.values_mut() {
             v.sort_by_key(|&(cu, s)| (self.unit_number(cu), s));
         }
-        let mut out = Vec::new();
-        let mut path: Vec<(UnitId, Option<StmtId>)> = vec![(u, None)];
-        self.walk_chains(&callers, &mut path, &mut out, limit);
-        out
+        callers
     }
 
     fn walk_chains(
         &self,
-        callers: &HashMap<UnitId, Vec<(UnitId, StmtId)>>,
+        callers: &Callers,
         path: &mut Vec<(UnitId, Option<StmtId>)>,
         out: &mut Vec<Vec<(UnitId, Option<StmtId>)>>,
         limit: usize,
@@ -388,7 +408,7 @@ impl<'p> Analysis<'p> {
         }
         let (top, _) = path[path.len() - 1];
         let is_entry = self.engine.entries.contains(&top);
-        let cs = callers.get(&top).cloned().unwrap_or_default();
+        let cs: &[(UnitId, StmtId)] = callers.get(&top).map_or(&[], |v| v);
         if is_entry || cs.is_empty() {
             // `path` is callee-first: [(u, None), (caller, stmt in caller)..].
             let mut chain = Vec::new();
@@ -405,7 +425,7 @@ impl<'p> Analysis<'p> {
                 return;
             }
         }
-        for (c, s) in cs {
+        for &(c, s) in cs {
             if path.iter().any(|p| p.0 == c) {
                 continue;
             }
@@ -418,7 +438,9 @@ impl<'p> Analysis<'p> {
     /// What a location of the last unit of a chain stands for along the
     /// chain (section 4.1's map information, applied outward): symbolic
     /// names become the caller locations they were mapped from, up to the
-    /// entry or until nothing symbolic is left.
+    /// entry or until nothing symbolic is left. Sorted by name: location
+    /// ids follow the order a run (or an edit history, whose table a rerun
+    /// carries over) met them, and answers must not.
     pub fn resolve(&mut self, path: &[(UnitId, Option<StmtId>)], loc: LocId) -> Vec<LocId> {
         let mut cur = vec![loc];
         for i in (1..path.len()).rev() {
@@ -460,6 +482,8 @@ impl<'p> Analysis<'p> {
             next.dedup();
             cur = next;
         }
+        let locs = &self.engine.locs;
+        cur.sort_by_cached_key(|&l| (locs.qualified(l), l));
         cur
     }
 

@@ -306,6 +306,10 @@ pub struct Engine<'p> {
     pub(crate) lineage: usize,
 }
 
+/// How many frames of one function with different inputs a recursion may
+/// open before further inputs are merged into the nearest one's.
+const OWN_RECURSIVE_INPUTS: usize = 2;
+
 pub(crate) fn steps_of(path: &[Sel]) -> Vec<Step> {
     path.iter()
         .map(|s| match s {
@@ -448,7 +452,7 @@ impl<'p> Engine<'p> {
             }
         }
         // An approximate node: f is already on the call chain.
-        if let Some(d) = self.stack.iter().rposition(|fr| fr.func == f) {
+        if let Some(d) = self.recursive_partner(f, &key.1) {
             let top_unit = self.stack.last().unwrap().unit;
             let rec = &mut self.stack[d];
             rec.recursive = true;
@@ -505,6 +509,32 @@ impl<'p> Engine<'p> {
         self.per_func[fu] += 1;
         let merged = self.per_func[fu] > self.settings.max_contexts_per_function;
         Some(self.new_node(f, key.1, merged))
+    }
+
+    /// The frame a recursive call of `f` with `input` is an approximate node
+    /// of: the nearest frame of `f` whose input covers it, else the nearest
+    /// frame of `f`, which queues it (Figure 4). `None` when `f` is not on
+    /// the stack, or when the call gets a node of its own: its input is new
+    /// and fewer than [`OWN_RECURSIVE_INPUTS`] frames of `f` are open (two
+    /// call sites passing different pointers keep their inputs apart).
+    fn recursive_partner(&self, f: u32, input: &Facts) -> Option<usize> {
+        let nearest = self.stack.iter().rposition(|fr| fr.func == f)?;
+        let mut frames = 0;
+        for d in (0..=nearest).rev() {
+            if self.stack[d].func == f {
+                if input.leq(&self.stack[d].input) {
+                    return Some(d);
+                }
+                frames += 1;
+            }
+        }
+        let own = frames < OWN_RECURSIVE_INPUTS
+            && self.replay.is_none()
+            && self.exhausted.is_none()
+            && self.per_func[f as usize] < self.settings.max_contexts_per_function
+            && !self.stack[nearest].merged
+            && self.cycle_head(f).is_none();
+        (!own).then_some(nearest)
     }
 
     /// A new unit for `f` and `key` (its analysis is up to the caller).

@@ -40,10 +40,11 @@ fn base_loc(locs: &mut Locs, sc: Scope, base: &Base) -> LocId {
 }
 
 /// The locations one path step below `loc`. `arith` is set for the first
-/// index right after a dereference: `p[i]` is `*(p + i)`, so from an array
-/// element it moves within the array; from anything else that is not an
-/// array it stays on the same location.
-fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: bool, def: bool, out: &mut Locset) {
+/// index right after a dereference: `p[i]` is `*(p + i)`, pointer
+/// arithmetic (`shift_by`, told whether the pointer steps by whole
+/// pointers); an index into an array-typed location selects its head or
+/// tail.
+fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: Option<bool>, def: bool, out: &mut Locset) {
     if loc == UNKNOWN {
         push(out, UNKNOWN, false);
         return;
@@ -58,8 +59,8 @@ fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: bool, def: bool, out: &mu
         }
         Sel::Index(i) => {
             let elem = matches!(locs.last_step(loc), Some(Step::Head | Step::Tail));
-            if arith && elem && !locs.is_array(loc) {
-                shift(locs, loc, *i, def, out);
+            if let (Some(by_pointers), true, false) = (arith, elem, locs.is_array(loc)) {
+                shift_by(locs, loc, *i, def, by_pointers, out);
             } else if locs.is_array(loc) {
                 let head = locs.child(loc, Step::Head);
                 let tail = locs.child(loc, Step::Tail);
@@ -71,6 +72,8 @@ fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: bool, def: bool, out: &mu
                         push(out, tail, false);
                     }
                 }
+            } else if let Some(by_pointers) = arith {
+                shift_by(locs, loc, *i, def, by_pointers, out);
             } else {
                 push(out, loc, def);
                 other_slot(locs, loc, *i, out);
@@ -106,12 +109,29 @@ fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
     }
 }
 
-/// Pointer arithmetic on a target (`Rvalue::Offset`): from an array head by a
-/// positive index to the tail, by any index to either; from the tail by a
-/// positive index to the tail, by any index (a negative one) to either;
-/// otherwise stays.
+/// Pointer arithmetic on a target (`Rvalue::Offset`, and the first index
+/// after a dereference): from an array head by a positive index to the
+/// tail, by any index to either; from the tail by a positive index to the
+/// tail, by any index (a negative one) to either. From a struct member, to
+/// the members after it (positive) or to any member (any index), and past
+/// the struct (`past_object`); never to the same member definitely. From
+/// anything else, past the object: it stays on the location, possibly
+/// (heap objects are one location for all their elements; past a scalar
+/// or a whole struct nothing valid is reached, and the members of a
+/// struct may be). An index 0 stays.
 pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset) {
+    shift_by(locs, loc, i, def, false, out)
+}
+
+/// [`shift`], told whether the pointer moved steps by whole pointers
+/// (`by_pointers`: a `T **`): then a positive offset from a pointer
+/// member leaves it. Otherwise (a `char *`, an unknown type) it may stay
+/// inside the member, possibly.
+fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, by_pointers: bool, out: &mut Locset) {
     match (locs.last_step(loc).cloned(), i) {
+        // `NULL + 1`, `uninit + 1`: still no object.
+        (_, Index::Zero) => push(out, loc, def),
+        _ if !locs.is_memory(loc) => push(out, loc, def),
         (Some(Step::Head), Index::Positive) => {
             let p = locs.get(loc).parent.unwrap();
             let t = locs.child(p, Step::Tail);
@@ -123,6 +143,7 @@ pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset)
             push(out, loc, false);
             push(out, t, false);
         }
+        (Some(Step::Tail), Index::Positive) => push(out, loc, def),
         // Any index (negative ones are lowered as `Any`: `q[-2]`, `e--`)
         // from the tail may reach the head.
         (Some(Step::Tail), Index::Any) => {
@@ -131,11 +152,72 @@ pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset)
             push(out, h, false);
             push(out, loc, false);
         }
+        (Some(Step::Field(f)), _) => {
+            // `&s.f1 + 1` is `&s.f2` when nothing pads them, but the
+            // engine knows no sizes: every later member, possibly.
+            let leaves = by_pointers && matches!(locs.get(loc).ty, Some(Type::Pointer(_)));
+            if i == Index::Positive && !leaves {
+                push(out, loc, false);
+            }
+            for m in locs.sibling_members(loc, i == Index::Positive) {
+                push(out, m, false);
+            }
+            let a = locs.get(loc).parent.unwrap();
+            past_object(locs, a, &f, i, out);
+        }
         _ => {
-            push(out, loc, def);
+            push(out, loc, false);
             other_slot(locs, loc, i, out);
+            if matches!(locs.get(loc).ty, Some(Type::Record(_))) {
+                for m in locs.all_members(loc, None) {
+                    push(out, m, false);
+                }
+            }
         }
     }
+}
+
+/// Arithmetic from a member `f` of the struct `a` that leaves `a`: into
+/// the next elements when `a` is an array element (their every member),
+/// the members after `a` when `a` is itself a member, every member of
+/// the same heap object (one location for all its elements); past a
+/// variable nothing valid is reached.
+fn past_object(locs: &mut Locs, a: LocId, f: &Name, i: Index, out: &mut Locset) {
+    match locs.last_step(a).cloned() {
+        Some(Step::Head | Step::Tail) => {
+            let mut next = Vec::new();
+            shift(locs, a, i, false, &mut next);
+            for (e, _) in next {
+                for m in locs.all_members(e, Some(f)) {
+                    push(out, m, false);
+                }
+            }
+        }
+        Some(Step::Field(g)) => {
+            for m in locs.sibling_members(a, i == Index::Positive) {
+                push(out, m, false);
+            }
+            let outer = locs.get(a).parent.unwrap();
+            past_object(locs, outer, &g, i, out);
+        }
+        None => {
+            if matches!(locs.get(a).root, Root::Heap(..) | Root::Fresh(..)) {
+                for m in locs.all_members(a, Some(f)) {
+                    push(out, m, false);
+                }
+            }
+        }
+    }
+}
+
+/// True when every pointer in `ptrs` has a declared type `T **` (or a
+/// pointer to a function pointer): arithmetic on it steps by a pointer's
+/// size.
+fn steps_by_pointers(locs: &Locs, ptrs: &[(LocId, bool)]) -> bool {
+    !ptrs.is_empty()
+        && ptrs.iter().all(|&(l, _)| {
+            matches!(&locs.get(l).ty, Some(Type::Pointer(t)) if matches!(**t, Type::Pointer(_)))
+        })
 }
 
 /// L-locations of a place (Table 1). Targets that are not memory (`NULL`,
@@ -168,8 +250,9 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
     } else {
         cur.push((base, true));
     }
+    let by_pointers = steps_by_pointers(locs, &[(base, true)]);
     for (k, sel) in p.path.iter().enumerate() {
-        let arith = p.deref && k == 0;
+        let arith = (p.deref && k == 0).then_some(by_pointers);
         let mut next = Vec::with_capacity(cur.len());
         for &(l, d) in &cur {
             step(locs, l, sel, arith, d, &mut next);
@@ -226,8 +309,10 @@ pub fn rvals(locs: &mut Locs, st: &Facts, sc: Scope, r: &Rvalue) -> Locset {
             for (l, d) in lvals(locs, st, sc, p) {
                 targets_of(locs, st, l, d, &mut vals);
             }
+            let ptrs = lvals(locs, st, sc, p);
+            let by_pointers = steps_by_pointers(locs, &ptrs);
             for (t, d) in vals {
-                shift(locs, t, *i, d, &mut out);
+                shift_by(locs, t, *i, d, by_pointers, &mut out);
             }
         }
         Rvalue::Null => out.push((NULL, true)),
@@ -276,12 +361,17 @@ pub fn store(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: &Locset) {
 pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
     // Address-taken: a global-like location, or one whose object some
     // pointer targets. A local nobody points to cannot be written this way.
-    let mut pointed: Vec<LocId> = st.iter().map(|f| locs.get(f.dst).root_id).collect();
-    pointed.sort();
-    pointed.dedup();
+    // Linear in the state (but for the targets that have no facts of their
+    // own): real code stores through `unknown` at nearly every statement
+    // once unknown code has run.
+    let mut pointed = vec![0u64; locs.len().div_ceil(64)];
+    for f in st.iter() {
+        let r = locs.get(f.dst).root_id.0 as usize;
+        pointed[r / 64] |= 1 << (r % 64);
+    }
     let exposed = |l: LocId| {
         let d = locs.get(l);
-        if !locs.may_hold_pointer(l) {
+        if l == UNKNOWN || !locs.may_hold_pointer(l) {
             return false;
         }
         match d.class {
@@ -289,34 +379,72 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
                 !matches!(d.root, Root::Str(..) | Root::Func(_) | Root::Dangling(_))
             }
             Class::NotMemory => false,
-            Class::Stack(_) | Class::Symbolic => pointed.binary_search(&d.root_id).is_ok(),
+            Class::Stack(_) | Class::Symbolic => {
+                let r = d.root_id.0 as usize;
+                pointed[r / 64] & (1 << (r % 64)) != 0
+            }
         }
     };
-    let taken: Vec<LocId> = st
+    // Sources come sorted from the state, then the targets without facts
+    // of their own; each location is looked at once (a bit set).
+    let mut seen = vec![0u64; pointed.len()];
+    let mut first = |l: LocId| {
+        let i = l.0 as usize;
+        let new = seen[i / 64] & (1 << (i % 64)) == 0;
+        seen[i / 64] |= 1 << (i % 64);
+        new
+    };
+    let mut srcs: Vec<LocId> = Vec::new();
+    for f in st.iter() {
+        if first(f.src) && exposed(f.src) {
+            srcs.push(f.src);
+        }
+    }
+    let mut dsts: Vec<LocId> = Vec::new();
+    for f in st.iter() {
+        if first(f.dst) && exposed(f.dst) {
+            dsts.push(f.dst);
+        }
+    }
+    // Nothing to weaken or add when no exposed target lacks facts and
+    // every exposed source already points to `unknown`, possibly only:
+    // the common case after the first such store.
+    let done = dsts.is_empty()
+        && srcs.iter().all(|&l| {
+            let t = st.targets(l);
+            t.iter().all(|f| !f.def) && t.iter().any(|f| f.dst == UNKNOWN)
+        });
+    let mut taken = Vec::new();
+    if !done {
+        dsts.sort_unstable();
+        taken = Vec::with_capacity(srcs.len() + dsts.len());
+        let (mut i, mut j) = (0, 0);
+        while i < srcs.len() || j < dsts.len() {
+            if j == dsts.len() || i < srcs.len() && srcs[i] < dsts[j] {
+                taken.push(srcs[i]);
+                i += 1;
+            } else {
+                taken.push(dsts[j]);
+                j += 1;
+            }
+        }
+    }
+    // What was stored escapes to unknown memory (a non-static global is
+    // named by unknown code anyway).
+    let mut adds: Vec<crate::facts::Fact> = vals
         .iter()
-        .flat_map(|f| [f.src, f.dst])
-        .filter(|&l| exposed(l))
-        .collect();
-    let mut adds: Vec<crate::facts::Fact> = taken
-        .into_iter()
-        .filter(|&l| l != UNKNOWN)
-        .map(|src| crate::facts::Fact {
-            src,
-            dst: UNKNOWN,
+        .filter(|&&(v, _)| !locs.named_outside(v))
+        .map(|&(v, _)| crate::facts::Fact {
+            src: UNKNOWN,
+            dst: v,
             def: false,
         })
         .collect();
-    // What was stored escapes to unknown memory (a non-static global is
-    // named by unknown code anyway).
-    adds.extend(
-        vals.iter()
-            .filter(|&&(v, _)| !locs.named_outside(v))
-            .map(|&(v, _)| crate::facts::Fact {
-                src: UNKNOWN,
-                dst: v,
-                def: false,
-            }),
-    );
+    adds.extend(taken.into_iter().map(|src| crate::facts::Fact {
+        src,
+        dst: UNKNOWN,
+        def: false,
+    }));
     st.add_weak(adds);
 }
 

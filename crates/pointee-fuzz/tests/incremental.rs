@@ -52,25 +52,19 @@ fn java_edits_answer_as_a_fresh_analysis() {
     edits_equal_fresh(Lang::Java, 300);
 }
 
-/// FIXME(engine): found by the 10,000-edit run (docs/reliability.md): after
-/// 42 seeded edits of `f4_symbolic_levels.c`, a merged symbolic name lists
-/// its members in the order the edit history met them
-/// (`1_file* (1_p, 1_q, 1_f, 1_main::gqzz)`), a fresh analysis in another
-/// (`1_file* (1_main::gqzz, 1_p, 1_q, 1_f)`). This asserts today's
-/// difference; once the name's members are in a canonical order, the run
-/// gives none and this test must be turned around (`run(..).is_ok()`).
+/// Found by the 10,000-edit run (docs/reliability.md): after 42 seeded
+/// edits of `f4_symbolic_levels.c`, a merged symbolic name listed its
+/// members in the order the edit history met them (`1_file* (1_p, 1_q,
+/// 1_f, 1_main::gqzz)`), a fresh analysis in another (`1_file*
+/// (1_main::gqzz, 1_p, 1_q, 1_f)`). Members are now sorted by name
+/// (`Analysis::resolve`): the same edits answer as a fresh analysis.
 #[test]
-fn fixme_a_merged_symbolic_names_members_follow_the_edit_history() {
+fn a_merged_symbolic_names_members_do_not_follow_the_edit_history() {
     let case = fixture_cases(Lang::C)
         .into_iter()
         .find(|c| c.name.ends_with("f4_symbolic_levels.c"))
         .expect("the fixture");
-    let d = run(&case, 7_000_062, 42, Probe { stride: 1 })
-        .expect_err("FIXME: today the 42nd edit shows a difference");
-    let text = d.to_string();
-    assert!(
-        text.contains("1_file* (1_p, 1_q, 1_f, 1_main::gqzz)")
-            && text.contains("1_file* (1_main::gqzz, 1_p, 1_q, 1_f)"),
-        "another difference than the one recorded: {text}"
-    );
+    if let Err(d) = run(&case, 7_000_062, 42, Probe { stride: 1 }) {
+        panic!("the 42 edits answer otherwise than a fresh analysis: {d}");
+    }
 }

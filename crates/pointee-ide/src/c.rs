@@ -46,14 +46,28 @@ impl<'a> CProgram<'a> {
             .cloned()
     }
 
-    /// The C files of the program, in path order.
+    /// The C translation units of the program, in path order.
     pub fn files(&self) -> impl Iterator<Item = FileId> + 'a {
-        let db = self.db;
-        self.project
-            .files(db)
-            .iter()
-            .copied()
-            .filter(move |f| Lang::of_path(f.path(db)) == Some(Lang::C))
+        pointee_db::c_units(self.db, self.project)
+    }
+
+    /// Every source map of the program with the IR it describes: each
+    /// unit's, then what each unit lowered from a header of the workspace
+    /// (a header included by several units comes once per unit).
+    pub fn sources(&self) -> Vec<(FileId, &'a SourceMap, &'a pointee_ir::Program)> {
+        let mut out = Vec::new();
+        let mut headers = Vec::new();
+        for unit in self.files() {
+            let l = pointee_db::lower_c(self.db, unit);
+            out.push((unit, &l.source, &l.program));
+            for h in &l.headers {
+                if let Some(file) = pointee_db::c_file_at(self.db, &h.file) {
+                    headers.push((file, h, &l.program));
+                }
+            }
+        }
+        out.extend(headers);
+        out
     }
 
     /// A file's source map (absolute positions).

@@ -64,13 +64,19 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
     let single = a.singles().get(path).copied();
     let project = match (single, a.singles().values().next()) {
         (Some(p), _) => p,
-        (None, Some(&first)) if path.ends_with(".h") => first,
+        (None, Some(&first)) if !Lang::is_c_unit(path) => first,
         _ => a.main(),
     };
     let c = CProgram::new(a, project);
     let mut out = Vec::new();
     if config.notes {
-        for n in pointee_db::file_notes(c.db, file).iter() {
+        // A header's notes are those its includers land in it.
+        let notes = if Lang::is_c_unit(path) {
+            pointee_db::file_notes(c.db, file).to_vec()
+        } else {
+            pointee_db::header_notes(c.db, project, file)
+        };
+        for n in &notes {
             out.push(Diagnostic {
                 range: at(file, n.range),
                 severity: match n.kind {

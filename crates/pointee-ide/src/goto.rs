@@ -252,8 +252,8 @@ fn c_selected_record(c: &CProgram, a: &Analysis, pos: FilePosition) -> Option<Na
                 record_of(&e.ty)
             }
         })?;
-    c.files().find_map(|f| {
-        let (_, range) = c.source(f).records.iter().find(|(k, _)| *k == key)?;
+    c.sources().into_iter().find_map(|(f, source, _)| {
+        let (_, range) = source.records.iter().find(|(k, _)| *k == key)?;
         Some(NavTarget {
             file: f,
             range: *range,
@@ -459,13 +459,7 @@ fn declaration_of(a: &Analysis, pos: FilePosition) -> Option<NavTarget> {
     let j = (lang == Lang::Java).then(|| JavaProgram::new(a, project));
     // Every file of the program: its source map and its own IR.
     let sources: Vec<(FileId, &SourceMap, &pointee_ir::Program)> = match (&c, &j) {
-        (Some(c), _) => c
-            .files()
-            .map(|f| {
-                let l = pointee_db::lower_c(c.db, f);
-                (f, &l.source, &l.program)
-            })
-            .collect(),
+        (Some(c), _) => c.sources(),
         (_, Some(j)) => {
             j.jp.sources
                 .iter()

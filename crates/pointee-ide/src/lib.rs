@@ -319,7 +319,7 @@ impl AnalysisHost {
             .collect();
         let (headers, sources): (Vec<FileId>, Vec<FileId>) = c_files
             .into_iter()
-            .partition(|f| f.path(db).ends_with(".h"));
+            .partition(|f| !Lang::is_c_unit(f.path(db)));
         let broken = sources.len() > 1 && pointee_db::c_program(db, self.main).is_err();
         let left_out: Vec<FileId> = self
             .files

@@ -8,7 +8,9 @@
 //! answer's statements into byte ranges. It never searches itself.
 
 use crate::c::{CProgram, Flow};
-use crate::{Analysis, FilePosition, FileRange};
+use crate::{Analysis, FileId, FilePosition, FileRange};
+
+mod java;
 use pointee_db::CEngine;
 use pointee_flow::{FREED, NULL, UNINIT, UNKNOWN};
 use pointee_ir::{
@@ -99,6 +101,17 @@ pub struct WitnessAnswer {
     /// The path of a found witness, in source terms.
     pub path: Vec<PathStep>,
     pub options: WitnessOptions,
+    /// The Java method, when the function is one.
+    pub java: Option<JavaMethod>,
+}
+
+/// A Java method whose input is searched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JavaMethod {
+    /// pointee's name of it (`List.add(Node,int)`).
+    pub name: Name,
+    /// Static (no receiver).
+    pub is_static: bool,
 }
 
 impl WitnessAnswer {
@@ -106,6 +119,9 @@ impl WitnessAnswer {
     /// `no input within the bounds (...)`, ...
     pub fn verdict(&self) -> String {
         match &self.outcome {
+            Outcome::Found(w, _) if self.java.is_some() && w.fault == Some(Fault::Null) => {
+                "throws NullPointerException with the input".into()
+            }
             Outcome::Found(w, _) => format!(
                 "faults ({}) with the input",
                 w.fault.map_or("no fault", Fault::describe)
@@ -131,11 +147,28 @@ impl WitnessAnswer {
         }
     }
 
+    /// The Java test class `test_class` of a found witness in a Java
+    /// method (`None` otherwise); `source` and `fault_line` (1-based) for
+    /// its comment.
+    pub fn java_test(&self, test_class: &str, source: &str, fault_line: u32) -> Option<String> {
+        match (&self.outcome, &self.java) {
+            (Outcome::Found(w, _), Some(m)) => Some(pointee_witness::emit::java_test(
+                w,
+                test_class,
+                &m.name,
+                m.is_static,
+                source,
+                fault_line,
+            )),
+            _ => None,
+        }
+    }
+
     /// The C test program of a found witness, including the analysed file
     /// as `include` names it; `fault_line` (1-based) for its comment.
     pub fn c_test(&self, include: &str, fault_line: u32) -> Option<String> {
         match &self.outcome {
-            Outcome::Found(w, _) => Some(pointee_witness::emit::c_test(
+            Outcome::Found(w, _) if self.java.is_none() => Some(pointee_witness::emit::c_test(
                 w,
                 &self.function,
                 include,
@@ -163,7 +196,9 @@ impl WitnessError {
     /// The reason in words.
     pub fn describe(&self) -> String {
         match self {
-            WitnessError::NotC => "witness inputs are for C files of a program that links".into(),
+            WitnessError::NotC => {
+                "witness inputs are for C files of a program that links, and Java files".into()
+            }
             WitnessError::NotInFunction => "not inside a function".into(),
             WitnessError::NoDereference => "no dereference here".into(),
             WitnessError::Annotation(why) => format!("in the function's annotations: {why}"),
@@ -171,12 +206,19 @@ impl WitnessError {
     }
 }
 
-/// The `//@` annotations that hold for the function starting at `start`:
-/// every `pred` of the file, and the `requires` written after the previous
-/// function (`after`) and before this one. A line that starts with
+/// The `//@` annotations that hold for function `f` (one of the file's
+/// `functions`): every `pred` of the file, and the `requires` written
+/// after the previous function and before this one. A line that starts with
 /// neither keyword continues the declaration above it. `None` when there
 /// are none.
-fn annotations(text: &str, after: u32, start: u32) -> Option<String> {
+fn annotations(text: &str, functions: &[FunctionSource], f: &FunctionSource) -> Option<String> {
+    let start = f.range.start;
+    let after = functions
+        .iter()
+        .map(|g| g.range.end)
+        .filter(|&e| e <= start)
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
     let mut keep = false;
     let mut offset = 0u32;
@@ -293,8 +335,14 @@ fn dereferenced(b: &Basic) -> Vec<Place> {
         } => {
             places.extend(lhs);
             owned.extend(args.iter().filter_map(arg));
-            if let Callee::Indirect(p) = callee {
-                places.push(p);
+            match callee {
+                Callee::Indirect(p) => places.push(p),
+                // A Java call on a reference dereferences the receiver.
+                Callee::Virtual { receiver, .. } => owned.push(Place {
+                    deref: true,
+                    ..receiver.clone()
+                }),
+                Callee::Direct(_) => {}
             }
         }
     }
@@ -326,14 +374,7 @@ fn function_at<'a>(
         .find(|fs| fs.range.contains(pos.offset))
         .ok_or(WitnessError::NotInFunction)?;
     let name = c.program_name(pos.file, &fs.name);
-    let after = source
-        .functions
-        .iter()
-        .map(|g| g.range.end)
-        .filter(|&e| e <= fs.range.start)
-        .max()
-        .unwrap_or(0);
-    let spec = annotations(&a.file_text(pos.file), after, fs.range.start)
+    let spec = annotations(&a.file_text(pos.file), &source.functions, fs)
         .filter(|_| preconditions)
         .map(|t| pointee_witness::spec::parse(&t))
         .transpose()
@@ -349,6 +390,9 @@ pub(crate) fn inputs(
     pos: FilePosition,
     options: WitnessOptions,
 ) -> Result<Inputs, WitnessError> {
+    if a.lang(pos.file) == Some(pointee_db::Lang::Java) {
+        return java::inputs(a, pos, options);
+    }
     let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
     let (program, engine) = program_and_engine(&c)?;
     let query = query(name, None, options, spec);
@@ -360,6 +404,7 @@ pub(crate) fn inputs(
         inputs,
         stats,
         exhausted,
+        java: None,
     })
 }
 
@@ -371,9 +416,24 @@ pub struct Inputs {
     pub stats: Stats,
     /// The budget ran out before every path was explored.
     pub exhausted: bool,
+    /// The Java method, when the function is one.
+    pub java: Option<JavaMethod>,
 }
 
 impl Inputs {
+    /// The Java test class `test_class` of input `i` (`None` for C).
+    pub fn java_test(&self, i: usize, test_class: &str, source: &str) -> Option<String> {
+        let m = self.java.as_ref()?;
+        Some(pointee_witness::emit::java_test(
+            &self.inputs[i],
+            test_class,
+            &m.name,
+            m.is_static,
+            source,
+            0,
+        ))
+    }
+
     /// The C test program of input `i`, including the analysed file as
     /// `include` names it.
     pub fn c_test(&self, i: usize, include: &str) -> String {
@@ -386,6 +446,9 @@ pub(crate) fn witness(
     pos: FilePosition,
     options: WitnessOptions,
 ) -> Result<WitnessAnswer, WitnessError> {
+    if a.lang(pos.file) == Some(pointee_db::Lang::Java) {
+        return java::witness(a, pos, options);
+    }
     let (c, fs, name, spec) = function_at(a, pos, options.preconditions)?;
     let source = c.source(pos.file);
     let (program, engine) = program_and_engine(&c)?;
@@ -395,54 +458,14 @@ pub(crate) fn witness(
         .map(|(_, e)| c.place(pos.file, &e.place))
         .filter(|p| !p.deref && p.path.is_empty());
     let f = program.function(&name).ok_or(WitnessError::NotInFunction)?;
-    // Statements around the position that dereference, innermost first.
-    let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
-    for_each_basic(&f.body, &mut |id, b| {
-        let Some(r) = fs.stmts.get(id.0 as usize) else {
-            return;
-        };
-        if !r.touches(pos.offset) {
-            return;
-        }
-        for p in dereferenced(b) {
-            found.push((r.len(), id, p));
-        }
-    });
-    found.sort_by_key(|&(len, id, _)| (len, id));
-    let chosen = found
-        .iter()
-        .find(|(_, _, p)| Some(p) == cursor.as_ref())
-        .or(found.first())
-        .cloned()
-        .ok_or(WitnessError::NoDereference)?;
-    let (_, stmt, pointer) = chosen;
+    let (stmt, pointer) = dereference_at(f, fs, pos.offset, cursor.as_ref())?;
     let target = pointee_witness::Target {
         stmt,
         pointer: pointer.clone(),
     };
     let query = query(name, Some(target), options, spec);
     let outcome = pointee_witness::find(&program, &query, &mut FlowFacts::new(a, &engine));
-    let path = match &outcome {
-        Outcome::Found(w, _) => w
-            .path
-            .iter()
-            .map(|d| {
-                let at = c.function_source(&d.function);
-                PathStep {
-                    after: d.after.and_then(|s| {
-                        let (file, fs) = at?;
-                        let range = *fs.stmts.get(s.0 as usize)?;
-                        Some(FileRange { file, range })
-                    }),
-                    function: at
-                        .map(|(_, fs)| fs.name.to_string())
-                        .unwrap_or_else(|| d.function.to_string()),
-                    decision: d.clone(),
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
+    let path = path_steps(&outcome, |name| c.function_source(name));
     Ok(WitnessAnswer {
         function: fs.name.to_string(),
         stmt: FileRange {
@@ -457,7 +480,67 @@ pub(crate) fn witness(
         outcome,
         path,
         options,
+        java: None,
     })
+}
+
+/// The dereference the position means in function `f` (its source `fs`):
+/// of the statements around `offset` that dereference, the innermost,
+/// preferring one that dereferences the pointer under the cursor.
+fn dereference_at(
+    f: &pointee_ir::Function,
+    fs: &FunctionSource,
+    offset: u32,
+    cursor: Option<&Place>,
+) -> Result<(StmtId, Place), WitnessError> {
+    let mut found: Vec<(u32, StmtId, Place)> = Vec::new();
+    for_each_basic(&f.body, &mut |id, b| {
+        let Some(r) = fs.stmts.get(id.0 as usize) else {
+            return;
+        };
+        if !r.touches(offset) {
+            return;
+        }
+        for p in dereferenced(b) {
+            found.push((r.len(), id, p));
+        }
+    });
+    found.sort_by_key(|&(len, id, _)| (len, id));
+    let chosen = found
+        .iter()
+        .find(|(_, _, p)| Some(p) == cursor)
+        .or(found.first())
+        .cloned()
+        .ok_or(WitnessError::NoDereference)?;
+    Ok((chosen.1, chosen.2))
+}
+
+/// The path of a found witness in source terms; `source` says where a
+/// function (by its program name) is defined.
+fn path_steps<'s>(
+    outcome: &Outcome,
+    source: impl Fn(&str) -> Option<(FileId, &'s FunctionSource)>,
+) -> Vec<PathStep> {
+    let Outcome::Found(w, _) = outcome else {
+        return Vec::new();
+    };
+    w.path
+        .iter()
+        .map(|d| {
+            let at = source(&d.function);
+            PathStep {
+                after: d.after.and_then(|s| {
+                    let (file, fs) = at?;
+                    let range = *fs.stmts.get(s.0 as usize)?;
+                    Some(FileRange { file, range })
+                }),
+                function: at
+                    .map(|(_, fs)| fs.name.to_string())
+                    .unwrap_or_else(|| d.function.to_string()),
+                decision: d.clone(),
+            }
+        })
+        .collect()
 }
 
 fn pointee_ir_place_text(f: &pointee_ir::Function, p: &Place) -> String {

@@ -2,7 +2,9 @@
 //! severity) is marked in the fixture with `// DIAG: code severity`, and
 //! every mark is found, exactly. Each fixture also compiles with gcc; a
 //! `// RUN: clean` one runs clean under AddressSanitizer, a `// RUN: faults`
-//! one must really fault (see the folder's README.md).
+//! one must really fault, a `// RUN: valgrind` one (a read through an
+//! uninitialised pointer, which AddressSanitizer does not see) must trip
+//! valgrind's memcheck (see the folder's README.md).
 
 mod expect;
 mod marks;
@@ -101,12 +103,13 @@ fn checker_fixtures_compile_and_run_as_they_say() {
         let mode = marks::run_mode(&name, &text, "clean|faults|compile");
         let exe = out_dir.join(&name);
         let mut gcc = Command::new("gcc");
-        gcc.args([
-            "-std=gnu11",
-            "-g",
-            "-fsanitize=address",
-            "-fno-omit-frame-pointer",
-        ]);
+        gcc.args(["-std=gnu11", "-g"]);
+        if mode == "valgrind" {
+            // Memcheck and AddressSanitizer do not run together.
+            gcc.arg("-O0");
+        } else {
+            gcc.args(["-fsanitize=address", "-fno-omit-frame-pointer"]);
+        }
         if mode == "compile" {
             gcc.arg("-c"); // no `main` needed
         }
@@ -119,6 +122,21 @@ fn checker_fixtures_compile_and_run_as_they_say() {
             continue;
         }
         if mode == "compile" {
+            continue;
+        }
+        if mode == "valgrind" {
+            assert!(have("valgrind"), "valgrind is needed (.ci/run installs it)");
+            let run = Command::new("valgrind")
+                .args(["-q", "--error-exitcode=99"])
+                .arg(&exe)
+                .output()
+                .unwrap();
+            let report = String::from_utf8_lossy(&run.stderr);
+            if !report.contains("uninitialised") {
+                failures.push(format!(
+                    "{name}: valgrind should report an uninitialised read: {report}"
+                ));
+            }
             continue;
         }
         let run = Command::new(&exe)

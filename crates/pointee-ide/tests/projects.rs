@@ -107,3 +107,151 @@ fn c_projects() {
         failures.join("\n")
     );
 }
+
+/// Every project as the language server holds it: every file of the folder
+/// in the workspace (headers, and a `driver.c` the model leaves out,
+/// included) and the model read through `CModel::read`. Headers are read
+/// by the units that include them and are never linked as units: the
+/// program links, and answers and alias checks are those of the units.
+#[test]
+fn c_projects_with_every_file_in_the_workspace() {
+    let mut failures = Vec::new();
+    let mut notes = Vec::new();
+    for dir in projects() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let listing = listing(&dir);
+        let model = pointee_ide::CModel::read(&name, &listing, &mut |p: &str| {
+            std::fs::read_to_string(projects_dir().join(p)).map_err(|e| e.to_string())
+        })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let files: Vec<(String, String)> = listing
+            .iter()
+            .filter(|f| f.ends_with(".c") || f.ends_with(".h"))
+            .map(|f| {
+                let text = std::fs::read_to_string(dir.join(f)).unwrap();
+                (format!("{name}/{f}"), text)
+            })
+            .collect();
+        let config = Config {
+            c_entries: model.entries.clone(),
+            ..Config::default()
+        };
+        let units: Vec<String> = model.configs.keys().cloned().collect();
+        let system: pointee_ide::System = std::sync::Arc::new(expect::Includes {
+            root: Some(projects_dir()),
+        });
+        let mut host = pointee_ide::AnalysisHost::with_system(system);
+        let mut change = pointee_ide::Change::of_files(files, config);
+        change.set_c_model(Some(model));
+        host.apply_change(change);
+        let a = host.analysis();
+        for u in &units {
+            expect::check_expectations(&a, u, false, &mut failures);
+        }
+        expect::check_alias_checks(&a, &name, &mut failures);
+        if name == "header_definitions" {
+            declarations_land_in_headers(&a, &mut failures);
+        }
+        // A header's notes are those its includers land in it: no syntax
+        // error from reading it alone.
+        for f in listing.iter().filter(|f| f.ends_with(".h")) {
+            let path = format!("{name}/{f}");
+            let file = a.file_id(&path).unwrap();
+            let config = pointee_ide::DiagnosticsConfig::default();
+            for d in a.diagnostics(file, &config).unwrap() {
+                let line = a.line_index(file).unwrap().line_of(d.range.range.start) + 1;
+                notes.push(format!("{path}:{line}: {} {}", d.code, d.message));
+            }
+        }
+    }
+    assert_eq!(
+        notes,
+        ["header_definitions/vec.h:15: unsupported case label nested inside another statement; lowered as straight-line code"],
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Go to declaration from a unit into the workspace's headers, which are
+/// not units: a global a header defines, a record and a static function
+/// it declares for its includer.
+fn declarations_land_in_headers(a: &pointee_ide::Analysis, failures: &mut Vec<String>) {
+    let main = a.file_id("header_definitions/main.c").unwrap();
+    let text = a.file_text(main);
+    for (line, word, want) in [
+        (18, "&verbose", "header_definitions/settings.h:6"),
+        (17, "second", "header_definitions/list.h:7"),
+        (12, "vec", "header_definitions/vec.h:3"),
+    ] {
+        let line_text = text.lines().nth(line - 1).unwrap();
+        let column = line_text.find(word).unwrap() as u32 + 1 + word.starts_with('&') as u32;
+        let at = expect::position(a, main, line as u32, column);
+        let got: Vec<String> = a
+            .goto_declaration(at)
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let l = a.line_index(t.file).unwrap().line_of(t.range.start) + 1;
+                format!("{}:{l}", a.file_path(t.file))
+            })
+            .collect();
+        if got != [want] {
+            failures.push(format!(
+                "main.c:{line}: declaration of {word}: want {want}, got {got:?}"
+            ));
+        }
+    }
+}
+
+/// The real programs' folders (`tests/real/smoke.sh` sets
+/// `POINTEE_REAL_C_DIRS` to folders each holding just one program's files:
+/// Lua, zlib, bzip2) as the language server holds them: every `.c` and
+/// `.h` file in the workspace, the model read from the folder (no model
+/// file: every `.c` file a unit). Each must link. Skipped, with a message,
+/// when the variable is not set (the sources are not in the repository).
+#[test]
+fn real_program_folders_link_as_the_server_holds_them() {
+    let Ok(dirs) = std::env::var("POINTEE_REAL_C_DIRS") else {
+        eprintln!("POINTEE_REAL_C_DIRS not set (tests/real/smoke.sh sets it): skipped");
+        return;
+    };
+    struct Disk;
+    impl pointee_ide::FileSystem for Disk {
+        fn read(&self, path: &str) -> Option<std::sync::Arc<str>> {
+            std::fs::read_to_string(path).ok().map(Into::into)
+        }
+    }
+    let mut failures = Vec::new();
+    for dir in dirs.split(':').filter(|d| !d.is_empty()) {
+        let root = pointee_project::paths::normalize(dir);
+        let listing = listing(Path::new(dir));
+        let model = pointee_ide::CModel::read(&root, &listing, &mut |p: &str| {
+            std::fs::read_to_string(p).map_err(|e| e.to_string())
+        })
+        .unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let files: Vec<(String, String)> = listing
+            .iter()
+            .filter(|f| f.ends_with(".c") || f.ends_with(".h"))
+            .map(|f| {
+                let path = format!("{root}/{f}");
+                let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                (path, text)
+            })
+            .collect();
+        let headers = files.iter().filter(|(p, _)| p.ends_with(".h")).count();
+        let mut host = pointee_ide::AnalysisHost::with_system(std::sync::Arc::new(Disk));
+        let mut change = pointee_ide::Change::of_files(files, Config::default());
+        change.set_c_model(Some(model));
+        host.apply_change(change);
+        let a = host.analysis();
+        match a.program_error(pointee_ide::Lang::C).unwrap() {
+            Some(e) => failures.push(format!("{dir}: {}", e.0)),
+            None => eprintln!("{dir}: linked, {headers} headers in the workspace"),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

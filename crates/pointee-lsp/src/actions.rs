@@ -291,13 +291,74 @@ pub fn file_name(path: &str) -> &str {
 }
 
 /// Where the test of a witness for line `line` of `source` goes: beside
-/// it, `list_witness_34.c`, so that it includes the source by its name.
+/// it, `list_witness_34.c`, so that it includes the source by its name;
+/// for Java the class `ListWitness34` in `ListWitness34.java`, compiled
+/// with the source.
 pub fn test_path(source: &str, line: u32) -> String {
     let p = Path::new(source);
-    let stem = p.file_stem().map_or("test".into(), |s| s.to_string_lossy());
-    p.with_file_name(format!("{stem}_witness_{line}.c"))
-        .to_string_lossy()
-        .into_owned()
+    let name = match p.extension() {
+        Some(e) if e == "java" => format!("{}.java", test_class(source, line)),
+        _ => {
+            let stem = p.file_stem().map_or("test".into(), |s| s.to_string_lossy());
+            format!("{stem}_witness_{line}.c")
+        }
+    };
+    p.with_file_name(name).to_string_lossy().into_owned()
+}
+
+/// The Java test class for a witness at line `line` of `source`.
+pub fn test_class(source: &str, line: u32) -> String {
+    let stem = Path::new(source)
+        .file_stem()
+        .map_or("Test".into(), |s| s.to_string_lossy());
+    let stem: String = stem
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    format!("{stem}Witness{line}")
+}
+
+/// "Find an input that makes this throw" at a position of a Java document
+/// whose line reads through a reference (`x.f`, `x.m()`), when no
+/// warning's action there searches already: Java dereferences are
+/// searched with or without a warning. Decided from the text alone, so
+/// the lightbulb stays quick; a position with no dereference gets the
+/// command's "no dereference here".
+pub fn java_dereference_action(
+    uri: &lsp::Uri,
+    text: &str,
+    pos: lsp::Position,
+    offered: &[lsp::CodeActionOrCommand],
+) -> Option<lsp::CodeActionOrCommand> {
+    if !uri.as_str().ends_with(".java") {
+        return None;
+    }
+    let searched = offered.iter().any(|a| match a {
+        lsp::CodeActionOrCommand::CodeAction(a) => {
+            a.command.as_ref().is_some_and(|c| c.command == FIND_INPUT)
+        }
+        lsp::CodeActionOrCommand::Command(c) => c.command == FIND_INPUT,
+    });
+    let line = text.lines().nth(pos.line as usize)?;
+    let code = line.split("//").next().unwrap_or(line);
+    let reads = code
+        .as_bytes()
+        .windows(2)
+        .any(|w| (w[0].is_ascii_alphanumeric() || w[0] == b'_' || w[0] == b')') && w[1] == b'.');
+    if searched || !reads {
+        return None;
+    }
+    let title = "Find an input that makes a dereference here throw".to_string();
+    Some(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+        title: title.clone(),
+        kind: Some(lsp::CodeActionKind::QUICKFIX),
+        command: Some(lsp::Command {
+            title,
+            command: FIND_INPUT.into(),
+            arguments: Some(vec![json!({"uri": uri.as_str(), "position": pos})]),
+        }),
+        ..Default::default()
+    }))
 }
 
 /// Where a report about line `line` of `source` is written: the system's
@@ -371,6 +432,12 @@ mod tests {
     #[test]
     fn test_and_report_paths_sit_beside_the_source_and_in_the_temporary_folder() {
         assert_eq!(test_path("/w/src/list.c", 34), "/w/src/list_witness_34.c");
+        // Java: a class named after the source, beside it.
+        assert_eq!(
+            test_path("/w/src/List.java", 34),
+            "/w/src/ListWitness34.java"
+        );
+        assert_eq!(test_class("/w/src/my-list.java", 7), "mylistWitness7");
         assert_eq!(file_name("/w/src/list.c"), "list.c");
         let r = report_path("/w/src/list.c", 34, "input");
         assert!(r.starts_with(std::env::temp_dir()), "{}", r.display());

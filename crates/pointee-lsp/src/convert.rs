@@ -523,7 +523,11 @@ pub fn witness_report(files: &Files, a: &WitnessAnswer) -> String {
     );
     match &a.outcome {
         Outcome::Found(w, _) => {
-            md.push_str(":\n\n```c\n");
+            md.push_str(if a.java.is_some() {
+                ":\n\n```text\n"
+            } else {
+                ":\n\n```c\n"
+            });
             for line in w.input_lines() {
                 md.push_str(&line);
                 md.push('\n');

@@ -1205,12 +1205,20 @@ impl LanguageServer for Backend {
                 .and_then(|t| witnesses.for_diagnostic(&name, t, d))
         };
         let create = self.shared.create_files.load(Ordering::Relaxed);
-        let list = actions::code_actions(
+        let mut list = actions::code_actions(
             &params.text_document.uri,
             &params.context.diagnostics,
             found,
             create,
         );
+        if let Some(text) = &text {
+            list.extend(actions::java_dereference_action(
+                &params.text_document.uri,
+                text,
+                params.range.start,
+                &list,
+            ));
+        }
         Ok((!list.is_empty()).then_some(list))
     }
 
@@ -1293,7 +1301,14 @@ impl Backend {
                 ) {
                     (pointee_ide::Outcome::Found(w, _), Some(doc), Some(stmt)) => w
                         .fault
-                        .zip(answer.c_test(actions::file_name(&source), line))
+                        .zip(match answer.java {
+                            Some(_) => answer.java_test(
+                                &actions::test_class(&source, line),
+                                actions::file_name(&source),
+                                line,
+                            ),
+                            None => answer.c_test(actions::file_name(&source), line),
+                        })
                         .map(|(fault, text)| actions::Found {
                             file: source.clone(),
                             text: doc.text.clone(),
@@ -1360,7 +1375,7 @@ impl Backend {
                     .show_message_request(
                         lsp::MessageType::INFO,
                         format!(
-                            "pointee: an input makes line {} fault ({}). Write a C test that builds it ({})?",
+                            "pointee: an input makes line {} fault ({}). Write a test that builds it ({})?",
                             s.line,
                             found.fault.describe(),
                             actions::file_name(&found.test.path)

@@ -129,4 +129,5 @@ def main():
         print(f"| {mode} | {i} | {inv} | {hit}/{total} = {pct:.1f}% | {sec:.1f} |")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -16,8 +16,8 @@ use crate::{
     Bounds, Decision, Facts, Fault, InputObject, Outcome, Pointee, Query, Stats, Value, Witness,
 };
 use pointee_ir::{
-    Base, Basic, Callee, Cond, Function, GlobalInit, Name, Place, Point, Program, Rvalue, Sel,
-    Stmt, StmtId, Type, VarId, VarKind,
+    Base, Basic, Callee, Class, Cond, Function, GlobalInit, GlobalKind, Name, Place, Point,
+    Program, Rvalue, Sel, Stmt, StmtId, Type, VarId, VarKind,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -189,6 +189,9 @@ struct Obj {
     facts: Option<Vec<Pointee>>,
     /// The value of a cell never written (allocated objects).
     default: Val,
+    /// The class of a Java object made by `new` (an input object's is
+    /// its type), for virtual dispatch.
+    class: Option<Name>,
 }
 
 #[derive(Clone, Debug)]
@@ -365,11 +368,50 @@ fn type_at(program: &Program, ty: &Type, path: &[Sel]) -> Type {
                 .field_type(r, f)
                 .cloned()
                 .unwrap_or(Type::Unknown),
+            (Sel::Field(f), Type::Class(c)) => class_field(program, c, f).unwrap_or(Type::Unknown),
             (Sel::Index(_), Type::Array(e, _)) => (**e).clone(),
             _ => Type::Unknown,
         };
     }
     t
+}
+
+/// The type of an object a pointer of type `ty` points to: the pointee of
+/// a C pointer; for a Java reference, its class.
+fn object_type(ty: &Type) -> Type {
+    match ty {
+        Type::Pointer(t) => (**t).clone(),
+        Type::Class(_) => ty.clone(),
+        _ => Type::Unknown,
+    }
+}
+
+/// The classes from `class` up its superclasses.
+fn class_chain<'p>(program: &'p Program, class: &str) -> impl Iterator<Item = &'p Class> + 'p {
+    let mut next = program.classes.iter().find(|c| &*c.name == class);
+    std::iter::from_fn(move || {
+        let c = next?;
+        next = c
+            .superclass
+            .as_ref()
+            .and_then(|s| program.classes.iter().find(|k| k.name == *s));
+        Some(c)
+    })
+}
+
+/// The type of a Java field, declared in `class` or a superclass.
+fn class_field(program: &Program, class: &str, field: &str) -> Option<Type> {
+    class_chain(program, class)
+        .find_map(|c| c.fields.iter().find(|f| &*f.name == field))
+        .map(|f| f.ty.clone())
+}
+
+/// The method a virtual call of `signature` on an object of `class` runs.
+fn dispatch<'p>(program: &'p Program, class: &str, signature: &str) -> Option<&'p Function> {
+    class_chain(program, class)
+        .find_map(|c| c.methods.iter().find(|m| &*m.signature == signature))
+        .and_then(|m| m.function.as_ref())
+        .and_then(|f| program.function(f))
 }
 
 /// The value of a cell of the input never read: a pointer waits to be
@@ -382,8 +424,16 @@ fn input_value(ty: Type) -> Val {
     }
 }
 
-/// `p`, `p->f`, `s.f[0]`, `*p` for the path decisions.
-pub(crate) fn place_text(f: &Function, p: &Place) -> String {
+/// How the path decisions spell places and null: C's `p->f` and `NULL`,
+/// or Java's `p.f` and `null`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spelling {
+    C,
+    Java,
+}
+
+/// `p`, `p->f`, `s.f[0]`, `*p` (Java: `p.f`) for the path decisions.
+fn place_text(f: &Function, p: &Place, spelling: Spelling) -> String {
     let mut s = match &p.base {
         Base::Var(v) => f.var(*v).name.to_string(),
         Base::Global(g) => g.to_string(),
@@ -392,7 +442,12 @@ pub(crate) fn place_text(f: &Function, p: &Place) -> String {
     if p.deref {
         match p.path.first() {
             Some(Sel::Field(name)) => {
-                s = format!("{s}->{name}");
+                let arrow = if spelling == Spelling::Java {
+                    "."
+                } else {
+                    "->"
+                };
+                s = format!("{s}{arrow}{name}");
                 sels.next();
             }
             Some(Sel::Index(_)) => {}
@@ -409,13 +464,26 @@ pub(crate) fn place_text(f: &Function, p: &Place) -> String {
     s
 }
 
-fn cond_text(f: &Function, c: &Cond) -> Option<String> {
+fn cond_text(f: &Function, c: &Cond, spelling: Spelling) -> Option<String> {
+    let null = if spelling == Spelling::Java {
+        "null"
+    } else {
+        "NULL"
+    };
     Some(match c {
-        Cond::IsNull(p) => format!("{} == NULL", place_text(f, p)),
-        Cond::NotNull(p) => format!("{} != NULL", place_text(f, p)),
+        Cond::IsNull(p) => format!("{} == {null}", place_text(f, p, spelling)),
+        Cond::NotNull(p) => format!("{} != {null}", place_text(f, p, spelling)),
         Cond::Opaque => return None,
-        Cond::And(a, b) => format!("{} && {}", cond_text(f, a)?, cond_text(f, b)?),
-        Cond::Or(a, b) => format!("({} || {})", cond_text(f, a)?, cond_text(f, b)?),
+        Cond::And(a, b) => format!(
+            "{} && {}",
+            cond_text(f, a, spelling)?,
+            cond_text(f, b, spelling)?
+        ),
+        Cond::Or(a, b) => format!(
+            "({} || {})",
+            cond_text(f, a, spelling)?,
+            cond_text(f, b, spelling)?
+        ),
     })
 }
 
@@ -502,7 +570,12 @@ impl<'p> Executor<'p, '_> {
                 else_branch,
             } => {
                 let f = st.frame().func;
-                let test = cond_text(f, cond);
+                let spelling = if self.program.classes.is_empty() {
+                    Spelling::C
+                } else {
+                    Spelling::Java
+                };
+                let test = cond_text(f, cond, spelling);
                 let mut out = Vec::new();
                 for (mut st, taken) in self.cond(st, cond) {
                     st.path.push(Decision {
@@ -745,7 +818,7 @@ impl<'p> Executor<'p, '_> {
                     (st.find(a) == r && st.find(b) == 0) || (st.find(b) == r && st.find(a) == 0)
                 });
                 let b = if must_be {
-                    let ty = st.syms[r].ty.pointee().cloned().unwrap_or(Type::Unknown);
+                    let ty = object_type(&st.syms[r].ty);
                     Bound::Obj(st.new_object(ty, None))
                 } else {
                     Bound::Null
@@ -866,9 +939,12 @@ impl<'p> Executor<'p, '_> {
         callee: &'p Callee,
         args: &'p [Rvalue],
     ) -> Vec<State<'p>> {
-        let name = match callee {
-            Callee::Direct(n) => n,
-            Callee::Indirect(_) | Callee::Virtual { .. } => {
+        // A Java virtual call names no function: the receiver's class
+        // chooses one (`signature` is then its name for the answers).
+        let (name, is_virtual) = match callee {
+            Callee::Direct(n) => (n, false),
+            Callee::Virtual { signature, .. } => (signature, true),
+            Callee::Indirect(_) => {
                 self.stats.cut += 1;
                 self.end();
                 return Vec::new();
@@ -876,7 +952,7 @@ impl<'p> Executor<'p, '_> {
         };
         // The argument values, each list one state's.
         let mut evaluated: Vec<(State<'p>, Vec<Val>)> = vec![(st, Vec::new())];
-        let reads_args = self.program.function(name).is_some() || &**name == "free";
+        let reads_args = is_virtual || self.program.function(name).is_some() || &**name == "free";
         if reads_args {
             for a in args {
                 let mut next = Vec::new();
@@ -892,7 +968,29 @@ impl<'p> Executor<'p, '_> {
         }
         let mut results: Vec<(State<'p>, Val)> = Vec::new();
         for (mut st, vals) in evaluated {
-            if let Some(f) = self.program.function(name) {
+            let body = if is_virtual {
+                match vals.first() {
+                    // The receiver is dereferenced: a NULL one throws.
+                    Some(Val::Null) => {
+                        self.stats.faulted_elsewhere += 1;
+                        self.end();
+                        self.record(&st, Some(Fault::Null));
+                        continue;
+                    }
+                    Some(Val::Ptr(Loc::Obj(k), p)) if p.is_empty() => {
+                        let o = &st.objs[*k];
+                        let class = match &o.ty {
+                            Some(Type::Class(c)) => Some(c),
+                            _ => o.class.as_ref(),
+                        };
+                        class.and_then(|c| dispatch(self.program, c, name))
+                    }
+                    _ => None,
+                }
+            } else {
+                self.program.function(name)
+            };
+            if let Some(f) = body {
                 if st.frames.len() > self.bounds().call_depth as usize {
                     self.stats.cut += 1;
                     self.end();
@@ -915,6 +1013,10 @@ impl<'p> Executor<'p, '_> {
                     s.frames.pop();
                     results.push((s, ret));
                 }
+            } else if is_virtual {
+                // A library object's method, or a receiver not modelled.
+                st.unmodelled += 1;
+                results.push((st, Val::Unknown));
             } else if ALLOCATORS.contains(&&**name) {
                 // A test can make `malloc` and `calloc` fail (by counting
                 // their calls), so only they may return NULL here.
@@ -934,6 +1036,7 @@ impl<'p> Executor<'p, '_> {
                     freed: false,
                     facts: None,
                     default: if zeroed { Val::Null } else { Val::Undef },
+                    class: None,
                 });
                 let k = st.objs.len() - 1;
                 results.push((st, Val::Ptr(Loc::Obj(k), Vec::new())));
@@ -990,13 +1093,25 @@ impl<'p> Executor<'p, '_> {
             Rvalue::Function(n) => vec![(st, Val::Func(n.clone()))],
             Rvalue::String(_) | Rvalue::Literal(..) | Rvalue::New(..) => {
                 let mut st = st;
+                let class = match rv {
+                    Rvalue::New(_, c) => Some(c.clone()),
+                    _ => None,
+                };
                 st.objs.push(Obj {
                     ty: None,
                     cells: BTreeMap::new(),
                     input: None,
                     freed: false,
                     facts: None,
-                    default: Val::Unknown,
+                    // Java zeroes a new object's fields (its constructor
+                    // runs next); what a C literal or string holds is not
+                    // modelled.
+                    default: if class.is_some() {
+                        Val::Null
+                    } else {
+                        Val::Unknown
+                    },
+                    class,
                 });
                 let k = st.objs.len() - 1;
                 vec![(st, Val::Ptr(Loc::Obj(k), Vec::new()))]
@@ -1080,7 +1195,7 @@ impl<'p> Executor<'p, '_> {
         let mut out = Vec::new();
         match v {
             Val::Lazy(ty) => {
-                let pointee = ty.pointee().cloned().unwrap_or(Type::Unknown);
+                let pointee = object_type(&ty);
                 for (mut s, obj) in self.candidates(&st, &pointee, &facts) {
                     s.inputs.push(Choice {
                         loc: loc.clone(),
@@ -1200,7 +1315,7 @@ impl<'p> Executor<'p, '_> {
             }
             return out;
         }
-        let pointee = st.syms[r].ty.pointee().cloned().unwrap_or(Type::Unknown);
+        let pointee = object_type(&st.syms[r].ty);
         let mut out = Vec::new();
         for (mut s, obj) in self.candidates(&st, &pointee, facts) {
             let b = obj.map_or(Bound::Null, Bound::Obj);
@@ -1279,7 +1394,7 @@ impl<'p> Executor<'p, '_> {
                         Some(Bound::Null) => return None,
                         Some(Bound::Obj(k)) => k,
                         None => {
-                            let ty = st.syms[r].ty.pointee().cloned().unwrap_or(Type::Unknown);
+                            let ty = object_type(&st.syms[r].ty);
                             let k = st.new_object(ty, None);
                             if !st.bind(r, Bound::Obj(k)) {
                                 return None;
@@ -1343,6 +1458,11 @@ impl<'p> Executor<'p, '_> {
                 let Some(global) = self.program.global(g) else {
                     return Val::Unknown;
                 };
+                // A Java static field holds what the class's initialiser
+                // and the program's earlier runs put there: not modelled.
+                if global.kind == GlobalKind::StaticField {
+                    return Val::Unknown;
+                }
                 let init: Option<&GlobalInit> = global.init.iter().find(|i| i.path == path);
                 if init.is_some() {
                     Val::Unknown
@@ -1385,6 +1505,7 @@ impl State<'_> {
             freed: false,
             facts,
             default: Val::Undef,
+            class: None,
         });
         self.objs.len() - 1
     }

@@ -18,7 +18,10 @@
 //! What it answers is plain data ([`Outcome`]): the input (arguments and
 //! the objects they reach, field by field), the branch decisions of the
 //! path, and what was cut by the bounds; [`emit::c_test`] writes a C test
-//! program that builds the input and calls the function.
+//! program that builds the input and calls the function, [`emit::java_test`]
+//! a Java class that does the same through reflection. Java methods run on
+//! the same rules: objects of classes, virtual calls dispatched on the
+//! receiver's class (a call on null faults), `new` objects zeroed.
 //!
 //! It must never do I/O, parse source text, or know source positions,
 //! LSP or JSON: positions are the caller's (pointee-ide) business, and

@@ -251,6 +251,14 @@ pub(crate) fn find(a: &mut Flow, name: &str, f: &Function) -> Vec<Finding> {
             }
         }
         for (bad, contexts) in found {
+            if bad == Bad::Null
+                && site
+                    .place
+                    .as_ref()
+                    .is_some_and(|p| super::tested::tested_non_null(f, site.stmt, p))
+            {
+                continue; // `if (z->f) z->f->g`: the re-load is the tested value
+            }
             let code = code(bad, &site.how);
             // One diagnostic per statement, pointer and code.
             if out

@@ -8,6 +8,9 @@
 //!   freed or dangling; frees of freed or non-heap memory.
 //! - `overlap` (C): copies and `restrict` parameters whose pointers may
 //!   point to the same object.
+//! - `tested` (C): re-loads of a place a branch tested non-NULL
+//!   (`if (z->f) z->f->g`), which the engine cannot refine when `z` points
+//!   into a summary.
 //! - `cache`: the findings per function, re-computed only for functions
 //!   whose facts an edit changed.
 //!
@@ -17,6 +20,7 @@
 mod cache;
 mod memory;
 mod overlap;
+mod tested;
 
 use crate::c::CProgram;
 use crate::{Diagnostic, FileId};
@@ -40,7 +44,7 @@ pub(crate) fn c_checks(
         let name = c.program_name(file, base);
         let key = CheckedFunction::new(c.db, c.project, name.clone());
         let findings = function_findings(c.db, key);
-        if findings.codes().any(|code| enabled(code)) {
+        if findings.codes().any(enabled) {
             found.push((base, name, findings.clone()));
         }
     }

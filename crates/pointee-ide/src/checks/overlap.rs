@@ -103,10 +103,12 @@ fn arg(args: &[Rvalue], index: usize) -> Option<Arg> {
     })
 }
 
+/// The `restrict` flags and names of a defined function's parameters, by
+/// the function's name (`None`: a library function).
+type RestrictParams<'a> = dyn Fn(&str) -> Option<Vec<(bool, String)>> + 'a;
+
 /// Every pair of arguments of `f`'s calls that must not overlap.
-/// `restrict_params(name)`: the `restrict` flags and names of a defined
-/// function's parameters (`None`: a library function).
-fn pairs(f: &Function, restrict_params: &dyn Fn(&str) -> Option<Vec<(bool, String)>>) -> Vec<Pair> {
+fn pairs(f: &Function, restrict_params: &RestrictParams) -> Vec<Pair> {
     let mut out = Vec::new();
     for_each_basic(&f.body, &mut |stmt, b| {
         let Basic::Call {

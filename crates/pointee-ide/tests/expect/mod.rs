@@ -18,8 +18,12 @@
 //! - `REFS expr = {q@9 must, s@11 may, *p@12 write}`: the references,
 //!   in the order they are answered (must-aliases, may-aliases, stores).
 //!
-//! And every `MUSTALIAS(p, q)`-style check must be `ok`. Shared by the
-//! single-file fixtures, the projects and the IDE fixtures.
+//! And every `MUSTALIAS(p, q)`-style check must be `ok`; on its line,
+//! `VERDICT = must` (`no`, `may`) asserts the verdict itself (a check is
+//! `ok` with any verdict at least as weak as the truth), and
+//! `FIXME(may): why` records a wrong answer of today, asserted exactly
+//! (as in `fixtures/c/soundness/`). Shared by the single-file fixtures,
+//! the projects and the IDE fixtures.
 
 #![allow(dead_code)]
 
@@ -374,6 +378,9 @@ pub fn check_alias_checks_of(
     }
     for c in report.alias_checks.iter().filter(|c| !c.ok) {
         let line = a.line_index(c.at.file).unwrap().line_of(c.at.range.start) + 1;
+        if fixme_verdict(&a.file_text(c.at.file), line).is_some() {
+            continue; // asserted exactly by `check_verdicts`
+        }
         failures.push(format!(
             "{}:{line}: {} is {}",
             a.file_path(c.at.file),
@@ -381,5 +388,55 @@ pub fn check_alias_checks_of(
             c.verdict.as_str()
         ));
     }
+    check_verdicts(a, lang, &report.alias_checks, failures);
     report.alias_checks.len()
+}
+
+/// `VERDICT = v` on a check's line: its verdict is exactly `v`. A line
+/// with the expectation and no evaluated check fails too.
+fn check_verdicts(
+    a: &Analysis,
+    lang: Lang,
+    checks: &[pointee_ide::AliasCheck],
+    failures: &mut Vec<String>,
+) {
+    for (_, file) in a.files().filter(|&(_, f)| a.lang(f) == Some(lang)) {
+        let text = a.file_text(file);
+        let lines = a.line_index(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let Some(want) = line
+                .split("// ")
+                .skip(1)
+                .flat_map(|c| c.split(';'))
+                .find_map(|part| part.trim().strip_prefix("VERDICT = "))
+                .or_else(|| fixme_verdict(&text, i + 1))
+            else {
+                continue;
+            };
+            let here: Vec<&str> = checks
+                .iter()
+                .filter(|c| c.at.file == file && lines.line_of(c.at.range.start) == i)
+                .map(|c| c.verdict.as_str())
+                .collect();
+            if here.is_empty() || here.iter().any(|v| *v != want.trim()) {
+                failures.push(format!(
+                    "{}:{}: VERDICT = {} but {:?}",
+                    a.file_path(file),
+                    i + 1,
+                    want.trim(),
+                    here
+                ));
+            }
+        }
+    }
+}
+
+/// The verdict a `// FIXME(verdict): why` on 1-based `line`, a line with
+/// an alias check, records.
+fn fixme_verdict(text: &str, line: usize) -> Option<&str> {
+    let l = text.lines().nth(line.checked_sub(1)?)?;
+    if !l.split("//").next()?.contains("ALIAS(") {
+        return None;
+    }
+    l.split("// FIXME(").nth(1)?.split(')').next()
 }

@@ -320,6 +320,116 @@ async fn without_show_document_the_report_is_a_message_and_the_test_is_written_t
     );
 }
 
+const LIST_JAVA: &str = "class Node {
+    Node next;
+}
+
+class List {
+    static Node removeSecond(Node list) {
+        if (list == null) {
+            return null;
+        }
+        Node second = list.next;
+        list.next = $deref$second.next;
+        return second;
+    }
+}
+";
+
+/// On a Java dereference (no warning needed): the action searches the
+/// input, the report shows it, and the test offered is a Java class beside
+/// the source that javac compiles with it and that throws at the line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_java_dereference_gets_an_input_and_a_java_test() {
+    let (text, m) = markers(LIST_JAVA);
+    let mut c = Client::start_with(&[("List.java", &text)], json!({}), json!({})).await;
+    c.open("List.java", &text).await;
+    let uri = c.uri("List.java");
+    let at = json!({"line": m["deref"].0, "character": m["deref"].1});
+    let actions = c
+        .result(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": {"start": at, "end": at},
+                "context": {"diagnostics": []},
+            }),
+        )
+        .await;
+    assert_eq!(
+        titles(&actions),
+        ["Find an input that makes a dereference here throw"]
+    );
+    // A line that reads through no reference gets no action.
+    let none = c
+        .result(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 4}},
+                "context": {"diagnostics": []},
+            }),
+        )
+        .await;
+    assert_eq!(none, Value::Null);
+    let found = c.run_command(&actions[0]).await;
+    assert_eq!(found["outcome"], "found", "{found}");
+    assert_eq!(found["fault"], "null");
+    assert_eq!(found["confirmed"], true);
+    let test = c.dir.join("ListWitness11.java");
+    assert_eq!(found["test"], json!(test.to_string_lossy()));
+    let message = c.notification("window/showMessage").await;
+    let report = message["params"]["message"].as_str().unwrap();
+    assert!(
+        report.contains(
+            "throws NullPointerException with the input:\n\n```text\nlist = o1\no1: Node { next = NULL }\n```"
+        ),
+        "{report}"
+    );
+    // Declined, then written through the command at the statement.
+    c.server_request("window/showMessageRequest").await;
+    let write = json!({"command": {"command": "pointee.writeWitnessTest", "arguments": [{"uri": uri, "position": at}]}});
+    let written = c.run_command(&write).await;
+    assert_eq!(
+        written,
+        json!({"outcome": "written", "test": test.to_string_lossy()})
+    );
+    let class = std::fs::read_to_string(&test).unwrap();
+    assert!(class.contains("public class ListWitness11 {"), "{class}");
+    if std::process::Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        eprintln!("javac is missing: the written test is not compiled (CI has it)");
+        return;
+    }
+    let built = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(&c.dir)
+        .arg(c.dir.join("List.java"))
+        .arg(&test)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let run = std::process::Command::new("java")
+        .arg("-cp")
+        .arg(&c.dir)
+        .arg("ListWitness11")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("java.lang.NullPointerException")
+            && stderr.contains("at List.removeSecond(List.java:11)"),
+        "{stderr}"
+    );
+}
+
 /// `spin` never leaves its loop: with the `witness` bounds below, a search
 /// there only ends when something stops it.
 const SPIN: &str = "struct node { struct node *next; int v; };
