@@ -152,12 +152,7 @@ pub fn run_one(target: &'static Target, input: &[u8]) -> Result<(), Failure> {
         Ok(Ok(Ok(()))) => Ok(()),
         Ok(Ok(Err(e))) => Err(fail(e)),
         Ok(Err(p)) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "a panic".into());
-            Err(fail(format!("panicked: {msg}")))
+            Err(fail(format!("panicked: {}", crate::panics::message(&*p))))
         }
         // The thread is left running: the run fails anyway.
         Err(_) => Err(fail(format!("no answer within {HANG_GUARD:?}"))),

@@ -32,3 +32,11 @@ pub fn take(prefix: &str) -> Vec<String> {
     *v = rest;
     mine.into_iter().map(|(_, m)| m).collect()
 }
+
+/// A caught panic's message.
+pub fn message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic".into())
+}

@@ -68,3 +68,27 @@ fn a_merged_symbolic_names_members_do_not_follow_the_edit_history() {
         panic!("the 42 edits answer otherwise than a fresh analysis: {d}");
     }
 }
+
+/// FIXME(java, pointee-cspta): found by the 10,000-edit Java run
+/// (docs/reliability.md): after 100 seeded edits of `CtorReceivers.java`
+/// (seed 7000034, every third position), adding a line `class Q implements
+/// Shape {` (a second class `Q`, the text broken) makes the points-to dump
+/// panic in `pointee_cspta::result::Analysis::var_pts` (index out of
+/// bounds: a variable node past the result's table). Not an incremental
+/// problem: a fresh host on that text panics the same way, and so does
+/// `pointee dump`. The text here is that one reduced line by line (ten
+/// lines: a constructor call `new Holder(bb)` to an undeclared `h`, two
+/// unclosed `class Q` and an unclosed `Holder` constructor). This asserts
+/// today's panic; once fixed, the dump must answer.
+#[test]
+fn fixme_a_broken_java_text_panics_the_points_to_dump() {
+    use pointee_ide::{AnalysisHost, Config, DumpConfig};
+    let text = include_str!("../regressions/incremental/java_dump_panic_after_edits.java");
+    let host = AnalysisHost::with_files([("CtorReceivers.java", text)], Config::default());
+    let dumped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        host.analysis()
+            .dump(Lang::Java, &DumpConfig::default())
+            .map(|d| format!("{d:?}"))
+    }));
+    assert!(dumped.is_err(), "FIXME: today the dump panics");
+}

@@ -1,16 +1,20 @@
-//! Call graphs of a real program against its runs (issue 14): bzip2 1.0.8
-//! (the command-line program of `tests/real/bzip2.toml`, sources from
-//! cargo's registry, never committed) built by gcc with `-O0 -fno-inline
-//! -finstrument-functions` and the recorder of `src/call_runs.rs`, run on
-//! real work (compress at two block sizes, decompress, test, small-memory
-//! mode, stdin to stdout, a damaged file, a file that is not bzip2 data);
-//! every observed caller-to-callee edge between two functions of the
-//! program must be among pointee's outgoing calls of the caller.
+//! Call graphs of real programs against their runs (issue 14): bzip2 1.0.8
+//! (the command-line program of `tests/real/bzip2.toml`), zlib 1.3.1 with
+//! `tests/real/zlib_main.c` and Lua 5.4.7 with `tests/real/lua_host.c`
+//! (sources from cargo's registry, never committed), each built by gcc with
+//! `-O0 -fno-inline -finstrument-functions` and the recorder of
+//! `src/call_runs.rs`, run on real work; every observed caller-to-callee
+//! edge between two functions of the program must be among pointee's
+//! outgoing calls of the caller, the program read through its
+//! `pointee.toml` as `pointee check --project` reads it.
 //!
 //! Needs gcc, nm and the sources (fetched through a throw-away Cargo
 //! project, as `tests/real/smoke.sh` does); without them it skips with a
-//! message, unless `CI` is set. A documented long run (ignored by `cargo
+//! message, unless `CI` is set. Documented long runs (ignored by `cargo
 //! test`); the figures are in docs/reliability.md.
+//! `POINTEE_REAL_EDGES_ONLY=1` builds, runs and counts the observed edges
+//! without asking pointee (whose side of these programs does not finish
+//! yet: issue 10); `POINTEE_REAL_EDGES=FILE` writes the edges to FILE.
 
 use pointee_fuzz::call_runs::{functions, have, observed, recorder};
 use pointee_ide::{AnalysisHost, CModel, Change, Config};
@@ -19,31 +23,75 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-const UNITS: [&str; 8] = [
-    "bzip2.c",
-    "blocksort.c",
-    "huffman.c",
-    "crctable.c",
-    "randtable.c",
-    "compress.c",
-    "decompress.c",
-    "bzlib.c",
-];
-const FLAGS: [&str; 5] = [
-    "-std=gnu99",
-    "-w",
-    "-O0",
-    "-fno-inline",
-    "-D_FILE_OFFSET_BITS=64",
-];
+/// A real program: where its sources are, how it is built.
+struct Real {
+    name: &'static str,
+    /// The Cargo dependency that ships the sources (`libz-sys = "=1.1.20"`).
+    dependency: &'static str,
+    /// The sources' folder under the registry's `src/*/`.
+    folder: &'static str,
+    /// The units gcc builds; empty: every `.c` file of the folder.
+    units: &'static [&'static str],
+    /// A `main` of ours added to the folder (`tests/real/..`).
+    main: Option<&'static str>,
+    /// The program model (`tests/real/..`), copied as `pointee.toml`.
+    model: &'static str,
+    flags: &'static [&'static str],
+    libs: &'static [&'static str],
+}
+
+const BZIP2: Real = Real {
+    name: "bzip2",
+    dependency: "bzip2-sys = \"=0.1.13\"",
+    folder: "bzip2-sys-0.1.13+1.0.8/bzip2-1.0.8",
+    units: &[
+        "bzip2.c",
+        "blocksort.c",
+        "huffman.c",
+        "crctable.c",
+        "randtable.c",
+        "compress.c",
+        "decompress.c",
+        "bzlib.c",
+    ],
+    main: None,
+    model: "tests/real/bzip2.toml",
+    flags: &["-D_FILE_OFFSET_BITS=64"],
+    libs: &[],
+};
+
+const ZLIB: Real = Real {
+    name: "zlib",
+    dependency: "libz-sys = { version = \"=1.1.20\", default-features = false, features = [\"static\"] }",
+    folder: "libz-sys-1.1.20/src/zlib",
+    units: &[],
+    main: Some("tests/real/zlib_main.c"),
+    model: "tests/real/zlib_main.toml",
+    flags: &[],
+    libs: &[],
+};
+
+const LUA: Real = Real {
+    name: "lua",
+    dependency: "lua-src = \"=547.0.0\"",
+    folder: "lua-src-547.0.0/lua-5.4.7",
+    units: &[],
+    main: Some("tests/real/lua_host.c"),
+    model: "tests/real/lua_host.toml",
+    flags: &[],
+    libs: &["-lm"],
+};
+
+const FLAGS: [&str; 4] = ["-std=gnu99", "-w", "-O0", "-fno-inline"];
 
 fn skip_or_fail(why: &str) {
     assert!(std::env::var_os("CI").is_none(), "CI needs it: {why}");
     eprintln!("real call graphs: SKIPPED: {why}");
 }
 
-/// bzip2's sources in cargo's registry, fetched when they are not there.
-fn bzip2_sources(work: &Path) -> Option<PathBuf> {
+/// The program's sources in cargo's registry, fetched when they are not
+/// there.
+fn sources(real: &Real, work: &Path) -> Option<PathBuf> {
     let find = || {
         let home = std::env::var_os("CARGO_HOME")
             .map(PathBuf::from)
@@ -51,8 +99,8 @@ fn bzip2_sources(work: &Path) -> Option<PathBuf> {
         std::fs::read_dir(home.join("registry/src"))
             .ok()?
             .flatten()
-            .map(|e| e.path().join("bzip2-sys-0.1.13+1.0.8/bzip2-1.0.8"))
-            .find(|p| p.join("bzlib.c").exists())
+            .map(|e| e.path().join(real.folder))
+            .find(|p| p.is_dir())
     };
     if let Some(p) = find() {
         return Some(p);
@@ -62,8 +110,11 @@ fn bzip2_sources(work: &Path) -> Option<PathBuf> {
     std::fs::write(fetch.join("src/lib.rs"), "").ok()?;
     std::fs::write(
         fetch.join("Cargo.toml"),
-        "[package]\nname = \"pointee-real-c-sources\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-         publish = false\n\n[dependencies]\nbzip2-sys = \"=0.1.13\"\n",
+        format!(
+            "[package]\nname = \"pointee-real-c-sources\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+             publish = false\n\n[dependencies]\n{}\n",
+            real.dependency
+        ),
     )
     .ok()?;
     let ok = Command::new("cargo")
@@ -74,37 +125,41 @@ fn bzip2_sources(work: &Path) -> Option<PathBuf> {
     ok.then(find).flatten()
 }
 
-/// Runs the instrumented bzip2 with `args` (stdin from `input` when
-/// given), recording its calls; returns its exit code.
-fn run(exe: &Path, args: &[&str], input: Option<&Path>, calls: &Path, dir: &Path) -> Option<i32> {
-    let mut cmd = Command::new(exe);
-    cmd.args(args)
-        .current_dir(dir)
-        .env("POINTEE_CALLS", calls)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    if let Some(i) = input {
-        cmd.stdin(std::fs::File::open(i).unwrap());
-    }
-    cmd.status().unwrap().code()
+/// A program built with the recorder, in its own folder.
+struct Built {
+    work: PathBuf,
+    dir: PathBuf,
+    exe: PathBuf,
+    /// Each function the program defines -> the unit defining it.
+    unit_of: BTreeMap<String, String>,
 }
 
-// A long run, not CI: the whole-program analysis of bzip2 takes minutes in
-// a debug build (3.4 s of CPU in a release build). Run it with
-// `cargo test --release -p pointee-fuzz --test real_call_graphs -- --ignored --nocapture`.
-#[test]
-#[ignore = "a long run (docs/reliability.md): minutes of analysis in a debug build"]
-fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
-    if !have("gcc") || !have("nm") {
-        return skip_or_fail("gcc and nm");
+impl Drop for Built {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.work);
     }
-    let work = std::env::temp_dir().join(format!("pointee-real-calls-{}", std::process::id()));
+}
+
+/// Copies the sources (and our `main`) into a folder and builds them with
+/// the recorder; `None` after a message when a tool or the sources are
+/// missing.
+fn build(real: &Real) -> Option<Built> {
+    if !have("gcc") || !have("nm") {
+        skip_or_fail("gcc and nm");
+        return None;
+    }
+    let work = std::env::temp_dir().join(format!(
+        "pointee-real-calls-{}-{}",
+        real.name,
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
-    let Some(src) = bzip2_sources(&work) else {
-        return skip_or_fail("bzip2-sys 0.1.13's sources could not be fetched");
+    let Some(src) = sources(real, &work) else {
+        skip_or_fail(&format!("{}'s sources could not be fetched", real.dependency));
+        return None;
     };
-    let dir = work.join("bzip2");
+    let dir = work.join(real.name);
     std::fs::create_dir_all(&dir).unwrap();
     for e in std::fs::read_dir(&src).unwrap().flatten() {
         let p = e.path();
@@ -112,21 +167,36 @@ fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
             std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
         }
     }
-    std::fs::copy(
-        pointee_fuzz::repo_root().join("tests/real/bzip2.toml"),
-        dir.join("pointee.toml"),
-    )
-    .unwrap();
+    let root = pointee_fuzz::repo_root();
+    if let Some(main) = real.main {
+        let p = root.join(main);
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::copy(root.join(real.model), dir.join("pointee.toml")).unwrap();
+    let units: Vec<String> = if real.units.is_empty() {
+        let mut v: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".c"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        real.units.iter().map(|u| u.to_string()).collect()
+    };
 
     // The instrumented program, and which unit defines each function.
-    let exe = dir.join("bzip2-instrumented");
+    let exe = dir.join(format!("{}-instrumented", real.name));
     let cc = Command::new("gcc")
         .args(FLAGS)
+        .args(real.flags)
         .args(["-finstrument-functions", "-no-pie"])
-        .args(UNITS.map(|u| dir.join(u)))
+        .args(units.iter().map(|u| dir.join(u)))
         .arg(recorder())
         .arg("-o")
         .arg(&exe)
+        .args(real.libs)
         .output()
         .unwrap();
     assert!(
@@ -134,11 +204,12 @@ fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
         "gcc: {}",
         String::from_utf8_lossy(&cc.stderr)
     );
-    let mut unit_of: BTreeMap<String, String> = BTreeMap::new();
-    for u in UNITS {
+    let mut unit_of = BTreeMap::new();
+    for u in &units {
         let obj = work.join(u.replace(".c", ".o"));
         let cc = Command::new("gcc")
             .args(FLAGS)
+            .args(real.flags)
             .arg("-c")
             .arg(dir.join(u))
             .arg("-o")
@@ -150,11 +221,154 @@ fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
             unit_of.insert(name, dir.join(u).to_string_lossy().into_owned());
         }
     }
+    Some(Built {
+        work,
+        dir,
+        exe,
+        unit_of,
+    })
+}
 
+/// One run: arguments, and a file of the program's folder as stdin.
+struct Run {
+    args: Vec<String>,
+    stdin: Option<String>,
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Run {
+    Run {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        stdin: stdin.map(str::to_string),
+    }
+}
+
+impl Built {
+    /// Runs the instrumented program, recording its calls into `calls`;
+    /// its exit code.
+    fn run(&self, r: &Run, calls: &Path) -> Option<i32> {
+        let mut cmd = Command::new(&self.exe);
+        cmd.args(&r.args)
+            .current_dir(&self.dir)
+            .env("POINTEE_CALLS", calls)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some(i) = &r.stdin {
+            cmd.stdin(std::fs::File::open(self.dir.join(i)).unwrap());
+        }
+        cmd.status().unwrap().code()
+    }
+
+    /// Runs each of `runs`, checks its exit code, and returns every edge
+    /// observed.
+    fn observe(&self, runs: &[(Run, i32)]) -> BTreeSet<(Option<String>, String)> {
+        let mut edges = BTreeSet::new();
+        for (i, (r, code)) in runs.iter().enumerate() {
+            let calls = self.work.join(format!("run{i}.calls"));
+            let got = self.run(r, &calls);
+            assert_eq!(got, Some(*code), "run {i} ({:?}) of {}", r.args, self.exe.display());
+            edges.extend(observed(&self.exe, &calls));
+        }
+        if let Some(out) = std::env::var_os("POINTEE_REAL_EDGES") {
+            let text: String = edges
+                .iter()
+                .map(|(a, b)| format!("{} -> {b}\n", a.as_deref().unwrap_or("(outside)")))
+                .collect();
+            std::fs::write(out, text).unwrap();
+        }
+        edges
+    }
+
+    /// Checks the observed edges against pointee's call graph of the
+    /// program its model names; prints the figures.
+    fn check(&self, name: &str, runs: usize, edges: &BTreeSet<(Option<String>, String)>) {
+        let between = edges
+            .iter()
+            .filter(|(a, b)| {
+                a.as_ref().is_some_and(|a| self.unit_of.contains_key(a))
+                    && self.unit_of.contains_key(b)
+            })
+            .count();
+        let called: BTreeSet<&String> = edges.iter().map(|e| &e.1).collect();
+        eprintln!(
+            "{name}: {runs} runs, {} distinct edges observed, {between} between two functions of \
+             the program, {} functions called",
+            edges.len(),
+            called.len()
+        );
+        if std::env::var_os("POINTEE_REAL_EDGES_ONLY").is_some() {
+            eprintln!("{name}: POINTEE_REAL_EDGES_ONLY: pointee's side not asked");
+            return;
+        }
+        let mut files = Vec::new();
+        let mut listing = Vec::new();
+        for e in std::fs::read_dir(&self.dir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            listing.push(name.clone());
+            if name.ends_with(".c") || name.ends_with(".h") {
+                let path = e.path().to_string_lossy().into_owned();
+                files.push((path, std::fs::read_to_string(e.path()).unwrap()));
+            }
+        }
+        let root = self.dir.to_string_lossy().into_owned();
+        let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+        let model = CModel::read(&root, &listing, &mut read).expect("the model reads");
+        let mut host = AnalysisHost::with_system(Arc::new(pointee_lsp::disk::Disk));
+        let mut change = Change::of_files(files, Config::default());
+        change.set_c_model(Some(model));
+        host.apply_change(change);
+        let a = host.analysis();
+        let started = std::time::Instant::now();
+        let (mut checked, mut outside) = (0, 0);
+        let mut missed = Vec::new();
+        let mut outgoing = BTreeMap::new();
+        for (caller, callee) in edges {
+            let (Some(caller), true) = (caller, self.unit_of.contains_key(callee)) else {
+                outside += 1;
+                continue;
+            };
+            let Some(unit) = self.unit_of.get(caller) else {
+                outside += 1;
+                continue;
+            };
+            checked += 1;
+            let links = outgoing.entry(caller.clone()).or_insert_with(|| {
+                let file = a.file_id(unit).expect("a unit of the program");
+                a.outgoing_calls(file, caller)
+                    .unwrap()
+                    .into_iter()
+                    .map(|l| l.item.name)
+                    .collect::<BTreeSet<String>>()
+            });
+            if !links.contains(callee) {
+                missed.push(format!("{caller} -> {callee}"));
+            }
+        }
+        eprintln!(
+            "{name}: {checked} edges between program functions checked, {outside} from or to \
+             outside the program, {} missed; pointee's call graph took {:.1} s",
+            missed.len(),
+            started.elapsed().as_secs_f64()
+        );
+        assert!(checked >= 50, "too little checked: {checked} edges");
+        assert!(
+            missed.is_empty(),
+            "edges pointee's call graph misses:\n{}",
+            missed.join("\n")
+        );
+    }
+}
+
+// Long runs, not CI: pointee's side of these programs has not finished yet
+// (docs/reliability.md). Run one with
+// `cargo test --release -p pointee-fuzz --test real_call_graphs -- --ignored --nocapture NAME`.
+#[test]
+#[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet"]
+fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
+    let Some(b) = build(&BZIP2) else { return };
     // Real work: a file of text, repeats and noise.
     let mut data = Vec::new();
-    for u in UNITS {
-        data.extend(std::fs::read(dir.join(u)).unwrap());
+    for u in BZIP2.units {
+        data.extend(std::fs::read(b.dir.join(u)).unwrap());
     }
     data.extend(std::iter::repeat_n(b'a', 100_000));
     let mut x = 12345u32;
@@ -162,99 +376,152 @@ fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
         x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
         (x >> 16) as u8
     }));
-    std::fs::write(dir.join("in"), &data).unwrap();
-    std::fs::write(dir.join("empty"), b"").unwrap();
-    std::fs::write(dir.join("notbz"), b"plain text, not bzip2 data\n").unwrap();
-    let calls = |i: usize| work.join(format!("run{i}.calls"));
-    let runs: Vec<(Vec<&str>, Option<&str>)> = vec![
-        (vec!["-k", "-f", "in"], None),
-        (vec!["-d", "-k", "-f", "in.bz2"], None),
-        (vec!["-t", "in.bz2"], None),
-        (vec!["-1", "-c", "-s"], Some("in")),
-        (vec!["-d", "-c", "-s"], Some("in.bz2")),
-        (vec!["-c"], Some("empty")),
-        (vec!["-d", "-c"], Some("notbz")),
-        (vec!["-tvv", "in.bz2"], None),
+    std::fs::write(b.dir.join("in"), &data).unwrap();
+    std::fs::write(b.dir.join("empty"), b"").unwrap();
+    std::fs::write(b.dir.join("notbz"), b"plain text, not bzip2 data\n").unwrap();
+    let compress = [
+        (run(&["-k", "-f", "in"], None), 0),
+        (run(&["-d", "-k", "-f", "in.bz2"], None), 0),
     ];
-    let mut codes = Vec::new();
-    for (i, (args, input)) in runs.iter().enumerate() {
-        if i == 2 {
-            // The round trip gave the data back.
-            assert_eq!(std::fs::read(dir.join("in")).unwrap(), data);
-        }
-        codes.push(run(
-            &exe,
-            args,
-            input.map(|f| dir.join(f)).as_deref(),
-            &calls(i),
-            &dir,
-        ));
-    }
-    assert_eq!(&codes[..6], &[Some(0); 6], "runs of bzip2: {codes:?}");
-    assert_eq!(codes[6], Some(2), "bzip2 -d on data that is not bzip2");
-    let mut edges = BTreeSet::new();
-    for i in 0..runs.len() {
-        edges.extend(observed(&exe, &calls(i)));
-    }
+    let mut edges = b.observe(&compress);
+    // The round trip gave the data back.
+    assert_eq!(std::fs::read(b.dir.join("in")).unwrap(), data);
+    let rest = [
+        (run(&["-t", "in.bz2"], None), 0),
+        (run(&["-1", "-c", "-s"], Some("in")), 0),
+        (run(&["-d", "-c", "-s"], Some("in.bz2")), 0),
+        (run(&["-c"], Some("empty")), 0),
+        // Data that is not bzip2 is refused.
+        (run(&["-d", "-c"], Some("notbz")), 2),
+        (run(&["-tvv", "in.bz2"], None), 0),
+    ];
+    edges.extend(b.observe(&rest));
+    b.check("bzip2", compress.len() + rest.len(), &edges);
+}
 
-    // pointee's call graph of the program its model names.
-    let mut files = Vec::new();
-    let mut listing = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        listing.push(name.clone());
-        if name.ends_with(".c") || name.ends_with(".h") {
-            let path = e.path().to_string_lossy().into_owned();
-            files.push((path, std::fs::read_to_string(e.path()).unwrap()));
+#[test]
+#[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet"]
+fn every_observed_call_edge_of_zlib_is_in_pointees_call_graph() {
+    let Some(b) = build(&ZLIB) else { return };
+    // zlib_main compresses and decompresses a file in memory (deflate at
+    // level 9, inflate) and through gzip files (gzwrite, gzread): its
+    // sources (text), repeats, noise, an empty file, and its own sample.
+    let mut text = Vec::new();
+    for e in std::fs::read_dir(&b.dir).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "c") {
+            text.extend(std::fs::read(e.path()).unwrap());
         }
     }
-    let root = dir.to_string_lossy().into_owned();
-    let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
-    let model = CModel::read(&root, &listing, &mut read).expect("bzip2.toml reads");
-    let mut host = AnalysisHost::with_system(Arc::new(pointee_lsp::disk::Disk));
-    let mut change = Change::of_files(files, Config::default());
-    change.set_c_model(Some(model));
-    host.apply_change(change);
-    let a = host.analysis();
-    let started = std::time::Instant::now();
-    let (mut checked, mut outside) = (0, 0);
-    let mut missed = Vec::new();
-    let mut outgoing = BTreeMap::new();
-    for (caller, callee) in &edges {
-        let (Some(caller), true) = (caller, unit_of.contains_key(callee)) else {
-            outside += 1;
-            continue;
-        };
-        let Some(unit) = unit_of.get(caller) else {
-            outside += 1;
-            continue;
-        };
-        checked += 1;
-        let links = outgoing.entry(caller.clone()).or_insert_with(|| {
-            let file = a.file_id(unit).expect("a unit of the program");
-            a.outgoing_calls(file, caller)
-                .unwrap()
-                .into_iter()
-                .map(|l| l.item.name)
-                .collect::<BTreeSet<String>>()
-        });
-        if !links.contains(callee) {
-            missed.push(format!("{caller} -> {callee}"));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&work);
-    eprintln!(
-        "bzip2: {} runs, {} distinct edges observed, {checked} between program functions checked, \
-         {outside} from or to outside the program, {} missed; pointee's call graph took {:.1} s",
-        runs.len(),
-        edges.len(),
-        missed.len(),
-        started.elapsed().as_secs_f64()
-    );
-    assert!(checked >= 50, "too little checked: {checked} edges");
-    assert!(
-        missed.is_empty(),
-        "edges pointee's call graph misses:\n{}",
-        missed.join("\n")
-    );
+    std::fs::write(b.dir.join("text"), &text).unwrap();
+    std::fs::write(b.dir.join("repeats"), vec![b'z'; 300_000]).unwrap();
+    let mut x = 777u32;
+    let noise: Vec<u8> = (0..200_000)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect();
+    std::fs::write(b.dir.join("noise"), noise).unwrap();
+    std::fs::write(b.dir.join("empty"), b"").unwrap();
+    let runs = [
+        (run(&[], None), 0),
+        (run(&["text"], None), 0),
+        (run(&["repeats"], None), 0),
+        (run(&["noise"], None), 0),
+        (run(&["empty"], None), 0),
+    ];
+    let edges = b.observe(&runs);
+    b.check("zlib", runs.len(), &edges);
+}
+
+/// Lua's workload: closures, coroutines, metatables, `pcall` and `error`
+/// (Lua's errors `longjmp`), the string and table libraries, and the
+/// host's C function `add`.
+const LUA_SCRIPT: &str = r#"
+local function counter()
+  local n = 0
+  return function(k) n = n + (k or 1); return n end
+end
+local c = counter()
+for i = 1, 100 do c(i) end
+assert(c() == 5051)
+
+local gen = coroutine.wrap(function(a, b)
+  for i = a, b do coroutine.yield(i * i) end
+end)
+local sum = 0
+for _ = 1, 10 do sum = sum + gen(1, 10) end
+assert(sum == 385)
+local co = coroutine.create(function(x) local y = coroutine.yield(x + 1); error("boom " .. y) end)
+local ok, v = coroutine.resume(co, 1)
+assert(ok and v == 2)
+ok, v = coroutine.resume(co, 3)
+assert(not ok and string.find(v, "boom 3"))
+
+local Vec = {}
+Vec.__index = Vec
+Vec.__add = function(a, b) return setmetatable({x = a.x + b.x, y = a.y + b.y}, Vec) end
+Vec.__eq = function(a, b) return a.x == b.x and a.y == b.y end
+Vec.__tostring = function(a) return string.format("(%d, %d)", a.x, a.y) end
+Vec.__len = function(a) return a.x * a.x + a.y * a.y end
+function Vec.new(x, y) return setmetatable({x = x, y = y}, Vec) end
+function Vec:scale(k) return Vec.new(self.x * k, self.y * k) end
+local p = Vec.new(1, 2) + Vec.new(3, 4):scale(2)
+assert(p == Vec.new(7, 10) and tostring(p) == "(7, 10)" and #p == 149)
+local proxy = setmetatable({}, {__index = function(t, k) return k .. "!" end,
+                                __newindex = function(t, k, v) rawset(t, k, v * 2) end,
+                                __call = function(self, a) return a + 1 end})
+proxy.z = 21
+assert(proxy.q == "q!" and proxy.z == 42 and proxy(1) == 2)
+
+local ok2, err = pcall(function() error({code = 7}) end)
+assert(not ok2 and err.code == 7)
+local ok3, err3 = pcall(function() local t = nil; return t.x end)
+assert(not ok3 and type(err3) == "string")
+assert(select(2, xpcall(function() error("deep") end, function(m) return "handled: " .. m end)):find("handled"))
+
+local words = {}
+for w in string.gmatch("the quick brown fox jumps over the lazy dog", "%a+") do
+  words[#words + 1] = w:upper()
+end
+table.sort(words, function(a, b) return #a < #b or (#a == #b and a < b) end)
+assert(table.concat(words, " ", 1, 3) == "DOG FOX THE")
+local s = string.rep("ab", 50, ",")
+assert(#s == 149 and s:sub(1, 5) == "ab,ab")
+assert(string.gsub("hello world", "o", "0") == "hell0 w0rld")
+assert(("%5.2f|%-4s|%x"):format(3.14159, "x", 255) == " 3.14|x   |ff")
+local packed = string.pack("i4 z", 1234, "lua")
+assert(string.unpack("i4", packed) == 1234)
+local t = {}
+for i = 1, 200 do table.insert(t, (i * 37) % 101) end
+table.sort(t)
+table.remove(t, 1)
+assert(#t == 199 and t[1] <= t[2])
+local moved = table.move(t, 1, 10, 1, {})
+assert(#moved == 10 and table.unpack(moved, 1, 1) == t[1])
+local total = 0
+for i = 1, 10 do total = total + add(i, i) end
+assert(total == 110)
+local big = {}
+for i = 1, 5000 do big["k" .. i] = i end
+big = nil
+collectgarbage()
+assert(math.max(3, 9, 4) == 9 and math.floor(3.7) == 3 and utf8.char(72, 105) == "Hi")
+"#;
+
+#[test]
+#[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet"]
+fn every_observed_call_edge_of_lua_is_in_pointees_call_graph() {
+    let Some(b) = build(&LUA) else { return };
+    let runs = [
+        // The host's own script.
+        (run(&[], None), 0),
+        (run(&[LUA_SCRIPT], None), 0),
+        // A script that fails: the host reports it, exit code 1.
+        (run(&["local t = setmetatable({}, {__index = function() error('no') end}) return t.x"], None), 1),
+        // A syntax error.
+        (run(&["return +"], None), 1),
+    ];
+    let edges = b.observe(&runs);
+    b.check("lua", runs.len(), &edges);
 }

@@ -5,15 +5,27 @@
 //! Every object whose address is ever taken lives as long as the program
 //! (globals, `main`'s locals, heap objects that are never freed), so the
 //! runtime can name any pointer value from a table of addresses printed by
-//! the program itself (`O name class address`). Callees' locals never have
-//! their address taken. Every dereference is guarded by `if (p)`, every
-//! pointer is initialised, loops run `in[k]` (at most 3) times, and every
-//! call in a generated function is guarded by a global depth counter, so
-//! recursion (direct, or through function pointers) is bounded.
+//! the program itself (`O name class address`; an address with several
+//! names, such as a struct and its first member or a union's members, is
+//! printed once per name). Callees' locals never have their address taken.
+//! Every dereference is guarded by `if (p)`, every pointer is initialised,
+//! loops run `in[k]` (at most 3) times, and every call in a generated
+//! function is guarded by a global depth counter, so recursion (direct, or
+//! through function pointers) is bounded.
 //!
-//! Constructs the soundness probes record as known problems are not
-//! generated: unions, `memcpy` of arrays, casts between struct and
-//! first-member pointers, unknown (declared-only) functions.
+//! Shapes: fields, arrays and pointer arithmetic, the heap, struct copies,
+//! unions (a pointer written through one member, read through another),
+//! `memcpy`/`memmove` of arrays of pointers and of structs, casts between
+//! a struct and its first member (`struct T { struct S base; .. }`), calls
+//! through function pointers and tables, and unknown functions: declared
+//! in the program, defined in a second file (`Program::unknown`) that gcc
+//! compiles and the analysis never sees.
+//!
+//! Each call of a generated function is bracketed by `CALLED(__LINE__)` and
+//! `RETURNED()`, and each probe is preceded by `CONTEXT()`; for gcc
+//! (`-DORACLE_RT`) they keep a stack of call lines and print it (`C line..`)
+//! before the probe's `P` line, so the oracle knows the call chain of every
+//! observation; for the analysis they expand to nothing.
 
 /// splitmix64: tiny, deterministic, good enough to pick shapes.
 pub struct Rng(u64);
@@ -76,6 +88,8 @@ pub struct Probe {
 
 pub struct Program {
     pub text: String,
+    /// The unknown functions' definitions: a second file for gcc only.
+    pub unknown: String,
     pub probes: Vec<Probe>,
     /// Inputs to run the program with (`argv[1]`).
     pub inputs: Vec<u32>,
@@ -102,6 +116,15 @@ struct Gen {
     cycles: bool,
     /// Generate backward walks over arrays and negative indices.
     backward: bool,
+    /// Generate casts between a struct pointer and its first member's
+    /// pointer when the member is a pointer: loads and stores through
+    /// `(int **)sp`, and `((struct S *)&s.f)->h`. FIXME: off by default
+    /// until the engine handles them: today `*(int **)sp` reads and writes
+    /// the struct's own location (no facts) rather than its first member,
+    /// and a field of `(struct S *)&s.f` stays `s.f` (a pointer member has
+    /// no fields); reduced in `fixtures/c/soundness/first_member_cast.c`.
+    /// The struct-to-struct casts (`struct T` and its `base`) are on.
+    first_member_loads: bool,
     /// The current function: `None` is `main`.
     func: Option<usize>,
     loop_depth: usize,
@@ -160,10 +183,24 @@ impl Gen {
                 "&g_a[2]".into(),
                 "&g_s0.f".into(),
                 "&g_s0.h".into(),
+                "&g_b[0]".into(),
+                "&g_u0.a".into(),
+                "&g_u1.b".into(),
+                "&g_t0.extra".into(),
             ],
-            Class::S => vec!["&g_s0".into(), "&g_s1".into()],
+            Class::S => vec![
+                "&g_s0".into(),
+                "&g_s1".into(),
+                "&g_t0.base".into(),
+                // a first-member cast: `g_t1` begins with its `base`
+                "(struct S *)&g_t1".into(),
+            ],
             Class::Fn => (0..self.nfuncs).map(|k| format!("f{k}")).collect(),
         };
+        if c == Class::IntPtr && self.first_member_loads {
+            // a first-member cast: the struct's address is its `f`'s
+            v.push("(int **)&g_s1".into());
+        }
         if self.in_main() {
             match c {
                 Class::Int => v.extend(["&m_i0".into(), "&m_i1".into()]),
@@ -192,7 +229,12 @@ impl Gen {
             4 => "NULL".into(),
             5 if c == Class::Int => {
                 let k = self.index(3);
-                format!("g_a[{k}]")
+                let from = *self.rng.pick(&["g_a", "g_a", "g_b"]);
+                format!("{from}[{k}]")
+            }
+            5 if c == Class::IntPtr => {
+                let k = self.rng.below(2);
+                format!("&g_u{k}.{}", self.rng.pick(&["a", "b"]))
             }
             6 if c == Class::IntPtr => {
                 // pointer arithmetic (forward only: see `backward`)
@@ -248,6 +290,8 @@ impl Gen {
     /// `printf` of `expr` (a pointer to `c`) on its own line.
     fn probe(&mut self, indent: usize, expr: &str, c: Class) {
         let id = self.probes.len();
+        // The call chain that reached the probe, printed before it (gcc only).
+        self.emit(indent, "CONTEXT();");
         let text = format!("printf(\"P {id} %p\\n\", (void *)({expr}));");
         // The last character of `expr` (the innermost expression there is
         // `expr` itself), or its `*` (at its last character `q` is innermost).
@@ -314,21 +358,34 @@ impl Gen {
         match choice {
             0..=2 => {
                 let k = direct.start + self.rng.below(direct.len());
-                self.emit(i, format!("{assign}f{k}{args};"));
+                self.emit(i, format!("CALLED(__LINE__); {assign}f{k}{args}; RETURNED();"));
             }
             3 => {
                 let v = self.vars(Class::Fn);
                 let fp = self.rng.pick(&v).clone();
-                self.emit(i, format!("if ({fp}) {assign}{fp}{args};"));
+                self.emit(
+                    i,
+                    format!("if ({fp}) {{ CALLED(__LINE__); {assign}{fp}{args}; RETURNED(); }}"),
+                );
             }
             4 => {
                 let k = self.index(3);
-                self.emit(i, format!("if (g_tab[{k}]) {assign}g_tab[{k}]{args};"));
+                self.emit(
+                    i,
+                    format!(
+                        "if (g_tab[{k}]) {{ CALLED(__LINE__); {assign}g_tab[{k}]{args}; RETURNED(); }}"
+                    ),
+                );
             }
             _ => {
                 let v = self.vars(Class::S);
                 let sp = self.rng.pick(&v).clone();
-                self.emit(i, format!("if ({sp} && {sp}->op) {assign}{sp}->op{args};"));
+                self.emit(
+                    i,
+                    format!(
+                        "if ({sp} && {sp}->op) {{ CALLED(__LINE__); {assign}{sp}->op{args}; RETURNED(); }}"
+                    ),
+                );
             }
         }
         if guard {
@@ -348,7 +405,7 @@ impl Gen {
         let c = self.class();
         let vars = self.vars(c);
         let v = self.rng.pick(&vars).clone();
-        match self.rng.below(32) {
+        match self.rng.below(35) {
             0..=4 => {
                 let r = self.rvalue(c);
                 self.emit(indent, format!("{v} = {r};"));
@@ -481,6 +538,10 @@ impl Gen {
                 );
                 self.emit(
                     indent + 2,
+                    format!("printf(\"O heap@{line} ip %p same\\n\", (void *)n);"),
+                );
+                self.emit(
+                    indent + 2,
                     format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"),
                 );
                 self.emit(indent + 2, "l_s0 = n;");
@@ -488,6 +549,12 @@ impl Gen {
                 self.emit(indent + 1, "}");
                 self.emit(indent, "}");
             }
+            17 => self.union_stmt(indent),
+            18 => self.copy_stmt(indent),
+            19 => self.first_member_stmt(indent),
+            // Rare: the engine's clobbering of what unknown code reaches is
+            // slow in loops (a program with a few in loops took minutes).
+            32 => self.unknown_call(indent),
             20 => {
                 // struct copies
                 let a = self.struct_var();
@@ -646,6 +713,10 @@ impl Gen {
                 );
                 self.emit(
                     indent + 2,
+                    format!("printf(\"O heap@{line} ip %p same\\n\", (void *)n);"),
+                );
+                self.emit(
+                    indent + 2,
                     format!("printf(\"O heap@{line}.h ip %p\\n\", (void *)&n->h);"),
                 );
                 if self.rng.chance(50) {
@@ -735,6 +806,158 @@ impl Gen {
         }
     }
 
+    /// A pointer written through one member of a union, read through
+    /// another; a member's address; a union copied whole.
+    fn union_stmt(&mut self, indent: usize) {
+        let ps = self.vars(Class::Int);
+        let p = self.rng.pick(&ps).clone();
+        let (k, j) = (self.rng.below(2), self.rng.below(2));
+        match self.rng.below(3) {
+            0 => {
+                let r = self.rvalue(Class::Int);
+                self.emit(indent, format!("g_u{k}.a = {r};"));
+                self.emit(indent, format!("{p} = g_u{j}.b;"));
+                self.maybe_probe(indent, &p, Class::Int);
+            }
+            1 => {
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                let m = *self.rng.pick(&["a", "b"]);
+                self.emit(indent, format!("{q} = &g_u{k}.{m};"));
+                self.maybe_probe(indent, &q, Class::IntPtr);
+                self.emit(indent, format!("if ({q}) {p} = *{q};"));
+                self.maybe_probe(indent, &p, Class::Int);
+            }
+            _ => {
+                self.emit(indent, format!("g_u{k} = g_u{};", 1 - k));
+                self.emit(indent, format!("{p} = g_u{k}.a;"));
+                self.maybe_probe(indent, &p, Class::Int);
+            }
+        }
+    }
+
+    /// `memcpy`/`memmove` of arrays of pointers (whole, or a part at an
+    /// offset) and of structs; then an element or a field read.
+    fn copy_stmt(&mut self, indent: usize) {
+        let ps = self.vars(Class::Int);
+        let p = self.rng.pick(&ps).clone();
+        match self.rng.below(5) {
+            0 => self.emit(indent, "memcpy(g_b, g_a, sizeof g_a);"),
+            1 => self.emit(indent, "memcpy(&g_b[1], &g_a[0], 2 * sizeof(int *));"),
+            2 => self.emit(indent, "memmove(g_a, &g_b[1], 2 * sizeof(int *));"),
+            3 if self.in_main() => {
+                let k = self.rng.below(2);
+                self.emit(indent, format!("memcpy(m_a, &g_b[{k}], sizeof m_a);"));
+                let k = self.index(2);
+                self.emit(indent, format!("{p} = m_a[{k}];"));
+                self.maybe_probe(indent, &p, Class::Int);
+                return;
+            }
+            _ => {
+                let s = self.struct_var();
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                self.emit(
+                    indent,
+                    format!("if ({sp}) memmove(&{s}, {sp}, sizeof(struct S));"),
+                );
+                self.emit(indent, format!("{p} = {s}.f;"));
+                self.maybe_probe(indent, &p, Class::Int);
+                return;
+            }
+        }
+        let k = self.index(3);
+        let from = *self.rng.pick(&["g_a", "g_b"]);
+        self.emit(indent, format!("{p} = {from}[{k}];"));
+        self.maybe_probe(indent, &p, Class::Int);
+    }
+
+    /// Casts between a struct and its first member: a `struct S *` read as
+    /// the `int **` of its `f`, a first member's address as the struct's,
+    /// and a `struct T *` taken back from the `struct S *` of its `base`.
+    fn first_member_stmt(&mut self, indent: usize) {
+        let ps = self.vars(Class::Int);
+        let p = self.rng.pick(&ps).clone();
+        match self.rng.below(3) {
+            0 if self.first_member_loads => {
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                self.emit(indent, format!("if ({sp}) {q} = (int **){sp};"));
+                self.maybe_probe(indent, &q, Class::IntPtr);
+                self.emit(indent, format!("if ({q}) {p} = *{q};"));
+                self.maybe_probe(indent, &p, Class::Int);
+            }
+            1 if self.first_member_loads => {
+                let s = self.struct_var();
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                self.emit(indent, format!("{sp} = (struct S *)&{s}.f;"));
+                self.maybe_probe(indent, &sp, Class::S);
+            }
+            _ => {
+                let c = self.counter;
+                self.counter += 1;
+                let j = self.rng.below(8);
+                let r = self.rvalue(Class::Int);
+                self.emit(indent, "{");
+                self.emit(
+                    indent + 1,
+                    format!("struct S *b{c} = in[{j}] ? &g_t0.base : (struct S *)&g_t1;"),
+                );
+                self.emit(indent + 1, format!("struct T *t{c} = (struct T *)b{c};"));
+                self.emit(indent + 1, format!("if (in[{}]) t{c}->extra = {r};", (j + 1) % 8));
+                self.emit(indent + 1, format!("{p} = t{c}->extra;"));
+                self.maybe_probe(indent + 1, &p, Class::Int);
+                self.maybe_probe(indent + 1, &format!("b{c}"), Class::S);
+                self.emit(indent + 1, format!("{p} = t{c}->base.f;"));
+                self.maybe_probe(indent + 1, &p, Class::Int);
+                self.emit(indent, "}");
+            }
+        }
+    }
+
+    /// A call of an unknown function (`UNKNOWN_FUNCTIONS`: defined in the
+    /// file only gcc compiles): it stores its arguments into globals and
+    /// through pointers, returns globals or what it was given.
+    fn unknown_call(&mut self, indent: usize) {
+        match self.rng.below(4) {
+            0 => {
+                let ps = self.vars(Class::Int);
+                let p = self.rng.pick(&ps).clone();
+                let r = self.rvalue(Class::Int);
+                self.emit(indent, format!("{p} = u_keep({r});"));
+                self.maybe_probe(indent, &p, Class::Int);
+                self.maybe_probe(indent, "g_p1", Class::Int);
+            }
+            1 => {
+                let qs = self.vars(Class::IntPtr);
+                let q = self.rng.pick(&qs).clone();
+                let r = self.rvalue(Class::Int);
+                self.emit(indent, format!("u_store({q}, {r});"));
+                self.emit(indent, format!("if ({q}) {{"));
+                self.probe(indent + 1, &format!("*{q}"), Class::Int);
+                self.emit(indent, "}");
+            }
+            2 => {
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                let s = self.rvalue(Class::S);
+                self.emit(indent, format!("{sp} = u_link({s});"));
+                self.maybe_probe(indent, &sp, Class::S);
+            }
+            _ => {
+                let ss = self.vars(Class::S);
+                let sp = self.rng.pick(&ss).clone();
+                self.emit(indent, format!("u_swap({sp});"));
+                self.emit(indent, format!("if ({sp}) {{"));
+                self.probe(indent + 1, &format!("{sp}->f"), Class::Int);
+                self.emit(indent, "}");
+            }
+        }
+    }
+
     fn block(&mut self, indent: usize, n: usize) {
         let n = 1 + self.rng.below(n);
         for _ in 0..n {
@@ -803,13 +1026,36 @@ impl Gen {
         objs.push(("g_a[+]".into(), "ip", "&g_a[2]".into()));
         objs.push(("m_a[0]".into(), "ip", "&m_a[0]".into()));
         objs.push(("m_a[+]".into(), "ip", "&m_a[1]".into()));
-        for s in ["g_s0", "g_s1", "m_s0"] {
-            objs.push((s.into(), "S", format!("&{s}")));
-            objs.push((format!("{s}.f"), "ip", format!("&{s}.f")));
+        objs.push(("g_b[0]".into(), "ip", "&g_b[0]".into()));
+        objs.push(("g_b[+]".into(), "ip", "&g_b[1]".into()));
+        objs.push(("g_b[+]".into(), "ip", "&g_b[2]".into()));
+        // A union's members share its address: one object, three names.
+        for u in ["g_u0", "g_u1"] {
+            for name in [u.to_string(), format!("{u}.a"), format!("{u}.b")] {
+                objs.push((name, "ip", format!("&{u}")));
+            }
+        }
+        // A struct and its first member share an address: as a `struct S`
+        // and as the `int *` of `f`, each is named both ways.
+        for s in ["g_s0", "g_s1", "m_s0", "g_t0.base", "g_t1.base"] {
+            let mut names = vec![s.to_string(), format!("{s}.f")];
+            if let Some(t) = s.strip_suffix(".base") {
+                names.push(t.to_string());
+            }
+            for n in &names {
+                objs.push((n.clone(), "S", format!("&{s}")));
+                objs.push((n.clone(), "ip", format!("&{s}")));
+            }
             objs.push((format!("{s}.h"), "ip", format!("&{s}.h")));
+        }
+        for t in ["g_t0", "g_t1"] {
+            objs.push((format!("{t}.extra"), "ip", format!("&{t}.extra")));
         }
         objs.push((format!("heap@{h}"), "S", "m_h0".into()));
         objs.push((format!("heap@{h}.f"), "ip", "&m_h0->f".into()));
+        // (its first member's other name; the same address as `heap@{h}`,
+        // so it stays the site's newest object)
+        objs.push((format!("heap@{h}"), "ip", "m_h0".into()));
         objs.push((format!("heap@{h}.h"), "ip", "&m_h0->h".into()));
         objs.push((format!("heap@{c}"), "ip", "m_c0".into()));
         for k in 0..self.nfuncs {
@@ -834,7 +1080,56 @@ impl Gen {
     }
 }
 
-pub fn generate(seed: u64, cycles: bool, backward: bool) -> Program {
+/// The run-time side of the call chains: a stack of call lines, printed
+/// before each probe (`C line..`); nothing for the analysis.
+const CONTEXT_MACROS: &str = "\
+#ifdef ORACLE_RT
+int cs_line[64], cs_n;
+#define CALLED(l) (cs_line[cs_n++] = (l))
+#define RETURNED() (cs_n--)
+#define CONTEXT() do { printf(\"C\"); for (int i_ = 0; i_ < cs_n; i_++) printf(\" %d\", cs_line[i_]); printf(\"\\n\"); } while (0)
+#else
+#define CALLED(l)
+#define RETURNED()
+#define CONTEXT()
+#endif
+";
+
+/// The types both files share.
+const TYPES: &str = "\
+struct S;
+typedef int *(*fn_t)(int *, int **, int **, struct S *);
+struct S { int *f; int *h; int **g; struct S *n; fn_t op; };
+struct T { struct S base; int *extra; };
+union U { int *a; int *b; };
+";
+
+/// What the unknown functions use of the program.
+const UNKNOWN_GLOBALS: &str = "\
+extern int *g_p0, *g_p1;
+extern struct S g_s1;
+";
+
+/// Functions the analysis sees declared only (each line ending in ` {` is
+/// a definition's first line: the program declares it).
+const UNKNOWN_FUNCTIONS: &str = "\
+int *u_keep(int *a) {
+    if (a) g_p1 = a;
+    return g_p0;
+}
+void u_store(int **q, int *v) {
+    if (q) *q = v;
+}
+struct S *u_link(struct S *s) {
+    if (s && s->n) return s->n;
+    return &g_s1;
+}
+void u_swap(struct S *s) {
+    if (s) { int *t = s->f; s->f = s->h; s->h = t; }
+}
+";
+
+pub fn generate(seed: u64, cycles: bool, backward: bool, first_member_loads: bool) -> Program {
     let mut rng = Rng::new(seed);
     let nfuncs = 2 + rng.below(3);
     let inputs = (0..8).map(|_| rng.below(1 << 16) as u32).collect();
@@ -845,6 +1140,7 @@ pub fn generate(seed: u64, cycles: bool, backward: bool) -> Program {
         nfuncs,
         cycles,
         backward,
+        first_member_loads,
         func: None,
         loop_depth: 0,
         counter: 0,
@@ -852,15 +1148,14 @@ pub fn generate(seed: u64, cycles: bool, backward: bool) -> Program {
     };
     g.emit(0, "#include <stdio.h>");
     g.emit(0, "#include <stdlib.h>");
-    g.emit(0, "struct S;");
-    g.emit(
-        0,
-        "typedef int *(*fn_t)(int *, int **, int **, struct S *);",
-    );
-    g.emit(
-        0,
-        "struct S { int *f; int *h; int **g; struct S *n; fn_t op; };",
-    );
+    g.emit(0, "#include <string.h>");
+    for line in CONTEXT_MACROS.lines().chain(TYPES.lines()) {
+        g.emit(0, line);
+    }
+    for line in UNKNOWN_FUNCTIONS.lines().filter(|l| l.ends_with(" {")) {
+        // The prototype only: the body is in the file the analysis never sees.
+        g.emit(0, format!("{};", line.trim_end_matches(" {")));
+    }
     for k in 0..nfuncs {
         g.emit(
             0,
@@ -872,7 +1167,9 @@ pub fn generate(seed: u64, cycles: bool, backward: bool) -> Program {
     g.emit(0, "int g_i0, g_i1, g_i2;");
     g.emit(0, "int *g_p0, *g_p1 = &g_i1;");
     g.emit(0, "int **g_q0;");
-    g.emit(0, "int *g_a[3] = { &g_i0 };");
+    g.emit(0, "int *g_a[3] = { &g_i0 }, *g_b[3];");
+    g.emit(0, "union U g_u0, g_u1 = { &g_i2 };");
+    g.emit(0, "struct T g_t0, g_t1 = { { &g_i0, &g_i1 }, &g_i2 };");
     g.emit(
         0,
         "struct S g_s0, g_s1 = { &g_i2, NULL, &g_p0, &g_s0, f0 };",
@@ -887,8 +1184,10 @@ pub fn generate(seed: u64, cycles: bool, backward: bool) -> Program {
     g.main();
     let mut text = g.lines.join("\n");
     text.push('\n');
+    let unknown = format!("{TYPES}{UNKNOWN_GLOBALS}{UNKNOWN_FUNCTIONS}");
     Program {
         text,
+        unknown,
         probes: g.probes,
         inputs,
     }
