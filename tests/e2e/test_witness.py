@@ -144,7 +144,7 @@ async def test_find_an_input_then_write_the_test_that_faults_there(client: Langu
     # on the warned line under AddressSanitizer.
     test = pathlib.Path(answer["test"])
     await wait_until(lambda: test.exists())
-    assert client.offers and "Write a C test" in client.offers[0]
+    assert client.offers and "Write a test that builds it (push_witness_6.c)" in client.offers[0]
     if shutil.which("gcc") is None:
         pytest.skip("gcc is missing: the test is not built")
     exe = client.workspace_dir / "witness_test"
