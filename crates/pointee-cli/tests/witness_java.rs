@@ -4,13 +4,16 @@
 //! java, throws `NullPointerException` with the marked line as the stack
 //! trace's first frame. Where a mark names the fixture's predicate
 //! (`check=P`), the emitted input and every input test generation makes
-//! for the method satisfy it.
+//! for the method satisfy it. The Java programs run in one JVM
+//! (`tests/java-batch`), each compiled and run on its own.
 
+#[path = "../../../tests/java-batch/batch.rs"]
+mod batch;
 mod common;
 
+use batch::Job;
 use common::{files_with, pointee, witness_marks, witness_outcome};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 /// One `// WITNESS(p): OUTCOME [assumes=N] [check=PREDICATE]`.
 #[derive(Debug)]
@@ -55,17 +58,12 @@ fn fixtures() -> Vec<PathBuf> {
     files_with("fixtures/witness-java", "java")
 }
 
-fn has_jdk() -> bool {
-    let ok = |c: &str| {
-        Command::new(c)
-            .arg("-version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    ok("javac") && ok("java")
-}
+/// The time bound of every witness search here: far past the path bound,
+/// so the answer depends on the bounds, never on the machine's load (at
+/// load 14 `TreeInsert.java:33` ran out of the default 5 s).
+const UNTIMED: [&str; 2] = ["--time-ms", "600000"];
 
-/// A fresh directory for one fixture's classes and tests.
+/// A fresh directory for one fixture's emitted tests.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "pointee-witness-java-{}-{name}",
@@ -76,29 +74,16 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Compiles `sources` into `dir`.
-fn javac(dir: &Path, sources: &[PathBuf]) {
-    let out = Command::new("javac")
-        .arg("-d")
-        .arg(dir)
-        .args(sources)
-        .output()
-        .expect("javac runs");
-    assert!(
-        out.status.success(),
-        "javac {sources:?}:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// `java -cp dir [-Dpointee.check=P] class`.
-fn java(dir: &Path, class: &str, check: Option<&str>) -> Output {
-    let mut cmd = Command::new("java");
-    cmd.arg("-cp").arg(dir);
-    if let Some(p) = check {
-        cmd.arg(format!("-Dpointee.check={p}"));
+/// `javac -d DIR sources; java -cp DIR [-Dpointee.check=P] class`, run
+/// with the others in one JVM.
+fn job(sources: Vec<PathBuf>, class: &str, check: Option<&str>) -> Job {
+    Job {
+        sources,
+        main: Some(class.to_string()),
+        props: check
+            .map(|p| vec![("pointee.check".to_string(), p.to_string())])
+            .unwrap_or_default(),
     }
-    cmd.arg(class).output().expect("java runs")
 }
 
 /// The exception and the first frame of an uncaught exception's trace:
@@ -118,31 +103,42 @@ fn thrown(stderr: &str) -> Option<(String, String, usize)> {
     Some((exception, file.to_string(), line.parse().ok()?))
 }
 
+/// What a Java run must show, checked once every run is done.
+enum Expect {
+    /// The fixture itself compiles and runs.
+    Runs(String),
+    /// The emitted test throws a NullPointerException at the marked line
+    /// of the fixture, its input satisfying the predicate it runs with.
+    Throws {
+        pos: String,
+        check: Option<String>,
+        file: String,
+        line: usize,
+    },
+}
+
 #[test]
 fn every_marked_java_dereference_gets_its_answer_and_its_test_throws_there() {
-    let jdk = has_jdk();
+    let jdk = batch::have_jdk();
     if !jdk {
         eprintln!("no JDK: the emitted Java tests are not compiled (CI installs one)");
     }
     let mut checked = 0;
     let mut failures = Vec::new();
+    let mut jobs = Vec::new();
+    let mut expect = Vec::new();
+    let mut dirs = Vec::new();
     for file in fixtures() {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let dir = scratch(&stem);
         if jdk {
-            // The fixture itself compiles and runs.
-            javac(&dir, std::slice::from_ref(&file));
-            let run = java(&dir, &stem, None);
-            assert!(
-                run.status.success(),
-                "{stem}: {}",
-                String::from_utf8_lossy(&run.stderr)
-            );
+            jobs.push(job(vec![file.clone()], &stem, None));
+            expect.push(Expect::Runs(stem.clone()));
         }
         for m in marks(&file) {
             checked += 1;
             let pos = m.position.clone();
-            let out = pointee(&["witness", &pos, "--format", "json"]);
+            let out = pointee(&["witness", &pos, "--format", "json", UNTIMED[0], UNTIMED[1]]);
             assert!(
                 out.status.success(),
                 "{pos}: {}",
@@ -169,34 +165,56 @@ fn every_marked_java_dereference_gets_its_answer_and_its_test_throws_there() {
             }
             let class = format!("Witness_{stem}_{}", m.line);
             let test = dir.join(format!("{class}.java"));
-            let out = pointee(&["witness", &pos, "--emit-test", test.to_str().unwrap()]);
+            let out = pointee(&[
+                "witness",
+                &pos,
+                "--emit-test",
+                test.to_str().unwrap(),
+                UNTIMED[0],
+                UNTIMED[1],
+            ]);
             assert!(
                 out.status.success(),
                 "{pos}: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            javac(&dir, &[file.clone(), test.clone()]);
             for check in [None, m.check.as_deref()] {
-                let run = java(&dir, &class, check);
-                let err = String::from_utf8_lossy(&run.stderr);
-                if run.status.code() == Some(3) {
-                    failures.push(format!("{pos}: the input does not satisfy {check:?}"));
-                    continue;
-                }
+                jobs.push(job(vec![file.clone(), test.clone()], &class, check));
+                expect.push(Expect::Throws {
+                    pos: pos.clone(),
+                    check: check.map(str::to_string),
+                    file: format!("{stem}.java"),
+                    line: m.line,
+                });
+            }
+        }
+        dirs.push(dir);
+    }
+    for (want, run) in expect.iter().zip(batch::run_all(&jobs)) {
+        match want {
+            Expect::Runs(stem) => assert!(run.success(), "{stem}: {}", run.stderr),
+            Expect::Throws { pos, check, .. } if run.status == 3 => {
+                failures.push(format!("{pos}: the input does not satisfy {check:?}"))
+            }
+            Expect::Throws {
+                pos, file, line, ..
+            } => {
                 let want = (
                     "java.lang.NullPointerException".to_string(),
-                    format!("{stem}.java"),
-                    m.line,
+                    file.clone(),
+                    *line,
                 );
-                if thrown(&err) != Some(want) {
+                if thrown(&run.stderr) != Some(want) {
                     failures.push(format!(
-                        "{pos}: expected a NullPointerException at line {}:\n{err}",
-                        m.line
+                        "{pos}: expected a NullPointerException at line {line}:\n{}",
+                        run.stderr
                     ));
                 }
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
+    }
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
     }
     assert!(checked >= 12, "only {checked} marks");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -204,11 +222,14 @@ fn every_marked_java_dereference_gets_its_answer_and_its_test_throws_there() {
 
 #[test]
 fn every_generated_input_satisfies_the_precondition() {
-    if !has_jdk() {
+    if !batch::have_jdk() {
         eprintln!("no JDK: skipped (CI installs one)");
         return;
     }
     let mut methods = 0;
+    let mut jobs = Vec::new();
+    let mut names = Vec::new();
+    let mut dirs = Vec::new();
     for file in fixtures() {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for m in marks(&file).into_iter().filter(|m| m.check.is_some()) {
@@ -222,6 +243,8 @@ fn every_generated_input_satisfies_the_precondition() {
                 "--all",
                 "--emit-test",
                 tests.to_str().unwrap(),
+                UNTIMED[0],
+                UNTIMED[1],
             ]);
             assert!(
                 out.status.success(),
@@ -239,18 +262,26 @@ fn every_generated_input_satisfies_the_precondition() {
                 .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
                 .collect();
             sources.push(file.clone());
-            javac(&dir, &sources);
             for class in classes {
-                let run = java(&dir, &class, m.check.as_deref());
-                assert_ne!(
-                    run.status.code(),
-                    Some(3),
+                jobs.push(job(sources.clone(), &class, m.check.as_deref()));
+                names.push(format!(
                     "{pos}: {class}'s input does not satisfy {:?}",
                     m.check
-                );
+                ));
             }
-            let _ = std::fs::remove_dir_all(&dir);
+            dirs.push(dir);
         }
+    }
+    let runs = batch::run_all(&jobs);
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    for (name, run) in names.iter().zip(runs) {
+        assert!(
+            run.status != 3 && !run.stderr.contains("error: compilation failed"),
+            "{name}: {}",
+            run.stderr
+        );
     }
     assert!(methods >= 3, "only {methods} methods with a predicate");
 }

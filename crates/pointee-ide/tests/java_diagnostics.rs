@@ -3,8 +3,11 @@
 //! and every mark is found, exactly. Each fixture is real Java: it compiles
 //! and runs (`java File.java`); a `// RUN: clean` one runs without an
 //! exception, a `// RUN: throws NullPointerException` one throws it at a
-//! line marked `null-deref error`.
+//! line marked `null-deref error`. They all run in one JVM
+//! (`tests/java-batch`), each on its own.
 
+#[path = "../../../tests/java-batch/batch.rs"]
+mod batch;
 mod expect;
 mod marks;
 
@@ -12,7 +15,6 @@ use marks::{marks, Finding};
 use pointee_ide::{Config, Lang, Severity, JAVA_RULES};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java-diagnostics")
@@ -120,16 +122,9 @@ fn unreachable_methods_are_faded_hints_only_with_an_entry() {
     assert!(got.is_empty(), "{:?}", report.diagnostics);
 }
 
-fn have_jdk() -> bool {
-    Command::new("javac")
-        .arg("-version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn java_checker_fixtures_run_as_they_say() {
-    if !have_jdk() {
+    if !batch::have_jdk() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI needs javac and java for this test"
@@ -138,15 +133,16 @@ fn java_checker_fixtures_run_as_they_say() {
         return;
     }
     let mut failures = Vec::new();
-    for path in fixtures() {
+    let paths = fixtures();
+    // As `java FILE.java`: compiled in memory, the first class run.
+    let jobs: Vec<batch::Job> = paths.iter().map(|p| batch::Job::source_file(p)).collect();
+    for (path, run) in paths.iter().zip(batch::run_all(&jobs)) {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
         let mode = marks::run_mode(&name, &text, "clean|throws NullPointerException");
-        // Source-file mode compiles in memory and runs the first class.
-        let run = Command::new("java").arg(&path).output().unwrap();
-        let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+        let stderr = &run.stderr;
         match mode.as_str() {
-            "clean" if !run.status.success() => {
+            "clean" if !run.success() => {
                 failures.push(format!("{name}: should run clean: {stderr}"))
             }
             "clean" => {}
