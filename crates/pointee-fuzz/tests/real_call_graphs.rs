@@ -62,7 +62,8 @@ const BZIP2: Real = Real {
 
 const ZLIB: Real = Real {
     name: "zlib",
-    dependency: "libz-sys = { version = \"=1.1.20\", default-features = false, features = [\"static\"] }",
+    dependency:
+        "libz-sys = { version = \"=1.1.20\", default-features = false, features = [\"static\"] }",
     folder: "libz-sys-1.1.20/src/zlib",
     units: &[],
     main: Some("tests/real/zlib_main.c"),
@@ -156,7 +157,10 @@ fn build(real: &Real) -> Option<Built> {
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
     let Some(src) = sources(real, &work) else {
-        skip_or_fail(&format!("{}'s sources could not be fetched", real.dependency));
+        skip_or_fail(&format!(
+            "{}'s sources could not be fetched",
+            real.dependency
+        ));
         return None;
     };
     let dir = work.join(real.name);
@@ -265,15 +269,14 @@ impl Built {
         for (i, (r, code)) in runs.iter().enumerate() {
             let calls = self.work.join(format!("run{i}.calls"));
             let got = self.run(r, &calls);
-            assert_eq!(got, Some(*code), "run {i} ({:?}) of {}", r.args, self.exe.display());
+            assert_eq!(
+                got,
+                Some(*code),
+                "run {i} ({:?}) of {}",
+                r.args,
+                self.exe.display()
+            );
             edges.extend(observed(&self.exe, &calls));
-        }
-        if let Some(out) = std::env::var_os("POINTEE_REAL_EDGES") {
-            let text: String = edges
-                .iter()
-                .map(|(a, b)| format!("{} -> {b}\n", a.as_deref().unwrap_or("(outside)")))
-                .collect();
-            std::fs::write(out, text).unwrap();
         }
         edges
     }
@@ -281,6 +284,14 @@ impl Built {
     /// Checks the observed edges against pointee's call graph of the
     /// program its model names; prints the figures.
     fn check(&self, name: &str, runs: usize, edges: &BTreeSet<(Option<String>, String)>) {
+        // Here, with every run's edges (a test may observe more than once).
+        if let Some(out) = std::env::var_os("POINTEE_REAL_EDGES") {
+            let text: String = edges
+                .iter()
+                .map(|(a, b)| format!("{} -> {b}\n", a.as_deref().unwrap_or("(outside)")))
+                .collect();
+            std::fs::write(out, text).unwrap();
+        }
         let between = edges
             .iter()
             .filter(|(a, b)| {
@@ -518,7 +529,13 @@ fn every_observed_call_edge_of_lua_is_in_pointees_call_graph() {
         (run(&[], None), 0),
         (run(&[LUA_SCRIPT], None), 0),
         // A script that fails: the host reports it, exit code 1.
-        (run(&["local t = setmetatable({}, {__index = function() error('no') end}) return t.x"], None), 1),
+        (
+            run(
+                &["local t = setmetatable({}, {__index = function() error('no') end}) return t.x"],
+                None,
+            ),
+            1,
+        ),
         // A syntax error.
         (run(&["return +"], None), 1),
     ];
