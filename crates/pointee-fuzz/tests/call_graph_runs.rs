@@ -114,6 +114,14 @@ fn every_observed_call_edge_is_in_pointees_call_graph() {
             run.status.code()
         );
         programs += 1;
+        let edges = observed(&exe, &calls);
+        // Only calls from outside the program (`main` from the C library):
+        // nothing to ask pointee, so neither its view nor its analysis is
+        // built.
+        if edges.iter().all(|(caller, _)| caller.is_none()) {
+            from_outside += edges.len();
+            continue;
+        }
         // pointee's call graph of the same files (the folder's headers too).
         let mut files = vec![(
             path.file_name().unwrap().to_string_lossy().into_owned(),
@@ -132,7 +140,7 @@ fn every_observed_call_edge_is_in_pointees_call_graph() {
         let host = AnalysisHost::with_files(files.clone(), Config::default());
         let a = host.analysis();
         let file = a.file_id(&files[0].0).unwrap();
-        for (caller, callee) in observed(&exe, &calls) {
+        for (caller, callee) in edges {
             let Some(caller) = caller.filter(|c| defined.contains(c) && defined.contains(&callee))
             else {
                 from_outside += 1;
