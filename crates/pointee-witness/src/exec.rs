@@ -5,21 +5,26 @@
 //! (objects with cells by path) and the record of the input chosen so far.
 //! Statements map a state to the states that follow it: a read of an input
 //! pointer not yet given a value forks one state per candidate; a branch
-//! forks one per side. Integers are not modelled: a branch the IR keeps
-//! opaque takes both sides, and the witness counts it as assumed.
+//! forks one per side. Integers are symbolic ([`Num`]): an input integer
+//! cell is a fresh constant when first read, integer stores keep their
+//! expression, and an integer comparison forks the sides Z3 finds
+//! satisfiable. A branch the IR keeps opaque (or a comparison on an
+//! integer the executor does not know) takes both sides, and the witness
+//! counts it as assumed.
 //!
 //! Never does I/O; facts come only through [`Facts`].
 
-use crate::solve;
+use crate::solve::{self, IntFact, Num};
 use crate::spec::{Atom, Term};
 use crate::{
     Bounds, Decision, Facts, Fault, InputObject, Outcome, Pointee, Query, Stats, Value, Witness,
 };
 use pointee_ir::{
-    Base, Basic, Callee, Class, Cond, Function, GlobalInit, GlobalKind, Name, Place, Point,
-    Program, Rvalue, Sel, Stmt, StmtId, Type, VarId, VarKind,
+    Base, Basic, Callee, Class, Cond, Function, GlobalInit, GlobalKind, IntExpr, Name, Operand,
+    Place, Point, Program, Rvalue, Sel, Stmt, StmtId, Type, VarId, VarKind,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Searches an input of `query.function` that makes the dereference of
@@ -95,6 +100,8 @@ impl<'p, 'q> Executor<'p, 'q> {
             allocs: 0,
             failed_allocs: Vec::new(),
             frames_pushed: 1,
+            int_inputs: Vec::new(),
+            int_facts: Vec::new(),
         };
         st.frames[0].input = true;
         let mut starts = vec![st];
@@ -143,8 +150,12 @@ enum Val {
     /// The address of a cell: a location and a path inside it.
     Ptr(Loc, Vec<Sel>),
     Func(Name),
-    /// Any non-pointer value.
+    /// A non-pointer value the executor does not know.
     Int,
+    /// An integer it knows (symbolically).
+    Num(Rc<Num>),
+    /// An input integer not read yet.
+    LazyInt,
     /// Never written (an uninitialised local, `malloc`'s memory).
     Undef,
     /// Made by code the executor does not model.
@@ -253,6 +264,11 @@ struct State<'p> {
     failed_allocs: Vec<u32>,
     /// Frames pushed so far on the path (the next frame's id).
     frames_pushed: usize,
+    /// The input's integer cells read so far (`Num::Input(k)` is the
+    /// value of the k-th).
+    int_inputs: Vec<(Loc, Vec<Sel>)>,
+    /// The integer branches the path took.
+    int_facts: Vec<IntFact>,
 }
 
 impl<'p> State<'p> {
@@ -414,13 +430,23 @@ fn dispatch<'p>(program: &'p Program, class: &str, signature: &str) -> Option<&'
         .and_then(|f| program.function(f))
 }
 
-/// The value of a cell of the input never read: a pointer waits to be
-/// chosen, anything else is some scalar.
+/// The value of a cell of the input never read: a pointer or an integer
+/// waits to be chosen, anything else is some scalar.
 fn input_value(ty: Type) -> Val {
     if ty.is_pointer_like() {
         Val::Lazy(ty)
+    } else if ty == Type::Scalar {
+        Val::LazyInt
     } else {
         Val::Int
+    }
+}
+
+/// `k`, `n`, `x->key` for the path decisions.
+fn operand_text(f: &Function, o: &Operand, spelling: Spelling) -> String {
+    match o {
+        Operand::Place(p) => place_text(f, p, spelling),
+        Operand::Int(k) => k.to_string(),
     }
 }
 
@@ -474,6 +500,12 @@ fn cond_text(f: &Function, c: &Cond, spelling: Spelling) -> Option<String> {
         Cond::IsNull(p) => format!("{} == {null}", place_text(f, p, spelling)),
         Cond::NotNull(p) => format!("{} != {null}", place_text(f, p, spelling)),
         Cond::Opaque => return None,
+        Cond::Compare(a, op, b) => format!(
+            "{} {} {}",
+            operand_text(f, a, spelling),
+            op.token(),
+            operand_text(f, b, spelling)
+        ),
         Cond::And(a, b) => format!(
             "{} && {}",
             cond_text(f, a, spelling)?,
@@ -686,6 +718,30 @@ impl<'p> Executor<'p, '_> {
                 st.assumed += 1;
                 vec![(st.clone(), true), (st, false)]
             }
+            Cond::Compare(a, op, b) => {
+                let mut out = Vec::new();
+                for (st, x) in self.operand(st, a) {
+                    for (mut st, y) in self.operand(st, b) {
+                        let (Some(x), Some(y)) = (x.clone(), y) else {
+                            // An integer not modelled: both sides, assumed.
+                            st.assumed += 1;
+                            out.push((st.clone(), true));
+                            out.push((st, false));
+                            continue;
+                        };
+                        for (side, op) in [(true, *op), (false, op.negate())] {
+                            let mut s = st.clone();
+                            s.int_facts.push((x.clone(), op, y.clone()));
+                            if solve::integers(s.int_inputs.len(), &s.int_facts).is_some() {
+                                out.push((s, side));
+                            } else {
+                                self.stats.infeasible += 1;
+                            }
+                        }
+                    }
+                }
+                out
+            }
             Cond::And(a, b) | Cond::Or(a, b) => {
                 let is_and = matches!(c, Cond::And(..));
                 let mut out = Vec::new();
@@ -848,6 +904,17 @@ impl<'p> Executor<'p, '_> {
             self.stats.infeasible += 1;
             return None;
         }
+        let Some(ints) = solve::integers(st.int_inputs.len(), &st.int_facts) else {
+            self.stats.infeasible += 1;
+            return None;
+        };
+        // The model's value of each integer input cell read.
+        let int_at = |l: &Loc, path: &[Sel]| {
+            st.int_inputs
+                .iter()
+                .position(|(il, ip)| il == l && ip == path)
+                .map(|k| Value::Int(ints[k]))
+        };
         let value = |obj: Option<usize>| match obj {
             None => Value::Null,
             Some(k) => Value::Object(number(k)),
@@ -874,6 +941,7 @@ impl<'p> Executor<'p, '_> {
                             .find(|(l, path, _)| at(l, path))
                             .map(|&(_, _, v)| value(sym(v)))
                     })
+                    .or_else(|| int_at(&Loc::Var(0, p), &[]))
                     .unwrap_or(if var.ty.is_pointer_like() {
                         Value::Null
                     } else {
@@ -897,6 +965,13 @@ impl<'p> Executor<'p, '_> {
                             .iter()
                             .filter(|(l, _, _)| *l == Loc::Obj(k))
                             .map(|(_, path, v)| (path.clone(), value(sym(*v)))),
+                    )
+                    .chain(
+                        st.int_inputs
+                            .iter()
+                            .zip(&ints)
+                            .filter(|((l, _), _)| *l == Loc::Obj(k))
+                            .map(|((_, path), &n)| (path.clone(), Value::Int(n))),
                     )
                     .collect(),
             })
@@ -1117,7 +1192,53 @@ impl<'p> Executor<'p, '_> {
                 vec![(st, Val::Ptr(Loc::Obj(k), Vec::new()))]
             }
             Rvalue::Scalar => vec![(st, Val::Int)],
+            Rvalue::Int(e) => self
+                .int_expr(st, e)
+                .into_iter()
+                .map(|(s, n)| (s, n.map_or(Val::Int, Val::Num)))
+                .collect(),
             Rvalue::Unknown => vec![(st, Val::Unknown)],
+        }
+    }
+
+    /// The value of an integer operand in each state (`None`: not known).
+    fn operand(&mut self, st: State<'p>, o: &Operand) -> Vec<(State<'p>, Option<Rc<Num>>)> {
+        match o {
+            Operand::Int(k) => vec![(st, Some(Rc::new(Num::Const(*k))))],
+            Operand::Place(p) => self
+                .read(st, p)
+                .into_iter()
+                .map(|(s, v)| {
+                    let n = match v {
+                        Val::Num(n) => Some(n),
+                        // An integer read from a NULL-initialised cell
+                        // (a global, `calloc`'s memory) is 0.
+                        Val::Null => Some(Rc::new(Num::Const(0))),
+                        _ => None,
+                    };
+                    (s, n)
+                })
+                .collect(),
+        }
+    }
+
+    /// The value of an integer expression in each state.
+    fn int_expr(&mut self, st: State<'p>, e: &IntExpr) -> Vec<(State<'p>, Option<Rc<Num>>)> {
+        match e {
+            IntExpr::Operand(o) => self.operand(st, o),
+            IntExpr::Bin(a, op, b) => {
+                let mut out = Vec::new();
+                for (st, x) in self.int_expr(st, a) {
+                    for (st, y) in self.int_expr(st, b) {
+                        let n = match (x.clone(), y) {
+                            (Some(x), Some(y)) => Num::bin(x, *op, y),
+                            _ => None,
+                        };
+                        out.push((st, n));
+                    }
+                }
+                out
+            }
         }
     }
 
@@ -1180,6 +1301,14 @@ impl<'p> Executor<'p, '_> {
         place: &Place,
     ) -> Vec<(State<'p>, Val)> {
         let v = self.cell(&st, &loc, &path);
+        if v == Val::LazyInt {
+            // An input integer: a fresh constant of the path condition.
+            let mut st = st;
+            let n = Val::Num(Rc::new(Num::Input(st.int_inputs.len())));
+            st.int_inputs.push((loc.clone(), path.clone()));
+            write(&mut st, loc, path, n.clone());
+            return vec![(st, n)];
+        }
         if !matches!(v, Val::Lazy(_) | Val::Sym(_)) {
             return vec![(st, v)];
         }
@@ -1469,7 +1598,8 @@ impl<'p> Executor<'p, '_> {
                 } else if type_at(self.program, &global.ty, path).is_pointer_like() {
                     Val::Null
                 } else {
-                    Val::Int
+                    // A global without initialiser starts as zero.
+                    Val::Num(Rc::new(Num::Const(0)))
                 }
             }
             Loc::Obj(k) => {
