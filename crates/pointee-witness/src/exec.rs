@@ -15,7 +15,7 @@
 //! Never does I/O; facts come only through [`Facts`].
 
 use crate::solve::{self, IntFact, Num};
-use crate::spec::{Atom, Term};
+use crate::spec::{Arith, Atom, Term};
 use crate::{
     Bounds, Decision, Facts, Fault, InputObject, Outcome, Pointee, Query, Stats, Value, Witness,
 };
@@ -110,6 +110,7 @@ impl<'p, 'q> Executor<'p, 'q> {
             // disjunct is a start.
             let mut st = starts.pop().expect("the start");
             let mut env = HashMap::new();
+            let mut ints = HashMap::new();
             for &p in &f.params {
                 let var = f.var(p);
                 if var.ty.is_pointer_like() {
@@ -117,10 +118,15 @@ impl<'p, 'q> Executor<'p, 'q> {
                     st.frames[0].cells.insert((p, Vec::new()), Val::Sym(v));
                     st.init.push((Loc::Var(0, p), Vec::new(), v));
                     env.insert(var.name.to_string(), v);
+                } else if var.ty == Type::Scalar {
+                    let n = Rc::new(Num::Input(st.int_inputs.len()));
+                    st.int_inputs.push((Loc::Var(0, p), Vec::new()));
+                    st.frames[0].cells.insert((p, Vec::new()), Val::Num(n.clone()));
+                    ints.insert(var.name.to_string(), n);
                 }
             }
             for d in &requires {
-                if let Some(s) = ex.assume(st.clone(), d, &mut env.clone()) {
+                if let Some(s) = ex.assume(st.clone(), d, &mut env.clone(), &mut ints.clone()) {
                     starts.push(s);
                 }
             }
@@ -1474,7 +1480,7 @@ impl<'p> Executor<'p, '_> {
                 .cloned()
                 .zip(args.iter().copied())
                 .collect();
-            match self.assume(st.clone(), d, &mut env) {
+            match self.assume(st.clone(), d, &mut env, &mut HashMap::new()) {
                 Some(s) => out.push(s),
                 None => self.stats.infeasible += 1,
             }
@@ -1483,21 +1489,55 @@ impl<'p> Executor<'p, '_> {
     }
 
     /// The state where the atoms of one disjunct hold too, or `None`.
+    /// `env` names the disjunct's pointer variables, `ints` its integer
+    /// ones (the integer parameters, then what points-to atoms bind).
     fn assume(
         &mut self,
         mut st: State<'p>,
         atoms: &[Atom],
         env: &mut HashMap<String, usize>,
+        ints: &mut HashMap<String, Rc<Num>>,
     ) -> Option<State<'p>> {
         let term = |st: &mut State<'p>, env: &mut HashMap<String, usize>, t: &Term| match t {
             Term::Null => 0,
-            Term::Wild => st.new_sym(Type::Unknown),
+            Term::Wild | Term::Int(_) => st.new_sym(Type::Unknown),
             Term::Var(n) => *env
                 .entry(n.clone())
                 .or_insert_with(|| st.new_sym(Type::Unknown)),
         };
-        for a in atoms {
+        let is_int = |ints: &HashMap<String, Rc<Num>>, t: &Term| match t {
+            Term::Int(_) => true,
+            Term::Var(n) => ints.contains_key(n),
+            _ => false,
+        };
+        // Pure atoms after the points-to atoms that bind integer variables
+        // (the order of atoms in a disjunct does not matter).
+        let (pure, shapes): (Vec<&Atom>, Vec<&Atom>) = atoms
+            .iter()
+            .partition(|a| matches!(a, Atom::Eq(..) | Atom::Ne(..) | Atom::Cmp(..)));
+        for a in shapes.into_iter().chain(pure) {
+            let a = match a {
+                Atom::Eq(x, y) | Atom::Ne(x, y) if is_int(ints, x) || is_int(ints, y) => {
+                    let op = if matches!(a, Atom::Eq(..)) {
+                        pointee_ir::CmpOp::Eq
+                    } else {
+                        pointee_ir::CmpOp::Ne
+                    };
+                    &Atom::Cmp(Arith::Term(x.clone()), op, Arith::Term(y.clone()))
+                }
+                a => a,
+            };
             match a {
+                Atom::Cmp(x, op, y) => {
+                    // An integer variable nothing binds leaves the atom
+                    // unchecked (inputs may then be invalid, never missed).
+                    if let (Some(x), Some(y)) = (arith(x, ints), arith(y, ints)) {
+                        st.int_facts.push((x, *op, y));
+                        if solve::integers(st.int_inputs.len(), &st.int_facts).is_none() {
+                            return None;
+                        }
+                    }
+                }
                 Atom::Emp => {}
                 Atom::Eq(x, y) => {
                     let (x, y) = (term(&mut st, env, x), term(&mut st, env, y));
@@ -1539,6 +1579,13 @@ impl<'p> Executor<'p, '_> {
                     for (f, t) in fields {
                         let path = vec![Sel::Field(f.as_str().into())];
                         let fty = type_at(self.program, &obj_ty, &path);
+                        if fty == Type::Scalar {
+                            // An integer field: an input of the path condition.
+                            if !self.bind_int(&mut st, k, path, t, ints) {
+                                return None;
+                            }
+                            continue;
+                        }
                         let v = term(&mut st, env, t);
                         let rv = st.find(v);
                         if st.syms[rv].ty == Type::Unknown {
@@ -1561,6 +1608,43 @@ impl<'p> Executor<'p, '_> {
             }
         }
         Some(st)
+    }
+
+    /// Binds the integer field `path` of input object `k` to `t` (a
+    /// variable of `ints`, a constant, or `_`); false when it contradicts
+    /// the path condition.
+    fn bind_int(
+        &mut self,
+        st: &mut State<'p>,
+        k: usize,
+        path: Vec<Sel>,
+        t: &Term,
+        ints: &mut HashMap<String, Rc<Num>>,
+    ) -> bool {
+        let cell = match st.objs[k].cells.get(&path) {
+            Some(Val::Num(n)) => n.clone(),
+            Some(_) => return false,
+            None => {
+                let n = Rc::new(Num::Input(st.int_inputs.len()));
+                st.int_inputs.push((Loc::Obj(k), path.clone()));
+                st.objs[k].cells.insert(path, Val::Num(n.clone()));
+                n
+            }
+        };
+        let equal = match t {
+            Term::Wild => return true,
+            Term::Null => return false,
+            Term::Int(c) => Rc::new(Num::Const(*c)),
+            Term::Var(v) => match ints.get(v) {
+                Some(n) => n.clone(),
+                None => {
+                    ints.insert(v.clone(), cell);
+                    return true;
+                }
+            },
+        };
+        st.int_facts.push((cell, pointee_ir::CmpOp::Eq, equal));
+        solve::integers(st.int_inputs.len(), &st.int_facts).is_some()
     }
 
     /// The value of a cell, or what it holds when never written.
@@ -1613,6 +1697,17 @@ impl<'p> Executor<'p, '_> {
                 }
             }
         }
+    }
+}
+
+/// The symbolic integer of an annotation's arithmetic (`None`: it names
+/// an integer variable nothing binds).
+fn arith(e: &Arith, ints: &HashMap<String, Rc<Num>>) -> Option<Rc<Num>> {
+    match e {
+        Arith::Term(Term::Int(k)) => Some(Rc::new(Num::Const(*k))),
+        Arith::Term(Term::Var(v)) => ints.get(v).cloned(),
+        Arith::Term(_) => None,
+        Arith::Bin(a, op, b) => Num::bin(arith(a, ints)?, *op, arith(b, ints)?),
     }
 }
 
