@@ -7,9 +7,7 @@
 //! NULL (0) and differs from every other object's (the separating
 //! conjunction of their points-to facts), and each input pointer equals
 //! NULL or its object's address. Z3 decides it and gives the addresses of
-//! a model. Today every choice names its value outright, so such a
-//! condition is always satisfiable; the solver is where the conditions of
-//! integer branches and preconditions will join it.
+//! a model.
 //!
 //! Integer cells join as their own question ([`integers`]): the input's
 //! integers are Z3 constants, the path's integer branches the facts over
