@@ -235,7 +235,8 @@ impl<'s> Lowerer<'s> {
                         "-" => {
                             // `-e` is `0 - e`, for the witness's arithmetic.
                             if let Some(e) = int_of(&v) {
-                                let e = IntExpr::Bin(Box::new(int_const(0)), IntOp::Sub, Box::new(e));
+                                let e =
+                                    IntExpr::Bin(Box::new(int_const(0)), IntOp::Sub, Box::new(e));
                                 return Val::rv(Rvalue::Int(e), Type::Scalar);
                             }
                         }

@@ -121,7 +121,9 @@ impl<'p, 'q> Executor<'p, 'q> {
                 } else if var.ty == Type::Scalar {
                     let n = Rc::new(Num::Input(st.int_inputs.len()));
                     st.int_inputs.push((Loc::Var(0, p), Vec::new()));
-                    st.frames[0].cells.insert((p, Vec::new()), Val::Num(n.clone()));
+                    st.frames[0]
+                        .cells
+                        .insert((p, Vec::new()), Val::Num(n.clone()));
                     ints.insert(var.name.to_string(), n);
                 }
             }

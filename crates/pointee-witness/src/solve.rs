@@ -69,7 +69,10 @@ fn decide_integers(solver: &Solver, inputs: usize, facts: &[IntFact]) -> Option<
     let vars: Vec<Int> = (0..inputs)
         .map(|k| Int::new_const(format!("i{k}")))
         .collect();
-    let (lo, hi) = (Int::from_i64(i32::MIN.into()), Int::from_i64(i32::MAX.into()));
+    let (lo, hi) = (
+        Int::from_i64(i32::MIN.into()),
+        Int::from_i64(i32::MAX.into()),
+    );
     for v in &vars {
         solver.assert(v.ge(&lo));
         solver.assert(v.le(&hi));
@@ -215,7 +218,10 @@ mod tests {
         let sum = Num::bin(x.clone(), IntOp::Add, num(3)).unwrap();
         let m = integers(1, &[(sum.clone(), CmpOp::Gt, num(9))]).unwrap();
         assert!(m[0] + 3 > 9, "{m:?}");
-        let both = [(sum.clone(), CmpOp::Gt, num(9)), (x.clone(), CmpOp::Le, num(6))];
+        let both = [
+            (sum.clone(), CmpOp::Gt, num(9)),
+            (x.clone(), CmpOp::Le, num(6)),
+        ];
         assert_eq!(integers(1, &both), None);
     }
 

@@ -99,8 +99,8 @@ enum Tok {
 
 fn tokens(text: &str) -> Result<Vec<Tok>, String> {
     const SYMS: &[&str] = &[
-        ":=", "==", "!=", "->", "&&", "<=", ">=", "<", ">", "+", "-", "(", ")", ",", "|", "*",
-        "{", "}", ":", ";",
+        ":=", "==", "!=", "->", "&&", "<=", ">=", "<", ">", "+", "-", "(", ")", ",", "|", "*", "{",
+        "}", ":", ";",
     ];
     let mut out = Vec::new();
     let b = text.as_bytes();
@@ -429,7 +429,11 @@ mod tests {
             [
                 Atom::Cmp(Arith::Term(Term::Int(0)), CmpOp::Le, v()),
                 Atom::Cmp(
-                    Arith::Bin(Box::new(v()), IntOp::Add, Box::new(Arith::Term(Term::Int(1)))),
+                    Arith::Bin(
+                        Box::new(v()),
+                        IntOp::Add,
+                        Box::new(Arith::Term(Term::Int(1)))
+                    ),
                     CmpOp::Lt,
                     Arith::Term(Term::Int(10))
                 ),
