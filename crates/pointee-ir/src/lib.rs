@@ -350,6 +350,21 @@ pub enum Operand {
     Int(i64),
 }
 
+impl Operand {
+    pub fn place(&self) -> Option<&Place> {
+        match self {
+            Operand::Place(p) => Some(p),
+            Operand::Int(_) => None,
+        }
+    }
+    pub fn place_mut(&mut self) -> Option<&mut Place> {
+        match self {
+            Operand::Place(p) => Some(p),
+            Operand::Int(_) => None,
+        }
+    }
+}
+
 /// An integer arithmetic operator (C's and Java's, truncating division).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntOp {
@@ -395,8 +410,7 @@ impl IntExpr {
     /// The places the expression reads.
     pub fn places_mut(&mut self) -> Vec<&mut Place> {
         match self {
-            IntExpr::Operand(Operand::Place(p)) => vec![p],
-            IntExpr::Operand(Operand::Int(_)) => Vec::new(),
+            IntExpr::Operand(o) => o.place_mut().into_iter().collect(),
             IntExpr::Bin(a, _, b) => {
                 let mut v = a.places_mut();
                 v.extend(b.places_mut());
@@ -441,13 +455,7 @@ impl Cond {
         match self {
             Cond::IsNull(p) | Cond::NotNull(p) => vec![p],
             Cond::Opaque => Vec::new(),
-            Cond::Compare(a, _, b) => [a, b]
-                .into_iter()
-                .filter_map(|o| match o {
-                    Operand::Place(p) => Some(p),
-                    Operand::Int(_) => None,
-                })
-                .collect(),
+            Cond::Compare(a, _, b) => [a, b].into_iter().filter_map(Operand::place_mut).collect(),
             Cond::And(a, b) | Cond::Or(a, b) => {
                 let mut v = a.places_mut();
                 v.extend(b.places_mut());
@@ -461,13 +469,7 @@ impl Cond {
         match self {
             Cond::IsNull(p) | Cond::NotNull(p) => vec![p],
             Cond::Opaque => Vec::new(),
-            Cond::Compare(a, _, b) => [a, b]
-                .into_iter()
-                .filter_map(|o| match o {
-                    Operand::Place(p) => Some(p),
-                    Operand::Int(_) => None,
-                })
-                .collect(),
+            Cond::Compare(a, _, b) => [a, b].into_iter().filter_map(Operand::place).collect(),
             Cond::And(a, b) | Cond::Or(a, b) => {
                 let mut v = a.places();
                 v.extend(b.places());
