@@ -78,17 +78,32 @@ fn a_merged_symbolic_names_members_do_not_follow_the_edit_history() {
 /// problem: a fresh host on that text panics the same way, and so does
 /// `pointee dump`. The text here is that one reduced line by line (ten
 /// lines: a constructor call `new Holder(bb)` to an undeclared `h`, two
-/// unclosed `class Q` and an unclosed `Holder` constructor). This asserts
-/// today's panic; once fixed, the dump must answer.
+/// unclosed `class Q` and an unclosed `Holder` constructor). The same
+/// class again in the next session (`incremental java 1950 11 3`, fixture
+/// `ArrayInitializers.java`, seed 11000037, edit 15: the Java checkers'
+/// `null_deref` reached `var_pts` first), reduced to five lines: an
+/// unclosed initialiser block, `throw new nested(..)` of an undeclared
+/// class, two `class B {}`. This asserts today's panic on both; once
+/// fixed, the dump must answer.
 #[test]
 fn fixme_a_broken_java_text_panics_the_points_to_dump() {
     use pointee_ide::{AnalysisHost, Config, DumpConfig};
-    let text = include_str!("../regressions/incremental/java_dump_panic_after_edits.java");
-    let host = AnalysisHost::with_files([("CtorReceivers.java", text)], Config::default());
-    let dumped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        host.analysis()
-            .dump(Lang::Java, &DumpConfig::default())
-            .map(|d| format!("{d:?}"))
-    }));
-    assert!(dumped.is_err(), "FIXME: today the dump panics");
+    for (name, text) in [
+        (
+            "CtorReceivers.java",
+            include_str!("../regressions/incremental/java_dump_panic_after_edits.java"),
+        ),
+        (
+            "ArrayInitializers.java",
+            include_str!("../regressions/incremental/java_check_panic_after_edits.java"),
+        ),
+    ] {
+        let host = AnalysisHost::with_files([(name, text)], Config::default());
+        let dumped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            host.analysis()
+                .dump(Lang::Java, &DumpConfig::default())
+                .map(|d| format!("{d:?}"))
+        }));
+        assert!(dumped.is_err(), "FIXME: today the dump of {name} panics");
+    }
 }
