@@ -270,8 +270,11 @@ impl AnalysisHost {
         if let Some(model) = change.c_model {
             self.c_model = model;
         }
-        if let Some(folders) = change.c_folders {
-            // One folder is the workspace; several are programs of their own.
+        if let Some(mut folders) = change.c_folders {
+            // A folder given twice is one; one folder is the workspace;
+            // several are programs of their own.
+            let mut seen = std::collections::BTreeSet::new();
+            folders.retain(|f| seen.insert(f.root.clone()));
             let (model, folders) = if folders.len() >= 2 {
                 (None, folders)
             } else {

@@ -986,7 +986,10 @@ impl LanguageServer for Backend {
             }
             for f in &params.event.added {
                 if let Some(p) = f.uri.to_file_path() {
-                    folders.push(p.into_owned());
+                    // A folder added twice is one folder (one program).
+                    if !folders.iter().any(|x| x == &*p) {
+                        folders.push(p.into_owned());
+                    }
                 }
             }
         }
