@@ -292,9 +292,15 @@ class B { Object f; B(Object x) { f = x; } }";
                 a.var_pts(mc as u32, v as u32);
             }
         }
-        assert!(reached.contains("B.<init>(Object)"), "[{variant}]: {reached:?}");
+        assert!(
+            reached.contains("B.<init>(Object)"),
+            "[{variant}]: {reached:?}"
+        );
         let b_init = a.method("B.<init>(Object)").unwrap();
-        assert_eq!(jp.program.functions[b_init as usize].name.as_ref(), "B.<init>(Object)");
+        assert_eq!(
+            jp.program.functions[b_init as usize].name.as_ref(),
+            "B.<init>(Object)"
+        );
         let fields: Vec<String> = a
             .all_fields()
             .map(|(o, f, set)| format!("{}.{f}: {}", a.obj_key(o), set.len()))
@@ -302,7 +308,10 @@ class B { Object f; B(Object x) { f = x; } }";
         // `args`'s element, and the `B` made in `main` holding the `Main`.
         assert_eq!(
             fields,
-            ["[]Main.main(String[])#0.[]: 1", "[]Main.main(String[])#4.f: 1"],
+            [
+                "[]Main.main(String[])#0.[]: 1",
+                "[]Main.main(String[])#4.f: 1"
+            ],
             "[{variant}]"
         );
         let reference = common::reference::Reference::run(&jp.program, &roots(&jp), variant);
