@@ -32,11 +32,11 @@ pub struct JavaIr {
 #[salsa::tracked(returns(ref))]
 pub fn java_ir(db: &dyn Db, project: Project) -> Arc<JavaIr> {
     let jp = &java_program(db, project).0;
-    Arc::new(JavaIr {
+    crate::graveyard::shared(Arc::new(JavaIr {
         program: jp.program.clone(),
         mains: jp.mains.clone(),
         initializers: jp.initializers.clone(),
-    })
+    }))
 }
 
 /// What the Java analysis found under the configured context sensitivity,
@@ -110,7 +110,8 @@ pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
     .unwrap_or_else(|pointee_cspta::Interrupted| {
         std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite))
     });
-    let engine = JavaEngine(Arc::new(session));
+    // Freed off the edit path: the analysis an edit replaces is large.
+    let engine = JavaEngine(crate::graveyard::shared(Arc::new(session)));
     db.last_java_engines()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -165,7 +166,7 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
             ok: c.ok(),
         });
     }
-    Ok(Arc::new(out))
+    Ok(crate::graveyard::shared(Arc::new(out)))
 }
 
 /// The roots (the literal pools and library callbacks, then every `main`, or those of the
