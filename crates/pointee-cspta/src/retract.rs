@@ -19,7 +19,7 @@
 
 use crate::compile::{BaseUse, CastStmt, Facts, MethodFacts};
 use crate::fxhash::{FxHashMap, FxHashSet};
-use crate::solver::{State, NOT_VAR};
+use crate::solver::{edge_key, State, NOT_VAR};
 use std::hash::Hash;
 
 /// The facts an edit removed from a method, in the old program's ids, and
@@ -174,7 +174,7 @@ pub(crate) fn retract(
         for mc in contexts_of(m) {
             let var = |x: u32| st.var_node(mc, x);
             let mut edge = |s: u32, t: u32, seeds: &mut Vec<u32>| {
-                gone.insert((s as u64) << 32 | t as u64);
+                gone.insert(edge_key(s, t));
                 seeds.push(t);
             };
             for &(y, x) in &r.copies {
@@ -187,17 +187,13 @@ pub(crate) fn retract(
                 edge(var(y), st.static_nodes[s as usize], &mut seeds);
             }
             for &(x, y, f) in &r.loads {
-                for o in st.pt[var(y) as usize].iter() {
-                    if let Some(&n) = st.field_nodes.get(&(o, f)) {
-                        edge(n, var(x), &mut seeds);
-                    }
+                for n in fields_of(st, var(y), f) {
+                    edge(n, var(x), &mut seeds);
                 }
             }
             for &(x, f, y) in &r.stores {
-                for o in st.pt[var(x) as usize].iter() {
-                    if let Some(&n) = st.field_nodes.get(&(o, f)) {
-                        edge(var(y), n, &mut seeds);
-                    }
+                for n in fields_of(st, var(x), f) {
+                    edge(var(y), n, &mut seeds);
                 }
             }
             for &(from, to, ty) in &r.casts {
@@ -257,21 +253,15 @@ pub(crate) fn retract(
                 BaseUse::Load(i) => {
                     let (to, _, f) = m.loads[i as usize];
                     let t = st.var_node(mc, to);
-                    for o in st.pt[x as usize].iter() {
-                        if let Some(&fnode) = st.field_nodes.get(&(o, f)) {
-                            gone.insert((fnode as u64) << 32 | t as u64);
-                        }
-                    }
+                    gone.extend(fields_of(st, x, f).map(|n| edge_key(n, t)));
                     stack.push(t);
                 }
                 BaseUse::Store(i) => {
                     let (_, f, from) = m.stores[i as usize];
                     let s = st.var_node(mc, from);
-                    for o in st.pt[x as usize].iter() {
-                        if let Some(&fnode) = st.field_nodes.get(&(o, f)) {
-                            gone.insert((s as u64) << 32 | fnode as u64);
-                            stack.push(fnode);
-                        }
+                    for n in fields_of(st, x, f) {
+                        gone.insert(edge_key(s, n));
+                        stack.push(n);
                     }
                 }
             }
@@ -294,7 +284,7 @@ pub(crate) fn retract(
     }
     for &d in &dead {
         for t in std::mem::take(&mut st.succ[d as usize]) {
-            st.edges.remove(&((d as u64) << 32 | t as u64));
+            st.edges.remove(&edge_key(d, t));
         }
         if let Some(ts) = st.filtered.remove(&d) {
             for (t, ty) in ts {
@@ -314,4 +304,11 @@ pub(crate) fn retract(
     }
     contexts.sort_unstable();
     Ok((in_a, contexts))
+}
+
+/// The nodes of field `f` of the objects of node `base` (those that exist).
+fn fields_of(st: &State, base: u32, f: u32) -> impl Iterator<Item = u32> + '_ {
+    st.pt[base as usize]
+        .iter()
+        .filter_map(move |o| st.field_nodes.get(&(o, f)).copied())
 }

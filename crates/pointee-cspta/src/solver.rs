@@ -22,6 +22,11 @@ use std::collections::VecDeque;
 
 pub(crate) const NOT_VAR: u32 = u32::MAX;
 
+/// An edge `s -> t` as a key of `State::edges`.
+pub(crate) fn edge_key(s: u32, t: u32) -> u64 {
+    (s as u64) << 32 | t as u64
+}
+
 /// Worklist steps between two looks at the interrupt: a look is an atomic
 /// load or so, a step a set difference and its propagation.
 const INTERRUPT_EVERY: u32 = 1024;
@@ -162,7 +167,7 @@ impl<'f> Solver<'f> {
 
     /// AddEdge(s, t).
     fn add_edge(&mut self, s: u32, t: u32) {
-        if !self.st.edges.insert((s as u64) << 32 | t as u64) {
+        if !self.st.edges.insert(edge_key(s, t)) {
             return;
         }
         self.st.succ[s as usize].push(t);
