@@ -337,7 +337,10 @@ fn an_added_statement_resumes_the_last_solve() {
     assert_eq!(lowered_units(&ran), vec!["java_unit(Main.java#0)"]);
     // The functions' names are the same: their order is not sorted again.
     assert!(ran.iter().any(|r| r == "java_function_names"), "{ran:?}");
-    assert!(!ran.iter().any(|r| r == "java_functions_by_name"), "{ran:?}");
+    assert!(
+        !ran.iter().any(|r| r == "java_functions_by_name"),
+        "{ran:?}"
+    );
     assert_eq!(
         resumed(&h),
         Some(pointee_cspta::Resumed::Continued { edited_methods: 1 })
