@@ -391,6 +391,19 @@ impl<'p> Engine<'p> {
                 let v = self.arg_vals(&st, sc, args, i);
                 self.store_lhs(&mut st, sc, lhs, v);
             }
+            Effect::RetArgOrAlloc(i) => {
+                let mut v: Locset = self
+                    .arg_vals(&st, sc, args, i)
+                    .into_iter()
+                    .filter(|t| t.0 != NULL)
+                    .map(|t| (t.0, false))
+                    .collect();
+                let h = heap(self, &mut st);
+                push(&mut v, h, false);
+                push(&mut v, NULL, false);
+                self.store_lhs(&mut st, sc, lhs, v);
+            }
+            Effect::RetUnknown => self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]),
             Effect::RetInto(i) => {
                 let v = self.arg_vals(&st, sc, args, i);
                 let mut out = Vec::new();
@@ -422,7 +435,9 @@ impl<'p> Engine<'p> {
                 let o = self.locs.root(Root::Special(name));
                 // Opening a file fails like an allocation (the setting);
                 // the other objects may be missing whatever it says.
-                let v = if name == "FILE" && !self.settings.malloc_may_fail {
+                let v = if name == "FILE" && !self.settings.malloc_may_fail
+                    || crate::library::never_null(name)
+                {
                     vec![(o, true)]
                 } else {
                     vec![(o, false), (NULL, false)]
@@ -541,7 +556,28 @@ impl<'p> Engine<'p> {
     /// afterwards (weakly), and everything reached escapes for good
     /// (`unknown` points to it: later unknown code may change it again).
     /// Returns the functions reachable from them.
-    pub(crate) fn clobber_reachable(&mut self, st: &mut Facts, mut work: Vec<LocId>) -> Vec<Name> {
+    pub(crate) fn clobber_reachable(&mut self, st: &mut Facts, work: Vec<LocId>) -> Vec<Name> {
+        self.reach_from_unknown(st, work, true)
+    }
+
+    /// What the variadic arguments of a call reach escapes (a callee's
+    /// `va_arg` gives `unknown`, which stands for every escaped object):
+    /// the escape marks of [`Engine::clobber_reachable`] without its writes.
+    /// The callee reads and writes those objects only through `unknown`: a
+    /// store through it makes the callee wild, and its caller applies the
+    /// store to every exposed location, the escaped ones among them.
+    pub(crate) fn escape_reachable(&mut self, st: &mut Facts, work: Vec<LocId>) {
+        self.reach_from_unknown(st, work, false);
+    }
+
+    /// Marks what `work` reaches as escaped and, when `clobber`, makes its
+    /// pointers possibly `unknown`; returns the functions reached.
+    fn reach_from_unknown(
+        &mut self,
+        st: &mut Facts,
+        mut work: Vec<LocId>,
+        clobber: bool,
+    ) -> Vec<Name> {
         let mut escapes: Vec<LocId> = Vec::new();
         let mut seen_roots: crate::fxhash::FxHashSet<LocId> = Default::default();
         let mut funcs: Vec<Name> = Vec::new();
@@ -572,7 +608,8 @@ impl<'p> Engine<'p> {
             {
                 escapes.push(r);
             }
-            if matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_)))
+            if clobber
+                && matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_)))
                 && self.locs.may_hold_pointer(t)
             {
                 touched.push(t);
@@ -583,15 +620,19 @@ impl<'p> Engine<'p> {
             }
             for m in self.locs.members(r) {
                 for f in st.targets(m) {
-                    touched.push(f.src);
+                    if clobber {
+                        touched.push(f.src);
+                    }
                     work.push(f.dst);
                 }
             }
         }
         touched.sort();
         touched.dedup();
-        let written: Locset = touched.iter().map(|&l| (l, false)).collect();
-        self.note_writes(&written);
+        if clobber {
+            let written: Locset = touched.iter().map(|&l| (l, false)).collect();
+            self.note_writes(&written);
+        }
         let mut adds: Vec<Fact> = Vec::with_capacity(touched.len() + escapes.len());
         for l in touched {
             if matches!(self.locs.get(l).root, Root::Str(..)) {
@@ -660,6 +701,10 @@ impl<'p> Engine<'p> {
             let mut roots = work.clone();
             // What escaped before may be changed again.
             roots.extend(cur.targets(UNKNOWN).iter().map(|f| f.dst));
+            // Each pass over what unknown code reaches is a step of the
+            // budget (as long as a call's analysis), and so is each
+            // callback called: a loop of them is bounded like calls are.
+            self.spend_step();
             let funcs = self.clobber_reachable(&mut cur, roots);
             if !funcs.is_empty() && !demoted {
                 // Fresh objects join their sites' summaries at a call, once
@@ -676,6 +721,7 @@ impl<'p> Engine<'p> {
                 };
                 let n = self.func(fi).params.len();
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
+                self.spend_step();
                 let mut same = |input: &Arc<Facts>, info: &crate::map::MapInfo| {
                     plain
                         .get(&fi)

@@ -196,9 +196,21 @@ pub struct Locs {
     fields: Shared<(LocId, Name), Vec<LocId>>,
     /// `rebase` answers: (location, new root) -> location.
     rebased: Shared<(LocId, LocId), LocId>,
+    /// `sibling_members` and `all_members` answers (pointer arithmetic
+    /// asks them at every evaluation; an untyped heap object's members
+    /// are those of every struct with a member of that name).
+    member_lists: Shared<(LocId, MemberQuery), Arc<[LocId]>>,
     /// The roots of the non-static globals (sorted): unknown code names
     /// them, so they need no escape mark (`unknown -> g`).
     pub(crate) named_outside: Vec<LocId>,
+}
+
+/// The key of a cached member list (`Locs::sibling_members`,
+/// `Locs::all_members`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum MemberQuery {
+    Siblings { later: bool },
+    All(Option<Name>),
 }
 
 /// A type without fields (a field step on it selects nothing).
@@ -721,6 +733,16 @@ impl Locs {
     /// with its pointer leaves (`s.in.p`, `s.arr[+]`), where the facts of a
     /// struct member are kept. Empty when `loc` is not a struct member.
     pub fn sibling_members(&mut self, loc: LocId, later: bool) -> Vec<LocId> {
+        let key = (loc, MemberQuery::Siblings { later });
+        if let Some(v) = self.member_lists.get(&key) {
+            return v.to_vec();
+        }
+        let out = self.sibling_members_uncached(loc, later);
+        self.member_lists.insert(key, out.as_slice().into());
+        out
+    }
+
+    fn sibling_members_uncached(&mut self, loc: LocId, later: bool) -> Vec<LocId> {
         let Some(Step::Field(f)) = self.last_step(loc).cloned() else {
             return Vec::new();
         };
@@ -749,6 +771,16 @@ impl Locs {
     /// with their pointer leaves: where arithmetic that leaves one element
     /// or member may land inside another.
     pub fn all_members(&mut self, obj: LocId, like: Option<&Name>) -> Vec<LocId> {
+        let key = (obj, MemberQuery::All(like.cloned()));
+        if let Some(v) = self.member_lists.get(&key) {
+            return v.to_vec();
+        }
+        let out = self.all_members_uncached(obj, like);
+        self.member_lists.insert(key, out.as_slice().into());
+        out
+    }
+
+    fn all_members_uncached(&mut self, obj: LocId, like: Option<&Name>) -> Vec<LocId> {
         let recs: Vec<Name> = match (&self.get(obj).ty, like) {
             (Some(Type::Record(r)), _) => vec![r.clone()],
             (_, Some(f)) => self.records_for_step(obj, f),
