@@ -519,9 +519,10 @@ impl<'p> Engine<'p> {
         let strong = freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
         let hit: Vec<Fact> = st
             .iter()
-            .filter(|f| freed.iter().any(|t| t.0 == f.dst))
+            .filter(|f| f.src != FREED && freed.iter().any(|t| t.0 == f.dst))
             .copied()
             .collect();
+        crate::map::mark_freed(&self.locs, st, &freed);
         let hit_srcs: Locset = hit.iter().map(|f| (f.src, false)).collect();
         self.note_writes(&hit_srcs);
         for f in hit {
