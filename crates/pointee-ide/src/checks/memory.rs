@@ -259,6 +259,15 @@ pub(crate) fn find(a: &mut Flow, name: &str, f: &Function) -> Vec<Finding> {
             {
                 continue; // `if (z->f) z->f->g`: the re-load is the tested value
             }
+            if bad == Bad::Freed
+                && site
+                    .place
+                    .as_ref()
+                    .is_some_and(|p| super::realloc::in_failed_realloc(f, site.stmt, p))
+                && !merged.iter().any(|&(l, d)| d && l == FREED)
+            {
+                continue; // `if (!t) free(p)` after `t = realloc(p, n)`: it freed nothing
+            }
             let code = code(bad, &site.how);
             // One diagnostic per statement, pointer and code.
             if out
