@@ -347,11 +347,15 @@ impl<'p> Engine<'p> {
                 if self.settings.malloc_may_fail {
                     push(&mut vals, NULL, false);
                 }
+                // When the block moves, the old one is freed: possibly.
+                if let Some(Arg::Rv(r)) = args.first() {
+                    self.free(&mut st, sc, r, false);
+                }
                 self.store_lhs(&mut st, sc, lhs, vals);
             }
             Effect::Free => {
                 if let Some(Arg::Rv(r)) = args.first() {
-                    self.free(&mut st, sc, r);
+                    self.free(&mut st, sc, r, true);
                 }
             }
             Effect::Copy { dst, src, ret } => {
@@ -514,8 +518,9 @@ impl<'p> Engine<'p> {
 
     /// `free(p)`: pointers to what `p` points to now point to `freed` (only
     /// possibly, unless `p` definitely points to one non-summary location);
-    /// `p` itself points to `freed`.
-    pub(crate) fn free(&mut self, st: &mut Facts, sc: Scope, arg: &Rvalue) {
+    /// `p` itself points to `freed`. All of it possibly unless `surely`
+    /// (`realloc` frees the old block only when it moves it).
+    pub(crate) fn free(&mut self, st: &mut Facts, sc: Scope, arg: &Rvalue, surely: bool) {
         let vals = transfer::rvals(&mut self.locs, st, sc, arg);
         let own = match arg {
             Rvalue::Use(p) => {
@@ -531,16 +536,18 @@ impl<'p> Engine<'p> {
         if freed.is_empty() {
             return;
         }
-        let strong = freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
+        let strong =
+            surely && freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
         let hit: Vec<Fact> = st
             .iter()
-            .filter(|f| freed.iter().any(|t| t.0 == f.dst))
+            .filter(|f| f.src != FREED && freed.iter().any(|t| t.0 == f.dst))
             .copied()
             .collect();
+        crate::map::mark_freed(&self.locs, st, &freed);
         let hit_srcs: Locset = hit.iter().map(|f| (f.src, false)).collect();
         self.note_writes(&hit_srcs);
         for f in hit {
-            if Some(f.src) == own || strong {
+            if surely && Some(f.src) == own || strong {
                 st.remove(f.src, f.dst);
                 st.add(f.src, FREED, f.def);
             } else {

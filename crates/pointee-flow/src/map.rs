@@ -13,10 +13,17 @@
 //! locations they stand for; callee locals still pointed to become
 //! `dangling`; a summary name's invisibles are updated weakly, and only when
 //! the callee changed them.
+//!
+//! Freed marks: a `free` adds `freed -> o` for the heap object `o` it frees
+//! ([`mark_freed`]). The marks never enter a callee's input (memo keys stay
+//! as they were) nor make anything reachable; at unmap the callee's marks
+//! come back in the caller's names and the caller applies them to its own
+//! facts the callee could not see (its locals' copies of the pointer), then
+//! keeps them, so that its own callers apply them in turn.
 
 use crate::facts::{Fact, Facts};
 use crate::fxhash::FxHashMap as HashMap;
-use crate::loc::{Class, LocId, Locs, Root, UNKNOWN};
+use crate::loc::{Class, LocId, Locs, Root, FREED, UNKNOWN};
 use crate::transfer::Locset;
 
 /// Symbolic names deeper than this fold into one summary name.
@@ -101,7 +108,7 @@ pub fn map_call_with(
     let mut info = MapInfo::default();
     if refs.is_none() {
         for f in caller.iter() {
-            if !invisible(locs, f.src) {
+            if !invisible(locs, f.src) && f.src != FREED {
                 pending.push((f.src, f.dst, f.def));
             }
         }
@@ -209,7 +216,8 @@ pub fn map_call_with(
                 locs.rebase(d, sym_of[&r])
             } else {
                 let r = locs.get(d).root_id;
-                if !info.all_visible && info.visible.insert(r) {
+                // (`freed`'s facts are marks, not memory the callee reaches.)
+                if !info.all_visible && r != FREED && info.visible.insert(r) {
                     for f in root_facts(caller, locs, r) {
                         next.push((f.src, f.dst, f.def));
                     }
@@ -347,8 +355,9 @@ pub fn unmap_call(
     }
     let mut out: Vec<Fact> = Vec::with_capacity(caller.len());
     for f in caller.iter() {
-        if f.src == UNKNOWN {
-            // What escaped stays escaped; the callee's escapes join below.
+        if f.src == UNKNOWN || f.src == FREED {
+            // What escaped stays escaped, what was freed stays freed; the
+            // callee's escapes and marks join below.
             out.push(*f);
             continue;
         }
@@ -411,7 +420,58 @@ pub fn unmap_call(
             }
         }
     }
+    // The callee's marks, in the caller's names, reach the caller's facts
+    // it kept (those the callee could not see); the callee already freed
+    // what it saw.
+    let marks: Vec<LocId> = added
+        .iter()
+        .filter(|f| f.src == FREED)
+        .map(|f| f.dst)
+        .collect();
+    if !marks.is_empty() {
+        out = apply_freed(out, &marks);
+    }
     Facts::join(Facts::from_sorted(out), Facts::from_unsorted(added))
+}
+
+/// Records that `free` freed the heap objects `freed`: the marks a caller
+/// applies at unmap. Other locations (a stack or global object given to
+/// `free`) are not marked. A mark is always possible: a heap object that
+/// reaches a caller is its site's summary (fresh objects are demoted at
+/// every call), so the caller applies it weakly anyway, and `freed` keeps
+/// the rule that a definite fact is its source's only one.
+pub(crate) fn mark_freed(locs: &Locs, st: &mut Facts, freed: &[(LocId, bool)]) {
+    for &(o, _) in freed {
+        let root = &locs.get(locs.get(o).root_id).root;
+        if matches!(root, Root::Heap(..) | Root::Fresh(..)) {
+            st.add(FREED, o, false);
+        }
+    }
+}
+
+/// `facts` (sorted, one per pair) after one of the objects `marks` may
+/// have been freed: a pointer to one may also point to `freed` (a weak
+/// update; see [`mark_freed`]).
+fn apply_freed(facts: Vec<Fact>, marks: &[LocId]) -> Vec<Fact> {
+    let mut out = Vec::with_capacity(facts.len());
+    let mut hit = false;
+    for f in facts {
+        if f.src == UNKNOWN || f.src == FREED || !marks.contains(&f.dst) {
+            out.push(f);
+            continue;
+        }
+        hit = true;
+        out.push(Fact { def: false, ..f });
+        out.push(Fact {
+            src: f.src,
+            dst: FREED,
+            def: false,
+        });
+    }
+    if hit {
+        out = Facts::from_unsorted(out).iter().copied().collect();
+    }
+    out
 }
 
 /// True when unmapping `callee_out` would give the caller's state back
