@@ -18,6 +18,7 @@ use crate::facts::{Fact, Facts};
 use crate::fxhash::FxHashMap as HashMap;
 use crate::loc::{Class, LocId, Locs, Root, UNKNOWN};
 use crate::transfer::Locset;
+use pointee_ir::Type;
 
 /// Symbolic names deeper than this fold into one summary name.
 pub const MAX_LEVEL: u32 = 4;
@@ -94,7 +95,14 @@ pub fn map_call_with(
     // a symbolic name, visible ones when the root becomes reachable.
     let mut pending: Vec<(LocId, LocId, bool)> = Vec::new();
     for (leaf, vals) in formals {
+        // A formal declared to point to one pointer or scalar (`int **q`)
+        // given a struct's address points to its first slot, where the
+        // caller keeps that slot's facts (`Locs::first_leaf`): the
+        // callee's `*q` then names them.
+        let to_leaf = matches!(&locs.get(leaf).ty, Some(Type::Pointer(t))
+            if matches!(**t, Type::Pointer(_) | Type::Scalar));
         for (d, def) in vals {
+            let d = if to_leaf { locs.first_leaf(d) } else { d };
             pending.push((leaf, d, def));
         }
     }
@@ -369,6 +377,7 @@ pub fn unmap_call(
     // `out` stays sorted (the caller's order); the callee's facts are
     // sorted apart and merged in.
     let mut added: Vec<Fact> = Vec::with_capacity(callee_out.len());
+    let mut descended: Vec<LocId> = Vec::new();
     let mut tr = Vec::new();
     let mut srcs: Vec<(LocId, bool)> = Vec::new();
     for f in callee_out.iter() {
@@ -380,12 +389,14 @@ pub fn unmap_call(
                 let root = locs.get(f.src).root_id;
                 match info.roots_of(root) {
                     Some(roots) if roots.len() == 1 => {
-                        srcs.push((locs.rebase(f.src, roots[0]), true))
+                        let s = locs.rebase(f.src, roots[0]);
+                        srcs.push((slot_of(locs, s, &mut descended), true))
                     }
                     Some(_) if !wrote_symbolic => continue, // untouched
                     Some(roots) => {
                         for &r in roots {
-                            srcs.push((locs.rebase(f.src, r), false));
+                            let s = locs.rebase(f.src, r);
+                            srcs.push((slot_of(locs, s, &mut descended), false));
                         }
                     }
                     None => continue,
@@ -411,7 +422,26 @@ pub fn unmap_call(
             }
         }
     }
+    if !descended.is_empty() {
+        // Two callee names of one caller slot: neither's facts is definite.
+        for f in added.iter_mut().filter(|f| descended.contains(&f.src)) {
+            f.def = false;
+        }
+    }
     Facts::join(Facts::from_sorted(out), Facts::from_unsorted(added))
+}
+
+/// The caller location that keeps the facts of callee location `s` after
+/// rebasing: a symbolic name typed by a callee pointer (`1_q` for an
+/// `int **q` given `&s`) may stand for a struct, whose first pointer slot
+/// holds them (`Locs::first_leaf`). Such slots are noted in `descended`:
+/// the callee may have had facts for them under two names.
+fn slot_of(locs: &mut Locs, s: LocId, descended: &mut Vec<LocId>) -> LocId {
+    let leaf = locs.first_leaf(s);
+    if leaf != s && !descended.contains(&leaf) {
+        descended.push(leaf);
+    }
+    leaf
 }
 
 /// True when unmapping `callee_out` would give the caller's state back
