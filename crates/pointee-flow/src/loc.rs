@@ -49,6 +49,10 @@ pub enum Root {
     },
     /// A library object: `argv` strings, `FILE`, the environment, ...
     Special(&'static str),
+    /// Not memory: the set of callee pointer locations (sorted) that reach
+    /// the invisibles of one symbolic name, its `ptr` when more than one
+    /// does (`1_{a,b}`; see `map.rs`).
+    PtrSet(Arc<[LocId]>),
 }
 
 /// One step of a location's path.
@@ -497,6 +501,7 @@ impl Locs {
             affected[i] = match &d.root {
                 Root::Var(f, _) => edited[*f as usize],
                 Root::Sym { ptr, .. } => affected[ptr.0 as usize],
+                Root::PtrSet(ps) => ps.iter().any(|p| affected[p.0 as usize]),
                 _ => false,
             } || d.parent.is_some_and(|p| affected[p.0 as usize]);
             if !affected[i] {
@@ -540,7 +545,7 @@ impl Locs {
                 None => Class::Global,
             },
             Root::Sym { .. } => Class::Symbolic,
-            Root::Null | Root::Uninit | Root::Freed => Class::NotMemory,
+            Root::Null | Root::Uninit | Root::Freed | Root::PtrSet(_) => Class::NotMemory,
             Root::Unknown => Class::Unknown,
             Root::Global(_)
             | Root::Heap(..)
@@ -1000,6 +1005,7 @@ impl Locs {
     pub fn sym_level(&self, id: LocId) -> u32 {
         match self.get(self.get(id).root_id).root {
             Root::Sym { ptr, .. } => 1 + self.sym_level(ptr),
+            Root::PtrSet(ref ptrs) => ptrs.iter().map(|&p| self.sym_level(p)).max().unwrap_or(0),
             _ => 0,
         }
     }
@@ -1035,6 +1041,7 @@ impl Locs {
                 format!("{}_{}{star}", self.sym_level(id), self.sym_base(*ptr))
             }
             Root::Special(n) => n.to_string(),
+            Root::PtrSet(ps) => self.ptr_set_name(ps),
         };
         for step in &d.path {
             match step {
@@ -1056,6 +1063,7 @@ impl Locs {
         let d = self.get(ptr);
         let mut s = match &d.root {
             Root::Sym { ptr, .. } => self.sym_base(*ptr),
+            Root::PtrSet(ps) => self.ptr_set_name(ps),
             _ => {
                 let r = self.get(ptr).root_id;
                 self.name(r)
@@ -1072,6 +1080,13 @@ impl Locs {
             }
         }
         s
+    }
+
+    /// `{a,b}`: the pointers' names, sorted.
+    fn ptr_set_name(&self, ps: &[LocId]) -> String {
+        let mut v: Vec<String> = ps.iter().map(|&p| self.name(p)).collect();
+        v.sort();
+        format!("{{{}}}", v.join(","))
     }
 
     /// The name with its function for stack locations: `f::x`.

@@ -149,37 +149,63 @@ pub fn map_call_with(
     let mut sym_of: HashMap<LocId, LocId> = HashMap::default();
     let mut out: Vec<Fact> = Vec::with_capacity(pending.len());
     while !pending.is_empty() {
-        // Name the new invisibles of this round: definite ones first.
-        let mut keys: Vec<(LocId, Vec<LocId>)> = Vec::new();
-        let mut key_index: HashMap<LocId, usize> = HashMap::default();
-        let mut assigned: HashMap<LocId, ()> = HashMap::default();
+        // Name the new invisibles of this round, definite ones first, by
+        // the set of callee pointer locations that reach them: `a` -> x|z
+        // and `b` -> y|z give `1_a` (x), `1_{a,b}` (z) and `1_b` (y), so a
+        // store through `b` never reaches `x`'s name. Invisibles reached
+        // by the same set share a name (a summary).
+        let mut reach: HashMap<LocId, Vec<LocId>> = HashMap::default();
+        let mut order: Vec<LocId> = Vec::new();
         for pass in [true, false] {
             for &(s, d, def) in &pending {
-                if def != pass || !invisible(locs, d) {
+                if !invisible(locs, d) {
                     continue;
                 }
                 let r = locs.get(d).root_id;
-                if sym_of.contains_key(&r) || assigned.contains_key(&r) {
+                if sym_of.contains_key(&r) {
                     continue;
                 }
-                assigned.insert(r, ());
-                // Named after the pointer location down to level 2
-                // (`2_x.f`); deeper, after the pointer's object (`3_x.f`
-                // for what any field of `2_x.f` points to), so that the
-                // names grow with the levels, not with the number of field
-                // paths (a struct with 8 pointer fields made 512 level-4
-                // names).
-                let key = if locs.sym_level(s) >= FIELD_LEVELS {
-                    locs.get(s).root_id
-                } else {
-                    s
-                };
-                let i = *key_index.entry(key).or_insert_with(|| {
-                    keys.push((key, Vec::new()));
-                    keys.len() - 1
-                });
-                keys[i].1.push(r);
+                if pass {
+                    // Named after the pointer location down to level 2
+                    // (`2_x.f`); deeper, after the pointer's object
+                    // (`3_x.f` for what any field of `2_x.f` points to), so
+                    // that the names grow with the levels, not with the
+                    // number of field paths (a struct with 8 pointer fields
+                    // made 512 level-4 names).
+                    let key = if locs.sym_level(s) >= FIELD_LEVELS {
+                        locs.get(s).root_id
+                    } else {
+                        s
+                    };
+                    let ks = reach.entry(r).or_default();
+                    if !ks.contains(&key) {
+                        ks.push(key);
+                    }
+                }
+                if def == pass && !order.contains(&r) {
+                    order.push(r);
+                }
             }
+        }
+        let mut keys: Vec<(LocId, Vec<LocId>)> = Vec::new();
+        let mut key_index: HashMap<LocId, usize> = HashMap::default();
+        for r in order {
+            let mut ks = reach.remove(&r).unwrap_or_default();
+            ks.sort_unstable();
+            let deepest = ks
+                .iter()
+                .copied()
+                .find(|&k| locs.sym_level(k) >= max_level && locs.get(k).path.is_empty());
+            let key = match (deepest, &ks[..]) {
+                (Some(k), _) => k,
+                (None, [k]) => *k,
+                (None, _) => locs.root(Root::PtrSet(ks.into())),
+            };
+            let i = *key_index.entry(key).or_insert_with(|| {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            });
+            keys[i].1.push(r);
         }
         let mut new_roots = Vec::new();
         for (key, roots) in keys {

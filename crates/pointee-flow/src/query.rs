@@ -519,7 +519,7 @@ impl<'p> Analysis<'p> {
             Root::Str(..) => "string",
             Root::Lit(..) => "local",
             Root::Func(_) => "function",
-            Root::Null => "null",
+            Root::Null | Root::PtrSet(_) => "null",
             Root::Uninit => "uninit",
             Root::Freed => "freed",
             Root::Unknown => "unknown",

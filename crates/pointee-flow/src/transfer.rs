@@ -492,9 +492,10 @@ pub fn assign(
     let vals = rvals(locs, st, sc, rhs);
     // One pointer is stored: into the first slot of a struct or array a
     // cast made the place name (see `targets_of`).
+    let partial = scalar_access(locs, sc, lhs);
     let l: Locset = lvals(locs, st, sc, lhs)
         .into_iter()
-        .map(|(l, d)| (locs.first_leaf(l), d))
+        .map(|(l, d)| (locs.first_leaf(l), d && !partial))
         .collect();
     let wrote = Wrote {
         wild: l.iter().any(|x| x.0 == UNKNOWN),
@@ -510,6 +511,20 @@ pub fn assign(
         store_vals(locs, st, &l, vals);
     }
     wrote
+}
+
+/// True when `lhs` is a store through a pointer to a scalar (`*c`,
+/// `c[1]`, `*(c + 1)` with `char *c`): it writes part of a pointer slot
+/// if it lands on one, or some byte beside the one the engine thinks
+/// (without sizes, arithmetic from a member reaches "a later member",
+/// possibly), so it never kills what a slot held: every target is
+/// updated weakly.
+fn scalar_access(locs: &mut Locs, sc: Scope, lhs: &Place) -> bool {
+    if !lhs.deref || !lhs.path.iter().all(|s| matches!(s, Sel::Index(_))) {
+        return false;
+    }
+    let base = base_loc(locs, sc, &lhs.base);
+    matches!(&locs.get(base).ty, Some(Type::Pointer(t)) if **t == Type::Scalar)
 }
 
 /// True when `lhs` (a local, not dereferenced) names exactly one location
