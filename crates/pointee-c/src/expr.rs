@@ -5,8 +5,8 @@
 use crate::lower::{Lowerer, Sym, MAX_DEPTH};
 use crate::syntax::{int_literal, named_children, range, strip_parens, Fields};
 use pointee_ir::{
-    Base, Basic, CallInfo, Callee, ExprInfo, Index, Name, NoteKind, Place, Point, Range, Rvalue,
-    Sel, SiteKind, StmtId, Type,
+    Base, Basic, CallInfo, Callee, CmpOp, ExprInfo, Index, IntExpr, IntOp, Name, NoteKind, Operand,
+    Place, Point, Range, Rvalue, Sel, SiteKind, StmtId, Type,
 };
 use tree_sitter::Node;
 
@@ -66,6 +66,45 @@ pub(crate) fn carries_pointer(r: &Rvalue) -> bool {
 
 fn pointer_like(ty: &Type) -> bool {
     ty.is_pointer_like() || matches!(ty, Type::Array(..))
+}
+
+fn int_const(k: i64) -> IntExpr {
+    IntExpr::Operand(Operand::Int(k))
+}
+
+/// The integer expression a lowered value is, when it has one: a
+/// constant, an integer place (not through a union), or arithmetic on
+/// them. Floats are `Type::Scalar` too, so the witness treats them as
+/// integers.
+fn int_of(v: &Val) -> Option<IntExpr> {
+    match &v.kind {
+        ValKind::Rv(Rvalue::Int(e)) => Some(e.clone()),
+        ValKind::Rv(Rvalue::Null) if v.ty == Type::Scalar => Some(int_const(0)),
+        ValKind::Place(p, false) if v.ty == Type::Scalar => {
+            Some(IntExpr::Operand(Operand::Place(p.clone())))
+        }
+        _ => None,
+    }
+}
+
+/// `l op r` on integers: its expression when both sides have one and the
+/// operator is arithmetic, else a scalar.
+fn int_arith(l: &Val, op: &str, r: &Val) -> Val {
+    match (int_of(l), IntOp::from_token(op), int_of(r)) {
+        (Some(a), Some(op), Some(b)) => Val::rv(
+            Rvalue::Int(IntExpr::Bin(Box::new(a), op, Box::new(b))),
+            Type::Scalar,
+        ),
+        _ => Val::scalar(),
+    }
+}
+
+/// The operand a lowered value is, when it is a constant or a place.
+fn operand_of(v: &Val) -> Option<Operand> {
+    match int_of(v)? {
+        IntExpr::Operand(o) => Some(o),
+        IntExpr::Bin(..) => None,
+    }
 }
 
 /// Adds selectors to a place unless it went through a union.
@@ -151,7 +190,11 @@ impl<'s> Lowerer<'s> {
             "identifier" => self.identifier(n),
             "number_literal" => match int_literal(self.text(n)) {
                 Some(0) => Val::rv(Rvalue::Null, Type::Scalar),
-                _ => Val::scalar(),
+                Some(k) => match i64::try_from(k) {
+                    Ok(k) => Val::rv(Rvalue::Int(int_const(k)), Type::Scalar),
+                    Err(_) => Val::scalar(),
+                },
+                None => Val::scalar(),
             },
             "char_literal"
             | "true"
@@ -187,8 +230,17 @@ impl<'s> Lowerer<'s> {
                 if let Some(a) = n.field("argument") {
                     let v = self.expr(a);
                     self.read_if_deref(&v, range(a));
-                    if self.operator(n) == "+" {
-                        return v;
+                    match self.operator(n) {
+                        "+" => return v,
+                        "-" => {
+                            // `-e` is `0 - e`, for the witness's arithmetic.
+                            if let Some(e) = int_of(&v) {
+                                let e =
+                                    IntExpr::Bin(Box::new(int_const(0)), IntOp::Sub, Box::new(e));
+                                return Val::rv(Rvalue::Int(e), Type::Scalar);
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 Val::scalar()
@@ -263,6 +315,9 @@ impl<'s> Lowerer<'s> {
                 Type::Function(_) => Rvalue::Unknown,
                 _ => Rvalue::Use(p.clone()),
             },
+            // An integer expression matters only where an integer is
+            // stored (`assign`); elsewhere it is a scalar.
+            ValKind::Rv(Rvalue::Int(_)) => Rvalue::Scalar,
             ValKind::Rv(r) => r.clone(),
             ValKind::Func(f) => Rvalue::Function(f.clone()),
         }
@@ -317,8 +372,9 @@ impl<'s> Lowerer<'s> {
         }
     }
 
-    /// Lowers an expression evaluated only for its effects.
-    pub(crate) fn effect(&mut self, n: Node) {
+    /// Lowers an expression evaluated for its effects (and its value, as
+    /// in `n += e`).
+    pub(crate) fn effect(&mut self, n: Node) -> Val {
         let v = self.expr(n);
         if matches!(
             strip_parens(n).kind_str(),
@@ -326,6 +382,7 @@ impl<'s> Lowerer<'s> {
         ) {
             self.read_if_deref(&v, range(n));
         }
+        v
     }
 
     /// `lhs = rhs` for a value of type `ty`: aggregates leaf by leaf, other
@@ -386,7 +443,20 @@ impl<'s> Lowerer<'s> {
             ValKind::Place(..) => pointer_like(&rhs.ty),
             _ => carries_pointer(&rv),
         };
-        if lhs_pointer || moves_pointer || lhs.deref {
+        if *ty == Type::Scalar && !collapsed && !moves_pointer {
+            // An integer store, with its expression when it has one, so
+            // that the witness executor can follow it (the pointer
+            // analysis moves no pointer for it).
+            self.read_if_deref(rhs, at);
+            let rhs = int_of(rhs).map_or(Rvalue::Scalar, Rvalue::Int);
+            Some(self.emit(
+                Basic::Assign {
+                    lhs: lhs.clone(),
+                    rhs,
+                },
+                at,
+            ))
+        } else if lhs_pointer || moves_pointer || lhs.deref {
             Some(self.emit(
                 Basic::Assign {
                     lhs: lhs.clone(),
@@ -770,7 +840,7 @@ impl<'s> Lowerer<'s> {
             let rv = self.expr(r);
             self.assign(&lhs, collapsed, &lv.ty, &rv, range(n))
         } else {
-            self.effect(r);
+            let rv = self.effect(r);
             if lv.ty.is_pointer_like() && matches!(op, "+=" | "-=" | "&=" | "|=" | "^=") {
                 let idx = if op == "+=" {
                     self.index_kind(r)
@@ -785,6 +855,11 @@ impl<'s> Lowerer<'s> {
                     },
                     range(n),
                 ))
+            } else if lv.ty == Type::Scalar && !collapsed {
+                // `n += e`: the integer store of `n + e`.
+                let old = Val::place(lhs.clone(), Type::Scalar);
+                let value = int_arith(&old, op.trim_end_matches('='), &rv);
+                self.assign(&lhs, collapsed, &lv.ty, &value, range(n))
             } else if lhs.deref {
                 Some(self.emit(
                     Basic::Assign {
@@ -820,6 +895,15 @@ impl<'s> Lowerer<'s> {
             || n.parent()
                 .is_some_and(|p| matches!(p.kind_str(), "expression_statement" | "for_statement"));
         if !v.ty.is_pointer_like() {
+            if v.ty == Type::Scalar && !c {
+                // `n++`: the integer store of `n + 1` (its value is not
+                // kept: a scalar).
+                let step = Val::rv(Rvalue::Int(int_const(1)), Type::Scalar);
+                let op = if self.operator(n) == "++" { "+" } else { "-" };
+                let value = int_arith(&v, op, &step);
+                self.assign(&p, c, &v.ty, &value, range(n));
+                return Val::scalar();
+            }
             if p.deref {
                 self.emit(
                     Basic::Assign {
@@ -910,12 +994,12 @@ impl<'s> Lowerer<'s> {
                 } else if maybe_ptr(&rv) {
                     (rv, r, l)
                 } else {
-                    return Val::scalar();
+                    return int_arith(&lv, op, &rv);
                 }
             }
             "-" if is_ptr(&lv) && is_ptr(&rv) => return Val::scalar(),
             "-" | "&" | "|" | "^" if is_ptr(&lv) || maybe_ptr(&lv) => (lv, l, r),
-            _ => return Val::scalar(),
+            _ => return int_arith(&lv, op, &rv),
         };
         let idx = if op == "+" {
             self.index_kind(other)
@@ -1025,7 +1109,7 @@ impl<'s> Lowerer<'s> {
             return Val::rv(Rvalue::Scalar, Type::Void);
         }
         let kind = match v.kind {
-            ValKind::Rv(Rvalue::Scalar) if matches!(ty, Type::Pointer(_)) => {
+            ValKind::Rv(Rvalue::Scalar | Rvalue::Int(_)) if matches!(ty, Type::Pointer(_)) => {
                 ValKind::Rv(Rvalue::Unknown)
             }
             ValKind::Place(..)
@@ -1096,15 +1180,27 @@ impl<'s> Lowerer<'s> {
                     (l, false)
                 };
                 if !null {
-                    self.effect(n);
-                    return Cond::Opaque;
+                    return self.comparison(l, r, self.operator(n));
                 }
                 let v = self.expr(ptr);
                 match self.tested_place(&v, ptr) {
                     Some(p) if eq => Cond::IsNull(p),
                     Some(p) => Cond::NotNull(p),
-                    None => Cond::Opaque,
+                    None => match operand_of(&v) {
+                        // `n == 0` on an integer.
+                        Some(o) => {
+                            let op = if eq { CmpOp::Eq } else { CmpOp::Ne };
+                            Cond::Compare(o, op, Operand::Int(0))
+                        }
+                        None => Cond::Opaque,
+                    },
                 }
+            }
+            "binary_expression" if matches!(self.operator(n), "<" | "<=" | ">" | ">=") => {
+                let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
+                    return Cond::Opaque;
+                };
+                self.comparison(l, r, self.operator(n))
             }
             _ => {
                 let v = self.expr(n);
@@ -1112,9 +1208,48 @@ impl<'s> Lowerer<'s> {
                     Some(p) => Cond::NotNull(p),
                     None => {
                         self.read_if_deref(&v, range(n));
-                        Cond::Opaque
+                        match operand_of(&v) {
+                            // `if (n)` on an integer is `n != 0`.
+                            Some(o) => Cond::Compare(o, CmpOp::Ne, Operand::Int(0)),
+                            None => Cond::Opaque,
+                        }
                     }
                 }
+            }
+        }
+    }
+
+    /// `l op r` for a comparison other than with NULL: its operands'
+    /// effects and reads (as any binary expression), and an integer
+    /// `Compare` when both sides are integers (an arithmetic side goes to
+    /// a temporary); anything else (`p == q`) is opaque.
+    fn comparison(&mut self, l: Node, r: Node, op: &str) -> pointee_ir::Cond {
+        let lv = self.expr(l);
+        self.read_if_deref(&lv, range(l));
+        let rv = self.expr(r);
+        self.read_if_deref(&rv, range(r));
+        let (Some(a), Some(op), Some(b)) = (int_of(&lv), CmpOp::from_token(op), int_of(&rv)) else {
+            return pointee_ir::Cond::Opaque;
+        };
+        let a = self.int_operand(a, range(l));
+        let b = self.int_operand(b, range(r));
+        pointee_ir::Cond::Compare(a, op, b)
+    }
+
+    /// An operand holding the integer expression: itself, or a temporary.
+    fn int_operand(&mut self, e: IntExpr, at: Range) -> Operand {
+        match e {
+            IntExpr::Operand(o) => o,
+            e => {
+                let t = self.new_temp(Type::Scalar, at);
+                self.emit(
+                    Basic::Assign {
+                        lhs: Place::var(t),
+                        rhs: Rvalue::Int(e),
+                    },
+                    at,
+                );
+                Operand::Place(Place::var(t))
             }
         }
     }
@@ -1131,10 +1266,13 @@ impl<'s> Lowerer<'s> {
         let mut keeps_l = true;
         pointee_ir::for_each_basic(&effects, &mut |_, b| {
             keeps_l &= match b {
-                Basic::Assign { lhs, .. } => {
+                Basic::Assign { lhs, rhs } => {
+                    // Temporaries, and integer locals (they hold no pointer).
                     !lhs.deref
                         && matches!(lhs.base, Base::Var(v)
-                            if self.f.vars[v.0 as usize].kind == pointee_ir::VarKind::Temp)
+                            if self.f.vars[v.0 as usize].kind == pointee_ir::VarKind::Temp
+                                || (matches!(rhs, Rvalue::Int(_) | Rvalue::Scalar)
+                                    && self.f.vars[v.0 as usize].ty == Type::Scalar))
                 }
                 Basic::Use(_) => true,
                 Basic::Call { .. } => false,

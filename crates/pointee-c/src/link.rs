@@ -386,6 +386,10 @@ fn rename_rvalue(v: &mut Rvalue, renames: &HashMap<Name, Name>) {
                 *f = new.clone();
             }
         }
+        Rvalue::Int(e) => e
+            .places_mut()
+            .into_iter()
+            .for_each(|p| rename_place(p, renames)),
         _ => {}
     }
 }

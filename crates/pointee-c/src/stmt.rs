@@ -206,7 +206,9 @@ impl<'s> Lowerer<'s> {
                     }
                 }
             }
-            k if k.ends_with("expression") || k == "identifier" => self.effect(n),
+            k if k.ends_with("expression") || k == "identifier" => {
+                self.effect(n);
+            }
             _ => {
                 self.unmodelled(n, &format!("`{}` statement", n.kind_str()));
             }

@@ -343,7 +343,7 @@ pub fn rvals(locs: &mut Locs, st: &Facts, sc: Scope, r: &Rvalue) -> Locset {
         Rvalue::Literal(s, _) | Rvalue::New(s, _) => {
             out.push((locs.root(Root::Lit(sc.owner.clone(), *s)), true))
         }
-        Rvalue::Scalar => {}
+        Rvalue::Scalar | Rvalue::Int(_) => {}
         Rvalue::Unknown => out.push((UNKNOWN, false)),
     }
     out
@@ -562,7 +562,7 @@ pub fn refine(locs: &mut Locs, st: Facts, sc: Scope, cond: &Cond, taken: bool) -
     let (p, is_null) = match cond {
         Cond::IsNull(p) => (p, taken),
         Cond::NotNull(p) => (p, !taken),
-        Cond::Opaque => return Some(st),
+        Cond::Opaque | Cond::Compare(..) => return Some(st),
         // Short-circuit: `b` is tested only on `a`'s side that evaluates it;
         // a branch is the merge of the ways to reach it.
         Cond::And(a, b) | Cond::Or(a, b) => {

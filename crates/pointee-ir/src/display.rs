@@ -66,6 +66,15 @@ impl Function {
                 format!("({} && {})", self.cond_to_string(a), self.cond_to_string(b))
             }
             Cond::Or(a, b) => format!("({} || {})", self.cond_to_string(a), self.cond_to_string(b)),
+            Cond::Compare(a, op, b) => {
+                let var = |v: crate::VarId| self.var_name(v);
+                format!(
+                    "{} {} {}",
+                    operand_str(a, &var),
+                    op.token(),
+                    operand_str(b, &var)
+                )
+            }
         }
     }
 
@@ -200,7 +209,27 @@ fn rvalue_str(r: &Rvalue, var: &dyn Fn(crate::VarId) -> String) -> String {
         Rvalue::New(s, c) => format!("new {c}#{}", s.0),
         Rvalue::Cast(p, c) => format!("({c}) {}", place_str(p, var)),
         Rvalue::Scalar => "scalar".into(),
+        Rvalue::Int(e) => format!("int {}", int_expr_str(e, var)),
         Rvalue::Unknown => "unknown".into(),
+    }
+}
+
+fn operand_str(o: &crate::Operand, var: &dyn Fn(crate::VarId) -> String) -> String {
+    match o {
+        crate::Operand::Place(p) => place_str(p, var),
+        crate::Operand::Int(k) => k.to_string(),
+    }
+}
+
+fn int_expr_str(e: &crate::IntExpr, var: &dyn Fn(crate::VarId) -> String) -> String {
+    match e {
+        crate::IntExpr::Operand(o) => operand_str(o, var),
+        crate::IntExpr::Bin(a, op, b) => format!(
+            "({} {} {})",
+            int_expr_str(a, var),
+            op.token(),
+            int_expr_str(b, var)
+        ),
     }
 }
 

@@ -289,6 +289,135 @@ pub enum Cond {
     And(Box<Cond>, Box<Cond>),
     /// `a || b`: `b` is tested only where `a` does not hold.
     Or(Box<Cond>, Box<Cond>),
+    /// An integer comparison (`x->key < k`, `n == 3`). The pointer
+    /// analysis treats it as `Opaque`; the witness executor decides it.
+    Compare(Operand, CmpOp, Operand),
+}
+
+/// An integer comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    /// The operator that holds where `self` does not (`<` and `>=`).
+    pub fn negate(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+        }
+    }
+
+    /// The operator of the C or Java token (`<=`), if it compares.
+    pub fn from_token(op: &str) -> Option<CmpOp> {
+        Some(match op {
+            "==" => CmpOp::Eq,
+            "!=" => CmpOp::Ne,
+            "<" => CmpOp::Lt,
+            "<=" => CmpOp::Le,
+            ">" => CmpOp::Gt,
+            ">=" => CmpOp::Ge,
+            _ => return None,
+        })
+    }
+
+    pub fn token(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+/// An integer operand: the value stored in a place, or a constant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Place(Place),
+    Int(i64),
+}
+
+impl Operand {
+    pub fn place(&self) -> Option<&Place> {
+        match self {
+            Operand::Place(p) => Some(p),
+            Operand::Int(_) => None,
+        }
+    }
+    pub fn place_mut(&mut self) -> Option<&mut Place> {
+        match self {
+            Operand::Place(p) => Some(p),
+            Operand::Int(_) => None,
+        }
+    }
+}
+
+/// An integer arithmetic operator (C's and Java's, truncating division).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl IntOp {
+    pub fn from_token(op: &str) -> Option<IntOp> {
+        Some(match op {
+            "+" => IntOp::Add,
+            "-" => IntOp::Sub,
+            "*" => IntOp::Mul,
+            "/" => IntOp::Div,
+            "%" => IntOp::Rem,
+            _ => return None,
+        })
+    }
+
+    pub fn token(self) -> &'static str {
+        match self {
+            IntOp::Add => "+",
+            IntOp::Sub => "-",
+            IntOp::Mul => "*",
+            IntOp::Div => "/",
+            IntOp::Rem => "%",
+        }
+    }
+}
+
+/// A small integer expression (the value of an integer assignment), so
+/// that the witness executor can follow counters and sums.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IntExpr {
+    Operand(Operand),
+    Bin(Box<IntExpr>, IntOp, Box<IntExpr>),
+}
+
+impl IntExpr {
+    /// The places the expression reads.
+    pub fn places_mut(&mut self) -> Vec<&mut Place> {
+        match self {
+            IntExpr::Operand(o) => o.place_mut().into_iter().collect(),
+            IntExpr::Bin(a, _, b) => {
+                let mut v = a.places_mut();
+                v.extend(b.places_mut());
+                v
+            }
+        }
+    }
 }
 
 impl Cond {
@@ -301,6 +430,7 @@ impl Cond {
             Cond::Opaque => Cond::Opaque,
             Cond::And(a, b) => Cond::Or(Box::new(a.negate()), Box::new(b.negate())),
             Cond::Or(a, b) => Cond::And(Box::new(a.negate()), Box::new(b.negate())),
+            Cond::Compare(a, op, b) => Cond::Compare(a, op.negate(), b),
         }
     }
 
@@ -325,6 +455,7 @@ impl Cond {
         match self {
             Cond::IsNull(p) | Cond::NotNull(p) => vec![p],
             Cond::Opaque => Vec::new(),
+            Cond::Compare(a, _, b) => [a, b].into_iter().filter_map(Operand::place_mut).collect(),
             Cond::And(a, b) | Cond::Or(a, b) => {
                 let mut v = a.places_mut();
                 v.extend(b.places_mut());
@@ -338,6 +469,7 @@ impl Cond {
         match self {
             Cond::IsNull(p) | Cond::NotNull(p) => vec![p],
             Cond::Opaque => Vec::new(),
+            Cond::Compare(a, _, b) => [a, b].into_iter().filter_map(Operand::place).collect(),
             Cond::And(a, b) | Cond::Or(a, b) => {
                 let mut v = a.places();
                 v.extend(b.places());
@@ -458,6 +590,9 @@ pub enum Rvalue {
     Cast(Place, Name),
     /// A value that holds no pointer (integer arithmetic, a comparison, ...).
     Scalar,
+    /// An integer value the front end could express (`n + 1`, `x->key`, 3);
+    /// moves no pointer (as `Scalar` for the pointer analysis).
+    Int(IntExpr),
     /// A value the front end cannot model; it may point anywhere.
     Unknown,
 }

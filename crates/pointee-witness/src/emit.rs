@@ -32,6 +32,7 @@ fn value_text(v: &Value) -> String {
         Value::Null => "NULL".into(),
         Value::Object(k) => format!("o{}", k + 1),
         Value::Scalar => "0".into(),
+        Value::Int(n) => n.to_string(),
     }
 }
 
@@ -171,8 +172,10 @@ fn java_method(function: &str) -> (&str, &str, Vec<&str>) {
     (class, method, params)
 }
 
-/// The value Java passes for an input argument of type `ty`: a primitive's
-/// zero (the executor does not model integers yet), `null`, or an object.
+/// The value Java passes for an input argument of type `ty` (`""` for a
+/// field, set through reflection, which widens an `Integer`): the model's
+/// integer, a primitive's zero where the path read none, `null`, or an
+/// object.
 fn java_value(v: &Value, ty: &str) -> String {
     match (v, ty) {
         (Value::Object(k), _) => format!("o{}", k + 1),
@@ -186,6 +189,12 @@ fn java_value(v: &Value, ty: &str) -> String {
         (Value::Scalar, "short") => "(short) 0".into(),
         (Value::Scalar, "int") => "0".into(),
         (Value::Scalar, _) => "null".into(),
+        (Value::Int(n), "boolean") => (*n != 0).to_string(),
+        (Value::Int(n), "long") => format!("{n}L"),
+        (Value::Int(n), "float") => format!("{n}f"),
+        (Value::Int(n), "double") => format!("{n}.0"),
+        (Value::Int(n), t @ ("char" | "byte" | "short")) => format!("({t}) {n}"),
+        (Value::Int(n), _) => n.to_string(),
     }
 }
 

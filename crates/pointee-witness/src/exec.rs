@@ -5,21 +5,26 @@
 //! (objects with cells by path) and the record of the input chosen so far.
 //! Statements map a state to the states that follow it: a read of an input
 //! pointer not yet given a value forks one state per candidate; a branch
-//! forks one per side. Integers are not modelled: a branch the IR keeps
-//! opaque takes both sides, and the witness counts it as assumed.
+//! forks one per side. Integers are symbolic ([`Num`]): an input integer
+//! cell is a fresh constant when first read, integer stores keep their
+//! expression, and an integer comparison forks the sides Z3 finds
+//! satisfiable. A branch the IR keeps opaque (or a comparison on an
+//! integer the executor does not know) takes both sides, and the witness
+//! counts it as assumed.
 //!
 //! Never does I/O; facts come only through [`Facts`].
 
-use crate::solve;
-use crate::spec::{Atom, Term};
+use crate::solve::{self, IntFact, Num};
+use crate::spec::{Arith, Atom, Term};
 use crate::{
     Bounds, Decision, Facts, Fault, InputObject, Outcome, Pointee, Query, Stats, Value, Witness,
 };
 use pointee_ir::{
-    Base, Basic, Callee, Class, Cond, Function, GlobalInit, GlobalKind, Name, Place, Point,
-    Program, Rvalue, Sel, Stmt, StmtId, Type, VarId, VarKind,
+    Base, Basic, Callee, Class, Cond, Function, GlobalInit, GlobalKind, IntExpr, Name, Operand,
+    Place, Point, Program, Rvalue, Sel, Stmt, StmtId, Type, VarId, VarKind,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Searches an input of `query.function` that makes the dereference of
@@ -95,6 +100,8 @@ impl<'p, 'q> Executor<'p, 'q> {
             allocs: 0,
             failed_allocs: Vec::new(),
             frames_pushed: 1,
+            int_inputs: Vec::new(),
+            int_facts: Vec::new(),
         };
         st.frames[0].input = true;
         let mut starts = vec![st];
@@ -103,6 +110,7 @@ impl<'p, 'q> Executor<'p, 'q> {
             // disjunct is a start.
             let mut st = starts.pop().expect("the start");
             let mut env = HashMap::new();
+            let mut ints = HashMap::new();
             for &p in &f.params {
                 let var = f.var(p);
                 if var.ty.is_pointer_like() {
@@ -110,10 +118,17 @@ impl<'p, 'q> Executor<'p, 'q> {
                     st.frames[0].cells.insert((p, Vec::new()), Val::Sym(v));
                     st.init.push((Loc::Var(0, p), Vec::new(), v));
                     env.insert(var.name.to_string(), v);
+                } else if var.ty == Type::Scalar {
+                    let n = Rc::new(Num::Input(st.int_inputs.len()));
+                    st.int_inputs.push((Loc::Var(0, p), Vec::new()));
+                    st.frames[0]
+                        .cells
+                        .insert((p, Vec::new()), Val::Num(n.clone()));
+                    ints.insert(var.name.to_string(), n);
                 }
             }
             for d in &requires {
-                if let Some(s) = ex.assume(st.clone(), d, &mut env.clone()) {
+                if let Some(s) = ex.assume(st.clone(), d, &mut env.clone(), &mut ints.clone()) {
                     starts.push(s);
                 }
             }
@@ -143,8 +158,12 @@ enum Val {
     /// The address of a cell: a location and a path inside it.
     Ptr(Loc, Vec<Sel>),
     Func(Name),
-    /// Any non-pointer value.
+    /// A non-pointer value the executor does not know.
     Int,
+    /// An integer it knows (symbolically).
+    Num(Rc<Num>),
+    /// An input integer not read yet.
+    LazyInt,
     /// Never written (an uninitialised local, `malloc`'s memory).
     Undef,
     /// Made by code the executor does not model.
@@ -253,6 +272,11 @@ struct State<'p> {
     failed_allocs: Vec<u32>,
     /// Frames pushed so far on the path (the next frame's id).
     frames_pushed: usize,
+    /// The input's integer cells read so far (`Num::Input(k)` is the
+    /// value of the k-th).
+    int_inputs: Vec<(Loc, Vec<Sel>)>,
+    /// The integer branches the path took.
+    int_facts: Vec<IntFact>,
 }
 
 impl<'p> State<'p> {
@@ -414,13 +438,23 @@ fn dispatch<'p>(program: &'p Program, class: &str, signature: &str) -> Option<&'
         .and_then(|f| program.function(f))
 }
 
-/// The value of a cell of the input never read: a pointer waits to be
-/// chosen, anything else is some scalar.
+/// The value of a cell of the input never read: a pointer or an integer
+/// waits to be chosen, anything else is some scalar.
 fn input_value(ty: Type) -> Val {
     if ty.is_pointer_like() {
         Val::Lazy(ty)
+    } else if ty == Type::Scalar {
+        Val::LazyInt
     } else {
         Val::Int
+    }
+}
+
+/// `k`, `n`, `x->key` for the path decisions.
+fn operand_text(f: &Function, o: &Operand, spelling: Spelling) -> String {
+    match o {
+        Operand::Place(p) => place_text(f, p, spelling),
+        Operand::Int(k) => k.to_string(),
     }
 }
 
@@ -474,6 +508,12 @@ fn cond_text(f: &Function, c: &Cond, spelling: Spelling) -> Option<String> {
         Cond::IsNull(p) => format!("{} == {null}", place_text(f, p, spelling)),
         Cond::NotNull(p) => format!("{} != {null}", place_text(f, p, spelling)),
         Cond::Opaque => return None,
+        Cond::Compare(a, op, b) => format!(
+            "{} {} {}",
+            operand_text(f, a, spelling),
+            op.token(),
+            operand_text(f, b, spelling)
+        ),
         Cond::And(a, b) => format!(
             "{} && {}",
             cond_text(f, a, spelling)?,
@@ -686,6 +726,30 @@ impl<'p> Executor<'p, '_> {
                 st.assumed += 1;
                 vec![(st.clone(), true), (st, false)]
             }
+            Cond::Compare(a, op, b) => {
+                let mut out = Vec::new();
+                for (st, x) in self.operand(st, a) {
+                    for (mut st, y) in self.operand(st, b) {
+                        let (Some(x), Some(y)) = (x.clone(), y) else {
+                            // An integer not modelled: both sides, assumed.
+                            st.assumed += 1;
+                            out.push((st.clone(), true));
+                            out.push((st, false));
+                            continue;
+                        };
+                        for (side, op) in [(true, *op), (false, op.negate())] {
+                            let mut s = st.clone();
+                            s.int_facts.push((x.clone(), op, y.clone()));
+                            if solve::integers(s.int_inputs.len(), &s.int_facts).is_some() {
+                                out.push((s, side));
+                            } else {
+                                self.stats.infeasible += 1;
+                            }
+                        }
+                    }
+                }
+                out
+            }
             Cond::And(a, b) | Cond::Or(a, b) => {
                 let is_and = matches!(c, Cond::And(..));
                 let mut out = Vec::new();
@@ -848,6 +912,17 @@ impl<'p> Executor<'p, '_> {
             self.stats.infeasible += 1;
             return None;
         }
+        let Some(ints) = solve::integers(st.int_inputs.len(), &st.int_facts) else {
+            self.stats.infeasible += 1;
+            return None;
+        };
+        // The model's value of each integer input cell read.
+        let int_at = |l: &Loc, path: &[Sel]| {
+            st.int_inputs
+                .iter()
+                .position(|(il, ip)| il == l && ip == path)
+                .map(|k| Value::Int(ints[k]))
+        };
         let value = |obj: Option<usize>| match obj {
             None => Value::Null,
             Some(k) => Value::Object(number(k)),
@@ -874,6 +949,7 @@ impl<'p> Executor<'p, '_> {
                             .find(|(l, path, _)| at(l, path))
                             .map(|&(_, _, v)| value(sym(v)))
                     })
+                    .or_else(|| int_at(&Loc::Var(0, p), &[]))
                     .unwrap_or(if var.ty.is_pointer_like() {
                         Value::Null
                     } else {
@@ -897,6 +973,13 @@ impl<'p> Executor<'p, '_> {
                             .iter()
                             .filter(|(l, _, _)| *l == Loc::Obj(k))
                             .map(|(_, path, v)| (path.clone(), value(sym(*v)))),
+                    )
+                    .chain(
+                        st.int_inputs
+                            .iter()
+                            .zip(&ints)
+                            .filter(|((l, _), _)| *l == Loc::Obj(k))
+                            .map(|((_, path), &n)| (path.clone(), Value::Int(n))),
                     )
                     .collect(),
             })
@@ -1117,7 +1200,53 @@ impl<'p> Executor<'p, '_> {
                 vec![(st, Val::Ptr(Loc::Obj(k), Vec::new()))]
             }
             Rvalue::Scalar => vec![(st, Val::Int)],
+            Rvalue::Int(e) => self
+                .int_expr(st, e)
+                .into_iter()
+                .map(|(s, n)| (s, n.map_or(Val::Int, Val::Num)))
+                .collect(),
             Rvalue::Unknown => vec![(st, Val::Unknown)],
+        }
+    }
+
+    /// The value of an integer operand in each state (`None`: not known).
+    fn operand(&mut self, st: State<'p>, o: &Operand) -> Vec<(State<'p>, Option<Rc<Num>>)> {
+        match o {
+            Operand::Int(k) => vec![(st, Some(Rc::new(Num::Const(*k))))],
+            Operand::Place(p) => self
+                .read(st, p)
+                .into_iter()
+                .map(|(s, v)| {
+                    let n = match v {
+                        Val::Num(n) => Some(n),
+                        // An integer read from a NULL-initialised cell
+                        // (a global, `calloc`'s memory) is 0.
+                        Val::Null => Some(Rc::new(Num::Const(0))),
+                        _ => None,
+                    };
+                    (s, n)
+                })
+                .collect(),
+        }
+    }
+
+    /// The value of an integer expression in each state.
+    fn int_expr(&mut self, st: State<'p>, e: &IntExpr) -> Vec<(State<'p>, Option<Rc<Num>>)> {
+        match e {
+            IntExpr::Operand(o) => self.operand(st, o),
+            IntExpr::Bin(a, op, b) => {
+                let mut out = Vec::new();
+                for (st, x) in self.int_expr(st, a) {
+                    for (st, y) in self.int_expr(st, b) {
+                        let n = match (x.clone(), y) {
+                            (Some(x), Some(y)) => Num::bin(x, *op, y),
+                            _ => None,
+                        };
+                        out.push((st, n));
+                    }
+                }
+                out
+            }
         }
     }
 
@@ -1180,6 +1309,14 @@ impl<'p> Executor<'p, '_> {
         place: &Place,
     ) -> Vec<(State<'p>, Val)> {
         let v = self.cell(&st, &loc, &path);
+        if v == Val::LazyInt {
+            // An input integer: a fresh constant of the path condition.
+            let mut st = st;
+            let n = Val::Num(Rc::new(Num::Input(st.int_inputs.len())));
+            st.int_inputs.push((loc.clone(), path.clone()));
+            write(&mut st, loc, path, n.clone());
+            return vec![(st, n)];
+        }
         if !matches!(v, Val::Lazy(_) | Val::Sym(_)) {
             return vec![(st, v)];
         }
@@ -1345,7 +1482,7 @@ impl<'p> Executor<'p, '_> {
                 .cloned()
                 .zip(args.iter().copied())
                 .collect();
-            match self.assume(st.clone(), d, &mut env) {
+            match self.assume(st.clone(), d, &mut env, &mut HashMap::new()) {
                 Some(s) => out.push(s),
                 None => self.stats.infeasible += 1,
             }
@@ -1354,21 +1491,55 @@ impl<'p> Executor<'p, '_> {
     }
 
     /// The state where the atoms of one disjunct hold too, or `None`.
+    /// `env` names the disjunct's pointer variables, `ints` its integer
+    /// ones (the integer parameters, then what points-to atoms bind).
     fn assume(
         &mut self,
         mut st: State<'p>,
         atoms: &[Atom],
         env: &mut HashMap<String, usize>,
+        ints: &mut HashMap<String, Rc<Num>>,
     ) -> Option<State<'p>> {
         let term = |st: &mut State<'p>, env: &mut HashMap<String, usize>, t: &Term| match t {
             Term::Null => 0,
-            Term::Wild => st.new_sym(Type::Unknown),
+            Term::Wild | Term::Int(_) => st.new_sym(Type::Unknown),
             Term::Var(n) => *env
                 .entry(n.clone())
                 .or_insert_with(|| st.new_sym(Type::Unknown)),
         };
-        for a in atoms {
+        let is_int = |ints: &HashMap<String, Rc<Num>>, t: &Term| match t {
+            Term::Int(_) => true,
+            Term::Var(n) => ints.contains_key(n),
+            _ => false,
+        };
+        // Pure atoms after the points-to atoms that bind integer variables
+        // (the order of atoms in a disjunct does not matter).
+        let (pure, shapes): (Vec<&Atom>, Vec<&Atom>) = atoms
+            .iter()
+            .partition(|a| matches!(a, Atom::Eq(..) | Atom::Ne(..) | Atom::Cmp(..)));
+        for a in shapes.into_iter().chain(pure) {
+            let a = match a {
+                Atom::Eq(x, y) | Atom::Ne(x, y) if is_int(ints, x) || is_int(ints, y) => {
+                    let op = if matches!(a, Atom::Eq(..)) {
+                        pointee_ir::CmpOp::Eq
+                    } else {
+                        pointee_ir::CmpOp::Ne
+                    };
+                    &Atom::Cmp(Arith::Term(x.clone()), op, Arith::Term(y.clone()))
+                }
+                a => a,
+            };
             match a {
+                Atom::Cmp(x, op, y) => {
+                    // An integer variable nothing binds leaves the atom
+                    // unchecked (inputs may then be invalid, never missed).
+                    if let (Some(x), Some(y)) = (arith(x, ints), arith(y, ints)) {
+                        st.int_facts.push((x, *op, y));
+                        if solve::integers(st.int_inputs.len(), &st.int_facts).is_none() {
+                            return None;
+                        }
+                    }
+                }
                 Atom::Emp => {}
                 Atom::Eq(x, y) => {
                     let (x, y) = (term(&mut st, env, x), term(&mut st, env, y));
@@ -1410,6 +1581,13 @@ impl<'p> Executor<'p, '_> {
                     for (f, t) in fields {
                         let path = vec![Sel::Field(f.as_str().into())];
                         let fty = type_at(self.program, &obj_ty, &path);
+                        if fty == Type::Scalar {
+                            // An integer field: an input of the path condition.
+                            if !self.bind_int(&mut st, k, path, t, ints) {
+                                return None;
+                            }
+                            continue;
+                        }
                         let v = term(&mut st, env, t);
                         let rv = st.find(v);
                         if st.syms[rv].ty == Type::Unknown {
@@ -1432,6 +1610,43 @@ impl<'p> Executor<'p, '_> {
             }
         }
         Some(st)
+    }
+
+    /// Binds the integer field `path` of input object `k` to `t` (a
+    /// variable of `ints`, a constant, or `_`); false when it contradicts
+    /// the path condition.
+    fn bind_int(
+        &mut self,
+        st: &mut State<'p>,
+        k: usize,
+        path: Vec<Sel>,
+        t: &Term,
+        ints: &mut HashMap<String, Rc<Num>>,
+    ) -> bool {
+        let cell = match st.objs[k].cells.get(&path) {
+            Some(Val::Num(n)) => n.clone(),
+            Some(_) => return false,
+            None => {
+                let n = Rc::new(Num::Input(st.int_inputs.len()));
+                st.int_inputs.push((Loc::Obj(k), path.clone()));
+                st.objs[k].cells.insert(path, Val::Num(n.clone()));
+                n
+            }
+        };
+        let equal = match t {
+            Term::Wild => return true,
+            Term::Null => return false,
+            Term::Int(c) => Rc::new(Num::Const(*c)),
+            Term::Var(v) => match ints.get(v) {
+                Some(n) => n.clone(),
+                None => {
+                    ints.insert(v.clone(), cell);
+                    return true;
+                }
+            },
+        };
+        st.int_facts.push((cell, pointee_ir::CmpOp::Eq, equal));
+        solve::integers(st.int_inputs.len(), &st.int_facts).is_some()
     }
 
     /// The value of a cell, or what it holds when never written.
@@ -1469,7 +1684,8 @@ impl<'p> Executor<'p, '_> {
                 } else if type_at(self.program, &global.ty, path).is_pointer_like() {
                     Val::Null
                 } else {
-                    Val::Int
+                    // A global without initialiser starts as zero.
+                    Val::Num(Rc::new(Num::Const(0)))
                 }
             }
             Loc::Obj(k) => {
@@ -1483,6 +1699,17 @@ impl<'p> Executor<'p, '_> {
                 }
             }
         }
+    }
+}
+
+/// The symbolic integer of an annotation's arithmetic (`None`: it names
+/// an integer variable nothing binds).
+fn arith(e: &Arith, ints: &HashMap<String, Rc<Num>>) -> Option<Rc<Num>> {
+    match e {
+        Arith::Term(Term::Int(k)) => Some(Rc::new(Num::Const(*k))),
+        Arith::Term(Term::Var(v)) => ints.get(v).cloned(),
+        Arith::Term(_) => None,
+        Arith::Bin(a, op, b) => Num::bin(arith(a, ints)?, *op, arith(b, ints)?),
     }
 }
 

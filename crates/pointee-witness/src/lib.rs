@@ -128,9 +128,11 @@ pub type ObjectId = usize;
 pub enum Value {
     Null,
     Object(ObjectId),
-    /// A non-pointer value; the executor does not model integers yet, so
-    /// any value will do (the test passes 0).
+    /// A non-pointer value the path never read as an integer: any value
+    /// will do (the test passes 0).
     Scalar,
+    /// An integer the path's conditions need (Z3's model).
+    Int(i64),
 }
 
 impl Value {
@@ -140,6 +142,7 @@ impl Value {
             Value::Null => "NULL".into(),
             Value::Object(k) => format!("o{}", k + 1),
             Value::Scalar => "any".into(),
+            Value::Int(n) => n.to_string(),
         }
     }
 }

@@ -9,7 +9,15 @@
 //!           | x -> {field: v, ...}        (x points to an object whose
 //!                                          fields not named are free)
 //!           | NAME(v, ...)                (a predicate instance)
+//!           | e < e | e <= e | e > e | e >= e | e == e | e != e
+//!                                         (integers: `e` is a sum or
+//!                                          difference of integer
+//!                                          constants and variables)
 //! ```
+//!
+//! An integer variable is a parameter of integer type or a variable a
+//! points-to atom gives an integer field (`x -> {val: v} * v < 5`);
+//! `x == y` compares integers when either side is one.
 //!
 //! Variables of a disjunct that are not parameters are existential; `_`
 //! is a fresh one. `*` separates: the objects of two points-to atoms are
@@ -20,6 +28,8 @@
 //! The caller hands the annotations' text; this module reads no file and
 //! never sees the C source.
 
+use pointee_ir::{CmpOp, IntOp};
+
 /// A term of a pure or points-to atom.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Term {
@@ -27,6 +37,15 @@ pub enum Term {
     Null,
     /// `_`: a fresh existential.
     Wild,
+    /// An integer constant.
+    Int(i64),
+}
+
+/// An integer term of an arithmetic atom: `v`, `3`, `v + w - 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arith {
+    Term(Term),
+    Bin(Box<Arith>, pointee_ir::IntOp, Box<Arith>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +55,8 @@ pub enum Atom {
     Ne(Term, Term),
     PointsTo(String, Vec<(String, Term)>),
     Pred(String, Vec<Term>),
+    /// An integer comparison.
+    Cmp(Arith, pointee_ir::CmpOp, Arith),
 }
 
 /// A disjunction of conjunctions of atoms.
@@ -78,7 +99,8 @@ enum Tok {
 
 fn tokens(text: &str) -> Result<Vec<Tok>, String> {
     const SYMS: &[&str] = &[
-        ":=", "==", "!=", "->", "&&", "(", ")", ",", "|", "*", "{", "}", ":", ";",
+        ":=", "==", "!=", "->", "&&", "<=", ">=", "<", ">", "+", "-", "(", ")", ",", "|", "*", "{",
+        "}", ":", ";",
     ];
     let mut out = Vec::new();
     let b = text.as_bytes();
@@ -166,11 +188,10 @@ impl Parser {
         Ok(match i.as_str() {
             "NULL" | "null" | "nil" => Term::Null,
             "_" => Term::Wild,
-            _ if i.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
-                return Err(format!(
-                    "`{i}`: integer constraints are not supported in annotations yet"
-                ))
-            }
+            _ if i.chars().next().is_some_and(|c| c.is_ascii_digit()) => match i.parse() {
+                Ok(k) => Term::Int(k),
+                Err(_) => return Err(format!("`{i}` is not an integer in an annotation")),
+            },
             _ => Term::Var(i),
         })
     }
@@ -193,13 +214,30 @@ impl Parser {
             return Ok(Atom::Pred(name, args));
         }
         self.at -= 1;
-        let left = self.term()?;
-        if self.eat("==") {
-            return Ok(Atom::Eq(left, self.term()?));
+        let left = self.arith()?;
+        for (tok, op) in [
+            ("==", CmpOp::Eq),
+            ("!=", CmpOp::Ne),
+            ("<=", CmpOp::Le),
+            (">=", CmpOp::Ge),
+            ("<", CmpOp::Lt),
+            (">", CmpOp::Gt),
+        ] {
+            if self.eat(tok) {
+                let right = self.arith()?;
+                return Ok(match (left, op, right) {
+                    (Arith::Term(a), CmpOp::Eq, Arith::Term(b)) => Atom::Eq(a, b),
+                    (Arith::Term(a), CmpOp::Ne, Arith::Term(b)) => Atom::Ne(a, b),
+                    (a, op, b) => Atom::Cmp(a, op, b),
+                });
+            }
         }
-        if self.eat("!=") {
-            return Ok(Atom::Ne(left, self.term()?));
-        }
+        let Arith::Term(left) = left else {
+            return Err(format!(
+                "expected a comparison in an annotation, found {}",
+                self.here()
+            ));
+        };
         if self.eat("->") {
             let Term::Var(x) = left else {
                 return Err("only a variable points to an object".into());
@@ -223,6 +261,29 @@ impl Parser {
             "expected `==`, `!=` or `->` in an annotation, found {}",
             self.here()
         ))
+    }
+    /// `t (+|- t)*`, a leading `-` negating the first term.
+    fn arith(&mut self) -> Result<Arith, String> {
+        let mut e = if self.eat("-") {
+            let t = self.term()?;
+            Arith::Bin(
+                Box::new(Arith::Term(Term::Int(0))),
+                IntOp::Sub,
+                Box::new(Arith::Term(t)),
+            )
+        } else {
+            Arith::Term(self.term()?)
+        };
+        loop {
+            let op = if self.eat("+") {
+                IntOp::Add
+            } else if self.eat("-") {
+                IntOp::Sub
+            } else {
+                return Ok(e);
+            };
+            e = Arith::Bin(Box::new(e), op, Box::new(Arith::Term(self.term()?)));
+        }
     }
     fn formula(&mut self) -> Result<Formula, String> {
         let mut out = vec![Vec::new()];
@@ -356,6 +417,28 @@ mod tests {
             parse("requires list(x, y)").unwrap_err(),
             "predicate `list` takes 1 argument(s), not 2"
         );
-        assert!(parse("requires n == 3").unwrap_err().contains("integer"));
+        assert!(parse("requires n + 1").unwrap_err().contains("comparison"));
+    }
+
+    #[test]
+    fn reads_integer_constraints() {
+        let s = parse("requires x -> {val: v} * 0 <= v * v + 1 < 10 * n == 3").unwrap();
+        let v = || Arith::Term(Term::Var("v".into()));
+        assert_eq!(
+            s.requires.unwrap()[0][1..],
+            [
+                Atom::Cmp(Arith::Term(Term::Int(0)), CmpOp::Le, v()),
+                Atom::Cmp(
+                    Arith::Bin(
+                        Box::new(v()),
+                        IntOp::Add,
+                        Box::new(Arith::Term(Term::Int(1)))
+                    ),
+                    CmpOp::Lt,
+                    Arith::Term(Term::Int(10))
+                ),
+                Atom::Eq(Term::Var("n".into()), Term::Int(3)),
+            ]
+        );
     }
 }
