@@ -212,8 +212,14 @@ impl Facts {
         for c in &p.classes {
             intern(&mut f.classes, &mut f.class_index, &c.name);
         }
-        for func in &p.functions {
-            intern(&mut f.method_names, &mut f.method_index, &func.name);
+        // A method's id is its function's index, also when a broken text
+        // lowered two functions of one name: the name then resolves to the
+        // first, and the other gets no facts (nothing can reach it).
+        for (mi, func) in p.functions.iter().enumerate() {
+            f.method_names.push(func.name.to_string());
+            f.method_index
+                .entry(func.name.to_string())
+                .or_insert(mi as u32);
         }
         f.method_static = p.functions.iter().map(|func| func.is_static).collect();
         let nclasses = f.classes.len();
@@ -633,7 +639,7 @@ fn class_inits(p: &Program, f: &Facts) -> Vec<Vec<u32>> {
     let mut inits: HashMap<&str, u32> = HashMap::default();
     for (m, name) in f.method_names.iter().enumerate() {
         if let Some(class) = name.strip_suffix(".<clinit>()") {
-            inits.insert(class, m as u32);
+            inits.entry(class).or_insert(m as u32);
         }
     }
     let clinit = |c: usize| inits.get(f.classes[c].as_str()).copied();

@@ -15,6 +15,7 @@ mod nullness;
 mod ptset;
 mod result;
 mod resume;
+mod retract;
 mod solver;
 mod types;
 

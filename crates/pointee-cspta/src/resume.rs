@@ -15,9 +15,11 @@
 //! variables and sites in one place, and the temporaries after it move up
 //! by the number it made: see `ways`). The renaming is only a guess;
 //! what makes the result exact is the check that the renamed old facts of
-//! every edited method are among the new ones. When anything else changed
-//! (classes, the method list, the roots, the variant) or the check fails
-//! (an edit that removes a fact), the program is solved from scratch.
+//! every edited method are among the new ones. An edit that only removed
+//! statements (the new facts are old ones, the sites the same) goes on
+//! too, retracting what the removed facts reached (`retract.rs`). When
+//! anything else changed (classes, the method list, the roots, the
+//! variant) or neither check holds, the program is solved from scratch.
 //!
 //! It must never answer anything but the least solution of the new program:
 //! `tests/resume.rs` compares it with a fresh solve on random edits.
@@ -36,6 +38,13 @@ pub enum Resumed {
     /// From the previous solution, applying again the facts of this many
     /// edited methods (0: the facts are the old ones, renamed).
     Continued { edited_methods: usize },
+    /// From the previous solution after an edit that removed facts: the
+    /// nodes the removed facts reached were emptied and filled again
+    /// (`retract.rs`), the facts of this many edited methods applied again.
+    Retracted {
+        edited_methods: usize,
+        emptied_nodes: usize,
+    },
     /// From scratch, and why.
     Fresh(&'static str),
 }
@@ -52,38 +61,54 @@ impl Analysis {
         variant: Variant,
         interrupt: Option<&dyn Fn() -> bool>,
     ) -> Result<(Analysis, Resumed), Interrupted> {
-        let (facts, st, edited) = match rename(prev, prev_program, program, roots, variant) {
-            Ok(r) => r,
-            Err(why) => {
-                let a = match interrupt {
-                    Some(i) => Analysis::run_interruptible(program, roots, variant, i)?,
-                    None => Analysis::run(program, roots, variant),
-                };
-                return Ok((a, Resumed::Fresh(why)));
-            }
-        };
+        let (facts, st, edited, retracted) =
+            match rename(prev, prev_program, program, roots, variant) {
+                Ok(r) => r,
+                Err(why) => {
+                    let a = match interrupt {
+                        Some(i) => Analysis::run_interruptible(program, roots, variant, i)?,
+                        None => Analysis::run(program, roots, variant),
+                    };
+                    return Ok((a, Resumed::Fresh(why)));
+                }
+            };
         let mut s = Solver::with_state(&facts, &variant, st);
-        for &m in &edited {
-            let mf = &facts.methods[m as usize];
-            for &mc in prev.contexts_of(m) {
-                s.st.to_init.extend(&mf.inits);
-                s.add_method_facts(mc);
-                for v in 0..mf.nvars {
-                    if mf.uses[v as usize].is_empty() {
-                        continue;
-                    }
-                    let pts = s.st.pt[s.var_node(mc, v) as usize].clone();
-                    if !pts.is_empty() {
-                        s.process_uses(mc, v, &pts);
-                    }
+        let edited_contexts: Vec<u32> = edited
+            .iter()
+            .flat_map(|&m| prev.contexts_of(m).iter().copied())
+            .collect();
+        let mut again = edited_contexts.clone();
+        if let Some((_, contexts)) = &retracted {
+            again.extend(contexts.iter().filter(|c| !edited_contexts.contains(c)));
+        }
+        for &mc in &again {
+            let mf = &facts.methods[s.st.reached[mc as usize].method as usize];
+            s.st.to_init.extend(&mf.inits);
+            s.add_method_facts(mc);
+            for v in 0..mf.nvars {
+                if mf.uses[v as usize].is_empty() {
+                    continue;
+                }
+                let pts = s.st.pt[s.var_node(mc, v) as usize].clone();
+                if !pts.is_empty() {
+                    s.process_uses(mc, v, &pts);
                 }
             }
         }
+        let resumed = match &retracted {
+            None => Resumed::Continued {
+                edited_methods: edited.len(),
+            },
+            Some((emptied, _)) => {
+                s.refill(emptied, &edited_contexts);
+                Resumed::Retracted {
+                    edited_methods: edited.len(),
+                    emptied_nodes: emptied.iter().filter(|&&e| e).count(),
+                }
+            }
+        };
         s.solve(&[], interrupt)?;
         let st = s.st;
-        let resumed = Resumed::Continued {
-            edited_methods: edited.len(),
-        };
         Ok((Analysis::finish(facts, variant, roots, st), resumed))
     }
 }
@@ -122,16 +147,24 @@ impl Renaming {
     }
 }
 
+/// What an edit that removed facts emptied (by node) and the reached
+/// pairs whose facts are applied again (`retract.rs`).
+type Retracted = (Vec<bool>, Vec<u32>);
+
+/// The new facts, the old state renamed into them, the edited methods,
+/// and what was retracted.
+type Renamed = (Facts, State, Vec<u32>, Option<Retracted>);
+
 /// The new program's facts and the old solver state renamed into them,
-/// with the edited methods; `Err` (why) when the new facts may not
-/// include the old ones.
+/// with the edited methods, and what was retracted when the edit removed
+/// facts; `Err` (why) when the old solution cannot be gone on from.
 fn rename(
     prev: &Analysis,
     prev_program: &Program,
     program: &Program,
     roots: &[&str],
     variant: Variant,
-) -> Result<(Facts, State, Vec<u32>), &'static str> {
+) -> Result<Renamed, &'static str> {
     if prev.variant != variant {
         return Err("another context sensitivity");
     }
@@ -175,32 +208,75 @@ fn rename(
     };
     // Each edited method: the first alignment of its old variables and
     // sites with the new ones under which its renamed old facts are all
-    // new facts.
+    // new facts; else the first under which its new facts are old ones
+    // (an edit that removed facts).
+    let mut removals = FxHashMap::default();
     for &m in &edited {
         let (om, nm) = (&old.methods[m as usize], &facts.methods[m as usize]);
-        let ways = alignments(
-            &old_fs[m as usize],
-            &new_fs[m as usize],
-            (old, om),
-            (&facts, nm),
-        );
-        if ways.is_empty() {
-            return Err("the edited method's variables or sites do not align");
-        }
+        let (old_f, new_f) = (&old_fs[m as usize], &new_fs[m as usize]);
         let mut included = false;
-        for renaming in ways {
+        for renaming in alignments(old_f, new_f, (old, om), (&facts, nm)) {
             r.edited.insert(m, renaming);
             if rename_allocs(&mut r, m, old, &facts).is_some() && includes(om, nm, m, &r) {
                 included = true;
                 break;
             }
         }
-        if !included {
-            return Err("the edit removed a fact");
+        if included {
+            continue;
+        }
+        let (renaming, removed) = removal(old_f, new_f, (old, om), (&facts, nm))
+            .ok_or("the edit removed and added facts, or removed a `new` or a call")?;
+        r.edited.insert(m, renaming);
+        rename_allocs(&mut r, m, old, &facts).ok_or("an allocation does not rename")?;
+        removals.insert(m, removed);
+    }
+    let mut st = prev.state();
+    let retracted = if removals.is_empty() {
+        None
+    } else {
+        let contexts_of = |m: u32| prev.contexts_of(m).to_vec();
+        Some(crate::retract::retract(
+            &mut st,
+            old,
+            &removals,
+            &contexts_of,
+        )?)
+    };
+    let st = rename_state(st, prev, &facts, &r).ok_or("a context does not rename")?;
+    Ok((facts, st, edited, retracted))
+}
+
+/// The renaming of an edited method whose new facts are all old ones
+/// (statements removed that allocate nothing and call nothing: its sites
+/// are the same), with the facts it removed; `None` otherwise.
+fn removal(
+    old_f: &Function,
+    new_f: &Function,
+    (old_facts, old): (&Facts, &MethodFacts),
+    (new_facts, new): (&Facts, &MethodFacts),
+) -> Option<(MethodRenaming, crate::retract::Removed)> {
+    let old_sites = sites(old_facts, old);
+    if old_sites != sites(new_facts, new) {
+        return None;
+    }
+    // The new variables aligned with the old ones (the old list is the
+    // new one with some inserted), then turned around.
+    for way in var_ways(new_f, old_f) {
+        let mut vars = vec![NOT_VAR; old_f.vars.len()];
+        for (j, &i) in way.iter().enumerate() {
+            vars[i as usize] = j as u32;
+        }
+        if let Some(removed) = crate::retract::removed_facts(old, new, &vars) {
+            let renaming = MethodRenaming {
+                vars,
+                sites: old_sites.iter().map(|&(s, _)| (s, s)).collect(),
+                calls: (0..old.calls.len() as u32).collect(),
+            };
+            return Some((renaming, removed));
         }
     }
-    let st = rename_state(prev, &facts, &r).ok_or("a context does not rename")?;
-    Ok((facts, st, edited))
+    None
 }
 
 /// Renames the allocations of the edited method `m`'s sites, made again
@@ -232,38 +308,7 @@ fn alignments(
     (old_facts, old): (&Facts, &MethodFacts),
     (new_facts, new): (&Facts, &MethodFacts),
 ) -> Vec<MethodRenaming> {
-    // A temporary after an inserted statement has moved up by the number
-    // of temporaries the statement made: counted from the end, it is the
-    // same one.
-    let from_end = |f: &Function| -> Vec<u32> {
-        let temps = f.vars.iter().filter(|v| v.kind == VarKind::Temp).count() as u32;
-        let mut seen = 0;
-        f.vars
-            .iter()
-            .map(|v| {
-                seen += u32::from(v.kind == VarKind::Temp);
-                temps - seen
-            })
-            .collect()
-    };
-    let (old_end, new_end) = (from_end(old_f), from_end(new_f));
-    let (ov, nv) = (&old_f.vars, &new_f.vars);
-    let var_ways = ways(
-        ov.len(),
-        nv.len(),
-        |i, j| ov[i] == nv[j],
-        |i, j| {
-            let (a, b) = (&ov[i], &nv[j]);
-            a.kind == b.kind
-                && a.ty == b.ty
-                && a.restrict == b.restrict
-                && if a.kind == VarKind::Temp {
-                    old_end[i] == new_end[j]
-                } else {
-                    a.name == b.name
-                }
-        },
-    );
+    let var_ways = var_ways(old_f, new_f);
     let (old_sites, new_sites) = (sites(old_facts, old), sites(new_facts, new));
     let same_site = |i: usize, j: usize| old_sites[i].1 == new_sites[j].1;
     let site_ways = ways(old_sites.len(), new_sites.len(), same_site, same_site);
@@ -304,6 +349,43 @@ fn alignments(
         }
     }
     out
+}
+
+/// The ways to align the variables of `old_f` with those of `new_f`, which
+/// has some inserted (see [`ways`]).
+fn var_ways(old_f: &Function, new_f: &Function) -> Vec<Vec<u32>> {
+    // A temporary after an inserted statement has moved up by the number
+    // of temporaries the statement made: counted from the end, it is the
+    // same one.
+    let from_end = |f: &Function| -> Vec<u32> {
+        let temps = f.vars.iter().filter(|v| v.kind == VarKind::Temp).count() as u32;
+        let mut seen = 0;
+        f.vars
+            .iter()
+            .map(|v| {
+                seen += u32::from(v.kind == VarKind::Temp);
+                temps - seen
+            })
+            .collect()
+    };
+    let (old_end, new_end) = (from_end(old_f), from_end(new_f));
+    let (ov, nv) = (&old_f.vars, &new_f.vars);
+    ways(
+        ov.len(),
+        nv.len(),
+        |i, j| ov[i] == nv[j],
+        |i, j| {
+            let (a, b) = (&ov[i], &nv[j]);
+            a.kind == b.kind
+                && a.ty == b.ty
+                && a.restrict == b.restrict
+                && if a.kind == VarKind::Temp {
+                    old_end[i] == new_end[j]
+                } else {
+                    a.name == b.name
+                }
+        },
+    )
 }
 
 /// The ways to map the `n_old` items of an old list to the `n_new` of a new
@@ -462,8 +544,7 @@ fn includes(old: &MethodFacts, new: &MethodFacts, m: u32, r: &Renaming) -> bool 
 /// numbers (new variables get new nodes), the field and static nodes and
 /// the call graph's call indices renamed. Pointer nodes and objects keep
 /// their ids, so points-to sets and edges are kept as they are.
-fn rename_state(prev: &Analysis, facts: &Facts, r: &Renaming) -> Option<State> {
-    let mut st = prev.state();
+fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> Option<State> {
     st.ctxs = st.ctxs.renamed(|e| match e {
         Elem::Call(m, s) => Some(Elem::Call(m, r.site(m, s)?)),
         Elem::Alloc(a) => Some(Elem::Alloc(r.allocs[a as usize])),
@@ -487,6 +568,9 @@ fn rename_state(prev: &Analysis, facts: &Facts, r: &Renaming) -> Option<State> {
             let mut map = vec![NOT_VAR; nvars];
             for (v, &n) in old_nodes.iter().enumerate() {
                 let nv = mr.vars[v];
+                if nv == NOT_VAR {
+                    continue; // gone (`retract` unhooked its node)
+                }
                 map[nv as usize] = n;
                 st.node_var[n as usize] = nv;
             }

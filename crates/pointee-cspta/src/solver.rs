@@ -22,6 +22,11 @@ use std::collections::VecDeque;
 
 pub(crate) const NOT_VAR: u32 = u32::MAX;
 
+/// An edge `s -> t` as a key of `State::edges`.
+pub(crate) fn edge_key(s: u32, t: u32) -> u64 {
+    (s as u64) << 32 | t as u64
+}
+
 /// Worklist steps between two looks at the interrupt: a look is an atomic
 /// load or so, a step a set difference and its propagation.
 const INTERRUPT_EVERY: u32 = 1024;
@@ -162,7 +167,7 @@ impl<'f> Solver<'f> {
 
     /// AddEdge(s, t).
     fn add_edge(&mut self, s: u32, t: u32) {
-        if !self.st.edges.insert((s as u64) << 32 | t as u64) {
+        if !self.st.edges.insert(edge_key(s, t)) {
             return;
         }
         self.st.succ[s as usize].push(t);
@@ -432,6 +437,12 @@ impl<'f> Solver<'f> {
             call,
             callee,
         });
+        self.call_flows(mc, call, target, callee);
+    }
+
+    /// The parameter and return edges of the call-graph edge `mc`'s `call`
+    /// to `target` in its reached pair `callee`.
+    fn call_flows(&mut self, mc: u32, call: u32, target: u32, callee: u32) {
         let facts = self.facts;
         let caller_m = &facts.methods[self.st.reached[mc as usize].method as usize];
         let c = &caller_m.calls[call as usize];
@@ -443,6 +454,51 @@ impl<'f> Solver<'f> {
         }
         if let (Some(r), Some(l)) = (tm.ret, c.lhs) {
             self.add_edge(self.var_node(callee, r), self.var_node(mc, l));
+        }
+    }
+}
+
+impl Solver<'_> {
+    /// After `retract.rs` emptied the nodes marked in `emptied`: each gets
+    /// again what its edges from the nodes outside bring (the worklist
+    /// does the rest). A removed assignment within a method may have been
+    /// the same edge as a parameter edge of a call of the method on itself
+    /// in the same context (`edited`): those edges are made again too.
+    pub(crate) fn refill(&mut self, emptied: &[bool], edited: &[u32]) {
+        let emptied = |n: u32| emptied.get(n as usize).copied().unwrap_or(false);
+        for e in self.st.cg.clone() {
+            if e.caller == e.callee && edited.contains(&e.caller) {
+                let target = self.st.reached[e.callee as usize].method;
+                self.call_flows(e.caller, e.call, target, e.callee);
+            }
+        }
+        for s in 0..self.st.succ.len() as u32 {
+            if emptied(s) || self.st.pt[s as usize].is_empty() {
+                continue;
+            }
+            let succ = std::mem::take(&mut self.st.succ[s as usize]);
+            for &t in &succ {
+                if emptied(t) {
+                    let p = self.st.pt[s as usize].clone();
+                    self.add_wl(t, &p);
+                }
+            }
+            self.st.succ[s as usize] = succ;
+        }
+        let mut filtered: Vec<(u32, u32, u32)> = self
+            .st
+            .filtered
+            .iter()
+            .filter(|(&s, _)| !emptied(s))
+            .flat_map(|(&s, ts)| ts.iter().map(move |&(t, ty)| (s, t, ty)))
+            .filter(|&(_, t, _)| emptied(t))
+            .collect();
+        filtered.sort_unstable();
+        for (s, t, ty) in filtered {
+            let p = self.filter(&self.st.pt[s as usize].clone(), ty);
+            if !p.is_empty() {
+                self.add_wl(t, &p);
+            }
         }
     }
 }

@@ -256,3 +256,65 @@ fn there_are_at_least_40_fixtures() {
 fn the_front_end_and_the_solver_name_the_library_heap_alike() {
     assert_eq!(pointee_java::LIBRARY, pointee_cspta::LIBRARY_HEAP);
 }
+
+/// A method's id is its function's index, also in a program with two
+/// functions of one name (as a broken text once lowered, found by the
+/// 10,000-edit Java run): every method after the second one kept its
+/// facts under an id one lower, so the points-to set of a reached
+/// method's variable was looked up past the solution's table. Now the
+/// name resolves to the first function, the second gets no facts, and
+/// every variable of every reached method has its set.
+#[test]
+fn method_ids_are_function_indices_even_with_two_functions_of_one_name() {
+    let src = "class Main {
+    public static void main(String[] args) { Object o = new Main(); B b = new B(o); }
+}
+class B { Object f; B(Object x) { f = x; } }";
+    let mut jp = pointee_java::lower(&[("Main.java", src)]);
+    let i = jp
+        .program
+        .functions
+        .iter()
+        .position(|f| &*f.name == "Main.<init>()")
+        .unwrap();
+    let again = jp.program.functions[i].clone();
+    jp.program.functions.insert(i + 1, again);
+    for variant in Variant::ALL {
+        let a = analyse(&jp, variant);
+        for (m, f) in jp.program.functions.iter().enumerate() {
+            assert_eq!(a.facts.method_names[m], *f.name, "[{variant}]");
+        }
+        let mut reached = BTreeSet::new();
+        for (mc, r) in a.reached.iter().enumerate() {
+            let f = &jp.program.functions[r.method as usize];
+            reached.insert(f.name.to_string());
+            for v in 0..f.vars.len() {
+                a.var_pts(mc as u32, v as u32);
+            }
+        }
+        assert!(
+            reached.contains("B.<init>(Object)"),
+            "[{variant}]: {reached:?}"
+        );
+        let b_init = a.method("B.<init>(Object)").unwrap();
+        assert_eq!(
+            jp.program.functions[b_init as usize].name.as_ref(),
+            "B.<init>(Object)"
+        );
+        let fields: Vec<String> = a
+            .all_fields()
+            .map(|(o, f, set)| format!("{}.{f}: {}", a.obj_key(o), set.len()))
+            .collect();
+        // `args`'s element, and the `B` made in `main` holding the `Main`.
+        assert_eq!(
+            fields,
+            [
+                "[]Main.main(String[])#0.[]: 1",
+                "[]Main.main(String[])#4.f: 1"
+            ],
+            "[{variant}]"
+        );
+        let reference = common::reference::Reference::run(&jp.program, &roots(&jp), variant);
+        assert_eq!(a.facts_text(), reference, "[{variant}]");
+    }
+}

@@ -53,10 +53,20 @@ fn lower(lines: &[String]) -> JavaProgram {
     pointee_java::lower(&[("Main.java", &lines.join("\n"))])
 }
 
+/// How the edits of a chain went.
+#[derive(Default)]
+struct Went {
+    added: usize,
+    /// Added statements that went on from the previous solution.
+    continued: usize,
+    removed: usize,
+    /// Removed statements that went on from it (`Resumed::Retracted`).
+    retracted: usize,
+}
+
 /// Runs `edits` random edits on the program of `seed` under `variant`,
-/// each solve resumed from the one before; returns how many added a
-/// statement, and how many of those went on from the previous solution.
-fn chain(seed: u64, variant: &str, edits: usize) -> (usize, usize) {
+/// each solve resumed from the one before.
+fn chain(seed: u64, variant: &str, edits: usize, went: &mut Went) {
     let classes = 2 + (seed as usize % 4);
     let text = gen::random(seed, classes, 6 + (seed as usize % 3) * 3);
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -64,7 +74,6 @@ fn chain(seed: u64, variant: &str, edits: usize) -> (usize, usize) {
     let v = Variant::parse(variant).unwrap();
     let mut jp = lower(&lines);
     let mut a = Analysis::run(&jp.program, &common::roots(&jp), v);
-    let (mut added, mut continued) = (0, 0);
     for step in 0..edits {
         let (add, remove) = places(&lines);
         let adds = remove.is_empty() || r.chance(70);
@@ -96,35 +105,49 @@ fn chain(seed: u64, variant: &str, edits: usize) -> (usize, usize) {
         s2.pointers = 0;
         assert_eq!(s1, s2, "seed {seed} [{variant}] step {step} ({what})");
         if adds {
-            added += 1;
+            went.added += 1;
             if matches!(how, Resumed::Continued { .. }) {
-                continued += 1;
+                went.continued += 1;
             } else {
                 eprintln!("seed {seed} [{variant}] step {step} ({what}): {how:?}");
             }
+        } else {
+            went.removed += 1;
+            went.retracted += usize::from(matches!(how, Resumed::Retracted { .. }));
         }
         jp = next;
         a = b;
     }
-    (added, continued)
 }
 
 #[test]
 fn resumed_solves_equal_fresh_ones_after_random_edits() {
-    let (mut added, mut continued) = (0, 0);
+    let mut went = Went::default();
     for seed in 0..24u64 {
         for v in ["ci", "1-call", "2-obj", "2-type"] {
-            let (a, c) = chain(seed, v, 6);
-            added += a;
-            continued += c;
+            chain(seed, v, 6, &mut went);
         }
     }
     // An added statement adds facts only: every such solve goes on from
     // the previous solution, also when the statement made temporaries
     // before older ones (which then have other numbers).
+    let Went {
+        added,
+        continued,
+        removed,
+        retracted,
+    } = went;
     assert_eq!(
         continued, added,
         "{continued} of {added} added statements continued"
+    );
+    // A removed statement goes on when it made no object and no call, and
+    // what it reached is no call's receiver (nor `this`, nor the library
+    // heap): in these programs 64 of the 156.
+    assert_eq!(
+        (retracted, removed),
+        (64, 156),
+        "removed statements that retracted, of all removed"
     );
 }
 
@@ -197,6 +220,74 @@ public class Main {
         for n in ["x", "y"] {
             let objs: Vec<String> = b.var_pts(mc, var(n)).iter().map(|o| b.obj_key(o)).collect();
             assert_eq!(objs.len(), 1, "{n}: {objs:?}");
+        }
+    }
+}
+
+/// A removed statement that made no object and no call goes on from the
+/// previous solution (`Resumed::Retracted`): the nodes it reached are
+/// emptied and filled again, and the result is a fresh solve's. Where
+/// what it reached is a call's receiver, the call graph might shrink: a
+/// fresh solve.
+#[test]
+fn a_removed_assignment_retracts_what_it_reached() {
+    let with = "\
+public class Main {
+    static Object G;
+    Object f;
+    Object get() { return f; }
+    public static void main(String[] args) {
+        Main m = new Main();
+        Main n = new Main();
+        Main p = m;
+        Object o = new Object();
+        Object x = null;
+        Object added = null;
+        m.f = o;
+        x = m.f;
+        added = G;
+        G = x;
+        p = n;
+        Object z = p.get();
+    }
+}
+";
+    // The line removed, and how many nodes that empties (`None`: a fresh solve).
+    let cases = [
+        // `added` loses what it read from `G`.
+        ("        added = G;\n", Some(1)),
+        // `G` loses `o`; `added`, which reads it, too.
+        ("        G = x;\n", Some(2)),
+        // `x` and what it flows to (`G`, `added`).
+        ("        x = m.f;\n", Some(3)),
+        // The field `f` of `m`'s object, and what reads it: `x`, `G`,
+        // `added`, and through `get()` on that object its `ret` and `z`.
+        ("        m.f = o;\n", Some(6)),
+        // `p` may lose `n`'s object, and `get()` is called on it.
+        ("        p = n;\n", None),
+    ];
+    for name in ["ci", "2-obj", "1-call"] {
+        let v = Variant::parse(name).unwrap();
+        let jp = pointee_java::lower(&[("Main.java", with)]);
+        let roots = common::roots(&jp);
+        let a = Analysis::run(&jp.program, &roots, v);
+        for (line, emptied) in cases {
+            let next = pointee_java::lower(&[("Main.java", &with.replace(line, ""))]);
+            let (b, how) =
+                Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
+            match emptied {
+                Some(n) => assert_eq!(
+                    how,
+                    Resumed::Retracted {
+                        edited_methods: 1,
+                        emptied_nodes: n
+                    },
+                    "{name}: {line}"
+                ),
+                None => assert!(matches!(how, Resumed::Fresh(_)), "{name}: {line}: {how:?}"),
+            }
+            let fresh = Analysis::run(&next.program, &roots, v);
+            assert_eq!(b.facts_text(), fresh.facts_text(), "{name}: {line}");
         }
     }
 }

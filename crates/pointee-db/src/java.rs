@@ -32,11 +32,11 @@ pub struct JavaIr {
 #[salsa::tracked(returns(ref))]
 pub fn java_ir(db: &dyn Db, project: Project) -> Arc<JavaIr> {
     let jp = &java_program(db, project).0;
-    Arc::new(JavaIr {
+    crate::graveyard::shared(Arc::new(JavaIr {
         program: jp.program.clone(),
         mains: jp.mains.clone(),
         initializers: jp.initializers.clone(),
-    })
+    }))
 }
 
 /// What the Java analysis found under the configured context sensitivity,
@@ -110,7 +110,8 @@ pub fn java_engine(db: &dyn Db, project: Project) -> JavaEngine {
     .unwrap_or_else(|pointee_cspta::Interrupted| {
         std::panic::resume_unwind(Box::new(salsa::Cancelled::PendingWrite))
     });
-    let engine = JavaEngine(Arc::new(session));
+    // Freed off the edit path: the analysis an edit replaces is large.
+    let engine = JavaEngine(crate::graveyard::shared(Arc::new(session)));
     db.last_java_engines()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -129,11 +130,10 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
     // (one sort of all of them compared the callers' names over and over,
     // half of this query's time on a large program).
     let fs = &ir.program.functions;
-    let mut by_name: Vec<usize> = (0..fs.len()).collect();
-    by_name.sort_by(|&i, &j| fs[i].name.cmp(&fs[j].name));
+    let by_name = java_functions_by_name(db, project);
     let mut of_caller: Vec<CallEdge> = Vec::new();
     for (k, &i) in by_name.iter().enumerate() {
-        let f = &fs[i];
+        let f = &fs[i as usize];
         if let Some(m) = a.method(&f.name) {
             walk_calls_with_site(&f.body, &mut |stmt, site, callee| {
                 for t in a.callees(m, site.0) {
@@ -150,8 +150,17 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
             });
         }
         // Functions of one name (none in a well-formed program) sort together.
-        if !matches!(by_name.get(k + 1), Some(&n) if fs[n].name == f.name) {
-            of_caller.sort();
+        if !matches!(by_name.get(k + 1), Some(&n) if fs[n as usize].name == f.name) {
+            // As `CallEdge`'s order, the caller's name compared by pointer
+            // first (the edges of one caller share it).
+            of_caller.sort_by(|a, b| {
+                let caller = if Arc::ptr_eq(&a.caller, &b.caller) {
+                    std::cmp::Ordering::Equal
+                } else {
+                    a.caller.cmp(&b.caller)
+                };
+                caller.then_with(|| (a.stmt, &a.callee, a.kind).cmp(&(b.stmt, &b.callee, b.kind)))
+            });
             out.edges.append(&mut of_caller);
         }
     }
@@ -165,7 +174,29 @@ pub fn java_analysis(db: &dyn Db, project: Project) -> Result<Arc<JavaAnalysis>,
             ok: c.ok(),
         });
     }
-    Ok(Arc::new(out))
+    Ok(crate::graveyard::shared(Arc::new(out)))
+}
+
+/// The Java functions' names in program order: equal (backdated) after
+/// an edit inside a body, so that their order by name is not sorted again.
+#[salsa::tracked(returns(ref))]
+fn java_function_names(db: &dyn Db, project: Project) -> Arc<[Name]> {
+    let ir = java_ir(db, project);
+    ir.program
+        .functions
+        .iter()
+        .map(|f| f.name.clone())
+        .collect()
+}
+
+/// The Java functions' indices in the order of their names (stable: the
+/// functions of one name in program order).
+#[salsa::tracked(returns(ref))]
+fn java_functions_by_name(db: &dyn Db, project: Project) -> Arc<[u32]> {
+    let names = java_function_names(db, project);
+    let mut by_name: Vec<u32> = (0..names.len() as u32).collect();
+    by_name.sort_by(|&i, &j| names[i as usize].cmp(&names[j as usize]));
+    by_name.into()
 }
 
 /// The roots (the literal pools and library callbacks, then every `main`, or those of the

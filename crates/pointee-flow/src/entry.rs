@@ -5,7 +5,8 @@
 //! but `main` starts from an input sound for any caller ([`Callers`]):
 //! fresh objects that parameters may share, the globals whose address
 //! escapes, what other entries may have stored in them, and for function
-//! pointers every address-taken function of a matching arity.
+//! pointers every address-taken function whose type may be called
+//! through the pointer's.
 
 use crate::facts::{Fact, Facts};
 use crate::library::{self, LibTarget};
@@ -364,8 +365,8 @@ impl<'p> Engine<'p> {
     /// their initial values or what another entry may have stored. Every
     /// pointer of that memory (but `restrict` parameters) may also point
     /// to any of the others' objects and to the escaped globals; function
-    /// pointers may point to every address-taken function of a matching
-    /// arity ([`Callers`]).
+    /// pointers may point to every address-taken function callable through
+    /// their type ([`Callers::callable_through`]).
     pub(crate) fn extra_input(&mut self, fi: u32, callers: &Callers) -> Facts {
         let mut globals = self.refs[fi as usize].clone();
         globals.extend(callers.globals.iter().copied());
@@ -410,7 +411,7 @@ impl<'p> Engine<'p> {
         for leaf in leaves.iter().filter(|l| l.shared) {
             if leaf.ty.as_ref().is_some_and(Type::is_function_pointer) {
                 for &g in &callers.functions {
-                    if callers.arity_matches(self, g, leaf.ty.as_ref()) {
+                    if callers.callable_through(self, g, leaf.ty.as_ref()) {
                         let dst = self.locs.func(&self.func(g).name.clone());
                         out.push(Fact {
                             src: leaf.loc,
@@ -534,19 +535,77 @@ impl Callers {
         self.assigned.binary_search(&global).is_ok() || self.globals.binary_search(&global).is_ok()
     }
 
-    /// Whether function `f` may be called through a pointer of type `ty`:
-    /// the same number of parameters, or either side variadic or
-    /// unprototyped (no parameters listed), or the type unknown.
-    fn arity_matches(&self, e: &Engine, f: u32, ty: Option<&Type>) -> bool {
+    /// Whether function `f` may be called through a pointer of type `ty`
+    /// that an entry's caller filled in: C defines a call through a
+    /// function pointer only when the function's type is compatible with
+    /// the pointer's (C11 6.3.2.3p8, 6.5.2.2p9), so for well-typed C a
+    /// function of another type is never called through it. The test is
+    /// coarser than C's where real code relies on the ABI (see
+    /// `docs/c-engine.md`, *Entries*): same parameter count (either side
+    /// variadic or unprototyped: any), each parameter a pointer on both
+    /// sides or a scalar on both sides, pointers to records only to the
+    /// same record, and the same kind of result (any result when the
+    /// pointer's returns `void`). An unknown type matches anything.
+    fn callable_through(&self, e: &Engine, f: u32, ty: Option<&Type>) -> bool {
+        let Some(Type::Function(ft)) = ty.and_then(|t| t.pointee()) else {
+            return true;
+        };
         let func = e.func(f);
-        match ty.and_then(|t| t.pointee()) {
-            Some(Type::Function(ft)) => {
-                ft.variadic
-                    || ft.params.is_empty()
-                    || func.variadic
-                    || ft.params.len() == func.params.len()
-            }
-            _ => true,
+        let prototyped = !ft.params.is_empty() && !ft.variadic && !func.variadic;
+        if prototyped && ft.params.len() != func.params.len() {
+            return false;
         }
+        let records = &e.prog.types;
+        let params_match = ft
+            .params
+            .iter()
+            .zip(&func.params)
+            .all(|(a, &p)| value_compatible(a, &func.var(p).ty, records));
+        let result_matches =
+            matches!(ft.ret, Type::Void) || value_compatible(&ft.ret, &func.ret, records);
+        params_match && result_matches
+    }
+}
+
+/// What a value of type `a` and one of type `b` have in common for a call
+/// through a pointer that mixes them (a parameter or a result): both
+/// pointers (arrays and functions as parameters are), both scalars, the
+/// same record, both `void`; an unknown type matches anything.
+fn value_compatible(a: &Type, b: &Type, records: &pointee_ir::TypeTable) -> bool {
+    let (a, b) = (decay(a), decay(b));
+    match (a.as_ref(), b.as_ref()) {
+        (Type::Unknown, _) | (_, Type::Unknown) => true,
+        (Type::Pointer(pa), Type::Pointer(pb)) => pointee_compatible(pa, pb, records),
+        (Type::Record(x), Type::Record(y)) => same_record(x, y, records),
+        (Type::Scalar, Type::Scalar) | (Type::Void, Type::Void) => true,
+        _ => false,
+    }
+}
+
+/// Pointers to different records are incompatible; every other pair of
+/// pointees is taken as compatible (`void *` and `char *` hold any
+/// object's address, and real code passes `T **` for `void **`).
+fn pointee_compatible(a: &Type, b: &Type, records: &pointee_ir::TypeTable) -> bool {
+    match (a, b) {
+        (Type::Record(x), Type::Record(y)) => same_record(x, y, records),
+        _ => true,
+    }
+}
+
+/// Records are one type when their keys agree (a tag names one type
+/// across the program's units); an anonymous record's key is per unit, and
+/// a record no unit completes may be any, so either matches any record.
+fn same_record(x: &str, y: &str, records: &pointee_ir::TypeTable) -> bool {
+    let vague = |k: &str| k.contains("<anon") || records.records.get(k).is_none_or(|r| !r.complete);
+    x == y || vague(x) || vague(y)
+}
+
+/// A parameter's type as a call passes it: arrays and functions as
+/// pointers.
+fn decay(t: &Type) -> std::borrow::Cow<'_, Type> {
+    match t {
+        Type::Array(el, _) => std::borrow::Cow::Owned(Type::pointer_to((**el).clone())),
+        Type::Function(_) => std::borrow::Cow::Owned(Type::pointer_to(t.clone())),
+        _ => std::borrow::Cow::Borrowed(t),
     }
 }

@@ -70,9 +70,31 @@ impl<'a> CProgram<'a> {
         out
     }
 
-    /// A file's source map (absolute positions).
+    /// A file's source map (absolute positions). A header's is what the
+    /// first unit that includes it (in path order) lowered from it: the
+    /// functions it defines (`static inline` ones), as that unit compiled
+    /// them; a header no unit includes is lowered on its own.
     pub fn source(&self, file: FileId) -> &'a SourceMap {
-        &pointee_db::lower_c(self.db, file).source
+        match self.includer(file) {
+            Some((_, map)) => map,
+            None => &pointee_db::lower_c(self.db, file).source,
+        }
+    }
+
+    /// The first unit of the program that includes the header `file`, and
+    /// what it lowered from it; `None` for a unit.
+    fn includer(&self, file: FileId) -> Option<(FileId, &'a SourceMap)> {
+        if Lang::is_c_unit(file.path(self.db)) {
+            return None;
+        }
+        self.files().find_map(|unit| {
+            let l = pointee_db::lower_c(self.db, unit);
+            let h = l
+                .headers
+                .iter()
+                .find(|h| pointee_db::c_file_at(self.db, &h.file) == Some(file))?;
+            Some((unit, h))
+        })
     }
 
     pub fn lines(&self, file: FileId) -> &'a LineIndex {
@@ -94,6 +116,8 @@ impl<'a> CProgram<'a> {
 
     /// The linked program's name of a function or global as `file` names it.
     pub fn program_name(&self, file: FileId, name: &str) -> Name {
+        // A header's static functions are its includer's.
+        let file = self.includer(file).map_or(file, |(unit, _)| unit);
         self.symbols.program_name(self.db, file, name)
     }
 

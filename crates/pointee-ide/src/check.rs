@@ -117,7 +117,7 @@ fn c_check(c: &CProgram) -> CheckReport {
 /// The C runs that stopped at their budget, as one: the first one's limit,
 /// every one's unfinished functions.
 pub(crate) fn c_partial(a: &Analysis) -> Option<pointee_db::PartialRun> {
-    let projects = std::iter::once(a.main()).chain(a.singles().values().copied());
+    let projects = a.programs();
     let mut out: Option<pointee_db::PartialRun> = None;
     for project in projects {
         let Ok(c) = pointee_db::c_analysis(a.db(), project) else {

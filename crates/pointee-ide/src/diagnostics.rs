@@ -59,13 +59,20 @@ fn wanted(c: &AliasCheck, config: &DiagnosticsConfig) -> bool {
 
 fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
     let path = a.file_path(file);
-    // While the C files do not link, a `.c` file is answered by its own
-    // program, and a header by the first such program.
+    // While the C files of its program (the workspace's or its folder's)
+    // do not link, a `.c` file is answered by its own program, and a
+    // header by the first such program of its folder.
+    let group = a.program_of_path(path);
     let single = a.singles().get(path).copied();
-    let project = match (single, a.singles().values().next()) {
+    let first = a
+        .singles()
+        .iter()
+        .find(|(p, _)| a.program_of_path(p) == group)
+        .map(|(_, &s)| s);
+    let project = match (single, first) {
         (Some(p), _) => p,
-        (None, Some(&first)) if !Lang::is_c_unit(path) => first,
-        _ => a.main(),
+        (None, Some(first)) if !Lang::is_c_unit(path) => first,
+        _ => group,
     };
     let c = CProgram::new(a, project);
     let mut out = Vec::new();
@@ -119,7 +126,7 @@ fn c_diagnostics(a: &Analysis, file: FileId, config: &DiagnosticsConfig) -> Vec<
     out.sort_by_key(|d| (d.range.range.start, d.range.range.end));
     if single.is_some() {
         let why = a
-            .program_error_now(a.main(), Lang::C)
+            .program_error_now(group, Lang::C)
             .unwrap_or(crate::InputError(String::new()));
         out.insert(
             0,

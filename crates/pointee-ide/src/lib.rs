@@ -44,7 +44,7 @@ pub use graph::{
     EdgeKind, Graph, GraphEdge, GraphFocus, GraphKind, GraphNode, GraphRequest, NodeKind,
 };
 pub use java_checks::JAVA_RULES;
-pub use model::{is_model_file, CModel};
+pub use model::{is_model_file, CFolder, CModel};
 pub use pointee_db::salsa::{CancellationToken, Cancelled};
 pub use pointee_db::{
     Config, FileSystem, Lang, PartialRun, System, TreeHandle, UnitConfig, DEFAULT_MAX_MEMORY_MB,
@@ -78,6 +78,7 @@ pub struct Change {
     config: Option<Config>,
     unit_configs: Option<BTreeMap<String, UnitConfig>>,
     c_model: Option<Option<CModel>>,
+    c_folders: Option<Vec<CFolder>>,
     system_changed: bool,
 }
 
@@ -133,6 +134,15 @@ impl Change {
         self.c_model = Some(model);
     }
 
+    /// The workspace's folders, each with its C program model: with two or
+    /// more, the files under each folder form a program of their own (its
+    /// model's units, preprocessed as it says, from its entries); files
+    /// under no folder form another. With one, its model is the
+    /// workspace's (as `set_c_model`).
+    pub fn set_c_folders(&mut self, folders: Vec<CFolder>) {
+        self.c_folders = Some(folders);
+    }
+
     /// Files beneath the workspace's own (the system's: headers on disk)
     /// may have changed: C units are preprocessed again.
     pub fn system_changed(&mut self) {
@@ -141,13 +151,20 @@ impl Change {
 }
 
 /// The state of the workspace: the database and which files form which
-/// program. Every C and Java file forms one program per language; when the
-/// C files cannot be linked into one (two `main`s, as in a folder of
-/// examples), each `.c` file is also analysed on its own together with the
-/// workspace's headers, and answers for that file come from there.
+/// program. Every C and Java file forms one program per language (per
+/// workspace folder, when there are several: [`Change::set_c_folders`]);
+/// when the C files of one cannot be linked (two `main`s, as in a folder
+/// of examples), each `.c` file is also analysed on its own together with
+/// the headers, and answers for that file come from there.
 pub struct AnalysisHost {
     db: Database,
+    /// The files under no folder of `folders` (all of them, with one
+    /// folder or none).
     main: Project,
+    /// The program of each folder (root, program), when there are several.
+    folders: Arc<Vec<(String, Project)>>,
+    /// Their models, in the same order.
+    folder_models: Vec<CFolder>,
     /// `.c` file path → its own program, while the C files do not link.
     singles: Arc<BTreeMap<String, Project>>,
     /// The files in the workspace, by path.
@@ -179,6 +196,8 @@ impl AnalysisHost {
         AnalysisHost {
             db,
             main,
+            folders: Arc::default(),
+            folder_models: Vec::new(),
             singles: Arc::default(),
             files: Arc::default(),
             inputs: HashMap::new(),
@@ -203,6 +222,7 @@ impl AnalysisHost {
         Analysis {
             db: self.db.clone(),
             main: self.main,
+            folders: self.folders.clone(),
             singles: self.singles.clone(),
             files: self.files.clone(),
         }
@@ -246,43 +266,84 @@ impl AnalysisHost {
                 listed = true;
             }
         }
-        let model_changed = change.c_model.as_ref().is_some_and(|m| *m != self.c_model);
+        let mut model_changed = change.c_model.as_ref().is_some_and(|m| *m != self.c_model);
         if let Some(model) = change.c_model {
             self.c_model = model;
         }
-        if listed || model_changed {
-            // In path order (the map's).
-            let files: Vec<FileId> = self.files.values().copied().collect();
-            let in_main: Vec<FileId> = files
-                .iter()
-                .copied()
-                .filter(|&f| !self.outside_model(f))
-                .collect();
-            if *self.main.files(&self.db) != in_main {
-                self.db.will_write();
-                self.main.set_files(&mut self.db).to(in_main);
+        if let Some(mut folders) = change.c_folders {
+            // A folder given twice is one; one folder is the workspace;
+            // several are programs of their own.
+            let mut seen = std::collections::BTreeSet::new();
+            folders.retain(|f| seen.insert(f.root.clone()));
+            let (model, folders) = if folders.len() >= 2 {
+                (None, folders)
+            } else {
+                (folders.into_iter().next().and_then(|f| f.model), Vec::new())
+            };
+            if model != self.c_model || folders != self.folder_models {
+                model_changed = true;
+                self.c_model = model;
+                self.folder_models = folders;
             }
-            // C includes find the workspace's files before the system's.
-            pointee_db::set_c_files(&mut self.db, &files);
         }
         let config_given = change.config.is_some();
         if let Some(config) = change.config {
             self.config = config;
         }
-        if config_given || model_changed {
-            let mut config = self.config.clone();
-            if config.c_entries.is_none() {
-                config.c_entries = self.c_model.as_ref().and_then(|m| m.entries.clone());
+        if listed || model_changed {
+            // In path order (the map's).
+            let files: Vec<FileId> = self.files.values().copied().collect();
+            let mut groups = vec![Vec::new(); self.folder_models.len() + 1];
+            for &f in &files {
+                if !self.outside_model(f) {
+                    groups[self.folder_index(f.path(&self.db)).map_or(0, |i| i + 1)].push(f);
+                }
             }
+            let mut groups = groups.into_iter();
+            let in_main = groups.next().unwrap_or_default();
+            if *self.main.files(&self.db) != in_main {
+                self.db.will_write();
+                self.main.set_files(&mut self.db).to(in_main);
+            }
+            let mut folders = Vec::new();
+            for (folder, in_folder) in self.folder_models.iter().zip(groups) {
+                let known = self.folders.iter().find(|(root, _)| *root == folder.root);
+                let p = match known {
+                    Some(&(_, p)) => {
+                        if *p.files(&self.db) != in_folder {
+                            self.db.will_write();
+                            p.set_files(&mut self.db).to(in_folder);
+                        }
+                        p
+                    }
+                    None => {
+                        Project::new(&self.db, in_folder, self.config_with(folder.model.as_ref()))
+                    }
+                };
+                folders.push((folder.root.clone(), p));
+            }
+            if *self.folders != folders {
+                self.folders = Arc::new(folders);
+            }
+            // C includes find the workspace's files before the system's.
+            pointee_db::set_c_files(&mut self.db, &files);
+        }
+        if config_given || model_changed {
+            let config = self.config_with(self.c_model.as_ref());
             pointee_db::set_config(&mut self.db, self.main, config);
+            for (i, &(_, p)) in self.folders.clone().iter().enumerate() {
+                let config = self.config_with(self.folder_models[i].model.as_ref());
+                pointee_db::set_config(&mut self.db, p, config);
+            }
         }
         let unit_configs = match change.unit_configs {
             Some(configs) => Some(configs),
             None if model_changed => Some(
                 self.c_model
-                    .as_ref()
-                    .map(|m| m.configs.clone())
-                    .unwrap_or_default(),
+                    .iter()
+                    .chain(self.folder_models.iter().filter_map(|f| f.model.as_ref()))
+                    .flat_map(|m| m.configs.clone())
+                    .collect(),
             ),
             None => None,
         };
@@ -295,46 +356,72 @@ impl AnalysisHost {
         self.split_if_unlinked();
     }
 
-    /// Whether a file is a `.c` file the C program model leaves out.
+    /// The configuration as given, from `model`'s entries unless it names
+    /// some.
+    fn config_with(&self, model: Option<&CModel>) -> Config {
+        let mut config = self.config.clone();
+        if config.c_entries.is_none() {
+            config.c_entries = model.and_then(|m| m.entries.clone());
+        }
+        config
+    }
+
+    /// The folder (of several) a path is under: the innermost one.
+    fn folder_index(&self, path: &str) -> Option<usize> {
+        innermost(self.folder_models.iter().map(|f| f.root.as_str()), path)
+    }
+
+    /// Whether a file is a `.c` file the C program model of its folder
+    /// leaves out.
     fn outside_model(&self, f: FileId) -> bool {
         let path = f.path(&self.db);
+        let model = match self.folder_index(path) {
+            Some(i) => self.folder_models[i].model.as_ref(),
+            None => self.c_model.as_ref(),
+        };
         path.ends_with(".c")
-            && self
-                .c_model
-                .as_ref()
+            && model
                 .and_then(|m| m.units.as_ref())
                 .is_some_and(|units| !units.contains(&pointee_project::paths::normalize(path)))
     }
 
-    /// One program per `.c` file (with the headers) while the C files do not
-    /// link, and for each `.c` file the model leaves out; none otherwise.
+    /// One program per `.c` file (with the headers) while the C files of a
+    /// program (the workspace's, or a folder's) do not link, and for each
+    /// `.c` file its model leaves out; none otherwise.
     fn split_if_unlinked(&mut self) {
-        let db = &self.db;
-        let c_files: Vec<FileId> = self
-            .main
-            .files(db)
-            .iter()
-            .copied()
-            .filter(|f| Lang::of_path(f.path(db)) == Some(Lang::C))
-            .collect();
-        let (headers, sources): (Vec<FileId>, Vec<FileId>) = c_files
-            .into_iter()
-            .partition(|f| !Lang::is_c_unit(f.path(db)));
-        let broken = sources.len() > 1 && pointee_db::c_program(db, self.main).is_err();
-        let left_out: Vec<FileId> = self
-            .files
-            .values()
-            .copied()
-            .filter(|&f| self.outside_model(f))
-            .collect();
-        let alone: Vec<FileId> = if broken {
-            sources.into_iter().chain(left_out).collect()
-        } else {
-            left_out
-        };
         let mut singles = BTreeMap::new();
-        if !alone.is_empty() {
-            let config = self.main.config(&self.db).clone();
+        let groups: Vec<(Option<usize>, Project)> = std::iter::once((None, self.main))
+            .chain(
+                self.folders
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(_, p))| (Some(i), p)),
+            )
+            .collect();
+        for (group, project) in groups {
+            let db = &self.db;
+            let c_files: Vec<FileId> = project
+                .files(db)
+                .iter()
+                .copied()
+                .filter(|f| Lang::of_path(f.path(db)) == Some(Lang::C))
+                .collect();
+            let (headers, sources): (Vec<FileId>, Vec<FileId>) = c_files
+                .into_iter()
+                .partition(|f| !Lang::is_c_unit(f.path(db)));
+            let broken = sources.len() > 1 && pointee_db::c_program(db, project).is_err();
+            let left_out: Vec<FileId> = self
+                .files
+                .values()
+                .copied()
+                .filter(|&f| self.folder_index(f.path(db)) == group && self.outside_model(f))
+                .collect();
+            let alone: Vec<FileId> = if broken {
+                sources.into_iter().chain(left_out).collect()
+            } else {
+                left_out
+            };
+            let config = project.config(&self.db).clone();
             for f in alone {
                 let path = f.path(&self.db).clone();
                 let mut files = headers.clone();
@@ -358,10 +445,24 @@ impl AnalysisHost {
             self.singles = Arc::new(singles);
         }
         let in_use: Vec<Project> = std::iter::once(self.main)
+            .chain(self.folders.iter().map(|&(_, p)| p))
             .chain(self.singles.values().copied())
             .collect();
         self.db.keep_engines_of(&in_use);
     }
+}
+
+/// The innermost of `roots` that `path` is under.
+fn innermost<'r>(roots: impl Iterator<Item = &'r str>, path: &str) -> Option<usize> {
+    roots
+        .enumerate()
+        .filter(|(_, root)| {
+            let root = root.trim_end_matches('/');
+            path.strip_prefix(root)
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|(_, root)| root.len())
+        .map(|(i, _)| i)
 }
 
 /// A snapshot of the workspace: answers every question. Cheap to clone;
@@ -371,6 +472,7 @@ impl AnalysisHost {
 pub struct Analysis {
     db: Database,
     main: Project,
+    folders: Arc<Vec<(String, Project)>>,
     singles: Arc<BTreeMap<String, Project>>,
     files: Arc<BTreeMap<String, FileId>>,
 }
@@ -400,10 +502,25 @@ impl Analysis {
 
     /// The program that answers for `file`.
     pub(crate) fn project_of(&self, file: FileId) -> Project {
+        let path = file.path(&self.db);
         self.singles
-            .get(file.path(&self.db))
+            .get(path)
             .copied()
-            .unwrap_or(self.main)
+            .unwrap_or_else(|| self.program_of_path(path))
+    }
+
+    /// The program of the files under the workspace folder `path` is in (of
+    /// several), or of the workspace.
+    pub(crate) fn program_of_path(&self, path: &str) -> Project {
+        innermost(self.folders.iter().map(|(root, _)| root.as_str()), path)
+            .map_or(self.main, |i| self.folders[i].1)
+    }
+
+    /// Every program: the workspace's, the folders', the single files'.
+    pub(crate) fn programs(&self) -> impl Iterator<Item = Project> + '_ {
+        std::iter::once(self.main)
+            .chain(self.folders.iter().map(|&(_, p)| p))
+            .chain(self.singles.values().copied())
     }
 
     /// The program of every file of a language.

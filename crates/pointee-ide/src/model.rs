@@ -12,6 +12,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use pointee_project::is_model_file;
 
+/// A workspace folder (its path, as the files' paths start) and its C
+/// program model (`None`: it has no model file, or one that cannot be
+/// read: every `.c` file under it is a unit).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CFolder {
+    pub root: String,
+    pub model: Option<CModel>,
+}
+
 /// The C program of one or more folders.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CModel {
@@ -53,24 +62,5 @@ impl CModel {
             out.configs.insert(file, u.config);
         }
         Ok(out)
-    }
-
-    /// The models of several folders as one program (the first entries
-    /// named win).
-    pub fn join(models: impl IntoIterator<Item = CModel>) -> CModel {
-        let mut out = CModel::default();
-        for m in models {
-            out.units = match (out.units, m.units) {
-                (Some(mut a), Some(b)) => {
-                    a.extend(b);
-                    Some(a)
-                }
-                (a, b) => a.or(b),
-            };
-            out.configs.extend(m.configs);
-            out.entries = out.entries.or(m.entries);
-            out.notes.extend(m.notes);
-        }
-        out
     }
 }

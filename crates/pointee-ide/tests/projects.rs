@@ -148,6 +148,10 @@ fn c_projects_with_every_file_in_the_workspace() {
         for u in &units {
             expect::check_expectations(&a, u, false, &mut failures);
         }
+        // Answers inside the functions a header defines land in the header.
+        for f in listing.iter().filter(|f| f.ends_with(".h")) {
+            expect::check_expectations(&a, &format!("{name}/{f}"), false, &mut failures);
+        }
         expect::check_alias_checks(&a, &name, &mut failures);
         if name == "header_definitions" {
             declarations_land_in_headers(&a, &mut failures);
@@ -180,13 +184,16 @@ fn c_projects_with_every_file_in_the_workspace() {
 /// not units: a global a header defines, a record and a static function
 /// it declares for its includer.
 fn declarations_land_in_headers(a: &pointee_ide::Analysis, failures: &mut Vec<String>) {
-    let main = a.file_id("header_definitions/main.c").unwrap();
-    let text = a.file_text(main);
-    for (line, word, want) in [
-        (18, "&verbose", "header_definitions/settings.h:6"),
-        (17, "second", "header_definitions/list.h:7"),
-        (12, "vec", "header_definitions/vec.h:3"),
+    for (file, line, word, want) in [
+        ("main.c", 18, "&verbose", "header_definitions/settings.h:6"),
+        ("main.c", 17, "second", "header_definitions/list.h:10"),
+        ("main.c", 12, "vec", "header_definitions/vec.h:3"),
+        // From inside a function a header defines.
+        ("vec.h", 7, "vec *v", "header_definitions/vec.h:3"),
+        ("vec.h", 17, "v->len", "header_definitions/vec.h:9"),
     ] {
+        let main = a.file_id(&format!("header_definitions/{file}")).unwrap();
+        let text = a.file_text(main);
         let line_text = text.lines().nth(line - 1).unwrap();
         let column = line_text.find(word).unwrap() as u32 + 1 + word.starts_with('&') as u32;
         let at = expect::position(a, main, line as u32, column);
@@ -201,7 +208,7 @@ fn declarations_land_in_headers(a: &pointee_ide::Analysis, failures: &mut Vec<St
             .collect();
         if got != [want] {
             failures.push(format!(
-                "main.c:{line}: declaration of {word}: want {want}, got {got:?}"
+                "{file}:{line}: declaration of {word}: want {want}, got {got:?}"
             ));
         }
     }

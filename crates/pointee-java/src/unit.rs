@@ -108,7 +108,14 @@ pub fn lower_unit(
         .zip(mine)
         .filter_map(|(c, ours)| ours.then_some(c))
         .collect();
-    let order: Vec<String> = collected.iter().map(|c| c.decl.name.clone()).collect();
+    // Each name once: a second local class of a name is ignored (with a
+    // note), so the name stands for the first and is lowered once.
+    let mut seen = std::collections::HashSet::new();
+    let order: Vec<String> = collected
+        .iter()
+        .map(|c| c.decl.name.clone())
+        .filter(|n| seen.insert(n.clone()))
+        .collect();
     let mut h = Hierarchy::new(table);
     h.origin = out.origin;
     h.add_unit(collected, &mut skipped);

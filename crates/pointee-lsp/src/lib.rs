@@ -81,9 +81,10 @@ struct Shared {
     store: Store,
     settings: Mutex<Settings>,
     folders: Mutex<Vec<PathBuf>>,
-    /// The C program model of the folders (`pointee.toml`,
-    /// `compile_commands.json`, or every `.c` file), read by pointee-ide.
-    model: Mutex<Option<pointee_ide::CModel>>,
+    /// Each folder with its C program model (`pointee.toml`,
+    /// `compile_commands.json`, or every `.c` file), read by pointee-ide:
+    /// with several folders, each is a program of its own.
+    model: Mutex<Vec<pointee_ide::CFolder>>,
     /// The client accepts `window/workDoneProgress/create`.
     progress: AtomicBool,
     /// The client can register file watchers dynamically.
@@ -337,15 +338,22 @@ impl Backend {
                     .and_then(disk::utf8_text)
             };
             let about = format!("the program model of {root}");
-            match pointee_ide::CModel::read(&root, &listing, &mut read) {
+            let model = match pointee_ide::CModel::read(&root, &listing, &mut read) {
                 Ok(m) => {
-                    models.push(m);
                     problems.push((about, None));
+                    Some(m)
                 }
-                Err(e) => problems.push((about, Some(format!("pointee: {e}")))),
-            }
+                Err(e) => {
+                    problems.push((about, Some(format!("pointee: {e}"))));
+                    None
+                }
+            };
+            models.push(pointee_ide::CFolder {
+                root: root.into_owned(),
+                model,
+            });
         }
-        let model = (!models.is_empty()).then(|| pointee_ide::CModel::join(models));
+        let model = models;
         let changed = {
             let mut current = lock(&self.shared.model);
             let changed = *current != model;
@@ -978,7 +986,10 @@ impl LanguageServer for Backend {
             }
             for f in &params.event.added {
                 if let Some(p) = f.uri.to_file_path() {
-                    folders.push(p.into_owned());
+                    // A folder added twice is one folder (one program).
+                    if !folders.iter().any(|x| x == &*p) {
+                        folders.push(p.into_owned());
+                    }
                 }
             }
         }

@@ -5,7 +5,7 @@
 
 use crate::docs::Snapshot;
 use crate::settings::Settings;
-use pointee_ide::{Analysis, AnalysisHost, CModel, Change};
+use pointee_ide::{Analysis, AnalysisHost, CFolder, Change};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -20,7 +20,7 @@ impl Default for Store {
                 // C includes beyond the workspace's files come from the disk.
                 host: AnalysisHost::with_system(Arc::new(crate::disk::Disk)),
                 texts: HashMap::new(),
-                model: None,
+                model: Vec::new(),
             }),
         }
     }
@@ -30,16 +30,16 @@ struct Synced {
     host: AnalysisHost,
     /// The text each file had at the last sync.
     texts: HashMap<String, Arc<str>>,
-    /// The C program model at the last sync.
-    model: Option<CModel>,
+    /// The workspace folders and their C program models at the last sync.
+    model: Vec<CFolder>,
 }
 
 impl Store {
-    /// Applies what changed in `snap`, `settings` and the C program model
-    /// and returns a snapshot to answer on. Writing an input cancels older
+    /// Applies what changed in `snap`, `settings` and the folders' C program
+    /// models and returns a snapshot to answer on. Writing an input cancels older
     /// snapshots' queries (and waits for them to unwind), so call this off
     /// the request loop.
-    pub fn sync(&self, snap: &Snapshot, settings: &Settings, model: Option<CModel>) -> Analysis {
+    pub fn sync(&self, snap: &Snapshot, settings: &Settings, model: Vec<CFolder>) -> Analysis {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let Synced {
             host,
@@ -48,7 +48,7 @@ impl Store {
         } = &mut *guard;
         let mut change = Change::new();
         if *synced_model != model {
-            change.set_c_model(model.clone());
+            change.set_c_folders(model.clone());
             *synced_model = model;
         }
         for (name, doc) in snap.docs.iter() {

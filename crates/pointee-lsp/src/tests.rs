@@ -1171,6 +1171,68 @@ async fn added_workspace_folders_are_scanned_and_removed_ones_dropped() {
     let _ = std::fs::remove_dir_all(&other);
 }
 
+/// Several workspace folders are programs of their own, each from its own
+/// model: two folders each with a `main` and a global `g` link apart (no
+/// `link` error, no file analysed on its own), a folder's `pointee.toml`
+/// leaves out only its own files, and answers come from the folder's
+/// program.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_workspace_folder_is_a_program_of_its_own() {
+    let mut c = Client::start(&[], json!({})).await;
+    let one = c.dir.join("one");
+    let two = c.dir.join("two");
+    std::fs::create_dir_all(&one).unwrap();
+    std::fs::create_dir_all(&two).unwrap();
+    std::fs::write(
+        one.join("a.c"),
+        "int g;\nint main(void) { int *p = &g; return *p; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        two.join("b.c"),
+        "int g, h;\nint start(int *q) { return *q; }\nint main(void) { int *p = &h; return start(p) + g; }\n",
+    )
+    .unwrap();
+    std::fs::write(two.join("extra.c"), "int main(void) { return 0; }\n").unwrap();
+    std::fs::write(two.join("pointee.toml"), "units = [\"b.c\"]\n").unwrap();
+    let folder = |name: &str| json!({"uri": c.uri(name).trim_end_matches('/'), "name": name});
+    let (root, one_f, two_f) = (folder(""), folder("one"), folder("two"));
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [one_f, two_f], "removed": [root]}}),
+    )
+    .await;
+    let alone = |d: &[Value]| {
+        d.iter()
+            .any(|d| d["code"] == "link" || d["code"] == "separate-program")
+    };
+    c.diagnostics("one/a.c", |d| !alone(d)).await;
+    c.diagnostics("two/b.c", |d| !alone(d)).await;
+    // Left out by its folder's model only.
+    c.diagnostics("two/extra.c", |d| {
+        d.iter().any(|d| d["code"] == "separate-program")
+    })
+    .await;
+    let hover = |uri: String, line: u32, ch: u32| json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": ch}});
+    let h = c
+        .result("textDocument/hover", hover(c.uri("one/a.c"), 1, 38))
+        .await;
+    let text = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(text.contains("`g`"), "{h}");
+    // `start` is reached from this folder's `main` only: `q` points to `h`.
+    let h = c
+        .result("textDocument/hover", hover(c.uri("two/b.c"), 1, 28))
+        .await;
+    let text = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(text.contains("`h`") && !text.contains("`g`"), "{h}");
+}
+
 /// `pointee/graph` as docs/lsp.md and the VS Code extension have it: node
 /// ids to expand, roots, one edge per call site with its location, nodes
 /// cut off marked `more`; bad params are an error.
