@@ -16,11 +16,11 @@
 //! every program (slow in debug);
 //! `ORACLE_NO_BACKWARD=1` leaves out backward walks over arrays and negative
 //! indices (they found `fixtures/c/soundness/negative_index.c`, since fixed);
-//! `ORACLE_FIRST_MEMBER_LOADS=1` adds casts between a struct pointer and its
-//! first (pointer) member's: `*(int **)sp`, `((struct S *)&s.f)->h`
-//! (FIXME: unsound today, seeds 8, 15 and 17 of 0..20; reduced in
-//! `fixtures/c/soundness/first_member_cast.c`; off until the engine
-//! handles them);
+//! `ORACLE_FIRST_MEMBER_LOADS=1` adds casts between a struct pointer and
+//! its first (pointer) member's: `*(int **)sp`, `((struct S *)&s.f)->h`
+//! (they found `fixtures/c/soundness/first_member_cast.c`, since fixed;
+//! off by default only because they put 9 of seeds 0..60 over the step
+//! budget, more than the tenth allowed: docs/reliability.md);
 //! `ORACLE_SHOW=1` prints every probe's observations and answer;
 //! `ORACLE_VERBOSE=1` the time per program; `ORACLE_KEEP=1` keeps the
 //! programs in `$TMPDIR/pointee-oracle-kept/`; failing
@@ -41,7 +41,15 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Seeds that fail today and the probe that records the reduced problem.
-const KNOWN: &[(u64, &str)] = &[];
+const KNOWN: &[(u64, &str)] = &[(
+    53,
+    // Found when first-member casts were turned on (2026-11-27): probes in
+    // `f1`'s else branch are reached at run time but unreachable in a
+    // context of the analysis stopped at the step budget (3,000); the full
+    // run (ORACLE_STEPS=1000000) is sound, so the partial result's
+    // fallback is what misses it (the budget's area, docs/reliability.md).
+    "not reduced yet: a step-budget partial result, sound when run in full",
+)];
 
 /// Seeds whose analysis takes most of a minute or more in a debug build (a
 /// performance problem, not a soundness one): skipped unless ORACLE_SEEDS

@@ -166,8 +166,8 @@ fn main() {
         }
     };
     println!(
-        "{:>8} {:>8} {:>10} {:>10} {:>9} {:>8} {:>12}",
-        "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB"
+        "{:>8} {:>8} {:>10} {:>10} {:>9} {:>8} {:>12} {:>9} {:>9}",
+        "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB", "exit D", "exit P"
     );
     for n in sizes {
         let text = if shapes {
@@ -185,14 +185,16 @@ fn main() {
         let stats = a.stats();
         let get = |k: &str| stats.iter().find(|s| s.0 == k).map(|s| s.1).unwrap_or(0);
         println!(
-            "{:>8} {:>8} {:>10.3} {:>10.3} {:>9} {:>8} {:>12.1}",
+            "{:>8} {:>8} {:>10.3} {:>10.3} {:>9} {:>8} {:>12.1} {:>9} {:>9}",
             n,
             lines,
             lower_s,
             analyse_s,
             get("contexts"),
             get("functions analysed"),
-            peak_rss_mb()
+            peak_rss_mb(),
+            get("exit facts definite"),
+            get("exit facts possible")
         );
         drop(a);
     }
@@ -225,8 +227,8 @@ fn each_file(args: &[String]) {
     }
     let exe = std::env::current_exe().expect("current exe");
     println!(
-        "{:<28} {:>7} {:>10} {:>9} {:>10} {:>12}",
-        "file", "lines", "analyse s", "contexts", "locations", "peak RSS MB"
+        "{:<28} {:>7} {:>10} {:>9} {:>10} {:>12} {:>9} {:>9}",
+        "file", "lines", "analyse s", "contexts", "locations", "peak RSS MB", "exit D", "exit P"
     );
     for f in files {
         let mut child = std::process::Command::new(&exe)
@@ -273,12 +275,14 @@ fn one_file(path: &str) {
     let stats = a.stats();
     let get = |k: &str| stats.iter().find(|x| x.0 == k).map(|x| x.1).unwrap_or(0);
     println!(
-        "{:>7} {:>10.3} {:>9} {:>10} {:>12.1}",
+        "{:>7} {:>10.3} {:>9} {:>10} {:>12.1} {:>9} {:>9}",
         text.lines().count(),
         s,
         get("contexts"),
         get("locations"),
-        peak_rss_mb()
+        peak_rss_mb(),
+        get("exit facts definite"),
+        get("exit facts possible")
     );
 }
 

@@ -347,11 +347,15 @@ impl<'p> Engine<'p> {
                 if self.settings.malloc_may_fail {
                     push(&mut vals, NULL, false);
                 }
+                // When the block moves, the old one is freed: possibly.
+                if let Some(Arg::Rv(r)) = args.first() {
+                    self.free(&mut st, sc, r, false);
+                }
                 self.store_lhs(&mut st, sc, lhs, vals);
             }
             Effect::Free => {
                 if let Some(Arg::Rv(r)) = args.first() {
-                    self.free(&mut st, sc, r);
+                    self.free(&mut st, sc, r, true);
                 }
             }
             Effect::Copy { dst, src, ret } => {
@@ -391,6 +395,19 @@ impl<'p> Engine<'p> {
                 let v = self.arg_vals(&st, sc, args, i);
                 self.store_lhs(&mut st, sc, lhs, v);
             }
+            Effect::RetArgOrAlloc(i) => {
+                let mut v: Locset = self
+                    .arg_vals(&st, sc, args, i)
+                    .into_iter()
+                    .filter(|t| t.0 != NULL)
+                    .map(|t| (t.0, false))
+                    .collect();
+                let h = heap(self, &mut st);
+                push(&mut v, h, false);
+                push(&mut v, NULL, false);
+                self.store_lhs(&mut st, sc, lhs, v);
+            }
+            Effect::RetUnknown => self.store_lhs(&mut st, sc, lhs, vec![(UNKNOWN, false)]),
             Effect::RetInto(i) => {
                 let v = self.arg_vals(&st, sc, args, i);
                 let mut out = Vec::new();
@@ -422,7 +439,9 @@ impl<'p> Engine<'p> {
                 let o = self.locs.root(Root::Special(name));
                 // Opening a file fails like an allocation (the setting);
                 // the other objects may be missing whatever it says.
-                let v = if name == "FILE" && !self.settings.malloc_may_fail {
+                let v = if name == "FILE" && !self.settings.malloc_may_fail
+                    || crate::library::never_null(name)
+                {
                     vec![(o, true)]
                 } else {
                     vec![(o, false), (NULL, false)]
@@ -499,8 +518,9 @@ impl<'p> Engine<'p> {
 
     /// `free(p)`: pointers to what `p` points to now point to `freed` (only
     /// possibly, unless `p` definitely points to one non-summary location);
-    /// `p` itself points to `freed`.
-    pub(crate) fn free(&mut self, st: &mut Facts, sc: Scope, arg: &Rvalue) {
+    /// `p` itself points to `freed`. All of it possibly unless `surely`
+    /// (`realloc` frees the old block only when it moves it).
+    pub(crate) fn free(&mut self, st: &mut Facts, sc: Scope, arg: &Rvalue, surely: bool) {
         let vals = transfer::rvals(&mut self.locs, st, sc, arg);
         let own = match arg {
             Rvalue::Use(p) => {
@@ -516,16 +536,18 @@ impl<'p> Engine<'p> {
         if freed.is_empty() {
             return;
         }
-        let strong = freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
+        let strong =
+            surely && freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
         let hit: Vec<Fact> = st
             .iter()
-            .filter(|f| freed.iter().any(|t| t.0 == f.dst))
+            .filter(|f| f.src != FREED && freed.iter().any(|t| t.0 == f.dst))
             .copied()
             .collect();
+        crate::map::mark_freed(&self.locs, st, &freed);
         let hit_srcs: Locset = hit.iter().map(|f| (f.src, false)).collect();
         self.note_writes(&hit_srcs);
         for f in hit {
-            if Some(f.src) == own || strong {
+            if surely && Some(f.src) == own || strong {
                 st.remove(f.src, f.dst);
                 st.add(f.src, FREED, f.def);
             } else {
@@ -541,7 +563,28 @@ impl<'p> Engine<'p> {
     /// afterwards (weakly), and everything reached escapes for good
     /// (`unknown` points to it: later unknown code may change it again).
     /// Returns the functions reachable from them.
-    pub(crate) fn clobber_reachable(&mut self, st: &mut Facts, mut work: Vec<LocId>) -> Vec<Name> {
+    pub(crate) fn clobber_reachable(&mut self, st: &mut Facts, work: Vec<LocId>) -> Vec<Name> {
+        self.reach_from_unknown(st, work, true)
+    }
+
+    /// What the variadic arguments of a call reach escapes (a callee's
+    /// `va_arg` gives `unknown`, which stands for every escaped object):
+    /// the escape marks of [`Engine::clobber_reachable`] without its writes.
+    /// The callee reads and writes those objects only through `unknown`: a
+    /// store through it makes the callee wild, and its caller applies the
+    /// store to every exposed location, the escaped ones among them.
+    pub(crate) fn escape_reachable(&mut self, st: &mut Facts, work: Vec<LocId>) {
+        self.reach_from_unknown(st, work, false);
+    }
+
+    /// Marks what `work` reaches as escaped and, when `clobber`, makes its
+    /// pointers possibly `unknown`; returns the functions reached.
+    fn reach_from_unknown(
+        &mut self,
+        st: &mut Facts,
+        mut work: Vec<LocId>,
+        clobber: bool,
+    ) -> Vec<Name> {
         let mut escapes: Vec<LocId> = Vec::new();
         let mut seen_roots: crate::fxhash::FxHashSet<LocId> = Default::default();
         let mut funcs: Vec<Name> = Vec::new();
@@ -572,7 +615,8 @@ impl<'p> Engine<'p> {
             {
                 escapes.push(r);
             }
-            if matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_)))
+            if clobber
+                && matches!(self.locs.get(t).ty, None | Some(Type::Pointer(_)))
                 && self.locs.may_hold_pointer(t)
             {
                 touched.push(t);
@@ -583,15 +627,19 @@ impl<'p> Engine<'p> {
             }
             for m in self.locs.members(r) {
                 for f in st.targets(m) {
-                    touched.push(f.src);
+                    if clobber {
+                        touched.push(f.src);
+                    }
                     work.push(f.dst);
                 }
             }
         }
         touched.sort();
         touched.dedup();
-        let written: Locset = touched.iter().map(|&l| (l, false)).collect();
-        self.note_writes(&written);
+        if clobber {
+            let written: Locset = touched.iter().map(|&l| (l, false)).collect();
+            self.note_writes(&written);
+        }
         let mut adds: Vec<Fact> = Vec::with_capacity(touched.len() + escapes.len());
         for l in touched {
             if matches!(self.locs.get(l).root, Root::Str(..)) {
@@ -660,6 +708,10 @@ impl<'p> Engine<'p> {
             let mut roots = work.clone();
             // What escaped before may be changed again.
             roots.extend(cur.targets(UNKNOWN).iter().map(|f| f.dst));
+            // Each pass over what unknown code reaches is a step of the
+            // budget (as long as a call's analysis), and so is each
+            // callback called: a loop of them is bounded like calls are.
+            self.spend_step();
             let funcs = self.clobber_reachable(&mut cur, roots);
             if !funcs.is_empty() && !demoted {
                 // Fresh objects join their sites' summaries at a call, once
@@ -676,6 +728,7 @@ impl<'p> Engine<'p> {
                 };
                 let n = self.func(fi).params.len();
                 let unknown_args: Vec<Arg> = (0..n).map(|_| Arg::Rv(&Rvalue::Unknown)).collect();
+                self.spend_step();
                 let mut same = |input: &Arc<Facts>, info: &crate::map::MapInfo| {
                     plain
                         .get(&fi)

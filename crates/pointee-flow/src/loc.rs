@@ -49,6 +49,10 @@ pub enum Root {
     },
     /// A library object: `argv` strings, `FILE`, the environment, ...
     Special(&'static str),
+    /// Not memory: the set of callee pointer locations (sorted) that reach
+    /// the invisibles of one symbolic name, its `ptr` when more than one
+    /// does (`1_{a,b}`; see `map.rs`).
+    PtrSet(Arc<[LocId]>),
 }
 
 /// One step of a location's path.
@@ -93,6 +97,11 @@ pub struct LocData {
     pub pointerless: bool,
     /// The next location with the same root (from the root: the newest).
     next_member: u32,
+    /// The newest child that may sit at this location's offset 0 (an
+    /// array head, a field that is some struct's first member), and the
+    /// next such sibling: see `Locs::same_address`.
+    zero_child: u32,
+    zero_next: u32,
 }
 
 /// The entries of the table in chunks shared between copies (a rerun
@@ -196,9 +205,24 @@ pub struct Locs {
     fields: Shared<(LocId, Name), Vec<LocId>>,
     /// `rebase` answers: (location, new root) -> location.
     rebased: Shared<(LocId, LocId), LocId>,
+    /// `sibling_members` and `all_members` answers (pointer arithmetic
+    /// asks them at every evaluation; an untyped heap object's members
+    /// are those of every struct with a member of that name).
+    member_lists: Shared<(LocId, MemberQuery), Arc<[LocId]>>,
     /// The roots of the non-static globals (sorted): unknown code names
     /// them, so they need no escape mark (`unknown -> g`).
     pub(crate) named_outside: Vec<LocId>,
+    /// The names of the first members of the program's structs: a field
+    /// step by one of them may stay at its object's address.
+    first_names: Arc<crate::fxhash::FxHashSet<Name>>,
+}
+
+/// The key of a cached member list (`Locs::sibling_members`,
+/// `Locs::all_members`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum MemberQuery {
+    Siblings { later: bool },
+    All(Option<Name>),
 }
 
 /// A type without fields (a field step on it selects nothing).
@@ -253,6 +277,15 @@ impl Locs {
             types: Arc::new(program.types.clone()),
             global_names: program.globals.iter().map(|g| g.name.clone()).collect(),
             global_types: program.globals.iter().map(|g| g.ty.clone()).collect(),
+            first_names: Arc::new(
+                program
+                    .types
+                    .records
+                    .values()
+                    .filter(|r| r.kind == RecordKind::Struct)
+                    .filter_map(|r| r.fields.first().map(|f| f.name.clone()))
+                    .collect(),
+            ),
             ..Locs::default()
         };
         for (i, f) in program.functions.iter().enumerate() {
@@ -374,9 +407,18 @@ impl Locs {
         } else {
             std::mem::replace(&mut self.data.get_mut(root_id.0 as usize).next_member, id.0)
         };
+        // Joins its parent's list of children at offset 0.
+        let zero_next = match (parent, path.last()) {
+            (Some(p), Some(s)) if self.offset_zero_step(s) => {
+                std::mem::replace(&mut self.data.get_mut(p.0 as usize).zero_child, id.0)
+            }
+            _ => NO_LOC,
+        };
         self.data.push(LocData {
             pointerless,
             next_member,
+            zero_child: NO_LOC,
+            zero_next,
             root: root.clone(),
             path: path.clone(),
             root_id: if path.is_empty() { id } else { root_id },
@@ -471,6 +513,7 @@ impl Locs {
             affected[i] = match &d.root {
                 Root::Var(f, _) => edited[*f as usize],
                 Root::Sym { ptr, .. } => affected[ptr.0 as usize],
+                Root::PtrSet(ps) => ps.iter().any(|p| affected[p.0 as usize]),
                 _ => false,
             } || d.parent.is_some_and(|p| affected[p.0 as usize]);
             if !affected[i] {
@@ -514,7 +557,7 @@ impl Locs {
                 None => Class::Global,
             },
             Root::Sym { .. } => Class::Symbolic,
-            Root::Null | Root::Uninit | Root::Freed => Class::NotMemory,
+            Root::Null | Root::Uninit | Root::Freed | Root::PtrSet(_) => Class::NotMemory,
             Root::Unknown => Class::Unknown,
             Root::Global(_)
             | Root::Heap(..)
@@ -580,17 +623,22 @@ impl Locs {
         // A scalar or a pointer has no fields: only a pointer imprecise
         // enough to point to one reaches here (or a path longer than any
         // type nests). The step stays on the location, so that paths stay
-        // finite. Not for a symbolic name: typed by the pointer it hangs
-        // off, it stands for the whole object (`&s.f` passed as `int **`
-        // names `s`, whose other fields the callee may reach another way).
-        let symbolic = matches!(self.get(self.get(t).root_id).root, Root::Sym { .. });
+        // finite. Not for a symbolic name's root: typed by the pointer it
+        // hangs off, it stands for the whole object (`&s.f` passed as
+        // `int **` names `s`, whose other fields the callee may reach
+        // another way); the steps below it are the caller's own.
+        let symbolic = self.get(t).path.is_empty()
+            && matches!(self.get(self.get(t).root_id).root, Root::Sym { .. });
         if !symbolic
             && types
                 .as_ref()
                 .is_some_and(|ts| !ts.is_empty() && ts.iter().all(fieldless))
             || self.get(t).path.len() >= MAX_PATH
         {
-            return vec![t];
+            // Unless `t` sits at offset 0 of a struct that has `f`:
+            // `((struct S *)&s.f)->h` is `s.h`.
+            let up = self.field_above(t, f);
+            return if up.is_empty() { vec![t] } else { up };
         }
         let has = |l: &Locs, ty: &Type| match ty {
             Type::Record(r) => l.types.field_type(r, f).is_some(),
@@ -608,35 +656,7 @@ impl Locs {
                 .iter()
                 .any(|ty| has(self, ty) || !matches!(ty, Type::Record(_))),
         };
-        let mut out = Vec::new();
-        // Up: t at offset 0 of an enclosing struct that has f.
-        let mut cur = t;
-        for _ in 0..8 {
-            match self.last_step(cur).cloned() {
-                Some(Step::Head) => cur = self.get(cur).parent.unwrap(),
-                Some(Step::Field(x)) => {
-                    let a = self.get(cur).parent.unwrap();
-                    let recs = self.records_for_step(a, &x);
-                    let first: Vec<&pointee_ir::Record> = recs
-                        .iter()
-                        .filter_map(|r| self.types.record(r))
-                        .filter(|r| {
-                            r.kind == RecordKind::Struct
-                                && r.fields.first().is_some_and(|g| g.name == x)
-                        })
-                        .collect();
-                    if first.is_empty() {
-                        break;
-                    }
-                    if first.iter().any(|r| r.fields.iter().any(|g| &g.name == f)) {
-                        out.push(self.child(a, step.clone()));
-                        break;
-                    }
-                    cur = a;
-                }
-                _ => break,
-            }
-        }
+        let mut out = self.field_above(t, f);
         // Down: t's struct type's first member (first of first, ...) has f.
         if let Some([Type::Record(r)]) = types.as_deref() {
             let mut rec = r.clone();
@@ -676,6 +696,39 @@ impl Locs {
             }
         }
         out
+    }
+
+    /// `f` of the struct `t` sits at offset 0 of (its last steps are first
+    /// members or first elements), when that struct has `f`; empty when
+    /// none does.
+    fn field_above(&mut self, t: LocId, f: &Name) -> Vec<LocId> {
+        let mut cur = t;
+        for _ in 0..8 {
+            match self.last_step(cur).cloned() {
+                Some(Step::Head) => cur = self.get(cur).parent.unwrap(),
+                Some(Step::Field(x)) => {
+                    let a = self.get(cur).parent.unwrap();
+                    let recs = self.records_for_step(a, &x);
+                    let first: Vec<&pointee_ir::Record> = recs
+                        .iter()
+                        .filter_map(|r| self.types.record(r))
+                        .filter(|r| {
+                            r.kind == RecordKind::Struct
+                                && r.fields.first().is_some_and(|g| g.name == x)
+                        })
+                        .collect();
+                    if first.is_empty() {
+                        break;
+                    }
+                    if first.iter().any(|r| r.fields.iter().any(|g| &g.name == f)) {
+                        return vec![self.child(a, Step::Field(f.clone()))];
+                    }
+                    cur = a;
+                }
+                _ => break,
+            }
+        }
+        Vec::new()
     }
 
     /// True when member `x` of the object at `a` may sit at its offset 0
@@ -721,6 +774,16 @@ impl Locs {
     /// with its pointer leaves (`s.in.p`, `s.arr[+]`), where the facts of a
     /// struct member are kept. Empty when `loc` is not a struct member.
     pub fn sibling_members(&mut self, loc: LocId, later: bool) -> Vec<LocId> {
+        let key = (loc, MemberQuery::Siblings { later });
+        if let Some(v) = self.member_lists.get(&key) {
+            return v.to_vec();
+        }
+        let out = self.sibling_members_uncached(loc, later);
+        self.member_lists.insert(key, out.as_slice().into());
+        out
+    }
+
+    fn sibling_members_uncached(&mut self, loc: LocId, later: bool) -> Vec<LocId> {
         let Some(Step::Field(f)) = self.last_step(loc).cloned() else {
             return Vec::new();
         };
@@ -749,6 +812,16 @@ impl Locs {
     /// with their pointer leaves: where arithmetic that leaves one element
     /// or member may land inside another.
     pub fn all_members(&mut self, obj: LocId, like: Option<&Name>) -> Vec<LocId> {
+        let key = (obj, MemberQuery::All(like.cloned()));
+        if let Some(v) = self.member_lists.get(&key) {
+            return v.to_vec();
+        }
+        let out = self.all_members_uncached(obj, like);
+        self.member_lists.insert(key, out.as_slice().into());
+        out
+    }
+
+    fn all_members_uncached(&mut self, obj: LocId, like: Option<&Name>) -> Vec<LocId> {
         let recs: Vec<Name> = match (&self.get(obj).ty, like) {
             (Some(Type::Record(r)), _) => vec![r.clone()],
             (_, Some(f)) => self.records_for_step(obj, f),
@@ -797,6 +870,81 @@ impl Locs {
             .filter(|(_, r)| r.kind == RecordKind::Struct && r.fields.iter().any(|g| g.name == *x))
             .map(|(k, _)| k.clone())
             .collect()
+    }
+
+    /// True for a step that may stay at its object's address: an array's
+    /// head, or a field that is the first member of some struct (the
+    /// location's own type may not say which: heap objects are untyped).
+    fn offset_zero_step(&self, s: &Step) -> bool {
+        match s {
+            Step::Head => true,
+            Step::Field(x) => self.first_names.contains(x),
+            Step::Tail => false,
+        }
+    }
+
+    /// The pointer-sized slot at `l`'s address when `l` is typed as a
+    /// struct or an array: its first member, first of first, ... (or
+    /// first element), where the engine keeps the facts of that slot. A
+    /// load or store of one pointer lands on a whole struct only through
+    /// a cast (`*(int **)sp`, C11 6.7.2.1p15: a struct and its first
+    /// member share an address). Other locations (unions, pointers,
+    /// untyped ones) are their own slot.
+    pub fn first_leaf(&mut self, mut l: LocId) -> LocId {
+        for _ in 0..MAX_PATH {
+            let step = match &self.get(l).ty {
+                Some(Type::Array(..)) => Step::Head,
+                Some(Type::Record(r)) => match self.types.record(r) {
+                    Some(rec) if rec.kind == RecordKind::Struct => match rec.fields.first() {
+                        Some(f) => Step::Field(f.name.clone()),
+                        None => return l,
+                    },
+                    _ => return l,
+                },
+                _ => return l,
+            };
+            if self.get(l).path.len() >= MAX_PATH {
+                return l;
+            }
+            l = self.child(l, step);
+        }
+        l
+    }
+
+    /// True when a location's type does not say which of the names of one
+    /// address hold its facts: untyped (heap objects, paths a cast made)
+    /// or symbolic (typed by the callee pointer it hangs off, it stands
+    /// for whatever the caller's object was).
+    pub fn loose(&self, l: LocId) -> bool {
+        let d = self.get(l);
+        d.ty.is_none() && !matches!(d.class, Class::NotMemory | Class::Unknown)
+            || matches!(self.get(d.root_id).root, Root::Sym { .. })
+    }
+
+    /// The other locations that may share `l`'s address and hold the
+    /// facts of its first pointer slot: the enclosing objects `l` sits at
+    /// offset 0 of, and the children at `l`'s offset 0 the table holds
+    /// (first members, first elements, below them too). For loose
+    /// locations (`loose`): a typed one keeps its facts at `first_leaf`.
+    pub fn same_address(&self, l: LocId, out: &mut Vec<LocId>) {
+        let mut cur = l;
+        while let (Some(p), Some(s)) = (self.get(cur).parent, self.last_step(cur)) {
+            if !self.offset_zero_step(s) {
+                break;
+            }
+            out.push(p);
+            cur = p;
+        }
+        let mut stack = vec![self.get(l).zero_child];
+        while let Some(c) = stack.pop() {
+            if c == NO_LOC {
+                continue;
+            }
+            let d = self.data.get(c as usize);
+            out.push(LocId(c));
+            stack.push(d.zero_next);
+            stack.push(d.zero_child);
+        }
     }
 
     /// True for a union whose members hold pointer slots anywhere but at
@@ -889,6 +1037,7 @@ impl Locs {
     pub fn sym_level(&self, id: LocId) -> u32 {
         match self.get(self.get(id).root_id).root {
             Root::Sym { ptr, .. } => 1 + self.sym_level(ptr),
+            Root::PtrSet(ref ptrs) => ptrs.iter().map(|&p| self.sym_level(p)).max().unwrap_or(0),
             _ => 0,
         }
     }
@@ -924,6 +1073,7 @@ impl Locs {
                 format!("{}_{}{star}", self.sym_level(id), self.sym_base(*ptr))
             }
             Root::Special(n) => n.to_string(),
+            Root::PtrSet(ps) => self.ptr_set_name(ps),
         };
         for step in &d.path {
             match step {
@@ -945,6 +1095,7 @@ impl Locs {
         let d = self.get(ptr);
         let mut s = match &d.root {
             Root::Sym { ptr, .. } => self.sym_base(*ptr),
+            Root::PtrSet(ps) => self.ptr_set_name(ps),
             _ => {
                 let r = self.get(ptr).root_id;
                 self.name(r)
@@ -961,6 +1112,13 @@ impl Locs {
             }
         }
         s
+    }
+
+    /// `{a,b}`: the pointers' names, sorted.
+    fn ptr_set_name(&self, ps: &[LocId]) -> String {
+        let mut v: Vec<String> = ps.iter().map(|&p| self.name(p)).collect();
+        v.sort();
+        format!("{{{}}}", v.join(","))
     }
 
     /// The name with its function for stack locations: `f::x`.

@@ -13,11 +13,19 @@
 //! locations they stand for; callee locals still pointed to become
 //! `dangling`; a summary name's invisibles are updated weakly, and only when
 //! the callee changed them.
+//!
+//! Freed marks: a `free` adds `freed -> o` for the heap object `o` it frees
+//! ([`mark_freed`]). The marks never enter a callee's input (memo keys stay
+//! as they were) nor make anything reachable; at unmap the callee's marks
+//! come back in the caller's names and the caller applies them to its own
+//! facts the callee could not see (its locals' copies of the pointer), then
+//! keeps them, so that its own callers apply them in turn.
 
 use crate::facts::{Fact, Facts};
 use crate::fxhash::FxHashMap as HashMap;
-use crate::loc::{Class, LocId, Locs, Root, UNKNOWN};
+use crate::loc::{Class, LocId, Locs, Root, FREED, UNKNOWN};
 use crate::transfer::Locset;
+use pointee_ir::Type;
 
 /// Symbolic names deeper than this fold into one summary name.
 pub const MAX_LEVEL: u32 = 4;
@@ -94,14 +102,21 @@ pub fn map_call_with(
     // a symbolic name, visible ones when the root becomes reachable.
     let mut pending: Vec<(LocId, LocId, bool)> = Vec::new();
     for (leaf, vals) in formals {
+        // A formal declared to point to one pointer or scalar (`int **q`)
+        // given a struct's address points to its first slot, where the
+        // caller keeps that slot's facts (`Locs::first_leaf`): the
+        // callee's `*q` then names them.
+        let to_leaf = matches!(&locs.get(leaf).ty, Some(Type::Pointer(t))
+            if matches!(**t, Type::Pointer(_) | Type::Scalar));
         for (d, def) in vals {
+            let d = if to_leaf { locs.first_leaf(d) } else { d };
             pending.push((leaf, d, def));
         }
     }
     let mut info = MapInfo::default();
     if refs.is_none() {
         for f in caller.iter() {
-            if !invisible(locs, f.src) {
+            if !invisible(locs, f.src) && f.src != FREED {
                 pending.push((f.src, f.dst, f.def));
             }
         }
@@ -141,37 +156,63 @@ pub fn map_call_with(
     let mut sym_of: HashMap<LocId, LocId> = HashMap::default();
     let mut out: Vec<Fact> = Vec::with_capacity(pending.len());
     while !pending.is_empty() {
-        // Name the new invisibles of this round: definite ones first.
-        let mut keys: Vec<(LocId, Vec<LocId>)> = Vec::new();
-        let mut key_index: HashMap<LocId, usize> = HashMap::default();
-        let mut assigned: HashMap<LocId, ()> = HashMap::default();
+        // Name the new invisibles of this round, definite ones first, by
+        // the set of callee pointer locations that reach them: `a` -> x|z
+        // and `b` -> y|z give `1_a` (x), `1_{a,b}` (z) and `1_b` (y), so a
+        // store through `b` never reaches `x`'s name. Invisibles reached
+        // by the same set share a name (a summary).
+        let mut reach: HashMap<LocId, Vec<LocId>> = HashMap::default();
+        let mut order: Vec<LocId> = Vec::new();
         for pass in [true, false] {
             for &(s, d, def) in &pending {
-                if def != pass || !invisible(locs, d) {
+                if !invisible(locs, d) {
                     continue;
                 }
                 let r = locs.get(d).root_id;
-                if sym_of.contains_key(&r) || assigned.contains_key(&r) {
+                if sym_of.contains_key(&r) {
                     continue;
                 }
-                assigned.insert(r, ());
-                // Named after the pointer location down to level 2
-                // (`2_x.f`); deeper, after the pointer's object (`3_x.f`
-                // for what any field of `2_x.f` points to), so that the
-                // names grow with the levels, not with the number of field
-                // paths (a struct with 8 pointer fields made 512 level-4
-                // names).
-                let key = if locs.sym_level(s) >= FIELD_LEVELS {
-                    locs.get(s).root_id
-                } else {
-                    s
-                };
-                let i = *key_index.entry(key).or_insert_with(|| {
-                    keys.push((key, Vec::new()));
-                    keys.len() - 1
-                });
-                keys[i].1.push(r);
+                if pass {
+                    // Named after the pointer location down to level 2
+                    // (`2_x.f`); deeper, after the pointer's object
+                    // (`3_x.f` for what any field of `2_x.f` points to), so
+                    // that the names grow with the levels, not with the
+                    // number of field paths (a struct with 8 pointer fields
+                    // made 512 level-4 names).
+                    let key = if locs.sym_level(s) >= FIELD_LEVELS {
+                        locs.get(s).root_id
+                    } else {
+                        s
+                    };
+                    let ks = reach.entry(r).or_default();
+                    if !ks.contains(&key) {
+                        ks.push(key);
+                    }
+                }
+                if def == pass && !order.contains(&r) {
+                    order.push(r);
+                }
             }
+        }
+        let mut keys: Vec<(LocId, Vec<LocId>)> = Vec::new();
+        let mut key_index: HashMap<LocId, usize> = HashMap::default();
+        for r in order {
+            let mut ks = reach.remove(&r).unwrap_or_default();
+            ks.sort_unstable();
+            let deepest = ks
+                .iter()
+                .copied()
+                .find(|&k| locs.sym_level(k) >= max_level && locs.get(k).path.is_empty());
+            let key = match (deepest, &ks[..]) {
+                (Some(k), _) => k,
+                (None, [k]) => *k,
+                (None, _) => locs.root(Root::PtrSet(ks.into())),
+            };
+            let i = *key_index.entry(key).or_insert_with(|| {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            });
+            keys[i].1.push(r);
         }
         let mut new_roots = Vec::new();
         for (key, roots) in keys {
@@ -209,7 +250,8 @@ pub fn map_call_with(
                 locs.rebase(d, sym_of[&r])
             } else {
                 let r = locs.get(d).root_id;
-                if !info.all_visible && info.visible.insert(r) {
+                // (`freed`'s facts are marks, not memory the callee reaches.)
+                if !info.all_visible && r != FREED && info.visible.insert(r) {
                     for f in root_facts(caller, locs, r) {
                         next.push((f.src, f.dst, f.def));
                     }
@@ -347,8 +389,9 @@ pub fn unmap_call(
     }
     let mut out: Vec<Fact> = Vec::with_capacity(caller.len());
     for f in caller.iter() {
-        if f.src == UNKNOWN {
-            // What escaped stays escaped; the callee's escapes join below.
+        if f.src == UNKNOWN || f.src == FREED {
+            // What escaped stays escaped, what was freed stays freed; the
+            // callee's escapes and marks join below.
             out.push(*f);
             continue;
         }
@@ -369,6 +412,7 @@ pub fn unmap_call(
     // `out` stays sorted (the caller's order); the callee's facts are
     // sorted apart and merged in.
     let mut added: Vec<Fact> = Vec::with_capacity(callee_out.len());
+    let mut descended: Vec<LocId> = Vec::new();
     let mut tr = Vec::new();
     let mut srcs: Vec<(LocId, bool)> = Vec::new();
     for f in callee_out.iter() {
@@ -380,12 +424,14 @@ pub fn unmap_call(
                 let root = locs.get(f.src).root_id;
                 match info.roots_of(root) {
                     Some(roots) if roots.len() == 1 => {
-                        srcs.push((locs.rebase(f.src, roots[0]), true))
+                        let s = locs.rebase(f.src, roots[0]);
+                        srcs.push((slot_of(locs, s, &mut descended), true))
                     }
                     Some(_) if !wrote_symbolic => continue, // untouched
                     Some(roots) => {
                         for &r in roots {
-                            srcs.push((locs.rebase(f.src, r), false));
+                            let s = locs.rebase(f.src, r);
+                            srcs.push((slot_of(locs, s, &mut descended), false));
                         }
                     }
                     None => continue,
@@ -411,7 +457,77 @@ pub fn unmap_call(
             }
         }
     }
+    if !descended.is_empty() {
+        // Two callee names of one caller slot: neither's facts is definite.
+        for f in added.iter_mut().filter(|f| descended.contains(&f.src)) {
+            f.def = false;
+        }
+    }
+    // The callee's marks, in the caller's names, reach the caller's facts
+    // it kept (those the callee could not see); the callee already freed
+    // what it saw.
+    let marks: Vec<LocId> = added
+        .iter()
+        .filter(|f| f.src == FREED)
+        .map(|f| f.dst)
+        .collect();
+    if !marks.is_empty() {
+        out = apply_freed(out, &marks);
+    }
     Facts::join(Facts::from_sorted(out), Facts::from_unsorted(added))
+}
+
+/// Records that `free` freed the heap objects `freed`: the marks a caller
+/// applies at unmap. Other locations (a stack or global object given to
+/// `free`) are not marked. A mark is always possible: a heap object that
+/// reaches a caller is its site's summary (fresh objects are demoted at
+/// every call), so the caller applies it weakly anyway, and `freed` keeps
+/// the rule that a definite fact is its source's only one.
+pub(crate) fn mark_freed(locs: &Locs, st: &mut Facts, freed: &[(LocId, bool)]) {
+    for &(o, _) in freed {
+        let root = &locs.get(locs.get(o).root_id).root;
+        if matches!(root, Root::Heap(..) | Root::Fresh(..)) {
+            st.add(FREED, o, false);
+        }
+    }
+}
+
+/// `facts` (sorted, one per pair) after one of the objects `marks` may
+/// have been freed: a pointer to one may also point to `freed` (a weak
+/// update; see [`mark_freed`]).
+fn apply_freed(facts: Vec<Fact>, marks: &[LocId]) -> Vec<Fact> {
+    let mut out = Vec::with_capacity(facts.len());
+    let mut hit = false;
+    for f in facts {
+        if f.src == UNKNOWN || f.src == FREED || !marks.contains(&f.dst) {
+            out.push(f);
+            continue;
+        }
+        hit = true;
+        out.push(Fact { def: false, ..f });
+        out.push(Fact {
+            src: f.src,
+            dst: FREED,
+            def: false,
+        });
+    }
+    if hit {
+        out = Facts::from_unsorted(out).iter().copied().collect();
+    }
+    out
+}
+
+/// The caller location that keeps the facts of callee location `s` after
+/// rebasing: a symbolic name typed by a callee pointer (`1_q` for an
+/// `int **q` given `&s`) may stand for a struct, whose first pointer slot
+/// holds them (`Locs::first_leaf`). Such slots are noted in `descended`:
+/// the callee may have had facts for them under two names.
+fn slot_of(locs: &mut Locs, s: LocId, descended: &mut Vec<LocId>) -> LocId {
+    let leaf = locs.first_leaf(s);
+    if leaf != s && !descended.contains(&leaf) {
+        descended.push(leaf);
+    }
+    leaf
 }
 
 /// True when unmapping `callee_out` would give the caller's state back

@@ -519,7 +519,7 @@ impl<'p> Analysis<'p> {
             Root::Str(..) => "string",
             Root::Lit(..) => "local",
             Root::Func(_) => "function",
-            Root::Null => "null",
+            Root::Null | Root::PtrSet(_) => "null",
             Root::Uninit => "uninit",
             Root::Freed => "freed",
             Root::Unknown => "unknown",
@@ -638,12 +638,33 @@ impl<'p> Analysis<'p> {
         let rec = (0..self.engine.units.len())
             .filter(|&u| self.is_live(u as UnitId) && self.engine.units[u].recursive)
             .count();
+        // Precision: the facts of every live unit's exit state whose
+        // target is memory, definite and possible (a more precise run has
+        // fewer possible facts and more definite ones).
+        let (mut definite, mut possible) = (0u64, 0u64);
+        for u in 0..self.engine.units.len() {
+            if !self.is_live(u as UnitId) {
+                continue;
+            }
+            let Some(out) = &self.engine.units[u].output else {
+                continue;
+            };
+            for f in out.iter().filter(|f| self.engine.locs.is_memory(f.dst)) {
+                if f.def {
+                    definite += 1;
+                } else {
+                    possible += 1;
+                }
+            }
+        }
         vec![
             ("contexts".into(), live),
             ("functions analysed".into(), funcs.len() as u64),
             ("invocation edges".into(), edges),
             ("recursive nodes".into(), rec as u64),
             ("locations".into(), self.engine.locs.len() as u64),
+            ("exit facts definite".into(), definite),
+            ("exit facts possible".into(), possible),
         ]
     }
 

@@ -877,6 +877,16 @@ impl<'p> Engine<'p> {
         if mode == Callback::No {
             crate::recency::demote(&mut self.locs, &mut st, None);
         }
+        let params = self.func(fi).params.len();
+        if args.len() > params {
+            // A variadic callee reads its extra arguments with `va_arg`,
+            // which gives `unknown`: what they reach escapes.
+            let mut roots = Vec::new();
+            for i in params..args.len() {
+                roots.extend(self.arg_vals(&st, sc, args, i).into_iter().map(|t| t.0));
+            }
+            self.escape_reachable(&mut st, roots);
+        }
         let formals = self.formals(fi, args, &st, sc);
         let refs = std::mem::take(&mut self.refs[fi as usize]);
         let levels = self.map_levels(fi);

@@ -262,23 +262,45 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
     cur
 }
 
-/// The targets of one location in a state. `unknown` points to `unknown`:
-/// its facts are not values but what escaped to unknown code (see
+/// The targets of one location in a state, read as one pointer (a leaf of
+/// a struct copy, or a cast's load). `unknown` points to `unknown`: its
+/// facts are not values but what escaped to unknown code (see
 /// `Engine::clobber_reachable`), and `unknown` as a target already stands
 /// for any of them.
-pub fn targets_of(locs: &Locs, st: &Facts, loc: LocId, def: bool, out: &mut Locset) {
+///
+/// One address has several names (a struct, its first member, an array's
+/// head): a typed struct or array is read at its first pointer slot
+/// (`Locs::first_leaf`), where every typed store keeps its facts; a loose
+/// location (untyped or symbolic: the type does not say under which name
+/// a store went) also reads the other names of its address that the table
+/// holds (`Locs::same_address`), and then nothing read is definite.
+pub fn targets_of(locs: &mut Locs, st: &Facts, loc: LocId, def: bool, out: &mut Locset) {
     if loc == UNKNOWN {
         push(out, UNKNOWN, false);
         return;
     }
+    let loc = locs.first_leaf(loc);
+    let mut sources = 0;
     if !st.has_src(loc) {
         // An unwritten field of a heap object: uninitialised (or NULL).
         if let Some(d) = locs.heap_default(loc) {
+            sources += 1;
             push(out, d, false);
         }
+    } else {
+        sources += 1;
     }
-    for f in st.targets(loc) {
-        push(out, f.dst, def && f.def);
+    let mut others = Vec::new();
+    if locs.loose(loc) {
+        locs.same_address(loc, &mut others);
+        others.retain(|&o| st.has_src(o));
+        sources += others.len();
+    }
+    let def = def && sources <= 1;
+    for l in std::iter::once(loc).chain(others) {
+        for f in st.targets(l) {
+            push(out, f.dst, def && f.def);
+        }
     }
 }
 
@@ -468,7 +490,13 @@ pub fn assign(
     overwrite: bool,
 ) -> Wrote {
     let vals = rvals(locs, st, sc, rhs);
-    let l = lvals(locs, st, sc, lhs);
+    // One pointer is stored: into the first slot of a struct or array a
+    // cast made the place name (see `targets_of`).
+    let partial = scalar_access(locs, sc, lhs);
+    let l: Locset = lvals(locs, st, sc, lhs)
+        .into_iter()
+        .map(|(l, d)| (locs.first_leaf(l), d && !partial))
+        .collect();
     let wrote = Wrote {
         wild: l.iter().any(|x| x.0 == UNKNOWN),
         symbolic: l
@@ -483,6 +511,20 @@ pub fn assign(
         store_vals(locs, st, &l, vals);
     }
     wrote
+}
+
+/// True when `lhs` is a store through a pointer to a scalar (`*c`,
+/// `c[1]`, `*(c + 1)` with `char *c`): it writes part of a pointer slot
+/// if it lands on one, or some byte beside the one the engine thinks
+/// (without sizes, arithmetic from a member reaches "a later member",
+/// possibly), so it never kills what a slot held: every target is
+/// updated weakly.
+fn scalar_access(locs: &mut Locs, sc: Scope, lhs: &Place) -> bool {
+    if !lhs.deref || !lhs.path.iter().all(|s| matches!(s, Sel::Index(_))) {
+        return false;
+    }
+    let base = base_loc(locs, sc, &lhs.base);
+    matches!(&locs.get(base).ty, Some(Type::Pointer(t)) if **t == Type::Scalar)
 }
 
 /// True when `lhs` (a local, not dereferenced) names exactly one location

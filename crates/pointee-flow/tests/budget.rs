@@ -244,3 +244,33 @@ fn time_and_memory_budgets_stop_a_run() {
     assert_eq!(partial.steps, 255, "the probe is asked every 256 calls");
     assert!(pointee_flow::analyze(p, memory(200)).partial().is_none());
 }
+
+/// Unknown code's work counts against the step budget: each pass over
+/// what it reaches and each callback it calls is a step, so a program
+/// whose one call is to unknown code reaching many callbacks stops at a
+/// small budget (it ran to its end, uncounted, before) and answers
+/// soundly: the callbacks not analysed are incomplete.
+#[test]
+fn unknown_code_and_its_callbacks_count_against_the_step_budget() {
+    let mut text = String::from("int x; int *g;\nvoid ext(void (**t)(void));\n");
+    for i in 0..40 {
+        text.push_str(&format!("void cb{i}(void) {{ g = &x; }}\n"));
+    }
+    text.push_str("void (*table[40])(void) = {");
+    for i in 0..40 {
+        text.push_str(&format!("cb{i}, "));
+    }
+    text.push_str("};\nint main(void) { ext(table); return g == 0; }\n");
+    let lowered = pointee_c::lower(&[("u.c", &text)]).unwrap();
+    let p = &lowered.program;
+    let full = pointee_flow::analyze(p, steps(1000));
+    assert!(full.partial().is_none(), "1000 steps are enough");
+    let a = pointee_flow::analyze(p, steps(4));
+    let partial = a.partial().expect("the callbacks are counted");
+    assert_eq!(partial.spent, Spent::Steps);
+    assert!(
+        partial.incomplete.len() >= 30,
+        "most callbacks were cut off: {:?}",
+        partial.incomplete
+    );
+}

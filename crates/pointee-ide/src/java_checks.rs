@@ -3,8 +3,9 @@
 //!
 //! - `null-deref`: a field access, array element or call on a variable
 //!   that holds no object but `null` (error), that may hold `null` beside
-//!   objects (warning: the analysis is flow-insensitive, so a test or an
-//!   assignment before the use does not count), or that holds nothing the
+//!   objects (warning: the analysis is flow-insensitive, so an assignment
+//!   before the use does not count; a null test does, `java_tested`), or
+//!   that holds nothing the
 //!   analysis can name (warning "no value reaches here": constructs it does
 //!   not model, code after a call that never returns);
 //! - `cast-may-fail`: a cast some object of whose source is not an
@@ -76,9 +77,10 @@ pub(crate) fn java_checks(j: &JavaProgram) -> Vec<Diagnostic> {
             continue;
         }
         let mut seen = std::collections::HashSet::new();
+        let tested = crate::java_tested::not_null_before(f);
         for_each_basic(&f.body, &mut |sid, b| {
             let Some(v) = dereferenced(j, b) else { return };
-            if !seen.insert((sid, v)) {
+            if !seen.insert((sid, v)) || tested.get(&sid).is_some_and(|k| k.contains(&v)) {
                 return;
             }
             let at = FileRange {
@@ -189,7 +191,7 @@ fn null_deref(
         (true, Some(_), _) => (
             Severity::Warning,
             format!(
-                "`{name}` may be null where it is dereferenced: null reaches it (the analysis is flow-insensitive: a test or an assignment before this point is not taken into account)"
+                "`{name}` may be null where it is dereferenced: null reaches it (the analysis is flow-insensitive: an assignment before this point is not taken into account; a null test is)"
             ),
         ),
         (false, _, _) => (

@@ -31,6 +31,7 @@ mod hover;
 mod inlay_hints;
 mod java;
 mod java_checks;
+mod java_tested;
 mod model;
 mod program;
 mod references;

@@ -60,10 +60,16 @@ fn a_parameters_target_is_what_callers_pass() {
 
 #[test]
 fn deeper_names_are_the_c_expression_on_entry() {
+    // `s` may point to what `pp` points to (an extra entry's parameters
+    // may share targets): `s->next` then reads that object's first
+    // pointer slot, `*pp`, whose target is `2_pp`.
     let mut n = PARAMS.to_vec();
+    n.push(("2_pp", "`**pp` on entry"));
     n.push(("2_s.next", "`*s->next` on entry"));
     assert_eq!(meanings("n"), expect(&n));
+    // And the other way: `*pp` may be `s->next`.
     let mut b = PARAMS.to_vec();
     b.push(("2_pp", "`**pp` on entry"));
+    b.push(("2_s.next", "`*s->next` on entry"));
     assert_eq!(meanings("b"), expect(&b));
 }

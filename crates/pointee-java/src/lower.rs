@@ -14,6 +14,7 @@ use tree_sitter::Node;
 
 mod boxing;
 mod call;
+mod cond;
 mod expr;
 mod lambda;
 mod methodref;

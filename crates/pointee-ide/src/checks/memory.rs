@@ -259,6 +259,15 @@ pub(crate) fn find(a: &mut Flow, name: &str, f: &Function) -> Vec<Finding> {
             {
                 continue; // `if (z->f) z->f->g`: the re-load is the tested value
             }
+            if bad == Bad::Freed
+                && site
+                    .place
+                    .as_ref()
+                    .is_some_and(|p| super::realloc::in_failed_realloc(f, site.stmt, p))
+                && !merged.iter().any(|&(l, d)| d && l == FREED)
+            {
+                continue; // `if (!t) free(p)` after `t = realloc(p, n)`: it freed nothing
+            }
             let code = code(bad, &site.how);
             // One diagnostic per statement, pointer and code.
             if out
@@ -420,7 +429,7 @@ fn diagnostic(
     let message = format!(
         "`{pointer}` {certainty} {what} where it is {action}: it points to {set}{contexts}"
     );
-    let mut related = origins(file, fs, f, site, bad, pointer);
+    let mut related = origins(a, units, file, fs, f, finding, pointer);
     related.extend(context_witness(c, a, units));
     Diagnostic {
         range: FileRange {
@@ -440,15 +449,18 @@ fn diagnostic(
 
 /// Where the bad value may come from, in the function: assignments of the
 /// pointer from `NULL` or from a call that may return `NULL`, and for freed
-/// memory the `free` calls before the use.
+/// memory the `free` calls and the calls whose callee frees the object
+/// (`freeing_calls`).
 fn origins(
+    a: &Flow,
+    units: &[pointee_flow::UnitId],
     file: FileId,
     fs: &FunctionSource,
     f: &Function,
-    site: &Site,
-    bad: Bad,
+    finding: &Finding,
     pointer: &str,
 ) -> Vec<Related> {
+    let (site, bad, targets) = (&finding.site, finding.bad, &finding.targets[..]);
     let mut out = Vec::new();
     let at = |s: StmtId| {
         fs.stmts
@@ -504,7 +516,49 @@ fn origins(
             _ => {}
         }
     });
+    if bad == Bad::Freed {
+        out.extend(freeing_calls(a, units, file, fs, site, targets));
+    }
     out
+}
+
+/// The calls of the function (in one of `units`) whose callee, or one
+/// below it, frees one of `targets`: its unit's output marks the object
+/// freed (the engine's `freed -> o`, which the caller applies at unmap).
+fn freeing_calls(
+    a: &Flow,
+    units: &[pointee_flow::UnitId],
+    file: FileId,
+    fs: &FunctionSource,
+    site: &Site,
+    targets: &[(LocId, bool)],
+) -> Vec<Related> {
+    let mut calls: BTreeMap<StmtId, pointee_ir::Name> = BTreeMap::new();
+    for &u in units {
+        for ((stmt, callee), edge) in &a.unit(u).calls {
+            let Some(cu) = edge.unit.filter(|_| *stmt != site.stmt) else {
+                continue;
+            };
+            let frees = a.unit(cu).output.as_ref().is_some_and(|out| {
+                out.targets(FREED)
+                    .iter()
+                    .any(|m| targets.iter().any(|t| t.0 == m.dst))
+            });
+            if frees {
+                calls.entry(*stmt).or_insert_with(|| callee.clone());
+            }
+        }
+    }
+    calls
+        .into_iter()
+        .filter_map(|(stmt, callee)| {
+            let range = *fs.stmts.get(stmt.0 as usize)?;
+            Some(Related {
+                range: FileRange { file, range },
+                message: format!("`{callee}` may free the memory here"),
+            })
+        })
+        .collect()
 }
 
 fn may_return_null(name: &str) -> bool {

@@ -20,6 +20,7 @@
 mod cache;
 mod memory;
 mod overlap;
+mod realloc;
 mod tested;
 
 use crate::c::CProgram;

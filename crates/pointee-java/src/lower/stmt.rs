@@ -26,9 +26,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                 }
             }
             "if_statement" => {
-                if let Some(c) = node.field("condition") {
-                    self.expr(c, None);
-                }
+                let cond = match node.field("condition") {
+                    Some(c) => self.condition(c),
+                    None => Cond::Opaque,
+                };
                 let then_branch = match node.field("consequence") {
                     Some(t) => self.sub_block(|s| s.stmt(t)),
                     None => Vec::new(),
@@ -38,17 +39,18 @@ impl<'a, 'h> Fb<'a, 'h> {
                     None => Vec::new(),
                 };
                 self.push_stmt(Stmt::If {
-                    cond: Cond::Opaque,
+                    cond,
                     then_branch,
                     else_branch,
                 });
             }
             "while_statement" => {
                 let body = self.sub_block(|s| {
-                    if let Some(c) = node.field("condition") {
-                        s.expr(c, None);
-                    }
-                    s.exit_test();
+                    let cond = match node.field("condition") {
+                        Some(c) => s.condition(c),
+                        None => Cond::Opaque,
+                    };
+                    s.exit_test(cond);
                     if let Some(b) = node.field("body") {
                         s.stmt(b);
                     }
@@ -60,10 +62,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                     if let Some(b) = node.field("body") {
                         s.stmt(b);
                     }
-                    if let Some(c) = node.field("condition") {
-                        s.expr(c, None);
-                    }
-                    s.exit_test();
+                    let cond = match node.field("condition") {
+                        Some(c) => s.condition(c),
+                        None => Cond::Opaque,
+                    };
+                    s.exit_test(cond);
                 });
                 self.push_stmt(Stmt::Loop { body });
             }
@@ -80,8 +83,8 @@ impl<'a, 'h> Fb<'a, 'h> {
                     }
                     let body = s.sub_block(|s| {
                         if let Some(c) = node.field("condition") {
-                            s.expr(c, None);
-                            s.exit_test();
+                            let cond = s.condition(c);
+                            s.exit_test(cond);
                         }
                         if let Some(b) = node.field("body") {
                             s.stmt(b);
@@ -189,9 +192,10 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
     }
 
-    pub(super) fn exit_test(&mut self) {
+    /// Leaves the loop where `cond` does not hold.
+    pub(super) fn exit_test(&mut self, cond: Cond) {
         self.push_stmt(Stmt::If {
-            cond: Cond::Opaque,
+            cond,
             then_branch: Vec::new(),
             else_branch: vec![Stmt::Break],
         });
@@ -270,7 +274,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             let x = s.declare(text(name, s.src), ty.clone(), range(name));
             s.record(name, &Place::var(x), &ty);
             let body = s.sub_block(|s| {
-                s.exit_test();
+                s.exit_test(Cond::Opaque);
                 match coll {
                     // `for (Integer x : ints)` boxes each element.
                     Some((_, JType::Array(e))) if !e.is_ref() && ty.is_ref() => {
