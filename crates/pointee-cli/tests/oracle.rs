@@ -201,8 +201,7 @@ fn run(exe: &Path, input: u32, probes: &[Probe]) -> Result<Observations, String>
 fn covered(s: &Seen, unknown: bool, names: &BTreeSet<String>) -> bool {
     unknown
         || s.names.iter().any(|n| {
-            names.contains(n)
-                || s.newest == Some(true) && names.contains(&format!("newest {n}"))
+            names.contains(n) || s.newest == Some(true) && names.contains(&format!("newest {n}"))
         })
 }
 
@@ -342,6 +341,10 @@ fn check_seed(seed: u64, dir: &Path, tally: &mut Tally) -> Vec<String> {
                 "seed {seed}: probe {id} `{}` saw an address outside the program's objects ({s})",
                 p.expr
             ));
+            continue;
+        }
+        if !a.reachable && a.cut_off {
+            tally.unverifiable += 1;
             continue;
         }
         if !a.reachable {

@@ -62,9 +62,15 @@ fn position(m: &Mark) -> String {
     format!("{}:{}:{}", rel.display(), m.line, m.column)
 }
 
+/// The time bound of every witness search here: far past the path bound,
+/// so the answer depends on the bounds, never on the machine's load (as in
+/// `witness_java.rs`).
+const UNTIMED: [&str; 2] = ["--time-ms", "600000"];
+
 fn witness_json(m: &Mark, extra: &[&str]) -> serde_json::Value {
     let pos = position(m);
     let mut args = vec!["witness", pos.as_str(), "--format", "json"];
+    args.extend_from_slice(&UNTIMED);
     args.extend_from_slice(extra);
     let out = pointee(&args);
     assert!(
@@ -92,7 +98,14 @@ fn run_test(m: &Mark, dir: &Path) -> Option<String> {
     let src = dir.join(format!("{name}.c"));
     let exe = dir.join(&name);
     let pos = position(m);
-    let out = pointee(&["witness", &pos, "--emit-test", src.to_str().unwrap()]);
+    let out = pointee(&[
+        "witness",
+        &pos,
+        UNTIMED[0],
+        UNTIMED[1],
+        "--emit-test",
+        src.to_str().unwrap(),
+    ]);
     assert!(
         out.status.success(),
         "{pos}: {}",

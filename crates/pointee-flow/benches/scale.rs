@@ -167,7 +167,15 @@ fn main() {
     };
     println!(
         "{:>8} {:>8} {:>10} {:>10} {:>9} {:>8} {:>12} {:>9} {:>9}",
-        "target", "lines", "lower s", "analyse s", "contexts", "funcs", "peak RSS MB", "exit D", "exit P"
+        "target",
+        "lines",
+        "lower s",
+        "analyse s",
+        "contexts",
+        "funcs",
+        "peak RSS MB",
+        "exit D",
+        "exit P"
     );
     for n in sizes {
         let text = if shapes {

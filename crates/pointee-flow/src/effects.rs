@@ -536,8 +536,7 @@ impl<'p> Engine<'p> {
         if freed.is_empty() {
             return;
         }
-        let strong =
-            surely && freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
+        let strong = surely && freed.len() == 1 && freed[0].1 && !self.locs.is_summary(freed[0].0);
         let hit: Vec<Fact> = st
             .iter()
             .filter(|f| f.src != FREED && freed.iter().any(|t| t.0 == f.dst))

@@ -151,9 +151,7 @@ pub fn run_one(target: &'static Target, input: &[u8]) -> Result<(), Failure> {
     match rx.recv_timeout(HANG_GUARD) {
         Ok(Ok(Ok(()))) => Ok(()),
         Ok(Ok(Err(e))) => Err(fail(e)),
-        Ok(Err(p)) => {
-            Err(fail(format!("panicked: {}", crate::panics::message(&*p))))
-        }
+        Ok(Err(p)) => Err(fail(format!("panicked: {}", crate::panics::message(&*p)))),
         // The thread is left running: the run fails anyway.
         Err(_) => Err(fail(format!("no answer within {HANG_GUARD:?}"))),
     }

@@ -142,12 +142,12 @@ pub fn run(case: &Case, seed: u64, edits: usize, probe: Probe) -> Result<usize, 
         // A panic (of the edited host or the fresh one) is a finding like a
         // difference: reported with the edits and the workspace that show it.
         let asked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let incremental =
-                answers(&host.analysis(), probe).expect("nobody writes while we ask");
+            let incremental = answers(&host.analysis(), probe).expect("nobody writes while we ask");
             let expected = fresh(&now, probe);
             incremental.first_difference(&expected)
         }));
-        let found = asked.unwrap_or_else(|p| Some(format!("panicked: {}", crate::panics::message(&*p))));
+        let found =
+            asked.unwrap_or_else(|p| Some(format!("panicked: {}", crate::panics::message(&*p))));
         if let Some(detail) = found {
             return Err(Box::new(Difference {
                 case: case.name.clone(),

@@ -107,7 +107,10 @@ fn incremental(lang: Lang, edits: usize, seed: u64, stride: usize) -> ExitCode {
     // with the seed it has in the whole run), to replay one.
     let only = std::env::var("POINTEE_FUZZ_ONLY").ok();
     for (k, case) in cases.iter().enumerate() {
-        if only.as_ref().is_some_and(|o| !case.name.contains(o.as_str())) {
+        if only
+            .as_ref()
+            .is_some_and(|o| !case.name.contains(o.as_str()))
+        {
             continue;
         }
         let case_seed = seed.wrapping_mul(1_000_003).wrapping_add(k as u64);

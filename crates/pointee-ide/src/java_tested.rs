@@ -208,7 +208,10 @@ fn implied(cond: &Cond, holds: bool) -> Vec<u32> {
         }
         (Cond::And(a, b), false) | (Cond::Or(a, b), true) => {
             let b = implied(b, holds);
-            implied(a, holds).into_iter().filter(|x| b.contains(x)).collect()
+            implied(a, holds)
+                .into_iter()
+                .filter(|x| b.contains(x))
+                .collect()
         }
         _ => Vec::new(),
     }

@@ -357,7 +357,10 @@ impl Gen {
         match choice {
             0..=2 => {
                 let k = direct.start + self.rng.below(direct.len());
-                self.emit(i, format!("CALLED(__LINE__); {assign}f{k}{args}; RETURNED();"));
+                self.emit(
+                    i,
+                    format!("CALLED(__LINE__); {assign}f{k}{args}; RETURNED();"),
+                );
             }
             3 => {
                 let v = self.vars(Class::Fn);
@@ -906,7 +909,10 @@ impl Gen {
                     format!("struct S *b{c} = in[{j}] ? &g_t0.base : (struct S *)&g_t1;"),
                 );
                 self.emit(indent + 1, format!("struct T *t{c} = (struct T *)b{c};"));
-                self.emit(indent + 1, format!("if (in[{}]) t{c}->extra = {r};", (j + 1) % 8));
+                self.emit(
+                    indent + 1,
+                    format!("if (in[{}]) t{c}->extra = {r};", (j + 1) % 8),
+                );
                 self.emit(indent + 1, format!("{p} = t{c}->extra;"));
                 self.maybe_probe(indent + 1, &p, Class::Int);
                 self.maybe_probe(indent + 1, &format!("b{c}"), Class::S);

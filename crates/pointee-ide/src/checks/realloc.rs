@@ -18,7 +18,9 @@ pub(crate) fn in_failed_realloc(f: &Function, at: StmtId, ptr: &Place) -> bool {
 
 fn search(block: &[Stmt], at: StmtId, ptr: &Place) -> bool {
     block.iter().enumerate().any(|(i, s)| match s {
-        Stmt::Basic(_, b) => realloc_result(b, ptr).is_some_and(|t| after(&block[i + 1..], t, at, ptr)),
+        Stmt::Basic(_, b) => {
+            realloc_result(b, ptr).is_some_and(|t| after(&block[i + 1..], t, at, ptr))
+        }
         Stmt::If {
             then_branch,
             else_branch,
@@ -58,9 +60,13 @@ fn after(rest: &[Stmt], t: u32, at: StmtId, ptr: &Place) -> bool {
     let mut results = vec![t];
     for s in rest {
         match s {
-            Stmt::Basic(_, Basic::Assign { lhs, rhs: Rvalue::Use(src) })
-                if var(src).is_some_and(|v| results.contains(&v)) && lhs != ptr =>
-            {
+            Stmt::Basic(
+                _,
+                Basic::Assign {
+                    lhs,
+                    rhs: Rvalue::Use(src),
+                },
+            ) if var(src).is_some_and(|v| results.contains(&v)) && lhs != ptr => {
                 if let Some(x) = var(lhs) {
                     results.push(x);
                 } else {

@@ -39,7 +39,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                         let mut right = Cond::Opaque;
                         let effects = self.sub_block(|s| right = s.condition(r));
                         if !effects.is_empty() {
-                            let under = if and { left.clone() } else { left.clone().negate() };
+                            let under = if and {
+                                left.clone()
+                            } else {
+                                left.clone().negate()
+                            };
                             self.push_stmt(Stmt::If {
                                 cond: under,
                                 then_branch: effects,
