@@ -565,6 +565,8 @@ pub fn refine(locs: &mut Locs, st: Facts, sc: Scope, cond: &Cond, taken: bool) -
         Cond::Opaque | Cond::Compare(..) => return Some(st),
         // Short-circuit: `b` is tested only on `a`'s side that evaluates it;
         // a branch is the merge of the ways to reach it.
+        // Integer tests on both sides: nothing to refine, no state to copy.
+        Cond::And(..) | Cond::Or(..) if !cond.tests_pointer() => return Some(st),
         Cond::And(a, b) | Cond::Or(a, b) => {
             let is_and = matches!(cond, Cond::And(..));
             // `a` decides alone when it is false (`&&`) or true (`||`).

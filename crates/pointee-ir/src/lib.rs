@@ -450,6 +450,16 @@ impl Cond {
         }
     }
 
+    /// True when some part of the condition tests a pointer against NULL
+    /// (the only tests the pointer engine refines on).
+    pub fn tests_pointer(&self) -> bool {
+        match self {
+            Cond::IsNull(_) | Cond::NotNull(_) => true,
+            Cond::Opaque | Cond::Compare(..) => false,
+            Cond::And(a, b) | Cond::Or(a, b) => a.tests_pointer() || b.tests_pointer(),
+        }
+    }
+
     /// The places the condition tests.
     pub fn places_mut(&mut self) -> Vec<&mut Place> {
         match self {
