@@ -1187,8 +1187,10 @@ impl<'s> Lowerer<'s> {
                     Some(p) if eq => Cond::IsNull(p),
                     Some(p) => Cond::NotNull(p),
                     None => match operand_of(&v) {
-                        // `n == 0` on an integer.
+                        // `n == 0` on an integer (`x->count == 0` reads
+                        // through `x`: a checked dereference).
                         Some(o) => {
+                            self.read_if_deref(&v, range(ptr));
                             let op = if eq { CmpOp::Eq } else { CmpOp::Ne };
                             Cond::Compare(o, op, Operand::Int(0))
                         }

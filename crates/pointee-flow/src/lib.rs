@@ -35,7 +35,7 @@ mod tests;
 pub use budget::{Budget, MemoryProbe, Partial, Spent};
 pub use facts::{Fact, Facts, State};
 pub use library::{
-    check_holds, dereferenced_args, effect as library_effect, is_alias_check, Effect,
+    check_holds, dereferenced_args, effect as library_effect, is_alias_check, CbRet, Effect,
 };
 pub use loc::{Class, LocData, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 pub use query::{Alias, Analysis, ContextValues};

@@ -499,6 +499,13 @@ impl<'a, 'h> Fb<'a, 'h> {
         }
     }
 
+    /// A read of the object `v` holds that moves no reference (a library
+    /// call on it, `a.length`, unboxing): a `Use` of `*v`, so the
+    /// dereference has a program point and the null checker sees it.
+    fn deref_use(&mut self, v: VarId, at: Range) {
+        self.emit(Basic::Use(Place::deref(Base::Var(v))), at);
+    }
+
     /// A value coming back from library code: anything in the library heap.
     fn read_library(&mut self, at: Range, dest: Option<VarId>) -> Ev {
         let t = dest.unwrap_or_else(|| self.temp(JType::Unknown, at));

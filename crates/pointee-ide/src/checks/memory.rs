@@ -467,7 +467,8 @@ fn origins(
             .get(s.0 as usize)
             .map(|&range| FileRange { file, range })
     };
-    let ptr = site.place.as_ref();
+    let held = holders(f, site.place.as_ref());
+    let ptr = |p: &Place| held.contains(p);
     for_each_basic(&f.body, &mut |stmt, b| {
         if stmt.0 >= site.stmt.0 && bad != Bad::Freed {
             // Assignments after the use may still reach it around a loop;
@@ -482,7 +483,7 @@ fn origins(
                     lhs,
                     rhs: Rvalue::Null,
                 },
-            ) if Some(lhs) == ptr => {
+            ) if ptr(lhs) => {
                 out.push(Related {
                     range,
                     message: format!("`{pointer}` is set to NULL here"),
@@ -495,7 +496,7 @@ fn origins(
                     callee: Callee::Direct(n),
                     ..
                 },
-            ) if Some(lhs) == ptr && may_return_null(n) => {
+            ) if ptr(lhs) && may_return_null(n) => {
                 out.push(Related {
                     range,
                     message: format!("`{n}` may return NULL here"),
@@ -520,6 +521,36 @@ fn origins(
         out.extend(freeing_calls(a, units, file, fs, site, targets));
     }
     out
+}
+
+/// The pointer's place and the places copied into it through temporaries
+/// (`t1 = malloc(n); p = t1`: the front end puts a call's result in a
+/// temporary first; `t3 = q + 1; *t3`: an element's address), so the
+/// witness finds where the value was made.
+fn holders(f: &Function, ptr: Option<&Place>) -> Vec<Place> {
+    let temp = |p: &Place| {
+        !p.deref
+            && p.path.is_empty()
+            && matches!(p.base, Base::Var(v) if f.var(v).kind == VarKind::Temp)
+    };
+    let mut held: Vec<Place> = ptr.into_iter().cloned().collect();
+    loop {
+        let before = held.len();
+        for_each_basic(&f.body, &mut |_, b| {
+            if let Basic::Assign {
+                lhs,
+                rhs: Rvalue::Use(q) | Rvalue::Cast(q, _) | Rvalue::Offset(q, _),
+            } = b
+            {
+                if (temp(q) || temp(lhs)) && held.contains(lhs) && !held.contains(q) {
+                    held.push(q.clone());
+                }
+            }
+        });
+        if held.len() == before {
+            return held;
+        }
+    }
 }
 
 /// The calls of the function (in one of `units`) whose callee, or one
@@ -561,11 +592,24 @@ fn freeing_calls(
         .collect()
 }
 
+/// Whether the library function's result may be `NULL` by its effect
+/// (the engine's model puts `NULL` in these results).
 fn may_return_null(name: &str) -> bool {
-    use pointee_flow::Effect::*;
+    use pointee_flow::{CbRet, Effect::*};
     matches!(
         pointee_flow::library_effect(name),
-        Some(Alloc | AllocZeroed | Realloc | RetInto(_) | Object(_))
+        Some(
+            Alloc
+                | AllocZeroed
+                | Realloc
+                | RetArgOrAlloc(_)
+                | RetInto(_)
+                | Object(_)
+                | Callback {
+                    ret: CbRet::Into(_) | CbRet::Handler,
+                    ..
+                }
+        )
     )
 }
 

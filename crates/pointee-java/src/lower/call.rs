@@ -236,6 +236,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                 return Ev::place(Place::global(format!("{class}.$VALUES").into()), ty);
             }
             self.note(node, format!("call to `{}` is not modelled (no such method in the program): its arguments go to the library heap, its result comes from it", text(node, self.src).split('(').next().unwrap_or("")));
+            // An instance call on an explicit receiver (`list.add(x)`)
+            // throws on `null` as a modelled one does.
+            if let (Some(r), Some(_)) = (recv, obj.filter(|o| o.sym() != "super")) {
+                self.deref_use(r, range(node));
+            }
             let vals: Vec<Rvalue> = recv
                 .map(|r| Rvalue::Use(Place::var(r)))
                 .into_iter()

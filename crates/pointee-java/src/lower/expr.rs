@@ -398,6 +398,9 @@ impl<'a, 'h> Fb<'a, 'h> {
         node: Node<'a>,
     ) -> Ev {
         if fname == "length" && matches!(obj.ty, JType::Array(_)) {
+            if let Some(a) = self.var_of(obj, obj_node, None) {
+                self.deref_use(a, range(node));
+            }
             return Ev::scalar();
         }
         let class = match &obj.ty {

@@ -259,6 +259,19 @@ impl<'a, 'h> Fb<'a, 'h> {
         if let EvK::Rv(Rvalue::Scalar) = ev.kind {
             return;
         }
+        let mut ev = ev;
+        let unboxes = matches!((&ty, &ev.ty), (JType::Prim(_), JType::Class(c)) if unboxed(c).is_some())
+            && !matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown));
+        if unboxes {
+            // `int n = boxed` reads the box's value (throws on `null`).
+            let box_ty = ev.ty.clone();
+            if let Some(b) = self.var_of(ev, node, None) {
+                self.deref_use(b, range(node));
+                ev = Ev::var(b, box_ty);
+            } else {
+                return;
+            }
+        }
         self.var_of(ev, node, Some(v));
     }
 
