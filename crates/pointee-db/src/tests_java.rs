@@ -132,6 +132,11 @@ fn the_first_run_lowers_each_unit_once() {
     ] {
         assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
     }
+    // Each file parsed and outlined once, whichever thread did it (the
+    // files are outlined in parallel, each on its own database handle).
+    for q in ["java_outline", "syntax_tree"] {
+        assert_eq!(ran.iter().filter(|r| *r == q).count(), 2, "{q} in {ran:?}");
+    }
     // Lowered from the tree the outline read: no unit parsed again.
     assert_eq!(unit_sources(&h), (4, 0));
     // The call edges are sorted and each is there once.
