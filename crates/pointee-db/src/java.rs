@@ -284,7 +284,9 @@ pub fn java_class_table(
 /// handle of the database, so what they find is salsa's memo, which the
 /// caller then reads (and depends on) as if it had run the queries itself.
 /// A project of many files parses on every core this way; an outline
-/// already memoized is only checked.
+/// already memoized is only checked. No deadlock: `java_outline` needs
+/// only its file's tree, and neither waits on a query that may be waiting
+/// on this one.
 fn outline_in_parallel(db: &dyn Db, files: &[SourceFile]) {
     let threads = pointee_java::par::threads_for(files.len());
     if threads > 1 {
