@@ -363,3 +363,35 @@ fn an_added_statement_resumes_the_last_solve() {
     );
     same_as_fresh(&h);
 }
+
+#[test]
+fn files_added_at_once_are_the_files_added_one_by_one() {
+    // One by one (the harness), then the same files and one more at once,
+    // one of them with a new text: the known files keep their inputs,
+    // the list stays in path order, and the program is the same as
+    // lowering the texts directly.
+    let mut h = harness();
+    let known: Vec<SourceFile> = h.project.files(&h.db).clone();
+    let edited = MAIN.replace("static Object keep;", "static Object keep, other;");
+    let added = upsert_files(
+        &mut h.db,
+        h.project,
+        vec![
+            ("Shapes.java", SHAPES.into(), None),
+            ("Extra.java", "class Extra { Object e; }\n".into(), None),
+            ("Main.java", edited.as_str().into(), None),
+        ],
+    );
+    assert_eq!(added[0], known[1]);
+    assert_eq!(added[2], known[0]);
+    assert!(!known.contains(&added[1]));
+    let paths: Vec<&str> = h
+        .project
+        .files(&h.db)
+        .iter()
+        .map(|f| f.path(&h.db).as_str())
+        .collect();
+    assert_eq!(paths, ["Extra.java", "Main.java", "Shapes.java"]);
+    assert_eq!(&**added[2].text(&h.db), edited.as_str());
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+}
