@@ -672,15 +672,13 @@ impl<'p> Engine<'p> {
             let written: Locset = touched.iter().map(|&l| (l, false)).collect();
             self.note_writes(&written);
         }
-        // What already holds its fact possibly is left alone: the weak
-        // update would change nothing there (a source with a possible
-        // `unknown` target has no definite fact, `unknown`'s facts are never
-        // definite), and when nothing is new the state is not rebuilt (unknown
-        // code reaches the same escaped objects at every call).
+        // A source that already holds the fact, and only possible ones, is
+        // left alone: the weak update would change nothing there. When
+        // nothing is new the state is not rebuilt (unknown code reaches the
+        // same escaped objects at every call).
         let holds = |st: &Facts, src: LocId, dst: LocId| {
             let ts = st.targets(src);
-            ts.binary_search_by_key(&dst, |f| f.dst)
-                .is_ok_and(|i| !ts[i].def)
+            ts.binary_search_by_key(&dst, |f| f.dst).is_ok() && ts.iter().all(|f| !f.def)
         };
         let mut adds: Vec<Fact> = Vec::with_capacity(touched.len() + escapes.len());
         for l in touched {
