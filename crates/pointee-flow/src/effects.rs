@@ -203,8 +203,7 @@ impl<'p> Engine<'p> {
     /// with a `struct S`; one address): while the destination's struct
     /// type lacks the field of the source's next step and that step goes
     /// into a first member that is a struct, the step is dropped (first of
-    /// first, ...): the
-    /// destination stands for that member. The other way
+    /// first, ...): the destination stands for that member. The other way
     /// (`memcpy(&t, &s, ..)`) is `Locs::field`'s: a struct without the
     /// field looks in its first member. Found by the command-line oracle
     /// (seed 164 with first-member casts): the copied pointers landed on
