@@ -332,7 +332,11 @@ impl<'p> Analysis<'p> {
                 all_must = false;
             }
         }
-        if !reached {
+        if !reached && self.is_incomplete(func) {
+            // Not analysed (the budget stopped the run before any context
+            // of the function): a run may reach the point with anything.
+            Alias::May
+        } else if !reached {
             Alias::Unreachable
         } else if !any_overlap {
             Alias::No
