@@ -318,6 +318,13 @@ impl Locs {
     }
 
     pub fn root(&mut self, root: Root) -> LocId {
+        // A library object's contents exist before anything reads them
+        // (`unwritten_default`).
+        if let Root::Special(name) = root {
+            if let Some(c) = crate::library::object_contents(name).filter(|&c| c != name) {
+                self.intern(Root::Special(c), Vec::new());
+            }
+        }
         self.intern(root, Vec::new())
     }
 
@@ -1074,15 +1081,23 @@ impl Locs {
             && !matches!(self.get(id).root, Root::Func(_))
     }
 
-    /// What an unwritten pointer of a heap object holds: `NULL` for a zeroed
-    /// allocation (`calloc`). A `malloc`ed pointer never written holds
-    /// garbage; reading it is undefined, and no `uninit` is tracked for the
-    /// heap (it would show in every list built from one site: a weak store
-    /// cannot tell that each object was written).
-    pub fn heap_default(&self, id: LocId) -> Option<LocId> {
+    /// What an unwritten pointer of a heap or library object holds: `NULL`
+    /// for a zeroed allocation (`calloc`); the library's data for a
+    /// library object (`library::object_contents`: `localeconv()`'s
+    /// strings). A `malloc`ed pointer never written holds garbage; reading
+    /// it is undefined, and no `uninit` is tracked for the heap (it would
+    /// show in every list built from one site: a weak store cannot tell
+    /// that each object was written).
+    pub fn unwritten_default(&self, id: LocId) -> Option<LocId> {
         let r = self.get(id).root_id;
-        (matches!(self.get(r).root, Root::Heap(..) | Root::Fresh(..)) && self.zeroed.contains(&r))
-            .then_some(NULL)
+        match self.get(r).root {
+            Root::Heap(..) | Root::Fresh(..) => self.zeroed.contains(&r).then_some(NULL),
+            Root::Special(name) => {
+                let c = crate::library::object_contents(name)?;
+                self.ids.get(&(Root::Special(c), Vec::new())).copied()
+            }
+            _ => None,
+        }
     }
 
     pub fn is_summary(&self, id: LocId) -> bool {
