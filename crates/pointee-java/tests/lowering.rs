@@ -461,7 +461,8 @@ fn an_outline_reusing_the_last_one_equals_a_fresh_one() {
 /// boolean local or instance field, as an integer expression where it has
 /// one and `scalar` where not (a call's result, a shift); comparisons and
 /// boolean tests as `Compare`, a field side read into a temporary; tests
-/// on array elements and static fields stay opaque.
+/// on array elements and static fields stay opaque (a primitive static
+/// field's access stays `use C.count`, which initialises `C`).
 #[test]
 fn integer_locals_fields_and_comparisons_are_lowered() {
     let src = "class C {
@@ -488,9 +489,9 @@ fn integer_locals_fields_and_comparisons_are_lowered() {
     let f = jp.program.function("C.f(int)").unwrap();
     assert_eq!(
         body(f),
-        "  j = int (k * 2) + 1
-  (*this).size = int (*this).size + 1
-  (*this).size = int (*this).size + j
+        "  j = int ((k * 2) + 1)
+  (*this).size = int ((*this).size + 1)
+  (*this).size = int ((*this).size + j)
   call#0 this.<virtual n()>(this)
   j = scalar
   j = scalar
@@ -500,11 +501,13 @@ fn integer_locals_fields_and_comparisons_are_lowered() {
     t2 = int (*this).on
   }
   if ((t1 > j && t2 == 0)) {
-    j = int j - 1
+    j = int (j - 1)
   }
   t3 = int (*this).on
   if (t3 != 0) {
+    use C.count
   }
+  use C.count
   if (?) {
     j = int 0
   }
@@ -512,7 +515,6 @@ fn integer_locals_fields_and_comparisons_are_lowered() {
   if (?) {
     j = int 0
   }
-  return
 "
     );
     let init = jp.program.function("C.<init>()").unwrap();
