@@ -117,13 +117,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             IntExpr::Operand(Operand::Place(p)) if !p.deref => Operand::Place(p),
             e => {
                 let t = self.temp(JType::int(), at);
-                self.emit(
-                    Basic::Assign {
-                        lhs: Place::var(t),
-                        rhs: Rvalue::Int(e),
-                    },
-                    at,
-                );
+                self.var_at(Ev::rv(Rvalue::Int(e), JType::int()), at, Some(t));
                 Operand::Place(Place::var(t))
             }
         }
