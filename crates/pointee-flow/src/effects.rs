@@ -275,6 +275,7 @@ impl<'p> Engine<'p> {
         }
         let mut placed: crate::fxhash::FxHashMap<(LocId, LocId, usize), Vec<LocId>> =
             Default::default();
+        let mut copied: crate::fxhash::FxHashSet<(LocId, LocId)> = Default::default();
         let mut adds: Vec<Fact> = Vec::new();
         for (base, lands, kinds) in &regions {
             let bd = self.locs.get(*base);
@@ -290,6 +291,11 @@ impl<'p> Engine<'p> {
             }
             for &d in &dsts {
                 let at = self.landing(d, kinds, *lands);
+                // Regions of one base with other landing rules often land at
+                // the same place: their facts would be added again, unchanged.
+                if !copied.insert((at, *base)) {
+                    continue;
+                }
                 for f in &facts {
                     let to = placed.entry((at, f.src, depth)).or_insert_with(|| {
                         let rel = self.locs.get(f.src).path[depth..].to_vec();
