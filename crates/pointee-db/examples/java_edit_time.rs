@@ -1,11 +1,13 @@
 //! Times the Java side of the database on the generated benchmark program
-//! (pointee-cspta's `gen::large`, seed 42): from scratch (parse, lower,
-//! solve: `java_analysis` and `java_program`), then after a one-line edit
-//! inside `main`'s body that adds an assignment, and after the edit that
-//! removes it again, each re-parsed incrementally as an editor would.
+//! (pointee-cspta's `gen::large_files`, seed 42: `Main.java` and one file
+//! per module; or all in one file): from scratch (parse, lower, solve:
+//! `java_analysis` and `java_program`), then after one-line edits of
+//! `Main.java` that add an assignment inside `main`'s body, a method, a
+//! field and a class, each followed by the edit that removes it again,
+//! each re-parsed incrementally as an editor would.
 //!
 //! ```text
-//! cargo run --release -p pointee-db --example java_edit_time -- [MODULES] [VARIANT]
+//! cargo run --release -p pointee-db --example java_edit_time -- [MODULES] [VARIANT] [files|one-file] [all|body|none]
 //! ```
 //!
 //! Prints wall and CPU (user + system) seconds per step, and how the solve
@@ -17,7 +19,7 @@
 mod gen;
 
 use pointee_db::{
-    java_analysis, java_engine, java_program, parse, set_config, upsert_file, Config, Database,
+    java_analysis, java_engine, java_program, parse, set_config, upsert_files, Config, Database,
     Lang, Project, TreeHandle,
 };
 use std::sync::Arc;
@@ -67,7 +69,14 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let modules: usize = args.get(1).map_or(740, |m| m.parse().unwrap());
     let variant = args.get(2).cloned().unwrap_or_else(|| "ci".into());
-    let text = gen::large(modules, 6, 42);
+    // `files` (the default): `Main.java` and one file per module, as a
+    // Java project lays them out; `one-file`: all in `Main.java`.
+    let layout = args.get(3).cloned().unwrap_or_else(|| "files".into());
+    let files = match layout.as_str() {
+        "files" => gen::large_files(modules, 6, 42),
+        "one-file" => vec![("Main.java".to_string(), gen::large(modules, 6, 42))],
+        other => panic!("layout {other}: `files` or `one-file`"),
+    };
     let mut db = Database::default();
     let project = Project::new(&db, Vec::new(), Config::default());
     set_config(
@@ -95,41 +104,90 @@ fn main() {
             a.edges.len(),
             java_engine(db, project).0.resumed()
         );
-        cpu
+        (wall, cpu)
     };
+    // From scratch: the editor has `Main.java` open (its tree is the
+    // editor's parse, timed here); the other files are read from the disk
+    // (no tree: the database parses them).
     let (t0, c0) = (Instant::now(), cpu_s());
-    let tree = parse(Lang::Java, &text, None);
-    let file = upsert_file(
+    assert_eq!(files[0].0, "Main.java", "the edited file comes first");
+    let main_tree = parse(Lang::Java, &files[0].1, None);
+    let added = upsert_files(
         &mut db,
         project,
-        "Main.java",
-        text.as_str().into(),
-        Some(TreeHandle(Arc::new(tree.clone()))),
+        files
+            .iter()
+            .map(|(path, text)| {
+                let tree = (path == "Main.java").then(|| TreeHandle(Arc::new(main_tree.clone())));
+                (path.as_str(), text.as_str().into(), tree)
+            })
+            .collect(),
     );
-    let scratch = step("from scratch (parse, lower, solve)", &db, t0, c0);
-    let anchor = "public static void main(String[] args) {\n";
-    let at = text.find(anchor).expect("main") + anchor.len();
-    let line = "        Object added = SHARED;\n";
-    // Add the line, then remove it, timing each from the edit on.
-    let (t0, c0) = (Instant::now(), cpu_s());
-    let (added, added_tree) = edit(&tree, &text, at, 0, line);
-    db.set_text(
-        file,
-        added.as_str().into(),
-        Some(TreeHandle(Arc::new(added_tree.clone()))),
+    let main = Some((added[0], files[0].1.clone(), main_tree));
+    let scratch = step(
+        &format!("from scratch (parse, lower, solve; {} files)", files.len()),
+        &db,
+        t0,
+        c0,
     );
-    let add = step("after adding an assignment", &db, t0, c0);
-    let (t0, c0) = (Instant::now(), cpu_s());
-    let (removed, removed_tree) = edit(&added_tree, &added, at, line.len(), "");
-    db.set_text(
-        file,
-        removed.as_str().into(),
-        Some(TreeHandle(Arc::new(removed_tree))),
-    );
-    let remove = step("after removing it", &db, t0, c0);
+    let (file, mut text, mut tree) = main.expect("Main.java");
+    // Each edit added after its anchor, then removed again, timing each
+    // from the edit on: inside `main`'s body (an assignment), then
+    // declarations (a method, a field, a class).
+    let after = |anchor: &str| text.find(anchor).expect("anchor") + anchor.len();
+    let edits = [
+        (
+            "an assignment",
+            after("public static void main(String[] args) {\n"),
+            "        Object added = SHARED;\n",
+        ),
+        (
+            "a method",
+            after("static Object id(Object o) { return o; }\n"),
+            "    static Object added(Object o) { return SHARED; }\n",
+        ),
+        (
+            "a field",
+            after("static Object SHARED;\n"),
+            "    static Object ADDED;\n",
+        ),
+        (
+            "a class",
+            after("class SNode") - "class SNode".len(),
+            "class Added { Object f; }\n",
+        ),
+    ];
+    // `all` (the default), `body` (the assignment only) or `none` (from
+    // scratch only: for callgrind).
+    let which = args.get(4).map_or("all", String::as_str);
+    let count = match which {
+        "all" => edits.len(),
+        "body" => 1,
+        "none" => 0,
+        other => panic!("edits {other}: `all`, `body` or `none`"),
+    };
+    let mut ratios = Vec::new();
+    // Each edit is removed again before the next, so the positions hold.
+    for (what, at, line) in edits.into_iter().take(count) {
+        for (verb, old_len, new) in [("adding", 0, line), ("removing", line.len(), "")] {
+            let (t0, c0) = (Instant::now(), cpu_s());
+            let (edited, edited_tree) = edit(&tree, &text, at, old_len, new);
+            db.set_text(
+                file,
+                edited.as_str().into(),
+                Some(TreeHandle(Arc::new(edited_tree.clone()))),
+            );
+            let (wall, cpu) = step(&format!("after {verb} {what}"), &db, t0, c0);
+            ratios.push(format!(
+                "{verb} {what} {:.1}% wall, {:.1}% CPU",
+                100.0 * wall / scratch.0,
+                100.0 * cpu / scratch.1
+            ));
+            (text, tree) = (edited, edited_tree);
+        }
+    }
     println!(
-        "{variant}: CPU after an edit / from scratch: add {:.0}%, remove {:.0}%",
-        100.0 * add / scratch,
-        100.0 * remove / scratch
+        "{variant}: after an edit / from scratch: {}",
+        ratios.join("; ")
     );
 }

@@ -273,9 +273,28 @@ pub fn java_class_table(
     project: Project,
 ) -> Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)> {
     let files = java_files(db, project);
+    outline_in_parallel(db, &files);
     let classes: Vec<&[pointee_java::ClassDecl]> =
         files.iter().map(|&f| &**java_file_classes(db, f)).collect();
     Arc::new(pointee_java::class_table_of(&classes))
+}
+
+/// Outlines the files (and so parses those without the editor's tree),
+/// spread over the cores: each thread asks `java_outline` on its own
+/// handle of the database, so what they find is salsa's memo, which the
+/// caller then reads (and depends on) as if it had run the queries itself.
+/// A project of many files parses on every core this way; an outline
+/// already memoized is only checked. No deadlock: `java_outline` needs
+/// only its file's tree, and neither waits on a query that may be waiting
+/// on this one.
+fn outline_in_parallel(db: &dyn Db, files: &[SourceFile]) {
+    let threads = pointee_java::par::threads_for(files.len());
+    if threads > 1 {
+        let handles: Vec<Box<dyn Db + Send>> = (0..threads).map(|_| db.fork()).collect();
+        pointee_java::par::par_map_with(handles, files, |db, _, &f| {
+            java_outline(&**db, f);
+        });
+    }
 }
 
 /// A unit (top-level type declaration) of a Java file of a project, by its
@@ -389,50 +408,60 @@ impl JavaReuse {
     }
 }
 
-/// Lowers the units of `file` ahead from its tree when the class table is
-/// not the one they were last lowered against (see [`JavaReuse`]). A
-/// file with a syntax error is left to `java_unit`: the tree of a broken
-/// file may recover differently than a unit's own text does.
+/// Lowers the units of the `files` (with their outlines) ahead from their
+/// trees, all files' units spread over the cores together, for each file
+/// whose class table is not the one its units were last lowered against
+/// (see [`JavaReuse`]). A file with a syntax error is left to `java_unit`:
+/// the tree of a broken file may recover differently than a unit's own
+/// text does.
 fn lower_units_ahead(
     db: &dyn Db,
     project: Project,
-    file: SourceFile,
-    outline: &pointee_java::FileOutline,
+    files: &[SourceFile],
+    outlines: &[&pointee_java::FileOutline],
     table: &JavaTable,
 ) {
-    let lowered_against = db
-        .java_reuse()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .tables
-        .get(&(project, file))
-        .cloned();
-    if lowered_against.is_some_and(|t| Arc::ptr_eq(&t, table) || *t == **table) {
-        return;
+    let mut todo = Vec::new();
+    for (&file, outline) in files.iter().zip(outlines) {
+        let lowered_against = db
+            .java_reuse()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .tables
+            .get(&(project, file))
+            .cloned();
+        if lowered_against.is_some_and(|t| Arc::ptr_eq(&t, table) || *t == **table) {
+            continue;
+        }
+        let Some(tree) = crate::symbols::syntax_tree(db, file) else {
+            continue;
+        };
+        if !tree.0.root_node().has_error() {
+            todo.push((file, *outline, file.text(db).clone(), tree.0.clone()));
+        }
     }
-    let Some(tree) = crate::symbols::syntax_tree(db, file) else {
-        return;
-    };
-    if tree.0.root_node().has_error() {
-        return;
-    }
-    let file_text = file.text(db).clone();
-    let units = pointee_java::lower_units_relative(&table.0, file.path(db), &file_text, &tree.0);
-    if units.len() != outline.units.len() {
-        return;
-    }
+    let inputs: Vec<(&str, &str, &tree_sitter::Tree)> = todo
+        .iter()
+        .map(|(file, _, text, tree)| (file.path(db).as_str(), &**text, &**tree))
+        .collect();
+    let lowered = pointee_java::lower_files_units_relative(&table.0, &inputs);
     let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
-    ahead.tables.insert((project, file), table.clone());
-    for (i, (unit, &range)) in units.into_iter().zip(&outline.units).enumerate() {
-        ahead.waiting.insert(
-            (project, file, i as u32),
-            AheadUnit {
-                file_text: file_text.clone(),
-                range,
-                table: table.clone(),
-                unit: Arc::new(unit),
-            },
-        );
+    for ((file, outline, file_text, _), units) in todo.iter().zip(lowered) {
+        if units.len() != outline.units.len() {
+            continue;
+        }
+        ahead.tables.insert((project, *file), table.clone());
+        for (i, (unit, &range)) in units.into_iter().zip(&outline.units).enumerate() {
+            ahead.waiting.insert(
+                (project, *file, i as u32),
+                AheadUnit {
+                    file_text: file_text.clone(),
+                    range,
+                    table: table.clone(),
+                    unit: Arc::new(unit),
+                },
+            );
+        }
     }
 }
 
@@ -446,9 +475,7 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
     let table = java_class_table(db, project);
     let outlines: Vec<&pointee_java::FileOutline> =
         files.iter().map(|&f| &**java_outline(db, f)).collect();
-    for (&f, o) in files.iter().zip(&outlines) {
-        lower_units_ahead(db, project, f, o, table);
-    }
+    lower_units_ahead(db, project, &files, &outlines, table);
     let units: Vec<Vec<(u32, &pointee_java::LoweredUnit)>> = files
         .iter()
         .zip(&outlines)

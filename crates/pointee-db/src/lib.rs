@@ -265,6 +265,10 @@ pub trait Db: salsa::Database {
     /// Counts writes to the inputs: an engine run stops when it changes
     /// (see [`Database::will_write`]).
     fn writes(&self) -> Arc<std::sync::atomic::AtomicU64>;
+
+    /// Another handle on the same storage, for one thread of a query that
+    /// spreads independent queries over the cores (`java_outlines`).
+    fn fork(&self) -> Box<dyn Db + Send>;
 }
 
 /// The database. Cheap to clone: clones share the storage, and a clone can
@@ -316,6 +320,10 @@ impl Db for Database {
 
     fn front_end(&self) -> &FrontEnd {
         &self.front_end
+    }
+
+    fn fork(&self) -> Box<dyn Db + Send> {
+        Box::new(self.clone())
     }
 }
 
@@ -427,22 +435,45 @@ pub fn upsert_file(
     text: Arc<str>,
     tree: Option<TreeHandle>,
 ) -> SourceFile {
-    if let Some(f) = file_by_path(db, project, path) {
-        if **f.text(db) != *text || tree.is_some() {
-            db.set_text(f, text, tree);
+    upsert_files(db, project, vec![(path, text, tree)])[0]
+}
+
+/// [`upsert_file`] of each `(path, text, tree)`, the project's file list
+/// set once for all of them (a workspace read from the disk adds many
+/// files at once).
+pub fn upsert_files(
+    db: &mut Database,
+    project: Project,
+    files: Vec<(&str, Arc<str>, Option<TreeHandle>)>,
+) -> Vec<SourceFile> {
+    let mut all = project.files(db).clone();
+    let mut by_path: std::collections::HashMap<String, SourceFile> =
+        all.iter().map(|&f| (f.path(db).clone(), f)).collect();
+    let mut added = false;
+    let mut out = Vec::with_capacity(files.len());
+    for (path, text, tree) in files {
+        if let Some(&f) = by_path.get(path) {
+            if **f.text(db) != *text || tree.is_some() {
+                db.set_text(f, text, tree);
+            }
+            out.push(f);
+            continue;
         }
-        return f;
+        let f = SourceFile::builder(path.to_string(), text, tree.clone())
+            .durability(durability_of(&tree))
+            .new(db);
+        all.push(f);
+        by_path.insert(path.to_string(), f);
+        added = true;
+        out.push(f);
     }
-    let f = SourceFile::builder(path.to_string(), text, tree.clone())
-        .durability(durability_of(&tree))
-        .new(db);
-    let mut files = project.files(db).clone();
-    files.push(f);
-    files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
-    db.will_write();
-    project.set_files(db).to(files.clone());
-    set_c_files(db, &files);
-    f
+    if added {
+        all.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+        db.will_write();
+        project.set_files(db).to(all.clone());
+        set_c_files(db, &all);
+    }
+    out
 }
 
 /// Removes a file from the program (its input stays, unused).

@@ -132,6 +132,11 @@ fn the_first_run_lowers_each_unit_once() {
     ] {
         assert_eq!(ran.iter().filter(|r| *r == q).count(), 1, "{q} in {ran:?}");
     }
+    // Each file parsed and outlined once, whichever thread did it (the
+    // files are outlined in parallel, each on its own database handle).
+    for q in ["java_outline", "syntax_tree"] {
+        assert_eq!(ran.iter().filter(|r| *r == q).count(), 2, "{q} in {ran:?}");
+    }
     // Lowered from the tree the outline read: no unit parsed again.
     assert_eq!(unit_sources(&h), (4, 0));
     // The call edges are sorted and each is there once.
@@ -357,4 +362,36 @@ fn an_added_statement_resumes_the_last_solve() {
         })
     );
     same_as_fresh(&h);
+}
+
+#[test]
+fn files_added_at_once_are_the_files_added_one_by_one() {
+    // One by one (the harness), then the same files and one more at once,
+    // one of them with a new text: the known files keep their inputs,
+    // the list stays in path order, and the program is the same as
+    // lowering the texts directly.
+    let mut h = harness();
+    let known: Vec<SourceFile> = h.project.files(&h.db).clone();
+    let edited = MAIN.replace("static Object keep;", "static Object keep, other;");
+    let added = upsert_files(
+        &mut h.db,
+        h.project,
+        vec![
+            ("Shapes.java", SHAPES.into(), None),
+            ("Extra.java", "class Extra { Object e; }\n".into(), None),
+            ("Main.java", edited.as_str().into(), None),
+        ],
+    );
+    assert_eq!(added[0], known[1]);
+    assert_eq!(added[2], known[0]);
+    assert!(!known.contains(&added[1]));
+    let paths: Vec<&str> = h
+        .project
+        .files(&h.db)
+        .iter()
+        .map(|f| f.path(&h.db).as_str())
+        .collect();
+    assert_eq!(paths, ["Extra.java", "Main.java", "Shapes.java"]);
+    assert_eq!(&**added[2].text(&h.db), edited.as_str());
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }

@@ -16,7 +16,7 @@ mod decl;
 mod library;
 mod lower;
 mod made;
-mod par;
+pub mod par;
 mod syntax;
 mod types;
 mod unit;
@@ -287,11 +287,56 @@ pub fn lower_units_relative(
     src: &str,
     tree: &Tree,
 ) -> Vec<LoweredUnit> {
-    par::par_map(&decl::units(tree.root_node()), |i, &u| {
+    lower_files_units_relative(table, &[(file, src, tree)])
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`lower_units_relative`] of every `(file, src, tree)`, the units of all
+/// the files spread over the cores together (a program of many small
+/// files keeps both cores busy, as one large file does).
+pub fn lower_files_units_relative(
+    table: &ClassTable,
+    files: &[(&str, &str, &Tree)],
+) -> Vec<Vec<LoweredUnit>> {
+    lower_files_units(table, files, true)
+}
+
+/// Every unit of every `(file, src, tree)` lowered against the class
+/// table, per file in unit order; positions relative to each unit's start
+/// when `relative`, else in the file.
+fn lower_files_units(
+    table: &ClassTable,
+    files: &[(&str, &str, &Tree)],
+    relative: bool,
+) -> Vec<Vec<LoweredUnit>> {
+    let units: Vec<(usize, usize, Node)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, (_, _, tree))| {
+            decl::units(tree.root_node())
+                .into_iter()
+                .enumerate()
+                .map(move |(i, u)| (f, i, u))
+        })
+        .collect();
+    let mut flat = par::par_map(&units, |_, &(f, i, u)| {
+        let (file, src, _) = files[f];
         let mut lowered = unit::lower_unit(table, file, src, u, i as u32);
-        lowered.shift(-i64::from(lowered.origin));
+        if relative {
+            lowered.shift(-i64::from(lowered.origin));
+        }
         lowered
     })
+    .into_iter();
+    let mut per_file = vec![0; files.len()];
+    for u in &units {
+        per_file[u.0] += 1;
+    }
+    per_file
+        .iter()
+        .map(|&n| flat.by_ref().take(n).collect())
+        .collect()
 }
 
 /// One file's parts, for [`assemble`].
@@ -387,28 +432,12 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
     });
     let outlines: Vec<&FileOutline> = parsed.iter().map(|(_, o)| o).collect();
     let (table, table_notes) = class_table(&outlines);
-    let units: Vec<(usize, usize, Node)> = parsed
+    let with_trees: Vec<(&str, &str, &Tree)> = files
         .iter()
-        .enumerate()
-        .flat_map(|(f, (tree, _))| {
-            decl::units(tree.root_node())
-                .into_iter()
-                .enumerate()
-                .map(move |(i, u)| (f, i, u))
-        })
+        .zip(&parsed)
+        .map(|(&(name, text), (tree, _))| (name, text, tree))
         .collect();
-    let mut flat = par::par_map(&units, |_, &(f, i, u)| {
-        unit::lower_unit(&table, files[f].0, files[f].1, u, i as u32)
-    })
-    .into_iter();
-    let mut per_file = vec![0; files.len()];
-    for u in &units {
-        per_file[u.0] += 1;
-    }
-    let lowered: Vec<Vec<LoweredUnit>> = per_file
-        .iter()
-        .map(|&n| flat.by_ref().take(n).collect())
-        .collect();
+    let lowered = lower_files_units(&table, &with_trees, false);
     let parts: Vec<FileParts> = files
         .iter()
         .enumerate()

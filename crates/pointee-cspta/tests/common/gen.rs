@@ -110,7 +110,19 @@ pub fn random(seed: u64, classes: usize, stmts: usize) -> String {
 /// the shared library classes `SharedList` and `SharedBox` (with a static
 /// factory), where short contexts merge all modules' objects.
 pub fn large(modules: usize, depth: usize, seed: u64) -> String {
+    large_files(modules, depth, seed)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect()
+}
+
+/// The program of [`large`] as a Java project lays it out: `Main.java`
+/// (`Main` and the shared classes), then one file per module,
+/// `Module0000.java`, ... (path order is module order); `large` is their
+/// texts joined.
+pub fn large_files(modules: usize, depth: usize, seed: u64) -> Vec<(String, String)> {
     let mut r = Rng::new(seed);
+    let mut files = Vec::new();
     let mut s = String::new();
     let _ = writeln!(s, "public class Main {{");
     let _ = writeln!(s, "    static Object SHARED;");
@@ -134,6 +146,7 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
     let _ = writeln!(s, "    Object get() {{ return this.v; }}");
     let _ = writeln!(s, "    static SharedBox of(Object o) {{ SharedBox b = new SharedBox(); b.set(o); return b; }}");
     let _ = writeln!(s, "}}");
+    files.push(("Main.java".to_string(), std::mem::take(&mut s)));
     for m in 0..modules {
         // A hierarchy K{m}_0 <- K{m}_1 <- ... with overridden methods.
         let _ = writeln!(s, "abstract class K{m}_0 {{");
@@ -218,6 +231,7 @@ pub fn large(modules: usize, depth: usize, seed: u64) -> String {
         let _ = writeln!(s, "        K{m}_0 back = (K{m}_0) y;");
         let _ = writeln!(s, "    }}");
         let _ = writeln!(s, "}}");
+        files.push((format!("Module{m:04}.java"), std::mem::take(&mut s)));
     }
-    s
+    files
 }
