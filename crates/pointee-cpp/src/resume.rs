@@ -390,7 +390,7 @@ impl Pp<'_> {
                 outer: s.outer.map(|o| moved(o, from, delta)),
             }));
         self.out.last = moved_last(last.out.last, from, delta);
-        self.out.floor = last.out.floor.saturating_sub(c.spans_len) + self.out.floor;
+        self.out.floor += last.out.floor.saturating_sub(c.spans_len);
         self.diagnostics
             .extend(last.diagnostics[c.diagnostics..].iter().map(|d| {
                 let l = moved(

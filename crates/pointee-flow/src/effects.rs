@@ -198,6 +198,38 @@ impl<'p> Engine<'p> {
         cur
     }
 
+    /// [`Engine::place_into`] for a copy between a struct and the struct it
+    /// heads (`memcpy(&s, (struct S *)&t, sizeof s)`, `struct T` starting
+    /// with a `struct S`; one address): while the destination's struct
+    /// type lacks the field of the source's next step and that step goes
+    /// into a first member that is a struct, the step is dropped (first of
+    /// first, ...): the destination stands for that member. The other way
+    /// (`memcpy(&t, &s, ..)`) is `Locs::field`'s: a struct without the
+    /// field looks in its first member. Found by the command-line oracle
+    /// (seed 164 with first-member casts): the copied pointers landed on
+    /// `s.base.f`, a path no access of `s` reads.
+    fn place_header(&mut self, at: LocId, base: LocId, rel: &[Step]) -> Vec<LocId> {
+        let lacks = |locs: &crate::loc::Locs, x: &Name| {
+            matches!(&locs.get(at).ty, Some(Type::Record(r))
+                if locs.types.field_type(r, x).is_none())
+        };
+        let (mut a, mut k) = (base, 0);
+        while let Some(Step::Field(x)) = rel.get(k) {
+            if !lacks(&self.locs, x) || !self.locs.first_member_step(a, x) {
+                break;
+            }
+            // Only a struct member stands for a struct (a pointer member
+            // copied into a struct lacking it is `Locs::field`'s case).
+            let member = self.locs.child(a, rel[k].clone());
+            if !matches!(self.locs.get(member).ty, Some(Type::Record(_))) {
+                break;
+            }
+            a = member;
+            k += 1;
+        }
+        self.place_into(at, &rel[k..])
+    }
+
     /// Copies the pointers stored in the objects `src` points to, from the
     /// pointed position onward (`copy_regions`), into the objects `dst`
     /// points to (weakly).
@@ -243,6 +275,7 @@ impl<'p> Engine<'p> {
         }
         let mut placed: crate::fxhash::FxHashMap<(LocId, LocId, usize), Vec<LocId>> =
             Default::default();
+        let mut copied: crate::fxhash::FxHashSet<(LocId, LocId)> = Default::default();
         let mut adds: Vec<Fact> = Vec::new();
         for (base, lands, kinds) in &regions {
             let bd = self.locs.get(*base);
@@ -258,10 +291,15 @@ impl<'p> Engine<'p> {
             }
             for &d in &dsts {
                 let at = self.landing(d, kinds, *lands);
+                // Regions of one base with other landing rules often land at
+                // the same place: their facts would be added again, unchanged.
+                if !copied.insert((at, *base)) {
+                    continue;
+                }
                 for f in &facts {
                     let to = placed.entry((at, f.src, depth)).or_insert_with(|| {
                         let rel = self.locs.get(f.src).path[depth..].to_vec();
-                        self.place_into(at, &rel)
+                        self.place_header(at, *base, &rel)
                     });
                     for &dl in to.iter() {
                         adds.push(Fact {
@@ -639,9 +677,17 @@ impl<'p> Engine<'p> {
             let written: Locset = touched.iter().map(|&l| (l, false)).collect();
             self.note_writes(&written);
         }
+        // A source that already holds the fact, and only possible ones, is
+        // left alone: the weak update would change nothing there. When
+        // nothing is new the state is not rebuilt (unknown code reaches the
+        // same escaped objects at every call).
+        let holds = |st: &Facts, src: LocId, dst: LocId| {
+            let ts = st.targets(src);
+            ts.binary_search_by_key(&dst, |f| f.dst).is_ok() && ts.iter().all(|f| !f.def)
+        };
         let mut adds: Vec<Fact> = Vec::with_capacity(touched.len() + escapes.len());
         for l in touched {
-            if matches!(self.locs.get(l).root, Root::Str(..)) {
+            if matches!(self.locs.get(l).root, Root::Str(..)) || holds(st, l, UNKNOWN) {
                 continue;
             }
             adds.push(Fact {
@@ -651,6 +697,9 @@ impl<'p> Engine<'p> {
             });
         }
         for t in escapes {
+            if holds(st, UNKNOWN, t) {
+                continue;
+            }
             adds.push(Fact {
                 src: UNKNOWN,
                 dst: t,

@@ -138,6 +138,8 @@ pub fn effect(name: &str) -> Option<Effect> {
         "localeconv" => Object("struct lconv"),
         "opendir" | "fdopendir" => Object("DIR"),
         "readdir" => Object("dirent"),
+        "getpwnam" | "getpwuid" => Object("struct passwd"),
+        "getgrnam" | "getgrgid" => Object("struct group"),
         "localtime" | "gmtime" => Object("struct tm"),
         "ctime" | "asctime" => Object("time string"),
         "setlocale" | "tmpnam" | "getlogin" | "ttyname" => Object("library string"),
@@ -256,6 +258,8 @@ pub fn effect(name: &str) -> Option<Effect> {
         | "write"
         | "open"
         | "closedir"
+        | "rewinddir"
+        | "dirfd"
         | "pthread_join"
         | "pthread_mutex_lock"
         | "pthread_mutex_unlock"
@@ -495,6 +499,28 @@ pub fn object_targets(object: &str) -> &'static [LibTarget] {
         _ => &[],
     }
 }
+
+/// What an unwritten pointer inside a library object holds (`None`: the
+/// object holds no pointer, or [`object_targets`] lists its pointers):
+/// the pointer fields of `localeconv()`'s `struct lconv`, `gmtime()`'s
+/// `tm_zone`, `getpwnam()`'s `pw_name`, `getgrnam()`'s `gr_mem`, a `FILE`'s
+/// buffers point into memory the library owns, never written by the
+/// program. One summary object, `library data`, stands for all of it, and
+/// its own pointers point to it again, so that a chain of loads
+/// (`gr_mem[0]`) never reads nothing. A program's store into such an
+/// object is a weak update that keeps this value.
+pub fn object_contents(object: &str) -> Option<&'static str> {
+    match object {
+        // Character arrays, and the arrays `object_targets` describes.
+        "argv string" | "environment string" | "strerror string" | "library string"
+        | "time string" | "argv[]" | "envp[]" | "errno" => None,
+        _ => Some(LIBRARY_DATA),
+    }
+}
+
+/// The object the pointers inside library objects point to
+/// ([`object_contents`]).
+pub const LIBRARY_DATA: &str = "library data";
 
 /// The alias-check calls of pointer-analysis test suites: no-ops for the
 /// analysis, evaluated by `check`.

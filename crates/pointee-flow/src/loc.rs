@@ -318,6 +318,13 @@ impl Locs {
     }
 
     pub fn root(&mut self, root: Root) -> LocId {
+        // A library object's contents exist before anything reads them
+        // (`unwritten_default`).
+        if let Root::Special(name) = root {
+            if let Some(c) = crate::library::object_contents(name).filter(|&c| c != name) {
+                self.intern(Root::Special(c), Vec::new());
+            }
+        }
         self.intern(root, Vec::new())
     }
 
@@ -355,13 +362,77 @@ impl Locs {
         if let Some(&c) = self.children.get(&(id, step.clone())) {
             return c;
         }
-        let d = self.get(id);
-        let mut path = d.path.clone();
-        path.push(step.clone());
-        let root = d.root.clone();
-        let c = self.intern(root, path);
+        let c = match self.fold_point(id, &step) {
+            Some(summary) => summary,
+            None => {
+                let d = self.get(id);
+                let mut path = d.path.clone();
+                path.push(step.clone());
+                let root = d.root.clone();
+                self.intern(root, path)
+            }
+        };
         self.children.insert((id, step), c);
         c
+    }
+
+    /// Where a step that does not fit its location's types folds
+    /// (k-limiting, as access-path names are limited in the presence of
+    /// recursive structures): `t.f` where no type `t` may have (its own,
+    /// or untyped, those of the fields named like its last step) has a
+    /// member `f`, or an element step on what is no array, names the
+    /// object's summary `r[+]` (`r` its root) instead of a location of its
+    /// own. Such paths are made by copies and calls that move the facts of
+    /// one object into a member of another (a symbolic name whose caller
+    /// object has another type, a copy into a mistyped pointer); without
+    /// the fold they grew at every copy or call up to `MAX_PATH`, a
+    /// location each (zlib's `deflate.c`: `1_s.dyn_ltree[0].fc.d_desc.
+    /// stat_desc`, ...), so fit paths are bounded by the types' nesting.
+    /// A symbolic name's root takes any field (it stands for the whole
+    /// caller object, see `resolve_field`). The same step always folds the
+    /// same way, so every access to it names the same summary.
+    fn fold_point(&mut self, id: LocId, step: &Step) -> Option<LocId> {
+        let d = self.get(id);
+        if d.path.is_empty() && matches!(d.root, Root::Sym { .. }) {
+            return None;
+        }
+        let fits = match (self.path_types(id), step) {
+            // Untyped: one element step in a row at most.
+            (None, Step::Head | Step::Tail) => {
+                !matches!(d.path.last(), Some(Step::Head | Step::Tail))
+            }
+            (None, Step::Field(_)) => true,
+            (Some(ts), Step::Field(f)) => ts.iter().any(|t| match t {
+                Type::Record(r) => self.types.field_type(r, f).is_some(),
+                _ => false,
+            }),
+            (Some(ts), _) => ts.iter().any(|t| matches!(t, Type::Array(..))),
+        };
+        if fits {
+            return None;
+        }
+        // Interned directly: the step to it would fold again.
+        let root = d.root.clone();
+        Some(self.intern(root, vec![Step::Tail]))
+    }
+
+    /// The types a location may have for `fold_point`: `types_of`, and
+    /// for an untyped element step the element types of its parent's.
+    fn path_types(&self, t: LocId) -> Option<Vec<Type>> {
+        match self.last_step(t) {
+            Some(Step::Head | Step::Tail) if self.get(t).ty.is_none() => {
+                let elems: Vec<Type> = self
+                    .path_types(self.get(t).parent?)?
+                    .into_iter()
+                    .filter_map(|ty| match ty {
+                        Type::Array(e, _) => Some(*e),
+                        _ => None,
+                    })
+                    .collect();
+                (!elems.is_empty()).then_some(elems)
+            }
+            _ => self.types_of(t),
+        }
     }
 
     /// The location `root` followed by `l`'s path (cached: map and unmap
@@ -1010,15 +1081,23 @@ impl Locs {
             && !matches!(self.get(id).root, Root::Func(_))
     }
 
-    /// What an unwritten pointer of a heap object holds: `NULL` for a zeroed
-    /// allocation (`calloc`). A `malloc`ed pointer never written holds
-    /// garbage; reading it is undefined, and no `uninit` is tracked for the
-    /// heap (it would show in every list built from one site: a weak store
-    /// cannot tell that each object was written).
-    pub fn heap_default(&self, id: LocId) -> Option<LocId> {
+    /// What an unwritten pointer of a heap or library object holds: `NULL`
+    /// for a zeroed allocation (`calloc`); the library's data for a
+    /// library object (`library::object_contents`: `localeconv()`'s
+    /// strings). A `malloc`ed pointer never written holds garbage; reading
+    /// it is undefined, and no `uninit` is tracked for the heap (it would
+    /// show in every list built from one site: a weak store cannot tell
+    /// that each object was written).
+    pub fn unwritten_default(&self, id: LocId) -> Option<LocId> {
         let r = self.get(id).root_id;
-        (matches!(self.get(r).root, Root::Heap(..) | Root::Fresh(..)) && self.zeroed.contains(&r))
-            .then_some(NULL)
+        match self.get(r).root {
+            Root::Heap(..) | Root::Fresh(..) => self.zeroed.contains(&r).then_some(NULL),
+            Root::Special(name) => {
+                let c = crate::library::object_contents(name)?;
+                self.ids.get(&(Root::Special(c), Vec::new())).copied()
+            }
+            _ => None,
+        }
     }
 
     pub fn is_summary(&self, id: LocId) -> bool {
@@ -1029,8 +1108,18 @@ impl Locs {
         self.get(id).path.last()
     }
 
+    /// True for an array: typed so, or untyped (a member of a heap
+    /// object) where every struct member named like its last step is an
+    /// array (`s->arr[i]` on a heap `s` selects `arr`'s head or tail, and
+    /// arithmetic from there stays inside `arr`, as C allows: it does not
+    /// reach every member of every struct with a member `arr`).
     pub fn is_array(&self, id: LocId) -> bool {
-        matches!(self.get(id).ty, Some(Type::Array(..)))
+        match &self.get(id).ty {
+            Some(ty) => matches!(ty, Type::Array(..)),
+            None => self
+                .path_types(id)
+                .is_some_and(|ts| ts.iter().all(|t| matches!(t, Type::Array(..)))),
+        }
     }
 
     /// The symbolic level of a location (`1` for `1_x`), 0 for others.
@@ -1145,5 +1234,82 @@ impl Locs {
         }
         let n = da.path.len().min(db.path.len());
         da.path[..n] == db.path[..n]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locs_of(src: &str) -> Locs {
+        Locs::new(&pointee_c::lower(&[("t.c", src)]).unwrap().program)
+    }
+
+    /// Steps that fit no type fold into the object's summary `r[+]`, so
+    /// paths built step by step from the members of unrelated structs
+    /// (what copies and calls that move facts between objects of other
+    /// types make) stay few: before, every step made a location of its
+    /// own (a hundred here). Steps that fit stay exact.
+    #[test]
+    fn steps_that_fit_no_type_fold_into_the_objects_summary() {
+        let mut l = locs_of(
+            "struct b { int n; int *z; };
+             struct a { struct b in; int *y; };
+             int main(void) { return 0; }",
+        );
+        let h = l.root(Root::Fresh("main".into(), SiteId(0)));
+        let before = l.len();
+        // `h.in.z` fits: the untyped (newest) heap object is an `a` by its member.
+        let inz = l.with_path(h, &[Step::Field("in".into()), Step::Field("z".into())]);
+        assert_eq!(l.name(inz), "newest heap@main#0.in.z");
+        assert!(!l.is_summary(inz));
+        // `z` is a pointer: no member `y` below it; nor `in` below `y`.
+        let mut cur = inz;
+        for k in 0..100 {
+            let f = ["y", "in", "z", "n"][k % 4];
+            cur = l.child(cur, Step::Field(f.into()));
+        }
+        let mut names: Vec<String> = (before..l.len()).map(|i| l.name(LocId(i as u32))).collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "newest heap@main#0.in",
+                "newest heap@main#0.in.z",
+                "newest heap@main#0[+]",
+                "newest heap@main#0[+].in",
+                "newest heap@main#0[+].in.z",
+                "newest heap@main#0[+].y",
+                "newest heap@main#0[+].z",
+            ]
+        );
+        assert!(l.is_summary(cur));
+        // The same steps fold the same way: no new location.
+        let n = l.len();
+        let mut again = inz;
+        for k in 0..100 {
+            let f = ["y", "in", "z", "n"][k % 4];
+            again = l.child(again, Step::Field(f.into()));
+        }
+        assert_eq!((again, l.len()), (cur, n));
+    }
+
+    /// An untyped member every struct declares as an array is an array:
+    /// an index selects its head or tail (arithmetic from there stays in
+    /// it); a member some struct declares otherwise is not.
+    #[test]
+    fn untyped_members_declared_arrays_are_arrays() {
+        let mut l = locs_of(
+            "struct s { int *arr[4]; int *one; };
+             struct t { int *arr[2]; int one[3]; };
+             int main(void) { return 0; }",
+        );
+        let h = l.root(Root::Heap("main".into(), SiteId(0)));
+        let arr = l.child(h, Step::Field("arr".into()));
+        let one = l.child(h, Step::Field("one".into()));
+        assert!(l.is_array(arr));
+        assert!(!l.is_array(one));
+        let tail = l.child(arr, Step::Tail);
+        assert!(!l.is_array(tail));
     }
 }

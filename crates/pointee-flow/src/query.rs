@@ -332,7 +332,11 @@ impl<'p> Analysis<'p> {
                 all_must = false;
             }
         }
-        if !reached {
+        if !reached && self.is_incomplete(func) {
+            // Not analysed (the budget stopped the run before any context
+            // of the function): a run may reach the point with anything.
+            Alias::May
+        } else if !reached {
             Alias::Unreachable
         } else if !any_overlap {
             Alias::No
@@ -657,15 +661,45 @@ impl<'p> Analysis<'p> {
                 }
             }
         }
+        let (sites, resolved) = self.indirect_calls(&funcs);
         vec![
             ("contexts".into(), live),
             ("functions analysed".into(), funcs.len() as u64),
             ("invocation edges".into(), edges),
+            ("indirect call sites".into(), sites),
+            ("indirect call sites with a callee".into(), resolved),
             ("recursive nodes".into(), rec as u64),
             ("locations".into(), self.engine.locs.len() as u64),
             ("exit facts definite".into(), definite),
             ("exit facts possible".into(), possible),
         ]
+    }
+
+    /// The indirect call sites (through a function pointer) of the
+    /// functions `funcs`, and how many of them call at least one function
+    /// in some live context (the rest call none, or only unknown code).
+    fn indirect_calls(&self, funcs: &[u32]) -> (u64, u64) {
+        let (mut sites, mut resolved) = (0, 0);
+        for &f in funcs {
+            let func = &self.engine.prog.functions[f as usize];
+            let mut called: Vec<StmtId> = self.by_func[f as usize]
+                .iter()
+                .filter(|&&u| self.is_live(u))
+                .flat_map(|&u| self.engine.units[u as usize].calls.keys().map(|k| k.0))
+                .collect();
+            called.sort();
+            pointee_ir::for_each_basic(&func.body, &mut |id, b| {
+                if let pointee_ir::Basic::Call {
+                    callee: pointee_ir::Callee::Indirect(_),
+                    ..
+                } = b
+                {
+                    sites += 1;
+                    resolved += u64::from(called.binary_search(&id).is_ok());
+                }
+            });
+        }
+        (sites, resolved)
     }
 
     /// True when `l` is the `NULL` location.

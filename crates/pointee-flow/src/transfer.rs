@@ -282,8 +282,8 @@ pub fn targets_of(locs: &mut Locs, st: &Facts, loc: LocId, def: bool, out: &mut 
     let loc = locs.first_leaf(loc);
     let mut sources = 0;
     if !st.has_src(loc) {
-        // An unwritten field of a heap object: uninitialised (or NULL).
-        if let Some(d) = locs.heap_default(loc) {
+        // An unwritten field of a heap or library object (`calloc`'s NULL).
+        if let Some(d) = locs.unwritten_default(loc) {
             sources += 1;
             push(out, d, false);
         }
@@ -366,8 +366,9 @@ pub fn store(locs: &Locs, st: &mut Facts, lhs: &Locset, vals: &Locset) {
             store_unknown(locs, st, vals);
         }
         if !st.has_src(l) {
-            // Other objects of a heap site keep their unwritten value.
-            if let Some(d) = locs.heap_default(l) {
+            // Other objects of a heap site (or the library's object) keep their
+            // unwritten value.
+            if let Some(d) = locs.unwritten_default(l) {
                 st.add(l, d, false);
             }
         }

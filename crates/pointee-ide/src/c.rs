@@ -73,28 +73,42 @@ impl<'a> CProgram<'a> {
     /// A file's source map (absolute positions). A header's is what the
     /// first unit that includes it (in path order) lowered from it: the
     /// functions it defines (`static inline` ones), as that unit compiled
-    /// them; a header no unit includes is lowered on its own.
+    /// them; a header no unit includes is lowered on its own. Answers that
+    /// merge every includer's copy read [`CProgram::copies`].
     pub fn source(&self, file: FileId) -> &'a SourceMap {
-        match self.includer(file) {
+        match self.includers(file).next() {
             Some((_, map)) => map,
             None => &pointee_db::lower_c(self.db, file).source,
         }
     }
 
-    /// The first unit of the program that includes the header `file`, and
-    /// what it lowered from it; `None` for a unit.
-    fn includer(&self, file: FileId) -> Option<(FileId, &'a SourceMap)> {
-        if Lang::is_c_unit(file.path(self.db)) {
-            return None;
+    /// Every copy of `file` the program compiled, with the file whose
+    /// names its functions take (`program_name`): a unit is its own one
+    /// copy; a header's functions are compiled once by each unit that
+    /// includes it (in path order), each copy a function of its own
+    /// (`static inline`); a header no unit includes, lowered on its own.
+    pub fn copies(&self, file: FileId) -> Vec<(FileId, &'a SourceMap)> {
+        let mut out: Vec<_> = self.includers(file).collect();
+        if out.is_empty() {
+            out.push((file, &pointee_db::lower_c(self.db, file).source));
         }
-        self.files().find_map(|unit| {
-            let l = pointee_db::lower_c(self.db, unit);
-            let h = l
-                .headers
-                .iter()
-                .find(|h| pointee_db::c_file_at(self.db, &h.file) == Some(file))?;
-            Some((unit, h))
-        })
+        out
+    }
+
+    /// The units of the program that include the header `file`, with what
+    /// each lowered from it; none for a unit.
+    fn includers(&self, file: FileId) -> impl Iterator<Item = (FileId, &'a SourceMap)> + '_ {
+        let header = !Lang::is_c_unit(file.path(self.db));
+        self.files()
+            .filter(move |_| header)
+            .filter_map(move |unit| {
+                let l = pointee_db::lower_c(self.db, unit);
+                let h = l
+                    .headers
+                    .iter()
+                    .find(|h| pointee_db::c_file_at(self.db, &h.file) == Some(file))?;
+                Some((unit, h))
+            })
     }
 
     pub fn lines(&self, file: FileId) -> &'a LineIndex {
@@ -117,7 +131,7 @@ impl<'a> CProgram<'a> {
     /// The linked program's name of a function or global as `file` names it.
     pub fn program_name(&self, file: FileId, name: &str) -> Name {
         // A header's static functions are its includer's.
-        let file = self.includer(file).map_or(file, |(unit, _)| unit);
+        let file = self.includers(file).next().map_or(file, |(unit, _)| unit);
         self.symbols.program_name(self.db, file, name)
     }
 

@@ -9,6 +9,5 @@ use crate::{Analysis, Callee, FilePosition};
 
 pub(crate) fn callees(a: &Analysis, pos: FilePosition) -> Option<Vec<Callee>> {
     let p = Program::of(a, pos.file)?;
-    let (fs, call) = p.source(pos.file)?.call_at(pos.offset)?;
-    Some(p.callees(&p.program_name(pos.file, &fs.name), call))
+    p.callees_in_copies(pos.file, |m| m.call_at(pos.offset))
 }

@@ -10,6 +10,7 @@ use crate::{
     Analysis, Callee, ContextTargets, FileId, FilePosition, FileRange, Hover, Target, TargetKind,
 };
 use pointee_cspta::PtSet;
+use pointee_flow::ContextValues;
 use pointee_ir::Base;
 use pointee_ir::Range;
 use std::collections::BTreeSet;
@@ -22,18 +23,42 @@ pub(crate) fn hover(a: &Analysis, pos: FilePosition) -> Option<Hover> {
 }
 
 fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
-    let (fs, e) = c.source(pos.file).expr_at(pos.offset)?;
-    let function = c.program_name(pos.file, &fs.name);
+    // In a header, every includer's copy of the function (each unit
+    // compiles its own `static inline` one): their contexts are merged.
+    let copies: Vec<_> = c
+        .copies(pos.file)
+        .into_iter()
+        .filter_map(|(unit, map)| {
+            let (fs, e) = map.expr_at(pos.offset)?;
+            Some((c.program_name(unit, &fs.name), e, c.rvalue(unit, &e.place)))
+        })
+        .collect();
+    let e = copies.first()?.1;
     let engine = c.engine()?;
     let (targets, contexts, reachable, (merged, merged_in_cycle, partial), extra) =
         engine.with(|_, a| {
-            let per = a.values_at(&function, e.point, &c.rvalue(pos.file, &e.place));
+            let mut per_copy: Vec<Vec<ContextValues>> = copies
+                .iter()
+                .map(|(function, e, rv)| a.values_at(function, e.point, rv))
+                .collect();
+            // A copy only extra entries reach (a unit that includes the
+            // header but never calls the function) is left out when an
+            // entry reaches another copy, as an extra entry is only for
+            // what no entry reaches.
+            let reached = |per: &Vec<ContextValues>| {
+                per.iter()
+                    .any(|cv| cv.targets.is_some() && !a.extra_only(cv.unit))
+            };
+            if per_copy.iter().any(reached) {
+                per_copy.retain(reached);
+            }
+            let per: Vec<ContextValues> = per_copy.into_iter().flatten().collect();
             let merged = Flow::merge_values(&per);
             let mut contexts = Vec::new();
             let mut extra = true;
             let mut merged_by_bound = false;
             let mut in_cycle = false;
-            let mut partial = a.is_incomplete(&function);
+            let mut partial = copies.iter().any(|(f, _, _)| a.is_incomplete(f));
             for cv in &per {
                 partial |= a.unit(cv.unit).partial;
                 let Some(t) = &cv.targets else { continue };
@@ -83,18 +108,18 @@ fn c_hover(c: &CProgram, pos: FilePosition) -> Option<Hover> {
 /// callees, the one answer `callees` gives; on another function pointer,
 /// the functions it points to.
 fn may_call(c: &CProgram, file: FileId, expr: Range, targets: &[Target]) -> Vec<Callee> {
-    let call = c
-        .source(file)
-        .functions
-        .iter()
-        .flat_map(|fs| fs.calls.iter().map(move |call| (fs, call)))
-        .filter(|(_, call)| {
-            call.callee_range.start <= expr.start && expr.end <= call.callee_range.end
-        })
-        .min_by_key(|(_, call)| call.callee_range.len());
-    if let Some((fs, call)) = call {
-        let p = Program::C(c.clone());
-        return p.callees(&c.program_name(file, &fs.name), call);
+    let p = Program::C(c.clone());
+    let call = p.callees_in_copies(file, |m| {
+        m.functions
+            .iter()
+            .flat_map(|fs| fs.calls.iter().map(move |call| (fs, call)))
+            .filter(|(_, call)| {
+                call.callee_range.start <= expr.start && expr.end <= call.callee_range.end
+            })
+            .min_by_key(|(_, call)| call.callee_range.len())
+    });
+    if let Some(callees) = call {
+        return callees;
     }
     targets
         .iter()

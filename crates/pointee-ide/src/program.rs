@@ -109,6 +109,41 @@ impl<'a> Program<'a> {
             .collect()
     }
 
+    /// The callees of the call `pick` finds in `file`, merged over every
+    /// copy of it the program compiled (a C header's functions: one per
+    /// includer, `CProgram::copies`); `None` when no copy has that call.
+    /// One function defined once is listed once (a header's static
+    /// function has a name per copy).
+    pub fn callees_in_copies(
+        &self,
+        file: FileId,
+        pick: impl Fn(&'a SourceMap) -> Option<(&'a FunctionSource, &'a CallInfo)>,
+    ) -> Option<Vec<Callee>> {
+        let copies = match self {
+            Program::C(c) => c.copies(file),
+            Program::Java(j) => vec![(file, j.source_map(file)?)],
+        };
+        let mut found = false;
+        let mut out: Vec<Callee> = Vec::new();
+        for (unit, map) in copies {
+            let Some((fs, call)) = pick(map) else {
+                continue;
+            };
+            found = true;
+            for callee in self.callees(&self.program_name(unit, &fs.name), call) {
+                let same = |o: &Callee| match (o.decl, callee.decl) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => o.name == callee.name,
+                };
+                if !out.iter().any(same) {
+                    out.push(callee);
+                }
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        found.then_some(out)
+    }
+
     /// The callee a C call names (`None` through a function pointer).
     pub fn direct_callee(&self, caller: &str, call: &CallInfo) -> Option<String> {
         let Program::C(c) = self else { return None };

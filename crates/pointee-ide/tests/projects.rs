@@ -185,9 +185,9 @@ fn c_projects_with_every_file_in_the_workspace() {
 /// it declares for its includer.
 fn declarations_land_in_headers(a: &pointee_ide::Analysis, failures: &mut Vec<String>) {
     for (file, line, word, want) in [
-        ("main.c", 18, "&verbose", "header_definitions/settings.h:6"),
-        ("main.c", 17, "second", "header_definitions/list.h:10"),
-        ("main.c", 12, "vec", "header_definitions/vec.h:3"),
+        ("main.c", 19, "&verbose", "header_definitions/settings.h:6"),
+        ("main.c", 18, "second", "header_definitions/list.h:10"),
+        ("main.c", 13, "vec", "header_definitions/vec.h:3"),
         // From inside a function a header defines.
         ("vec.h", 7, "vec *v", "header_definitions/vec.h:3"),
         ("vec.h", 17, "v->len", "header_definitions/vec.h:9"),

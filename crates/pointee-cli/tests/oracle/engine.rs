@@ -30,10 +30,10 @@ pub struct Answer {
     /// The source text of the expression the position selects.
     pub expr: String,
     pub reachable: bool,
-    /// The run stopped at its budget before it finished the function (listed
-    /// in `Partial::incomplete`): no answer there is a claim of
-    /// unreachability.
-    pub cut_off: bool,
+    /// The run stopped at its budget before any context of the function
+    /// (listed in `Partial::incomplete`, no context): "not analysed", no
+    /// claim of unreachability (its alias checks answer `may`).
+    pub not_analysed: bool,
     /// Merged over contexts: (name, definite, symbolic).
     pub targets: Vec<(String, bool, bool)>,
     /// Every name that covers an object seen: the merged targets and what
@@ -196,6 +196,9 @@ pub fn answers(file: &str, text: &str, queries: &[Query]) -> Result<(Vec<Answer>
             .filter(|c| cut_off || !a.extra_only(c.unit))
             .collect();
         let merged = Analysis::merge_values(&per);
+        // An incomplete function's analysed contexts reach every point
+        // (with `unknown`), so only one without any is unreached here.
+        let not_analysed = cut_off && per.is_empty();
         let mut cover = Cover::default();
         let mut targets = Vec::new();
         for &(l, d) in merged.iter().flatten() {
@@ -248,7 +251,7 @@ pub fn answers(file: &str, text: &str, queries: &[Query]) -> Result<(Vec<Answer>
         out.push(Answer {
             expr: text[e.range.start as usize..e.range.end as usize].to_string(),
             reachable: merged.is_some(),
-            cut_off,
+            not_analysed,
             targets,
             names: cover.names,
             unknown: cover.unknown,
@@ -395,7 +398,8 @@ fn hover_answer(
     Ok(Answer {
         expr: hover.expr,
         reachable: hover.reachable,
-        cut_off: false,
+        // Hover's "not analysed: the analysis stopped at its budget first".
+        not_analysed: !hover.reachable && hover.partial,
         targets,
         names,
         unknown,

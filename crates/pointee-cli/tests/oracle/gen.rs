@@ -119,10 +119,10 @@ struct Gen {
     /// Generate casts between a struct pointer and its first member's
     /// pointer when the member is a pointer: loads and stores through
     /// `(int **)sp`, and `((struct S *)&s.f)->h` (they found
-    /// `fixtures/c/soundness/first_member_cast.c`, since fixed; off by
-    /// default: they make programs slower, 9 of seeds 0..60 over the step
-    /// budget). The struct-to-struct casts (`struct T` and its `base`) are
-    /// always on.
+    /// `fixtures/c/soundness/first_member_cast.c` and
+    /// `memcpy_first_member.c`, since fixed; off by default: they make
+    /// some programs much slower, see `oracle.rs`). The struct-to-struct
+    /// casts (`struct T` and its `base`) are always on.
     first_member_loads: bool,
     /// The current function: `None` is `main`.
     func: Option<usize>,
