@@ -300,3 +300,27 @@ fn a_java_test_must_be_a_class_file_name() {
         "pointee: /tmp/not-a-class-name.java: a Java test is a class, written to `NAME.java` with NAME a Java identifier\n"
     );
 }
+
+/// The path's decisions read as the source's conditions: an integer field
+/// and a boolean the lowering read into temporaries are shown as what the
+/// temporaries hold, and an integer input gets the model's value.
+#[test]
+fn integer_decisions_read_as_the_source() {
+    let text = |pos: &str| {
+        let out = pointee(&["witness", pos, UNTIMED[0], UNTIMED[1]]);
+        assert!(out.status.success(), "{pos}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let first = text("fixtures/witness-java/SizedList.java:17:20");
+    assert!(
+        first.contains("o1: CountedList { head = NULL, size = 1 }"),
+        "{first}"
+    );
+    assert!(
+        first.contains("after line 16: this.size > 0 is true"),
+        "{first}"
+    );
+    let pick = text("fixtures/witness-java/SizedList.java:72:20");
+    assert!(pick.contains("    k = 3\n"), "{pick}");
+    assert!(pick.contains("after line 70: j == 7 is true"), "{pick}");
+}

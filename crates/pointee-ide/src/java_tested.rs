@@ -119,8 +119,9 @@ fn step(mut k: Vec<Key>, b: &Basic) -> Vec<Key> {
         Basic::Call { lhs, .. } => (lhs.as_ref(), None),
         Basic::Use(_) => (None, None),
     };
-    // A call or a store may change any field.
-    if matches!(b, Basic::Call { .. }) || lhs.is_some_and(|l| l.deref) {
+    // A call or a store may change any field (an integer store, which the
+    // lowering keeps for the witness, changes no reference).
+    if matches!(b, Basic::Call { .. }) || (lhs.is_some_and(|l| l.deref) && !stores_integer(b)) {
         k.retain(|x| matches!(x, Key::Var(_)));
     }
     let Some(Base::Var(t)) = lhs.filter(|l| !l.deref).map(|l| l.base.clone()) else {
@@ -174,7 +175,7 @@ fn unchanged(known: Vec<Key>, blocks: &[&[Stmt]]) -> Vec<Key> {
             if let Some(v) = assigned(b) {
                 changed.insert(v);
             }
-            writes |= !matches!(b, Basic::Use(_)) && assigned(b).is_none();
+            writes |= !matches!(b, Basic::Use(_)) && assigned(b).is_none() && !stores_integer(b);
             writes |= matches!(b, Basic::Call { .. });
         });
     }
@@ -215,6 +216,17 @@ fn implied(cond: &Cond, holds: bool) -> Vec<u32> {
         }
         _ => Vec::new(),
     }
+}
+
+/// An assignment of an integer (`(*this).size = int (*this).size + 1`).
+fn stores_integer(b: &Basic) -> bool {
+    matches!(
+        b,
+        Basic::Assign {
+            rhs: Rvalue::Int(_) | Rvalue::Scalar,
+            ..
+        }
+    )
 }
 
 /// The variable a basic statement assigns.

@@ -328,6 +328,10 @@ fn dereferenced(b: &Basic) -> Vec<Place> {
         Basic::Assign { lhs, rhs } => {
             places.push(lhs);
             owned.extend(arg(rhs));
+            // An integer read through a reference (`t = int (*l).size`).
+            if let Rvalue::Int(e) = rhs {
+                owned.extend(e.clone().places_mut().into_iter().map(|p| p.clone()));
+            }
         }
         Basic::Use(p) => places.push(p),
         Basic::Call {

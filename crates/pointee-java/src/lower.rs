@@ -16,6 +16,7 @@ mod boxing;
 mod call;
 mod cond;
 mod expr;
+mod int;
 mod lambda;
 mod methodref;
 mod stmt;
@@ -459,7 +460,11 @@ impl<'a, 'h> Fb<'a, 'h> {
                 let Base::Var(v) = p.base else { unreachable!() };
                 Some(v)
             }
-            EvK::Rv(Rvalue::Null | Rvalue::Scalar | Rvalue::Unknown) if dest.is_none() => None,
+            EvK::Rv(Rvalue::Null | Rvalue::Scalar | Rvalue::Int(_) | Rvalue::Unknown)
+                if dest.is_none() =>
+            {
+                None
+            }
             _ => {
                 let v = match dest {
                     Some(d) => d,
@@ -522,6 +527,9 @@ impl<'a, 'h> Fb<'a, 'h> {
     fn operand_at(&mut self, ev: Ev, at: Range) -> Rvalue {
         match &ev.kind {
             EvK::Rv(r @ (Rvalue::Null | Rvalue::Scalar | Rvalue::Unknown)) => r.clone(),
+            // An integer passed on (an argument) is any integer: the
+            // executor follows integers within a method only.
+            EvK::Rv(Rvalue::Int(_)) => Rvalue::Scalar,
             _ => match self.var_at(ev, at, None) {
                 Some(v) => Rvalue::Use(Place::var(v)),
                 None => Rvalue::Null,

@@ -456,3 +456,71 @@ fn an_outline_reusing_the_last_one_equals_a_fresh_one() {
         }
     }
 }
+
+/// Integers for the witness (`lower/int.rs`): every store to an integer or
+/// boolean local or instance field, as an integer expression where it has
+/// one and `scalar` where not (a call's result, a shift); comparisons and
+/// boolean tests as `Compare`, a field side read into a temporary; tests
+/// on array elements and static fields stay opaque (a primitive static
+/// field's access stays `use C.count`, which initialises `C`).
+#[test]
+fn integer_locals_fields_and_comparisons_are_lowered() {
+    let src = "class C {
+    int size = 2;
+    boolean on;
+    static int count;
+    int[] xs;
+    int n() { return 1; }
+    void f(int k) {
+        int j = k * 2 + 1;
+        size++;
+        size += j;
+        j = n();
+        j = -k << 1;
+        on = true;
+        if (size > j && !on) { j--; }
+        if (on) { count = 3; }
+        if (count > 0) { j = 0; }
+        if (xs[0] == 1) { j = 0; }
+    }
+}
+";
+    let jp = pointee_java::lower(&[("C.java", src)]);
+    let f = jp.program.function("C.f(int)").unwrap();
+    assert_eq!(
+        body(f),
+        "  j = int ((k * 2) + 1)
+  (*this).size = int ((*this).size + 1)
+  (*this).size = int ((*this).size + j)
+  call#0 this.<virtual n()>(this)
+  j = scalar
+  j = scalar
+  (*this).on = int 1
+  t1 = int (*this).size
+  if (t1 > j) {
+    t2 = int (*this).on
+  }
+  if ((t1 > j && t2 == 0)) {
+    j = int (j - 1)
+  }
+  t3 = int (*this).on
+  if (t3 != 0) {
+    use C.count
+  }
+  use C.count
+  if (?) {
+    j = int 0
+  }
+  t4 = (*this).xs
+  if (?) {
+    j = int 0
+  }
+"
+    );
+    let init = jp.program.function("C.<init>()").unwrap();
+    assert!(
+        body(init).contains("(*this).size = int 2\n"),
+        "{}",
+        body(init)
+    );
+}

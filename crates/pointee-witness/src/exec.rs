@@ -468,6 +468,11 @@ enum Spelling {
 
 /// `p`, `p->f`, `s.f[0]`, `*p` (Java: `p.f`) for the path decisions.
 fn place_text(f: &Function, p: &Place, spelling: Spelling) -> String {
+    if let (Base::Var(v), false, true) = (&p.base, p.deref, p.path.is_empty()) {
+        if let Some(text) = temp_text(f, *v, spelling) {
+            return text;
+        }
+    }
     let mut s = match &p.base {
         Base::Var(v) => f.var(*v).name.to_string(),
         Base::Global(g) => g.to_string(),
@@ -496,6 +501,41 @@ fn place_text(f: &Function, p: &Place, spelling: Spelling) -> String {
         }
     }
     s
+}
+
+/// What a temporary the front end made holds (`x->key + 1`, Java's
+/// tested `l.size`), when one statement defines it: the path decisions
+/// then read as the source's condition.
+fn temp_text(f: &Function, t: VarId, spelling: Spelling) -> Option<String> {
+    if f.var(t).kind != VarKind::Temp {
+        return None;
+    }
+    let mut defs = Vec::new();
+    pointee_ir::for_each_basic(&f.body, &mut |_, b| {
+        if let Basic::Assign { lhs, rhs } = b {
+            if *lhs == Place::var(t) {
+                defs.push(rhs);
+            }
+        }
+    });
+    match defs.as_slice() {
+        [Rvalue::Use(q)] if *q != Place::var(t) => Some(place_text(f, q, spelling)),
+        [Rvalue::Int(e)] => Some(int_expr_text(f, e, spelling)),
+        _ => None,
+    }
+}
+
+fn int_expr_text(f: &Function, e: &IntExpr, spelling: Spelling) -> String {
+    match e {
+        IntExpr::Operand(o) => operand_text(f, o, spelling),
+        IntExpr::Bin(a, op, b) => {
+            let side = |x: &IntExpr| match x {
+                IntExpr::Bin(..) => format!("({})", int_expr_text(f, x, spelling)),
+                IntExpr::Operand(_) => int_expr_text(f, x, spelling),
+            };
+            format!("{} {} {}", side(a), op.token(), side(b))
+        }
+    }
 }
 
 fn cond_text(f: &Function, c: &Cond, spelling: Spelling) -> Option<String> {

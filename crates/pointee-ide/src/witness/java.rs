@@ -2,18 +2,13 @@
 //! of pointee-witness, its lazy initialisation, preconditions and bounds)
 //! over the Java subset's IR, guided by the Java analysis's points-to sets.
 //!
-//! Two things the executor needs that the Java lowering does not give:
-//! - Branch conditions. The Java IR keeps every condition opaque (its
-//!   analysis is flow-insensitive), so [`with_conditions`] reads each
-//!   branch's condition from the syntax tree: `x == null`, `x != null`,
-//!   `!`, `&&`, `||` over places the source map names (`ExprInfo`); any
-//!   other condition stays opaque. The Ifs of a method are matched with
-//!   their conditions in the order the lowering makes them; where the
-//!   counts differ (a construct walked otherwise), the method keeps its
-//!   opaque conditions, which is safe (both sides are taken, as assumed).
-//! - Reads through references that move no reference (`x.val`, a
-//!   condition's `x.next`), of which the lowering keeps no statement: a
-//!   `Use` is added where the read happens (before the branch, before the
+//! What the executor needs beyond the Java lowering's IR:
+//! - Branch conditions come from the lowering itself (`lower/cond.rs`:
+//!   null tests, integer comparisons, `!`, `&&`, `||`, a tested field
+//!   loaded into a temporary); they are used as they are.
+//! - Reads through references that move no reference and that no
+//!   statement makes (`return a.v` in a method whose result is not
+//!   stored): a `Use` is added where the read happens (before the
 //!   `return`, or after the statement before it), with the expression's
 //!   range, so that they can be searched ([`Prepared`]).
 //! - The receiver: `this` is never null (`requires this != NULL` joins
@@ -26,7 +21,7 @@
 
 use super::*;
 use crate::java::JavaProgram;
-use pointee_ir::{Block, Cond, ExprInfo, Stmt};
+use pointee_ir::{Block, ExprInfo, Stmt};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -212,9 +207,6 @@ impl Prepared {
 /// Where a read the lowering dropped goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum At {
-    /// Before the `If` with this pre-order number (a read its condition
-    /// always makes).
-    BeforeIf(usize),
     After(StmtId),
     Before(StmtId),
     /// Before the `Return` with this pre-order number (a read of a
@@ -222,8 +214,8 @@ enum At {
     BeforeReturn(usize),
 }
 
-/// Method `f` (its source `fs` in `file`) with its conditions and its
-/// dropped reads through references, or `None` when nothing changes.
+/// Method `f` (its source `fs` in `file`) with its dropped reads through
+/// references, or `None` when there are none.
 fn prepare(
     a: &Analysis,
     file: FileId,
@@ -234,26 +226,12 @@ fn prepare(
     let (start, end) = (fs.range.start as usize, fs.range.end as usize);
     let node = tree.0.root_node().descendant_for_byte_range(start, end)?;
     let text = a.file_text(file);
-    let mut found = Vec::new();
-    let mut c = node.walk();
-    for k in node.named_children(&mut c) {
-        conditions(k, &mut found);
-    }
-    let matched = found.len() == count(&f.body, &|s| matches!(s, Stmt::If { .. }));
-    // The reads through a reference that no statement makes (the Java
-    // lowering keeps none for a condition or an integer field).
+    // The reads through a reference that no statement makes. A
+    // condition's reads are the lowering's (a tested field is loaded).
     let covered = covered_reads(f, fs);
-    let mut reads: Vec<(At, Place, Range)> = Vec::new();
     let mut in_conditions: Vec<Range> = Vec::new();
-    if matched {
-        for (k, cond) in found.iter().enumerate() {
-            let Some(cond) = cond else { continue };
-            in_conditions.push(range_of(*cond));
-            let mut rs = Vec::new();
-            always_read(*cond, &fs.exprs, &text, &mut rs);
-            reads.extend(rs.into_iter().map(|(p, r)| (At::BeforeIf(k), p, r)));
-        }
-    }
+    condition_ranges(node, &mut in_conditions);
+    let mut reads: Vec<(At, Place, Range)> = Vec::new();
     // The `return` and `throw` statements, matched with the `Return`s
     // (the lowering adds one at the end of a method).
     let mut exits = Vec::new();
@@ -290,7 +268,7 @@ fn prepare(
             .iter()
             .any(|(cr, cp)| cr.touches(r.start) && cp.base == p.base)
     });
-    if !matched && reads.is_empty() {
+    if reads.is_empty() {
         return None;
     }
     let mut g = f.clone();
@@ -302,21 +280,25 @@ fn prepare(
         gs.stmts.push(r);
         added.push((at, Stmt::Basic(id, Basic::Use(p))));
     }
-    let mut conds = found.into_iter().map(|n| match (matched, n) {
-        (true, Some(n)) => cond_of(n, &fs.exprs, &text),
-        _ => Cond::Opaque,
-    });
-    let mut counts = (0, 0);
-    g.body = rebuild(
-        std::mem::take(&mut g.body),
-        &mut || match matched {
-            true => conds.next().unwrap_or(Cond::Opaque),
-            false => Cond::Opaque,
-        },
-        &mut counts,
-        &added,
-    );
+    g.body = rebuild(std::mem::take(&mut g.body), &mut 0, &added);
     Some((g, gs))
+}
+
+/// The ranges of the branch conditions under `n` (not in lambdas or
+/// class bodies).
+fn condition_ranges(n: Node, out: &mut Vec<Range>) {
+    let mut c = n.walk();
+    for k in n.named_children(&mut c) {
+        match k.kind() {
+            "lambda_expression" | "class_body" => continue,
+            "if_statement" | "while_statement" | "do_statement" | "for_statement"
+            | "ternary_expression" => {
+                out.extend(k.child_by_field_name("condition").map(range_of));
+            }
+            _ => {}
+        }
+        condition_ranges(k, out);
+    }
 }
 
 fn range_of(n: Node) -> Range {
@@ -373,42 +355,6 @@ fn deref_read(n: Node, exprs: &[ExprInfo], text: &str) -> Option<(Place, Range)>
     Some((place, range_of(n)))
 }
 
-/// The reads through references that condition `n` always makes (not
-/// those of the right side of `&&` or `||`, nor a ternary's arms).
-fn always_read(n: Node, exprs: &[ExprInfo], text: &str, out: &mut Vec<(Place, Range)>) {
-    match n.kind() {
-        "binary_expression" => {
-            let op = n
-                .child_by_field_name("operator")
-                .and_then(|o| text.get(o.byte_range()))
-                .unwrap_or("");
-            for side in ["left", "right"] {
-                if side == "right" && (op == "&&" || op == "||") {
-                    break;
-                }
-                if let Some(k) = n.child_by_field_name(side) {
-                    always_read(k, exprs, text, out);
-                }
-            }
-        }
-        "ternary_expression" => {
-            if let Some(k) = n.child_by_field_name("condition") {
-                always_read(k, exprs, text, out);
-            }
-        }
-        "lambda_expression" | "class_body" => {}
-        _ => {
-            let mut c = n.walk();
-            for k in n.named_children(&mut c) {
-                always_read(k, exprs, text, out);
-            }
-            if n.kind() == "field_access" {
-                out.extend(deref_read(n, exprs, text));
-            }
-        }
-    }
-}
-
 /// Where a read at `r` outside conditions goes: right after the last
 /// statement before it when the first statement after it is in the same
 /// block (or either is missing and the other is at the top); `None`
@@ -460,14 +406,9 @@ fn number_blocks(b: &Block, next: &mut usize, out: &mut HashMap<StmtId, usize>) 
     }
 }
 
-/// `b` with the `If`s' conditions from `cond` (in pre-order; `counts`
-/// counts the `If`s and the `Return`s) and the added reads where they go.
-fn rebuild(
-    b: Block,
-    cond: &mut dyn FnMut() -> Cond,
-    counts: &mut (usize, usize),
-    added: &[(At, Stmt)],
-) -> Block {
+/// `b` with the added reads where they go (`returns` counts the
+/// `Return`s in pre-order).
+fn rebuild(b: Block, returns: &mut usize, added: &[(At, Stmt)]) -> Block {
     let at = |want: At| {
         added
             .iter()
@@ -483,34 +424,31 @@ fn rebuild(
                 out.extend(at(At::After(id)));
             }
             Stmt::If {
+                cond,
                 then_branch,
                 else_branch,
-                ..
             } => {
-                out.extend(at(At::BeforeIf(counts.0)));
-                counts.0 += 1;
-                let c = cond();
-                let then_branch = rebuild(then_branch, cond, counts, added);
-                let else_branch = rebuild(else_branch, cond, counts, added);
+                let then_branch = rebuild(then_branch, returns, added);
+                let else_branch = rebuild(else_branch, returns, added);
                 out.push(Stmt::If {
-                    cond: c,
+                    cond,
                     then_branch,
                     else_branch,
                 });
             }
             Stmt::Loop { body } => out.push(Stmt::Loop {
-                body: rebuild(body, cond, counts, added),
+                body: rebuild(body, returns, added),
             }),
             Stmt::Switch { arms, has_default } => out.push(Stmt::Switch {
                 arms: arms
                     .into_iter()
-                    .map(|a| rebuild(a, cond, counts, added))
+                    .map(|a| rebuild(a, returns, added))
                     .collect(),
                 has_default,
             }),
             Stmt::Return => {
-                out.extend(at(At::BeforeReturn(counts.1)));
-                counts.1 += 1;
+                out.extend(at(At::BeforeReturn(*returns)));
+                *returns += 1;
                 out.push(Stmt::Return);
             }
             other => out.push(other),
@@ -528,78 +466,6 @@ fn exit_statements<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
             "lambda_expression" | "class_body" => {}
             "return_statement" | "throw_statement" => out.push(k),
             _ => exit_statements(k, out),
-        }
-    }
-}
-
-/// The condition nodes of the branches under `n`, in the order the Java
-/// lowering makes their `If`s (the IR's pre-order): a condition's own
-/// branches (ternaries) first, then the branch, then its arms. `None` for
-/// a branch without a source condition (a `catch`, a for-each's exit).
-/// Lambdas and class bodies are other functions.
-fn conditions<'t>(n: Node<'t>, out: &mut Vec<Option<Node<'t>>>) {
-    let field = |f: &str| n.child_by_field_name(f);
-    let walk = |k: Option<Node<'t>>, out: &mut Vec<Option<Node<'t>>>| {
-        if let Some(k) = k {
-            conditions(k, out);
-        }
-    };
-    match n.kind() {
-        "if_statement" | "ternary_expression" => {
-            walk(field("condition"), out);
-            out.push(field("condition"));
-            walk(field("consequence"), out);
-            walk(field("alternative"), out);
-        }
-        "while_statement" => {
-            walk(field("condition"), out);
-            out.push(field("condition"));
-            walk(field("body"), out);
-        }
-        "do_statement" => {
-            walk(field("body"), out);
-            walk(field("condition"), out);
-            out.push(field("condition"));
-        }
-        "for_statement" => {
-            let mut c = n.walk();
-            for i in n.children_by_field_name("init", &mut c) {
-                conditions(i, out);
-            }
-            if let Some(cond) = field("condition") {
-                conditions(cond, out);
-                out.push(Some(cond));
-            }
-            walk(field("body"), out);
-            let mut c = n.walk();
-            for u in n.children_by_field_name("update", &mut c) {
-                conditions(u, out);
-            }
-        }
-        "enhanced_for_statement" => {
-            walk(field("value"), out);
-            out.push(None);
-            walk(field("body"), out);
-        }
-        "catch_clause" => {
-            out.push(None);
-            let mut c = n.walk();
-            for k in n.named_children(&mut c) {
-                conditions(k, out);
-            }
-        }
-        "lambda_expression"
-        | "class_body"
-        | "class_declaration"
-        | "local_class_declaration"
-        | "interface_declaration"
-        | "enum_declaration"
-        | "record_declaration" => {}
-        _ => {
-            let mut c = n.walk();
-            for k in n.named_children(&mut c) {
-                conditions(k, out);
-            }
         }
     }
 }
@@ -623,47 +489,6 @@ fn count(b: &Block, which: &dyn Fn(&Stmt) -> bool) -> usize {
         .sum()
 }
 
-/// What a condition tests about references, as far as null tests go.
-fn cond_of(n: Node, exprs: &[ExprInfo], text: &str) -> Cond {
-    let op = || {
-        n.child_by_field_name("operator")
-            .and_then(|o| text.get(o.byte_range()))
-            .unwrap_or("")
-    };
-    let side = |f: &str| n.child_by_field_name(f);
-    match n.kind() {
-        "parenthesized_expression" => n
-            .named_child(0)
-            .map_or(Cond::Opaque, |k| cond_of(k, exprs, text)),
-        "unary_expression" if op() == "!" => {
-            side("operand").map_or(Cond::Opaque, |k| cond_of(k, exprs, text).negate())
-        }
-        "binary_expression" => {
-            let (Some(l), Some(r)) = (side("left"), side("right")) else {
-                return Cond::Opaque;
-            };
-            match op() {
-                "&&" => Cond::and(cond_of(l, exprs, text), cond_of(r, exprs, text)),
-                "||" => Cond::or(cond_of(l, exprs, text), cond_of(r, exprs, text)),
-                eq @ ("==" | "!=") => {
-                    let other = match (l.kind(), r.kind()) {
-                        (_, "null_literal") => l,
-                        ("null_literal", _) => r,
-                        _ => return Cond::Opaque,
-                    };
-                    match place_of(other, exprs) {
-                        Some(p) if eq == "==" => Cond::IsNull(p),
-                        Some(p) => Cond::NotNull(p),
-                        None => Cond::Opaque,
-                    }
-                }
-                _ => Cond::Opaque,
-            }
-        }
-        _ => Cond::Opaque,
-    }
-}
-
 /// The place that holds the value of the reference expression `n`.
 fn place_of(mut n: Node, exprs: &[ExprInfo]) -> Option<Place> {
     while n.kind() == "parenthesized_expression" {
@@ -681,68 +506,11 @@ mod tests {
     use super::*;
     use crate::{AnalysisHost, Config};
 
-    /// The branches read from the syntax line up with the lowering's `If`s
-    /// in every method of every Java fixture: the same number (else the
-    /// method keeps opaque conditions), with constructs of every kind
-    /// (loops, ternaries, switches, catches, lambdas, local classes).
+    /// The lowering's conditions are kept as they are (its null tests,
+    /// a tested field loaded into a temporary under the left side of
+    /// `&&`); a read no statement makes gets a `use`.
     #[test]
-    fn conditions_match_the_lowered_branches_in_every_fixture() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "java"))
-            .collect();
-        files.sort();
-        let (mut methods, mut with_branches) = (0, 0);
-        let mut mismatches = Vec::new();
-        for path in files {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(&path).unwrap();
-            let host =
-                AnalysisHost::with_files([(name.as_str(), text.as_str())], Config::default());
-            let a = host.analysis();
-            let file = a.file_id(&name).unwrap();
-            let jp = JavaProgram::of(&a, file).unwrap();
-            let tree = pointee_db::syntax_tree(a.db(), file).as_ref().unwrap();
-            for fs in &jp.source_map(file).unwrap().functions {
-                let Some(f) = jp.jp.program.function(&fs.name) else {
-                    continue;
-                };
-                let (start, end) = (fs.range.start as usize, fs.range.end as usize);
-                let node = tree
-                    .0
-                    .root_node()
-                    .descendant_for_byte_range(start, end)
-                    .unwrap();
-                let mut found = Vec::new();
-                let mut c = node.walk();
-                for k in node.named_children(&mut c) {
-                    conditions(k, &mut found);
-                }
-                methods += 1;
-                let ifs = count(&f.body, &|s| matches!(s, Stmt::If { .. }));
-                with_branches += usize::from(ifs > 0);
-                if found.len() != ifs {
-                    mismatches.push(format!(
-                        "{name}: {}: {} conditions, {ifs} ifs",
-                        fs.name,
-                        found.len()
-                    ));
-                }
-            }
-        }
-        assert!(
-            methods > 300 && with_branches > 40,
-            "{methods} methods, {with_branches} with branches"
-        );
-        assert_eq!(mismatches, Vec::<String>::new());
-    }
-
-    /// A condition's null tests become the branch's condition, over the
-    /// places the source map names; the reads it always makes come first.
-    #[test]
-    fn a_method_gets_its_null_tests_and_its_dropped_reads() {
+    fn a_method_keeps_its_null_tests_and_gets_its_dropped_reads() {
         let text = "class N { N next; int v; }
 class L {
     static int f(N a, N b) {
@@ -761,24 +529,16 @@ class L {
         let prepared = Prepared::new(&a, &jp);
         let f = prepared.program.function("L.f(N,N)").unwrap();
         let body = f.body_to_string();
-        // FIXME: the right body reads the null tests back:
-        // `if (((a != NULL && (*a).next == NULL) || b != NULL)) { use (*a).v
-        // return }`, `use (*b).next` before the loop's test `(*b).next !=
-        // NULL`. Since pointee-java keeps null tests itself (lower/cond.rs:
-        // nested branches, a tested field loaded into a temporary), the
-        // source map's conditions no longer match what `Prepared` rewrites,
-        // so its branches stay `?` (assumed) here. The Java witness
-        // fixtures still find their inputs; this asserts today's body.
-        let expected = "  if (?) {
+        let expected = "  if (a != NULL) {
     t1 = (*a).next
   }
-  if (?) {
+  if (((a != NULL && t1 == NULL) || b != NULL)) {
     use (*a).v
     return
   }
   loop {
     t2 = (*b).next
-    if (?) {
+    if (t2 != NULL) {
     } else {
       break
     }
@@ -787,13 +547,12 @@ class L {
   return
 ";
         assert_eq!(body, expected);
-        // The added reads (those of conditions first) have the ranges of
-        // their expressions.
+        // The added read has the range of its expression.
         let (_, fs) = prepared.source(&jp, "L.f(N,N)").unwrap();
-        let added: Vec<&str> = fs.stmts[f.stmt_count as usize - 2..]
+        let added: Vec<&str> = fs.stmts[f.stmt_count as usize - 1..]
             .iter()
             .map(|r| &text[r.start as usize..r.end as usize])
             .collect();
-        assert_eq!(added, ["b.next", "a.v"]);
+        assert_eq!(added, ["a.v"]);
     }
 }

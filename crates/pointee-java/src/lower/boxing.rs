@@ -146,7 +146,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             return;
         }
         let rhs = match ev.kind {
-            EvK::Rv(Rvalue::Scalar | Rvalue::Unknown) => return,
+            EvK::Rv(Rvalue::Scalar | Rvalue::Int(_) | Rvalue::Unknown) => return,
             EvK::Rv(Rvalue::Null) => Rvalue::Null,
             _ => self.operand(ev, node),
         };

@@ -618,7 +618,16 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.expr(value, None)
         };
         let ev = self.boxed(ev, ty, value);
-        if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Scalar | Rvalue::Unknown)) {
+        if let (false, Some(t)) = (is_static, self.this) {
+            let lhs = Place::deref(Base::Var(t)).field(fname.into());
+            self.store_int(lhs, ty, int::int_of(&ev), range(value));
+        }
+        if !ev.ty.is_ref()
+            || matches!(
+                ev.kind,
+                EvK::Rv(Rvalue::Scalar | Rvalue::Int(_) | Rvalue::Unknown)
+            )
+        {
             return;
         }
         let rhs = self.operand(ev, value);

@@ -1,7 +1,8 @@
 //! Branch conditions: the null tests of an `if`, `while`, `for` or `do`
 //! condition kept as the IR's `Cond` (`x != null`, `x == null`, `!`, `&&`,
 //! `||`, parentheses), so that the checkers can tell a guarded
-//! dereference. The analysis itself stays flow-insensitive.
+//! dereference, and integer comparisons and boolean tests for the witness
+//! executor (`int.rs`). The analysis itself stays flow-insensitive.
 //!
 //! `a && b`: `b`'s effects (its loads, `a.f` in `a != null && a.f != null`)
 //! are lowered under `a`'s test, in an `If` of their own, as C's front end
@@ -75,16 +76,14 @@ impl<'a, 'h> Fb<'a, 'h> {
                             (None, _) => Cond::Opaque,
                         }
                     }
+                    Some(op @ ("==" | "!=" | "<" | "<=" | ">" | ">=")) => self.comparison(l, r, op),
                     _ => {
                         self.expr(node, None);
                         Cond::Opaque
                     }
                 }
             }
-            _ => {
-                self.expr(node, None);
-                Cond::Opaque
-            }
+            _ => self.truth(node),
         }
     }
 }

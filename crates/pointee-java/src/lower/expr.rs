@@ -58,13 +58,20 @@ impl<'a, 'h> Fb<'a, 'h> {
             | "octal_integer_literal"
             | "binary_integer_literal" => {
                 let long = text(node, self.src).ends_with(['l', 'L']);
-                Ev::prim(if long { "long" } else { "int" })
+                let ty = JType::Prim(if long { "long" } else { "int" });
+                match constant::int_value(node, self.src) {
+                    Some(k) => Ev::rv(Rvalue::Int(int::int_const(k)), ty),
+                    None => Ev::rv(Rvalue::Scalar, ty),
+                }
             }
             "decimal_floating_point_literal" | "hex_floating_point_literal" => {
                 let float = text(node, self.src).ends_with(['f', 'F']);
                 Ev::prim(if float { "float" } else { "double" })
             }
-            "true" | "false" => Ev::prim("boolean"),
+            "true" | "false" => Ev::rv(
+                Rvalue::Int(int::int_const(i64::from(node.sym() == "true"))),
+                JType::Prim("boolean"),
+            ),
             "character_literal" => Ev::prim("char"),
             "field_access" => self.field_access(node),
             "array_access" => {
@@ -156,6 +163,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let s = self.site(range(node), SiteKind::String);
                     return Ev::rv(Rvalue::String(s), JType::Class("String".into()));
                 }
+                let ints = (
+                    l.as_ref().and_then(int::int_of),
+                    r.as_ref().and_then(int::int_of),
+                );
                 let (lt, rt) = (
                     l.map_or(JType::int(), |e| e.ty),
                     r.map_or(JType::int(), |e| e.ty),
@@ -166,7 +177,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                     "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" => Ev::prim("boolean"),
                     _ if logical => Ev::prim("boolean"),
                     "<<" | ">>" | ">>>" => Ev::rv(Rvalue::Scalar, promote(&lt, &lt)),
-                    _ => Ev::rv(Rvalue::Scalar, promote(&lt, &rt)),
+                    _ => {
+                        let ty = promote(&lt, &rt);
+                        Ev::rv(int::int_arith(ints.0, op, ints.1, &ty), ty)
+                    }
                 }
             }
             "unary_expression" => {
@@ -174,13 +188,21 @@ impl<'a, 'h> Fb<'a, 'h> {
                     .field("operator")
                     .map(|o| text(o, self.src))
                     .unwrap_or("");
-                let ty = match node.field("operand") {
-                    Some(k) => self.expr(k, None).ty,
-                    None => JType::int(),
+                let (ty, e) = match node.field("operand") {
+                    Some(k) => {
+                        let ev = self.expr(k, None);
+                        (ev.ty.clone(), int::int_of(&ev))
+                    }
+                    None => (JType::int(), None),
                 };
+                let ty = promote(&ty, &ty);
                 match op {
                     "!" => Ev::prim("boolean"),
-                    _ => Ev::rv(Rvalue::Scalar, promote(&ty, &ty)),
+                    "-" => Ev::rv(int::int_arith(Some(int::int_const(0)), "-", e, &ty), ty),
+                    "+" if e.is_some() && int::is_int_type(&ty) => {
+                        Ev::rv(Rvalue::Int(e.expect("checked")), ty)
+                    }
+                    _ => Ev::rv(Rvalue::Scalar, ty),
                 }
             }
             "update_expression" => {
@@ -196,7 +218,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                         self.store(p.clone(), boxed, k);
                         Ev::prim(prim)
                     }
-                    _ => Ev::rv(Rvalue::Scalar, ev.ty),
+                    _ => {
+                        self.int_update(&ev, node);
+                        Ev::rv(Rvalue::Scalar, ev.ty)
+                    }
                 }
             }
             "ternary_expression" => {
@@ -484,7 +509,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.expected = Some(lhs.ty.clone());
             self.expr(r, local)
         } else {
-            self.expr(r, None);
+            let rv = self.expr(r, None);
             if op == "+=" && lhs.ty == JType::Class("String".into()) {
                 let s = self.site(range(node), SiteKind::String);
                 Ev::rv(Rvalue::String(s), lhs.ty.clone())
@@ -492,6 +517,19 @@ impl<'a, 'h> Fb<'a, 'h> {
                 // `i += 1` on a boxed `i`: a new box of a value not known.
                 self.box_value(p, &lhs.ty, None, range(node))
             } else {
+                // `n += k` on an integer local or field.
+                if let EvK::Place(lp) = &lhs.kind {
+                    let value = match int::int_arith(
+                        int::int_of(&lhs),
+                        op.trim_end_matches('='),
+                        int::int_of(&rv),
+                        &lhs.ty,
+                    ) {
+                        Rvalue::Int(e) => Some(e),
+                        _ => None,
+                    };
+                    self.store_int(lp.clone(), &lhs.ty.clone(), value, range(node));
+                }
                 return Ev::rv(Rvalue::Scalar, lhs.ty);
             }
         };
@@ -499,6 +537,9 @@ impl<'a, 'h> Fb<'a, 'h> {
             return rhs;
         };
         if !lhs.ty.is_ref() && !rhs.ty.is_ref() {
+            // As `Rvalue::Int` even from a field: a read the pointer
+            // analysis does not see, as before.
+            self.store_int(lp, &lhs.ty.clone(), int::int_of(&rhs), range(node));
             return Ev::rv(Rvalue::Scalar, lhs.ty);
         }
         let rhs = self.boxed(rhs, &lhs.ty, r);
@@ -517,7 +558,7 @@ impl<'a, 'h> Fb<'a, 'h> {
             // An unmodelled value is stored as such: the field then holds
             // something the analysis cannot name, not its initial `null`.
             EvK::Rv(r @ (Rvalue::Null | Rvalue::Unknown)) => r.clone(),
-            EvK::Rv(Rvalue::Scalar) => return lhs,
+            EvK::Rv(Rvalue::Scalar | Rvalue::Int(_)) => return lhs,
             _ => self.operand(rhs, r),
         };
         self.emit(

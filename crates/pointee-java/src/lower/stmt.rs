@@ -256,7 +256,9 @@ impl<'a, 'h> Fb<'a, 'h> {
                 return;
             }
         }
-        if let EvK::Rv(Rvalue::Scalar) = ev.kind {
+        if let EvK::Rv(Rvalue::Scalar | Rvalue::Int(_)) = ev.kind {
+            // An integer local keeps every value it is given.
+            self.store_int(Place::var(v), &ty, int::int_of(&ev), range(node));
             return;
         }
         self.var_of(ev, node, Some(v));
