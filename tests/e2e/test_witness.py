@@ -116,9 +116,10 @@ async def test_find_an_input_then_write_the_test_that_faults_there(client: Langu
             context=types.CodeActionContext(diagnostics=[null]),
         )
     )
+    # The witness: where `malloc` may return NULL, and the calling context.
     assert [a.title for a in actions] == [
         "Find an input that triggers this",
-        "Show the witness (1 location)",
+        "Show the witness (2 locations)",
     ]
     command = command_of(actions[0])
     answer = await client.workspace_execute_command_async(
