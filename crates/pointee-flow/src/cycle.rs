@@ -147,6 +147,7 @@ impl Engine<'_> {
         // with the result it has.
         node.verified = pass;
         let mut stale = node.analysed.as_ref() != Some(&node.input);
+        let owner = node.owner;
         let reads = node.reads.clone();
         for (g, v) in reads {
             if stale {
@@ -154,7 +155,12 @@ impl Engine<'_> {
             }
             stale = self.read_version(g) != Some(v);
         }
-        if stale {
+        if stale && self.exhausted.is_some() && self.replay.is_none() {
+            // Past the budget a node is not analysed again: the cycle is
+            // given up when its head's pass ends (`budget.rs`), and what
+            // reads the stale result meanwhile is provisional under it.
+            self.stack[owner].given_up = true;
+        } else if stale {
             self.analyse_node(f);
         }
     }
@@ -236,6 +242,20 @@ impl Engine<'_> {
         let parent = self.stack.last_mut().unwrap();
         parent.min_dep = parent.min_dep.min(h);
         parent.prov.append(&mut fr.prov);
+    }
+
+    /// The head at `depth` was given up (`budget.rs`): its merged nodes are
+    /// dropped; returns their units.
+    pub(crate) fn drop_cycle(&mut self, depth: usize) -> Vec<UnitId> {
+        let gone: Vec<u32> = self
+            .cycle
+            .iter()
+            .filter(|(_, n)| n.owner >= depth)
+            .map(|(&f, _)| f)
+            .collect();
+        gone.into_iter()
+            .map(|f| self.cycle.remove(&f).unwrap().unit)
+            .collect()
     }
 
     /// The head at `depth` closed: its merged nodes are final.
