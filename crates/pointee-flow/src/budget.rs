@@ -5,10 +5,12 @@
 //! would need one is *cut off* and applies a sound summary of anything the
 //! callee may do (`Engine::cut_off_call`), the unknown-code rule widened to
 //! every global the callee may name (statics too) and to stores through
-//! `unknown`. Fixed points already open still iterate to their end (their
-//! provisional results would be unsound otherwise), but each pass only
-//! re-runs bodies that already have units. Entries not yet run are skipped:
-//! their functions keep "not analysed".
+//! `unknown`; the cut-off calls of one call site are cut off together. No
+//! fixed point iterates again: an open recursive node that would is given
+//! up (dropped with what is provisional under it; its caller cuts the call
+//! off), and the open bodies finish their pass only within a grace, then
+//! are given up too. Entries not yet run are skipped: their functions keep
+//! "not analysed".
 //!
 //! A function some call (or entry) of which was cut off lacks the contexts
 //! that call would have made, and so does everything it may call: such a

@@ -247,14 +247,23 @@ impl Engine<'_> {
     /// The head at `depth` was given up (`budget.rs`): its merged nodes are
     /// dropped; returns their units.
     pub(crate) fn drop_cycle(&mut self, depth: usize) -> Vec<UnitId> {
-        let gone: Vec<u32> = self
+        self.take_nodes_from(depth)
+            .into_iter()
+            .map(|(_, n)| n.unit)
+            .collect()
+    }
+
+    /// Removes the merged nodes of the cycles whose head is at `depth` or
+    /// deeper.
+    fn take_nodes_from(&mut self, depth: usize) -> Vec<(u32, CycleNode)> {
+        let done: Vec<u32> = self
             .cycle
             .iter()
             .filter(|(_, n)| n.owner >= depth)
             .map(|(&f, _)| f)
             .collect();
-        gone.into_iter()
-            .map(|f| self.cycle.remove(&f).unwrap().unit)
+        done.into_iter()
+            .map(|f| (f, self.cycle.remove(&f).unwrap()))
             .collect()
     }
 
@@ -263,14 +272,7 @@ impl Engine<'_> {
         if self.cycle.is_empty() {
             return;
         }
-        let done: Vec<u32> = self
-            .cycle
-            .iter()
-            .filter(|(_, n)| n.owner >= depth)
-            .map(|(&f, _)| f)
-            .collect();
-        for f in done {
-            let n = self.cycle.remove(&f).unwrap();
+        for (f, n) in self.take_nodes_from(depth) {
             if let Some(input) = n.analysed {
                 self.memo.entry((f, input)).or_insert(n.unit);
             }

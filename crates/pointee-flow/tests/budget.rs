@@ -326,7 +326,9 @@ fn the_time_budget_is_looked_at_inside_a_long_body() {
     assert_eq!(partial.spent, Spent::Time);
     assert_eq!(partial.steps, 0, "no call analysed");
     let names: Vec<String> = partial.incomplete.iter().map(|n| n.to_string()).collect();
-    assert_eq!(names, ["f"]);
+    // `main` itself may be given up too when the rest of its body takes
+    // longer than the grace past the budget (a slow debug build).
+    assert!(names == ["f"] || names == ["f", "main"], "{names:?}");
     assert!(a.units_of("f").is_empty());
 }
 
