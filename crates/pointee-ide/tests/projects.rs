@@ -256,28 +256,22 @@ fn header_functions_answer_for_every_includer(
             .collect(),
         &["header_definitions/list.h"],
     );
-    let callers: Vec<String> = a
-        .incoming_calls(items[0].file, &items[0].name)
-        .unwrap()
-        .iter()
-        .map(|l| format!("{} at {}", l.item.name, shown(l.calls[0])))
-        .collect();
+    let links = |links: Vec<pointee_ide::CallLink>| -> Vec<String> {
+        links
+            .iter()
+            .map(|l| format!("{} at {}", l.item.name, shown(l.calls[0])))
+            .collect()
+    };
     check(
         "callers of list.h's second",
-        callers,
+        links(a.incoming_calls(items[0].file, &items[0].name).unwrap()),
         &["main at main.c:18:22", "other at list.c:16:12"],
     );
     // `visit` calls through `f`: main.c's copy `mark`, list.c's `unmark`.
     let items = a.call_hierarchy(at("list.h", 11, "visit")).unwrap();
-    let callees: Vec<String> = a
-        .outgoing_calls(items[0].file, &items[0].name)
-        .unwrap()
-        .iter()
-        .map(|l| format!("{} at {}", l.item.name, shown(l.calls[0])))
-        .collect();
     check(
         "callees of list.h's visit",
-        callees,
+        links(a.outgoing_calls(items[0].file, &items[0].name).unwrap()),
         &["mark at list.h:11:70", "unmark at list.h:11:70"],
     );
     // References of `n` in `second`: main.c's `l`, which only main.c's copy
