@@ -243,6 +243,28 @@ fn cut(pp: &Output) -> Vec<(usize, usize, bool)> {
     out
 }
 
+/// What [`Brackets::read`] does with a byte outside a literal: skips it
+/// (`WHITE`), only remembers it (`PLAIN`), or looks at it (`SPECIAL`).
+const WHITE: u8 = 0;
+const PLAIN: u8 = 1;
+const SPECIAL: u8 = 2;
+const BYTE_CLASS: [u8; 256] = {
+    let mut class = [PLAIN; 256];
+    let white = b" \t\n\x0c\r";
+    let mut i = 0;
+    while i < white.len() {
+        class[white[i] as usize] = WHITE;
+        i += 1;
+    }
+    let special = b"\"'()[]{};";
+    let mut i = 0;
+    while i < special.len() {
+        class[special[i] as usize] = SPECIAL;
+        i += 1;
+    }
+    class
+};
+
 /// A scan of C tokens that knows the bracket depth and whether the last
 /// token ended a top-level item (`;`, or the `}` of a function body).
 #[derive(Default)]
@@ -272,8 +294,17 @@ impl Brackets {
                 }
                 continue;
             }
-            if b.is_ascii_whitespace() {
-                continue;
+            match BYTE_CLASS[b as usize] {
+                WHITE => continue,
+                // Most bytes (names, numbers, operators) only end an item
+                // that ended before them.
+                PLAIN => {
+                    self.ended = false;
+                    self.before_last = self.last;
+                    self.last = b;
+                    continue;
+                }
+                _ => {}
             }
             let mut ended = false;
             match b {
