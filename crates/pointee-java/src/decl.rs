@@ -153,7 +153,11 @@ impl ClassTable {
 /// The classes one unit's bodies see: the program's table, the unit's own
 /// anonymous and local classes, and the syntax of the unit's classes.
 pub struct Hierarchy<'a> {
-    pub table: &'a ClassTable,
+    /// Read only through [`Self::table_get`], which records the read.
+    table: &'a ClassTable,
+    /// The names the unit looked up in `table`: the classes found (by
+    /// index) and the names not found.
+    reads: std::cell::RefCell<(pointee_ir::fxhash::FxHashSet<usize>, HashMap<String, ()>)>,
     /// Where the unit starts: made-up variables (`this`, `ret`) are
     /// declared there, an empty range.
     pub origin: u32,
@@ -182,6 +186,7 @@ impl<'a> Hierarchy<'a> {
     pub fn new(table: &'a ClassTable) -> Hierarchy<'a> {
         Hierarchy {
             table,
+            reads: Default::default(),
             origin: 0,
             local: ClassTable::default(),
             syntax: HashMap::default(),
@@ -201,7 +206,7 @@ impl<'a> Hierarchy<'a> {
         for c in collected {
             let unit_local = c.unit_local;
             if unit_local {
-                if self.table.get(&c.decl.name).is_some() || self.local.get(&c.decl.name).is_some()
+                if self.table_get(&c.decl.name).is_some() || self.local.get(&c.decl.name).is_some()
                 {
                     skipped.push((
                         c.syntax.node,
@@ -274,7 +279,41 @@ impl<'a> Hierarchy<'a> {
     }
 
     pub fn get(&self, name: &str) -> Option<&ClassDecl> {
-        self.local.get(name).or_else(|| self.table.get(name))
+        self.local.get(name).or_else(|| self.table_get(name))
+    }
+
+    /// The program's class of `name` (not the unit's own anonymous and
+    /// local ones), the look-up recorded: what the unit read of the table
+    /// is all its lowering depends on of it ([`Self::table_reads`]).
+    pub fn table_get(&self, name: &str) -> Option<&'a ClassDecl> {
+        let table: &'a ClassTable = self.table;
+        let mut reads = self.reads.borrow_mut();
+        match table.by_name.get(name) {
+            Some(&i) => {
+                reads.0.insert(i);
+                Some(&table.classes[i])
+            }
+            None => {
+                if !reads.1.contains_key(name) {
+                    reads.1.insert(name.to_string(), ());
+                }
+                None
+            }
+        }
+    }
+
+    /// The names the unit looked up in the program's class table so far,
+    /// found or not, sorted.
+    pub fn table_reads(&self) -> Vec<String> {
+        let reads = self.reads.borrow();
+        let mut names: Vec<String> = reads
+            .0
+            .iter()
+            .map(|&i| self.table.classes[i].name.clone())
+            .chain(reads.1.keys().cloned())
+            .collect();
+        names.sort_unstable();
+        names
     }
 
     /// Direct supertypes: the superclass (Object when none) and interfaces.

@@ -38,6 +38,10 @@ pub struct LoweredUnit {
     /// Where the unit starts in the text it was lowered from: positions
     /// minus this are relative to the unit.
     pub origin: u32,
+    /// The names of the program's classes its lowering looked up (found or
+    /// not), sorted: all it depends on of the class table, so it is lowered
+    /// again only when one of these classes changed (or its text did).
+    pub reads: Vec<String>,
 }
 
 impl LoweredUnit {
@@ -86,6 +90,7 @@ pub fn lower_unit(
     let mut collected = Vec::new();
     let mut skipped = Vec::new();
     decl::collect_unit(unit, src, true, &mut collected, &mut skipped);
+    let mut h = Hierarchy::new(table);
     // The named classes that are this unit's in the table (not ignored as a
     // second class of a name).
     let mut named = 0u32;
@@ -93,7 +98,7 @@ pub fn lower_unit(
     for c in &collected {
         let unit_local = c.unit_local;
         let ours = unit_local
-            || table.get(&c.decl.name).is_some_and(|t| {
+            || h.table_get(&c.decl.name).is_some_and(|t| {
                 t.origin
                     .as_ref()
                     .is_some_and(|o| o.file == file && o.unit == index && o.index == named)
@@ -116,7 +121,6 @@ pub fn lower_unit(
         .map(|c| c.decl.name.clone())
         .filter(|n| seen.insert(n.clone()))
         .collect();
-    let mut h = Hierarchy::new(table);
     h.origin = out.origin;
     h.add_unit(collected, &mut skipped);
     for (node, message) in skipped {
@@ -133,6 +137,7 @@ pub fn lower_unit(
         let (c, syntax) = (c.clone(), *syntax);
         lower_class(&h, &c, &syntax, src, &mut out);
     }
+    out.reads = h.table_reads();
     out
 }
 
