@@ -324,14 +324,20 @@ pub fn java_unit_text<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<str> {
 /// A version of each class of the program's class table, by name: a
 /// class keeps its version while its declaration stays equal, and gets a
 /// new one (never used before) when it changes or appears. What a unit
-/// read of the table is the versions of the names it looked up.
+/// read of the table is the versions of the names it looked up. Two
+/// versions per class: of its declaration without where it is declared
+/// (`ClassDecl::origin`, which changes when a unit before it in its file
+/// comes or goes), and with it (for the unit that declares it).
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct ClassVersions(pointee_ir::fxhash::FxHashMap<String, u64>);
+pub struct ClassVersions(pointee_ir::fxhash::FxHashMap<String, (u64, u64)>);
 
 impl ClassVersions {
-    /// The version of the class `name`; `None` when the table has none.
-    pub fn of(&self, name: &str) -> Option<u64> {
-        self.0.get(name).copied()
+    /// The version of the class `name` (with its origin when `origin`);
+    /// `None` when the table has none.
+    pub fn of(&self, name: &str, origin: bool) -> Option<u64> {
+        self.0
+            .get(name)
+            .map(|&(decl, full)| if origin { full } else { decl })
     }
 }
 
@@ -346,16 +352,20 @@ pub fn java_class_versions(db: &dyn Db, project: Project) -> Arc<ClassVersions> 
     let reuse = &mut *reuse;
     let last = reuse.versions.get(&project);
     let mut versions = pointee_ir::fxhash::FxHashMap::default();
+    let mut next = || {
+        reuse.next_version += 1;
+        reuse.next_version
+    };
     for c in &table.0.classes {
-        let kept = last.and_then(|(t, v)| {
-            let same = Arc::ptr_eq(t, table) || t.0.get(&c.name) == Some(c);
-            same.then(|| v.of(&c.name)).flatten()
-        });
-        let version = kept.unwrap_or_else(|| {
-            reuse.next_version += 1;
-            reuse.next_version
-        });
-        versions.insert(c.name.clone(), version);
+        let old = last.and_then(|(t, v)| Some((t.0.get(&c.name)?, v.0.get(&c.name)?)));
+        let (decl, full) = match old {
+            Some((o, &(decl, full))) if o == c => (decl, full),
+            Some((o, &(decl, _))) if o.origin != c.origin && same_but_origin(o, c) => {
+                (decl, next())
+            }
+            _ => (next(), next()),
+        };
+        versions.insert(c.name.clone(), (decl, full));
     }
     let versions = Arc::new(ClassVersions(versions));
     reuse
@@ -364,27 +374,42 @@ pub fn java_class_versions(db: &dyn Db, project: Project) -> Arc<ClassVersions> 
     versions
 }
 
+/// `a` and `b` are equal but for where they are declared.
+fn same_but_origin(a: &pointee_java::ClassDecl, b: &pointee_java::ClassDecl) -> bool {
+    let moved = pointee_java::ClassDecl {
+        origin: b.origin.clone(),
+        ..a.clone()
+    };
+    moved == *b
+}
+
 /// What a unit's last lowering read of the class table: the names it
-/// looked up, with the versions those classes had then.
+/// looked up (with whether it read where the class is declared), with the
+/// versions those classes had then.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitReads {
-    names: Arc<[Arc<str>]>,
+    names: Arc<[(Arc<str>, bool)]>,
     versions: Vec<Option<u64>>,
 }
 
 impl UnitReads {
     /// The `names` read, with their versions in `now`.
-    fn of(names: Arc<[Arc<str>]>, now: &ClassVersions) -> UnitReads {
-        let versions = names.iter().map(|n| now.of(n)).collect();
+    fn of(names: Arc<[(Arc<str>, bool)]>, now: &ClassVersions) -> UnitReads {
+        let versions = names.iter().map(|(n, o)| now.of(n, *o)).collect();
         UnitReads { names, versions }
     }
 
     /// The reads of `unit`, with their versions in `now`.
     fn of_unit(unit: &pointee_java::LoweredUnit, now: &ClassVersions) -> UnitReads {
-        UnitReads::of(
-            unit.reads.iter().map(|n| Arc::from(n.as_str())).collect(),
-            now,
-        )
+        let names = unit
+            .reads
+            .iter()
+            .map(|n| {
+                let origin = unit.origin_reads.binary_search(n).is_ok();
+                (Arc::from(n.as_str()), origin)
+            })
+            .collect();
+        UnitReads::of(names, now)
     }
 
     /// Some class read then has another version (or none) in `now`.
@@ -392,7 +417,7 @@ impl UnitReads {
         self.names
             .iter()
             .zip(&self.versions)
-            .any(|(n, &v)| now.of(n) != v)
+            .any(|((n, o), &v)| now.of(n, *o) != v)
     }
 }
 

@@ -267,13 +267,11 @@ fn a_declaration_edit_lowers_only_the_units_that_read_it() {
 
 #[test]
 fn a_new_class_lowers_the_units_that_looked_its_name_up() {
-    // `Main` names `Extra` before any class has that name (a type the
-    // front end does not know): adding the class lowers `Main` again, and
-    // the new unit, but neither unit of `Shapes.java`, nor `Helper`.
-    let main = MAIN.replace(
-        "static Object keep;",
-        "static Object keep; static Extra extra;",
-    );
+    // `Main`'s body makes an `Extra` before any class has that name (a
+    // type the front end does not know): adding the class lowers `Main`
+    // again, and the units of its file from it on, but not `Shape` nor
+    // `Helper`.
+    let main = MAIN.replace("keep = s.tag();", "keep = s.tag(); keep = new Extra();");
     let mut h = Harness::new(&[("Main.java", &main), ("Shapes.java", SHAPES)]);
     run(&mut h);
     h.edit(
@@ -304,6 +302,27 @@ fn a_new_class_lowers_the_units_that_looked_its_name_up() {
     assert_eq!(
         lowered_units(&ran),
         vec!["java_unit(Main.java#1)", "java_unit(Main.java#2)"],
+        "{ran:?}"
+    );
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+    // A class first in its file moves every other class of the file to
+    // the next unit (their `origin`): the units of that file are new
+    // texts at their places, but `Main`, which reads `Shape` and `Circle`
+    // only as classes, is not lowered again.
+    h.edit(
+        "Shapes.java",
+        "class Shape {",
+        "class First { }\nclass Shape {",
+    );
+    let ran = run(&mut h);
+    assert_eq!(
+        lowered_units(&ran),
+        vec![
+            "java_unit(Shapes.java#0)",
+            "java_unit(Shapes.java#1)",
+            "java_unit(Shapes.java#2)",
+            "java_unit(Shapes.java#3)",
+        ],
         "{ran:?}"
     );
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));

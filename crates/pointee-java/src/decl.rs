@@ -158,6 +158,8 @@ pub struct Hierarchy<'a> {
     /// The names the unit looked up in `table`: the classes found (by
     /// index) and the names not found.
     reads: std::cell::RefCell<(pointee_ir::fxhash::FxHashSet<usize>, HashMap<String, ()>)>,
+    /// The classes found whose origin the unit compared with itself.
+    origin_reads: std::cell::RefCell<Vec<String>>,
     /// Where the unit starts: made-up variables (`this`, `ret`) are
     /// declared there, an empty range.
     pub origin: u32,
@@ -187,6 +189,7 @@ impl<'a> Hierarchy<'a> {
         Hierarchy {
             table,
             reads: Default::default(),
+            origin_reads: Default::default(),
             origin: 0,
             local: ClassTable::default(),
             syntax: HashMap::default(),
@@ -300,6 +303,29 @@ impl<'a> Hierarchy<'a> {
                 None
             }
         }
+    }
+
+    /// Whether the program's class `name` is the `index`-th named class
+    /// of unit `unit` of `file` (not another declaration of its name, which
+    /// the table ignores); the look-up and the origin's read recorded.
+    pub fn declared_at(&self, name: &str, file: &str, unit: u32, index: u32) -> bool {
+        let Some(c) = self.table_get(name) else {
+            return false;
+        };
+        self.origin_reads.borrow_mut().push(name.to_string());
+        c.origin
+            .as_ref()
+            .is_some_and(|o| o.file == file && o.unit == unit && o.index == index)
+    }
+
+    /// The names whose [`ClassDecl::origin`] the unit read
+    /// ([`Self::declared_at`]), sorted: the other reads do not depend on
+    /// where a class is declared.
+    pub fn origin_reads(&self) -> Vec<String> {
+        let mut names = self.origin_reads.borrow().clone();
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 
     /// The names the unit looked up in the program's class table so far,

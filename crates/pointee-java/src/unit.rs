@@ -42,6 +42,10 @@ pub struct LoweredUnit {
     /// not), sorted: all it depends on of the class table, so it is lowered
     /// again only when one of these classes changed (or its text did).
     pub reads: Vec<String>,
+    /// Those of `reads` whose origin (where the class is declared) it read,
+    /// sorted: the unit's own named classes. For the others, a class that
+    /// only moved is no change.
+    pub origin_reads: Vec<String>,
 }
 
 impl LoweredUnit {
@@ -97,12 +101,7 @@ pub fn lower_unit(
     let mut mine = Vec::new();
     for c in &collected {
         let unit_local = c.unit_local;
-        let ours = unit_local
-            || h.table_get(&c.decl.name).is_some_and(|t| {
-                t.origin
-                    .as_ref()
-                    .is_some_and(|o| o.file == file && o.unit == index && o.index == named)
-            });
+        let ours = unit_local || h.declared_at(&c.decl.name, file, index, named);
         if !unit_local {
             named += 1;
         }
@@ -138,6 +137,7 @@ pub fn lower_unit(
         lower_class(&h, &c, &syntax, src, &mut out);
     }
     out.reads = h.table_reads();
+    out.origin_reads = h.origin_reads();
     out
 }
 
