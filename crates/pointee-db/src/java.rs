@@ -514,6 +514,9 @@ pub struct JavaReuse {
     versions: std::collections::HashMap<Project, (JavaTable, Arc<ClassVersions>)>,
     /// The last version given to a class.
     next_version: u64,
+    /// The class versions `lower_units_ahead` last looked for stale units
+    /// against.
+    ahead_against: std::collections::HashMap<Project, Arc<ClassVersions>>,
     /// What each unit's last lowering read of the class table, by
     /// (project, file, index).
     reads: std::collections::HashMap<(Project, SourceFile, u32), UnitReads>,
@@ -554,6 +557,7 @@ impl JavaReuse {
     pub fn keep_projects(&mut self, projects: &[Project], files: &[SourceFile]) {
         self.outlines.retain(|f, _| files.contains(f));
         self.versions.retain(|p, _| projects.contains(p));
+        self.ahead_against.retain(|p, _| projects.contains(p));
         self.reads
             .retain(|(p, f, _), _| projects.contains(p) && files.contains(f));
         self.waiting.retain(|(p, _, _), _| projects.contains(p));
@@ -578,7 +582,14 @@ fn lower_units_ahead(
     let mut todo = Vec::new();
     let mut which: Vec<Vec<bool>> = Vec::new();
     {
-        let reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+        let mut reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+        // Against the table of the last look, no unit became stale (an
+        // edit that adds or moves a unit changes the table; one that does
+        // not is left to `java_unit`): not looked at again on every edit.
+        let last = reuse.ahead_against.insert(project, now.clone());
+        if last.is_some_and(|l| Arc::ptr_eq(&l, &now)) {
+            return;
+        }
         for (&file, outline) in files.iter().zip(outlines) {
             let stale: Vec<bool> = (0..outline.units.len() as u32)
                 .map(|i| {
