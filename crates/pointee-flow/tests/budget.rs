@@ -35,6 +35,17 @@ fn steps(n: u64) -> Settings {
     }
 }
 
+/// A time budget already spent when the run starts.
+fn no_time() -> Settings {
+    Settings {
+        budget: Budget {
+            time: Some(std::time::Duration::ZERO),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 /// The alias checks of a program: (function, statement, first, second).
 fn checks(p: &Program) -> Vec<(String, StmtId, Rvalue, Rvalue)> {
     let mut out = Vec::new();
@@ -246,14 +257,7 @@ fn time_and_memory_budgets_stop_a_run() {
     text.push_str("  g = q; return 0; }\n");
     let lowered = pointee_c::lower(&[("t.c", &text)]).unwrap();
     let p = &lowered.program;
-    let timed = Settings {
-        budget: Budget {
-            time: Some(std::time::Duration::ZERO),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let a = pointee_flow::analyze(p, timed);
+    let a = pointee_flow::analyze(p, no_time());
     assert_eq!(a.partial().map(|p| p.spent), Some(Spent::Time));
     let probe = MemoryProbe(Some(Arc::new(|| 100)));
     let memory = |mb| Settings {
@@ -314,14 +318,7 @@ fn the_time_budget_is_looked_at_inside_a_long_body() {
     text.push_str("  f(); return 0; }\n");
     let lowered = pointee_c::lower(&[("long.c", &text)]).unwrap();
     let p = &lowered.program;
-    let timed = Settings {
-        budget: Budget {
-            time: Some(std::time::Duration::ZERO),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let a = pointee_flow::analyze(p, timed);
+    let a = pointee_flow::analyze(p, no_time());
     let partial = a.partial().expect("stopped by the clock before the call");
     assert_eq!(partial.spent, Spent::Time);
     assert_eq!(partial.steps, 0, "no call analysed");
