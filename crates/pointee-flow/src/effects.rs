@@ -787,6 +787,7 @@ impl<'p> Engine<'p> {
                     sc,
                     fi,
                     None,
+                    None,
                     &unknown_args,
                     Callback::MayRun,
                     &mut same,

@@ -37,6 +37,10 @@ pub struct Settings {
     /// with more functions than this are analysed with one context per
     /// function while the cycle is open (the unit is marked `in_cycle`).
     pub cycle_merge_size: usize,
+    /// How many call sites name a heap object besides its allocation site
+    /// (`recency::name_by_call`): 1 keeps two calls of an allocation
+    /// wrapper apart; 0 names objects by site alone.
+    pub heap_context: usize,
     /// The functions to start from (the program model's `entries`); `None`:
     /// `main`, or every externally visible function without one (see
     /// `entry.rs`).
@@ -55,6 +59,7 @@ impl Default for Settings {
             malloc_may_fail: true,
             max_contexts_per_function: 256,
             cycle_merge_size: 8,
+            heap_context: 1,
             entries: None,
             interrupt: Interrupt::default(),
             budget: Default::default(),
@@ -848,10 +853,20 @@ impl<'p> Engine<'p> {
         st: Facts,
         sc: Scope,
         fi: u32,
+        site: SiteId,
         lhs: Option<&Place>,
         args: &[Arg],
     ) -> (State, Option<UnitId>, bool) {
-        let r = self.call_defined_unless(st, sc, fi, lhs, args, Callback::No, &mut |_, _| false);
+        let r = self.call_defined_unless(
+            st,
+            sc,
+            fi,
+            Some(site),
+            lhs,
+            args,
+            Callback::No,
+            &mut |_, _| false,
+        );
         match r {
             Ok((r, ..)) => r,
             Err(_) => unreachable!("never skipped"),
@@ -860,13 +875,15 @@ impl<'p> Engine<'p> {
 
     /// [`Engine::call_defined`], unless `skip` says the mapped input and
     /// map information need no analysis (then the state comes back as
-    /// `Err`); also returns them.
+    /// `Err`); also returns them. Without a `site` (a callback from
+    /// library or unknown code) the objects the call made keep their names.
     #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     pub(crate) fn call_defined_unless(
         &mut self,
         st: Facts,
         sc: Scope,
         fi: u32,
+        site: Option<SiteId>,
         lhs: Option<&Place>,
         args: &[Arg],
         mode: Callback,
@@ -898,7 +915,7 @@ impl<'p> Engine<'p> {
         if skip(&input, &info) {
             return Err(st);
         }
-        let r = self.call_mapped(st, sc, fi, lhs, args, input.clone(), &info, mode);
+        let r = self.call_mapped(st, sc, fi, site, lhs, args, input.clone(), &info, mode);
         Ok((r, input, info))
     }
 
@@ -910,6 +927,7 @@ impl<'p> Engine<'p> {
         st: Facts,
         sc: Scope,
         fi: u32,
+        site: Option<SiteId>,
         lhs: Option<&Place>,
         args: &[Arg],
         input: Arc<Facts>,
@@ -934,6 +952,23 @@ impl<'p> Engine<'p> {
                 Callback::MayRun => Some(st),
             };
             return (r, Some(u), approx);
+        };
+        // The objects the call made, named by this call site. The output
+        // may come from a generalised input (a recursive or merged node):
+        // what that input names is not new either.
+        let out = match site.and_then(|at| {
+            let call = (sc.owner, at);
+            let depth = self.settings.heap_context;
+            let body_input = &self.units[u as usize].input;
+            let inputs: &[&Facts] = if Arc::ptr_eq(body_input, &input) {
+                &[&input]
+            } else {
+                &[&input, body_input]
+            };
+            crate::recency::name_by_call(&mut self.locs, inputs, &out, call, depth)
+        }) {
+            Some(named) => named,
+            None => out,
         };
         // An approximate node's result is not final: assume it wrote.
         let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
@@ -1034,7 +1069,7 @@ impl<'p> Engine<'p> {
             return Some(st);
         }
         if let Some(&fi) = self.locs.func_index.get(name) {
-            let (out, u, approximate) = self.call_defined(st, sc, fi, lhs, args);
+            let (out, u, approximate) = self.call_defined(st, sc, fi, site, lhs, args);
             let map = std::mem::take(&mut self.last_map);
             self.record(
                 stmt,

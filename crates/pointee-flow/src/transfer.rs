@@ -92,15 +92,10 @@ fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
         return;
     }
     let d = locs.get(loc);
-    let Root::Fresh(o, s) = locs.get(d.root_id).root.clone() else {
+    let path = d.path.clone();
+    let Some(summary) = crate::recency::summary_of(locs, d.root_id) else {
         return;
     };
-    let path = d.path.clone();
-    let fresh = d.root_id;
-    let summary = locs.root(Root::Heap(o, s));
-    if locs.zeroed.contains(&fresh) {
-        locs.zeroed.insert(summary);
-    }
     let l = locs.with_path(summary, &path);
     push(out, l, false);
     // Either slot: neither is definite.
