@@ -691,6 +691,7 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             && a.output == b.output
             && a.wild == b.wild
             && a.wrote_symbolic == b.wrote_symbolic
+            && a.stores == b.stores
             && a.escaped == b.escaped
         {
             replaced[u] = Some(y);

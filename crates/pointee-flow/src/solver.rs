@@ -156,6 +156,9 @@ pub struct Unit {
     /// The body (or a callee) may have written into a symbolic location:
     /// a caller's invisibles behind a summary name must be updated weakly.
     pub wrote_symbolic: bool,
+    /// What the body's own assignments stored into symbolic locations
+    /// (unmap gives a summary name's invisibles only those of its facts).
+    pub stores: map::SymStores,
     /// The body (or a callee) called unknown code, which may have changed
     /// what any non-static global reaches: callers apply that to the
     /// globals the unit could not see.
@@ -207,6 +210,7 @@ pub(crate) struct Frame {
     pub(crate) prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
     pub(crate) wild: bool,
     pub(crate) wrote_symbolic: bool,
+    pub(crate) stores: map::SymStores,
     pub(crate) escaped: bool,
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
@@ -557,6 +561,7 @@ impl<'p> Engine<'p> {
             partial: false,
             wild: false,
             wrote_symbolic: false,
+            stores: map::SymStores::default(),
             escaped: false,
             func: f,
             key: key.clone(),
@@ -590,6 +595,7 @@ impl<'p> Engine<'p> {
             prov: Vec::new(),
             wild: false,
             wrote_symbolic: false,
+            stores: map::SymStores::default(),
             escaped: false,
             changed: false,
             version: 0,
@@ -721,6 +727,7 @@ impl<'p> Engine<'p> {
         unit.wild |= fr.wild;
         unit.escaped |= fr.escaped;
         unit.wrote_symbolic |= fr.wrote_symbolic;
+        unit.stores.join(&fr.stores);
         unit.input = fr.input.clone();
         unit.output = result.clone();
         if fr.min_dep >= depth {
@@ -980,7 +987,9 @@ impl<'p> Engine<'p> {
         let (mut res, before) = if unchanged {
             (st, None)
         } else {
-            let res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote);
+            // (An approximate node's result is not final: any store.)
+            let stores = (!approx).then_some(&self.units[u as usize].stores);
+            let res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote, stores);
             (res, Some(st))
         };
         if wrote {
@@ -1192,12 +1201,24 @@ impl<'p> Hooks for Engine<'p> {
         if let Some(top) = self.stack.last_mut() {
             top.wild = true;
             top.wrote_symbolic = true;
+            top.stores.any = true;
         }
     }
 
     fn wrote_symbolic(&mut self) {
         if let Some(top) = self.stack.last_mut() {
             top.wrote_symbolic = true;
+            top.stores.any = true;
+        }
+    }
+
+    fn stored_symbolic(&mut self, stored: &[(LocId, LocId)]) {
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
+        top.wrote_symbolic = true;
+        if !top.stores.any {
+            top.stores.add(&mut self.locs, stored);
         }
     }
 }
