@@ -226,6 +226,7 @@ impl Engine<'_> {
         unit.wild |= fr.wild;
         unit.escaped |= fr.escaped;
         unit.wrote_symbolic |= fr.wrote_symbolic;
+        unit.stores.join(&fr.stores);
         // Everything every analysis used shaped the result.
         let t = &mut unit.trace;
         t.deps.append(&mut fr.deps);

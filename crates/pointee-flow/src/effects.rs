@@ -800,6 +800,7 @@ impl<'p> Engine<'p> {
                     sc,
                     fi,
                     None,
+                    None,
                     &unknown_args,
                     Callback::MayRun,
                     &mut same,

@@ -22,8 +22,12 @@ pub enum Root {
     Var(u32, VarId),
     /// A global (by index in `Program::globals`).
     Global(u32),
-    /// The objects allocated at one site (a summary).
-    Heap(Name, SiteId),
+    /// The objects allocated at one site (a summary), by the calls that
+    /// made them: the call sites, innermost first, of the functions between
+    /// the allocating one and the function that holds the object, at most
+    /// `Settings::heap_context` of them (`recency::name_by_call`). Two calls
+    /// of one allocation wrapper give two objects.
+    Heap(Name, SiteId, HeapContext),
     /// The newest object of a site, kept apart from the summary between its
     /// allocation and the next call or return (`recency.rs`): one object,
     /// so stores into it are strong.
@@ -54,6 +58,10 @@ pub enum Root {
     /// does (`1_{a,b}`; see `map.rs`).
     PtrSet(Arc<[LocId]>),
 }
+
+/// The call sites (caller, site), innermost first, that name a heap object
+/// (`Root::Heap`); empty inside the allocating function.
+pub type HeapContext = Arc<[(Name, SiteId)]>;
 
 /// One step of a location's path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1146,7 +1154,15 @@ impl Locs {
                 .get(v.0 as usize)
                 .map_or_else(|| "?".to_string(), |n| n.to_string()),
             Root::Global(g) => self.global_names[*g as usize].to_string(),
-            Root::Heap(o, s) => format!("heap@{o}#{}", s.0),
+            Root::Heap(o, s, ctx) => {
+                let mut n = format!("heap@{o}#{}", s.0);
+                if !ctx.is_empty() {
+                    let calls: Vec<String> =
+                        ctx.iter().map(|(c, at)| format!("{c}#{}", at.0)).collect();
+                    n.push_str(&format!("<{}>", calls.join(",")));
+                }
+                n
+            }
             Root::Fresh(o, s) => format!("newest heap@{o}#{}", s.0),
             Root::Str(o, s) => format!("string@{o}#{}", s.0),
             Root::Lit(o, s) => format!("literal@{o}#{}", s.0),
@@ -1304,7 +1320,7 @@ mod tests {
              struct t { int *arr[2]; int one[3]; };
              int main(void) { return 0; }",
         );
-        let h = l.root(Root::Heap("main".into(), SiteId(0)));
+        let h = l.root(Root::Heap("main".into(), SiteId(0), Arc::from([])));
         let arr = l.child(h, Step::Field("arr".into()));
         let one = l.child(h, Step::Field("one".into()));
         assert!(l.is_array(arr));

@@ -12,7 +12,8 @@
 //! Unmap: facts of visible locations and symbolic names go back to the
 //! locations they stand for; callee locals still pointed to become
 //! `dangling`; a summary name's invisibles are updated weakly, and only when
-//! the callee changed them.
+//! the callee changed them, with what the callee may have stored into the
+//! name ([`SymStores`]), not with what another invisible brought in.
 //!
 //! Freed marks: a `free` adds `freed -> o` for the heap object `o` it frees
 //! ([`mark_freed`]). The marks never enter a callee's input (memo keys stay
@@ -54,6 +55,59 @@ pub struct MapInfo {
     /// The dead stack objects (`dangling(f::x)`) the callee's one
     /// `dangling` summary stands for.
     dangling: Vec<LocId>,
+}
+
+/// What a body stored into symbolic locations: the (name root, value)
+/// pairs of its own assignments (values as they are at its exit: a newest
+/// heap object by its site's summary), or `any` once something else (a
+/// callee, a library effect, a store through `unknown`) may have written
+/// one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymStores {
+    pub any: bool,
+    /// Sorted, without repeats.
+    stored: Vec<(LocId, LocId)>,
+}
+
+impl SymStores {
+    pub fn add(&mut self, locs: &mut Locs, stored: &[(LocId, LocId)]) {
+        for &(name, v) in stored {
+            let root = locs.get(v).root_id;
+            let v = match crate::recency::summary_of(locs, root) {
+                Some(summary) => locs.rebase(v, summary),
+                None => v,
+            };
+            if let Err(i) = self.stored.binary_search(&(name, v)) {
+                self.stored.insert(i, (name, v));
+            }
+        }
+    }
+
+    pub fn join(&mut self, other: &SymStores) {
+        self.any |= other.any;
+        if self.any {
+            self.stored = Vec::new();
+            return;
+        }
+        for p in &other.stored {
+            if let Err(i) = self.stored.binary_search(p) {
+                self.stored.insert(i, *p);
+            }
+        }
+    }
+
+    /// True when something may have been stored into the name `name`.
+    fn may_have_stored_into(&self, name: LocId) -> bool {
+        self.any || {
+            let i = self.stored.partition_point(|p| p.0 < name);
+            self.stored.get(i).is_some_and(|p| p.0 == name)
+        }
+    }
+
+    /// True when `v` may have been stored into the name `name`.
+    fn may_have_stored(&self, name: LocId, v: LocId) -> bool {
+        self.any || self.stored.binary_search(&(name, v)).is_ok()
+    }
 }
 
 impl MapInfo {
@@ -367,20 +421,29 @@ pub fn unmap_vals(locs: &mut Locs, info: &MapInfo, vals: &[(LocId, bool)]) -> Lo
 }
 
 /// The caller's state after the call.
+///
+/// `stores`: what the callee stored into symbolic locations (`None`: it
+/// may have stored anything, an approximate node's result).
 pub fn unmap_call(
     locs: &mut Locs,
     caller: &Facts,
-    _callee_in: &Facts,
+    callee_in: &Facts,
     callee_out: &Facts,
     info: &MapInfo,
     wrote_symbolic: bool,
+    stores: Option<&SymStores>,
 ) -> Facts {
     // A summary name (several invisibles) is updated weakly when the callee
     // may have written a symbolic location (`wrote_symbolic`): every
-    // invisible keeps its facts, possibly, and gains the name's facts,
-    // possibly. Comparing the name's facts before and after cannot tell (a
-    // weak store of a value another invisible already held changes nothing
-    // visible). When the callee wrote none, the invisibles are untouched.
+    // invisible keeps its facts, possibly, and gains the name's facts that
+    // the callee may have stored, possibly. Comparing the name's facts
+    // before and after cannot tell (a weak store of a value another
+    // invisible already held changes nothing visible): the record of the
+    // stores does. A fact the name had on entry and the callee never
+    // stored came from some of its invisibles, which keep it; the others
+    // do not get it. When the callee wrote none, the invisibles are
+    // untouched.
+    let written = |sym: LocId| wrote_symbolic && stores.is_none_or(|s| s.may_have_stored_into(sym));
     let mut mapped: HashMap<LocId, (LocId, bool)> = HashMap::default(); // root -> (sym, multi)
     for (sym, roots) in &info.groups {
         for &r in roots {
@@ -404,7 +467,7 @@ pub fn unmap_call(
         }
         match mapped.get(&locs.get(f.src).root_id) {
             None => out.push(*f),
-            Some(&(_, true)) if !wrote_symbolic => out.push(*f), // untouched
+            Some(&(sym, true)) if !written(sym) => out.push(*f), // untouched
             Some(&(_, true)) => out.push(Fact { def: false, ..*f }),
             Some(_) => {} // replaced by the callee's facts of its name
         }
@@ -427,7 +490,13 @@ pub fn unmap_call(
                         let s = locs.rebase(f.src, roots[0]);
                         srcs.push((slot_of(locs, s, &mut descended), true))
                     }
-                    Some(_) if !wrote_symbolic => continue, // untouched
+                    Some(_) if !written(root) => continue, // untouched
+                    Some(_)
+                        if stores.is_some_and(|s| !s.may_have_stored(root, f.dst))
+                            && callee_in.targets(f.src).iter().any(|g| g.dst == f.dst) =>
+                    {
+                        continue; // an invisible's own fact on entry
+                    }
                     Some(roots) => {
                         for &r in roots {
                             let s = locs.rebase(f.src, r);

@@ -7,10 +7,108 @@
 //! its facts merge (possibly) into the site's summary and pointers to it
 //! point to the summary. Callees and callers therefore never see a fresh
 //! object, and map/unmap need not know about it.
+//!
+//! Heap objects are also named by the calls that made them
+//! ([`name_by_call`]): a summary `heap@f#s` that a callee's output holds and
+//! its input did not (made during the call) is renamed, at the call's
+//! unmap, `heap@f#s<g#c>` after the call site `c` in `g`, up to
+//! `Settings::heap_context` call sites. Units stay keyed by their input
+//! alone: the renaming is the caller's, per call.
 
 use crate::facts::{Fact, Facts};
 use crate::fxhash::FxHashMap as HashMap;
 use crate::loc::{LocId, Locs, Root, NULL};
+use pointee_ir::{Name, SiteId};
+use std::sync::Arc;
+
+/// The site's summary for a fresh root (`Heap(o, s)` with no calls yet),
+/// zeroed when the fresh object is.
+pub fn summary_of(locs: &mut Locs, fresh: LocId) -> Option<LocId> {
+    let Root::Fresh(o, s) = locs.get(fresh).root.clone() else {
+        return None;
+    };
+    let summary = locs.root(Root::Heap(o, s, Arc::from([])));
+    if locs.zeroed.contains(&fresh) {
+        locs.zeroed.insert(summary);
+    }
+    Some(summary)
+}
+
+/// Renames the heap objects a call made: every heap summary of the
+/// callee's `output` that none of its `inputs` (the call's, and the one the
+/// body ran with when a recursive or merged node generalised it) names and
+/// whose calls are fewer than `depth` gets the call site `call` (the
+/// caller, the call's site) as its outermost call. `None` when nothing is
+/// renamed.
+///
+/// Why only what the inputs do not name: an object the caller passed
+/// (or one of the same name, which then stands for both) is the caller's
+/// too, whose other facts the caller keeps under the old name; an object
+/// made during the call is new to the caller, and every object of that
+/// name made during this call was made through this call site. The
+/// renamed objects are still summaries (a call in a loop makes many), so
+/// this never makes a fact definite; it keeps two calls' objects apart.
+pub fn name_by_call(
+    locs: &mut Locs,
+    inputs: &[&Facts],
+    output: &Facts,
+    call: (&Name, SiteId),
+    depth: usize,
+) -> Option<Facts> {
+    let renamable = |locs: &Locs, l: LocId| {
+        let r = locs.get(l).root_id;
+        matches!(&locs.get(r).root, Root::Heap(_, _, ctx) if ctx.len() < depth).then_some(r)
+    };
+    let mut new: HashMap<LocId, LocId> = HashMap::default();
+    for f in output.iter() {
+        for l in [f.src, f.dst] {
+            if let Some(r) = renamable(locs, l) {
+                new.insert(r, r);
+            }
+        }
+    }
+    if new.is_empty() {
+        return None;
+    }
+    for f in inputs.iter().flat_map(|i| i.iter()) {
+        for l in [f.src, f.dst] {
+            if let Some(r) = renamable(locs, l) {
+                new.remove(&r);
+            }
+        }
+    }
+    if new.is_empty() {
+        return None;
+    }
+    for (&old, to) in new.iter_mut() {
+        let Root::Heap(o, s, ctx) = locs.get(old).root.clone() else {
+            unreachable!("renamable roots are heap summaries");
+        };
+        let mut calls = ctx.to_vec();
+        calls.push((call.0.clone(), call.1));
+        *to = locs.root(Root::Heap(o, s, calls.into()));
+        if locs.zeroed.contains(&old) {
+            locs.zeroed.insert(*to);
+        }
+    }
+    let mut moved: HashMap<LocId, LocId> = HashMap::default();
+    let mut rename = |locs: &mut Locs, l: LocId| {
+        let r = locs.get(l).root_id;
+        match new.get(&r) {
+            None => l,
+            Some(&to) => *moved.entry(l).or_insert_with(|| locs.rebase(l, to)),
+        }
+    };
+    let out: Vec<Fact> = output
+        .iter()
+        .map(|f| Fact {
+            src: rename(locs, f.src),
+            dst: rename(locs, f.dst),
+            def: f.def,
+        })
+        .collect();
+    Some(Facts::from_unsorted(out))
+}
 
 /// Demotes the fresh object of `only` (a fresh root), or every fresh
 /// object.
@@ -34,13 +132,9 @@ pub fn demote(locs: &mut Locs, st: &mut Facts, only: Option<LocId>) {
         }
         let d = locs.get(l);
         let (root, path) = (d.root_id, d.path.clone());
-        let Root::Fresh(o, s) = locs.get(root).root.clone() else {
+        let Some(summary) = summary_of(locs, root) else {
             continue;
         };
-        let summary = locs.root(Root::Heap(o, s));
-        if locs.zeroed.contains(&root) {
-            locs.zeroed.insert(summary);
-        }
         old.insert(l, locs.with_path(summary, &path));
     }
     let mut out: Vec<Fact> = Vec::with_capacity(st.len());

@@ -546,7 +546,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
         .map(|f| &program.functions[f].name)
         .collect();
     let owned_by_dirty = |locs: &Locs, l: LocId| match &locs.get(l).root {
-        Root::Heap(o, _) | Root::Fresh(o, _) => dirty_names.contains(o),
+        Root::Heap(o, ..) | Root::Fresh(o, _) => dirty_names.contains(o),
         _ => false,
     };
     let drop: Vec<LocId> = locs
@@ -691,6 +691,7 @@ fn prepare(e: &mut Engine<'_>, old: usize, dirty: &[bool], same_interface: &[boo
             && a.output == b.output
             && a.wild == b.wild
             && a.wrote_symbolic == b.wrote_symbolic
+            && a.stores == b.stores
             && a.escaped == b.escaped
         {
             replaced[u] = Some(y);

@@ -37,6 +37,10 @@ pub struct Settings {
     /// with more functions than this are analysed with one context per
     /// function while the cycle is open (the unit is marked `in_cycle`).
     pub cycle_merge_size: usize,
+    /// How many call sites name a heap object besides its allocation site
+    /// (`recency::name_by_call`): 1 keeps two calls of an allocation
+    /// wrapper apart; 0 names objects by site alone.
+    pub heap_context: usize,
     /// The functions to start from (the program model's `entries`); `None`:
     /// `main`, or every externally visible function without one (see
     /// `entry.rs`).
@@ -55,6 +59,7 @@ impl Default for Settings {
             malloc_may_fail: true,
             max_contexts_per_function: 256,
             cycle_merge_size: 8,
+            heap_context: 1,
             entries: None,
             interrupt: Interrupt::default(),
             budget: Default::default(),
@@ -151,6 +156,9 @@ pub struct Unit {
     /// The body (or a callee) may have written into a symbolic location:
     /// a caller's invisibles behind a summary name must be updated weakly.
     pub wrote_symbolic: bool,
+    /// What the body's own assignments stored into symbolic locations
+    /// (unmap gives a summary name's invisibles only those of its facts).
+    pub stores: map::SymStores,
     /// The body (or a callee) called unknown code, which may have changed
     /// what any non-static global reaches: callers apply that to the
     /// globals the unit could not see.
@@ -202,6 +210,7 @@ pub(crate) struct Frame {
     pub(crate) prov: Vec<(u32, Arc<Facts>, UnitId, usize)>,
     pub(crate) wild: bool,
     pub(crate) wrote_symbolic: bool,
+    pub(crate) stores: map::SymStores,
     pub(crate) escaped: bool,
     /// A recursive node inside this frame's open cycle grew its stored
     /// approximation: iterate again.
@@ -591,6 +600,7 @@ impl<'p> Engine<'p> {
             partial: false,
             wild: false,
             wrote_symbolic: false,
+            stores: map::SymStores::default(),
             escaped: false,
             func: f,
             key: key.clone(),
@@ -624,6 +634,7 @@ impl<'p> Engine<'p> {
             prov: Vec::new(),
             wild: false,
             wrote_symbolic: false,
+            stores: map::SymStores::default(),
             escaped: false,
             changed: false,
             version: 0,
@@ -768,6 +779,7 @@ impl<'p> Engine<'p> {
         unit.wild |= fr.wild;
         unit.escaped |= fr.escaped;
         unit.wrote_symbolic |= fr.wrote_symbolic;
+        unit.stores.join(&fr.stores);
         unit.input = fr.input.clone();
         unit.output = result.clone();
         if fr.min_dep >= depth {
@@ -921,10 +933,20 @@ impl<'p> Engine<'p> {
         st: Facts,
         sc: Scope,
         fi: u32,
+        site: SiteId,
         lhs: Option<&Place>,
         args: &[Arg],
     ) -> (State, Option<UnitId>, bool) {
-        let r = self.call_defined_unless(st, sc, fi, lhs, args, Callback::No, &mut |_, _| false);
+        let r = self.call_defined_unless(
+            st,
+            sc,
+            fi,
+            Some(site),
+            lhs,
+            args,
+            Callback::No,
+            &mut |_, _| false,
+        );
         match r {
             Ok((r, ..)) => r,
             Err(_) => unreachable!("never skipped"),
@@ -933,13 +955,15 @@ impl<'p> Engine<'p> {
 
     /// [`Engine::call_defined`], unless `skip` says the mapped input and
     /// map information need no analysis (then the state comes back as
-    /// `Err`); also returns them.
+    /// `Err`); also returns them. Without a `site` (a callback from
+    /// library or unknown code) the objects the call made keep their names.
     #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     pub(crate) fn call_defined_unless(
         &mut self,
         st: Facts,
         sc: Scope,
         fi: u32,
+        site: Option<SiteId>,
         lhs: Option<&Place>,
         args: &[Arg],
         mode: Callback,
@@ -971,7 +995,7 @@ impl<'p> Engine<'p> {
         if skip(&input, &info) {
             return Err(st);
         }
-        let r = self.call_mapped(st, sc, fi, lhs, args, input.clone(), &info, mode);
+        let r = self.call_mapped(st, sc, fi, site, lhs, args, input.clone(), &info, mode);
         Ok((r, input, info))
     }
 
@@ -983,6 +1007,7 @@ impl<'p> Engine<'p> {
         st: Facts,
         sc: Scope,
         fi: u32,
+        site: Option<SiteId>,
         lhs: Option<&Place>,
         args: &[Arg],
         input: Arc<Facts>,
@@ -1018,6 +1043,23 @@ impl<'p> Engine<'p> {
             };
             return (r, Some(u), approx);
         };
+        // The objects the call made, named by this call site. The output
+        // may come from a generalised input (a recursive or merged node):
+        // what that input names is not new either.
+        let out = match site.and_then(|at| {
+            let call = (sc.owner, at);
+            let depth = self.settings.heap_context;
+            let body_input = &self.units[u as usize].input;
+            let inputs: &[&Facts] = if Arc::ptr_eq(body_input, &input) {
+                &[&input]
+            } else {
+                &[&input, body_input]
+            };
+            crate::recency::name_by_call(&mut self.locs, inputs, &out, call, depth)
+        }) {
+            Some(named) => named,
+            None => out,
+        };
         // An approximate node's result is not final: assume it wrote.
         let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
         let unit = &self.units[u as usize];
@@ -1028,7 +1070,9 @@ impl<'p> Engine<'p> {
         let (mut res, before) = if unchanged {
             (st, None)
         } else {
-            let res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote);
+            // (An approximate node's result is not final: any store.)
+            let stores = (!approx).then_some(&self.units[u as usize].stores);
+            let res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote, stores);
             (res, Some(st))
         };
         if wrote {
@@ -1117,7 +1161,7 @@ impl<'p> Engine<'p> {
             return Some(st);
         }
         if let Some(&fi) = self.locs.func_index.get(name) {
-            let (out, u, approximate) = self.call_defined(st, sc, fi, lhs, args);
+            let (out, u, approximate) = self.call_defined(st, sc, fi, site, lhs, args);
             let map = std::mem::take(&mut self.last_map);
             self.record(
                 stmt,
@@ -1246,12 +1290,24 @@ impl<'p> Hooks for Engine<'p> {
         if let Some(top) = self.stack.last_mut() {
             top.wild = true;
             top.wrote_symbolic = true;
+            top.stores.any = true;
         }
     }
 
     fn wrote_symbolic(&mut self) {
         if let Some(top) = self.stack.last_mut() {
             top.wrote_symbolic = true;
+            top.stores.any = true;
+        }
+    }
+
+    fn stored_symbolic(&mut self, stored: &[(LocId, LocId)]) {
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
+        top.wrote_symbolic = true;
+        if !top.stores.any {
+            top.stores.add(&mut self.locs, stored);
         }
     }
 

@@ -98,15 +98,10 @@ fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
         return;
     }
     let d = locs.get(loc);
-    let Root::Fresh(o, s) = locs.get(d.root_id).root.clone() else {
+    let path = d.path.clone();
+    let Some(summary) = crate::recency::summary_of(locs, d.root_id) else {
         return;
     };
-    let path = d.path.clone();
-    let fresh = d.root_id;
-    let summary = locs.root(Root::Heap(o, s));
-    if locs.zeroed.contains(&fresh) {
-        locs.zeroed.insert(summary);
-    }
     let l = locs.with_path(summary, &path);
     push(out, l, false);
     // Either slot: neither is definite.
@@ -530,11 +525,13 @@ pub fn store_unknown(locs: &Locs, st: &mut Facts, vals: &Locset) {
 
 /// What an assignment wrote besides its facts: through `unknown` (the
 /// store may have hit locations the function cannot see), or into a
-/// symbolic location (an invisible of some caller).
-#[derive(Clone, Copy, Default)]
+/// symbolic location (an invisible of some caller), with the (name root,
+/// value) pairs stored there.
+#[derive(Clone, Default)]
 pub struct Wrote {
     pub wild: bool,
     pub symbolic: bool,
+    pub stored: Vec<(LocId, LocId)>,
 }
 
 /// Applies an assignment `lhs = rhs`. `overwrite`: nothing the place held
@@ -555,11 +552,18 @@ pub fn assign(
         .into_iter()
         .map(|(l, d)| (locs.first_leaf(l), d && !partial))
         .collect();
+    let names: Vec<LocId> = l
+        .iter()
+        .filter(|x| matches!(locs.get(x.0).class, Class::Symbolic))
+        .map(|x| locs.get(x.0).root_id)
+        .collect();
     let wrote = Wrote {
         wild: l.iter().any(|x| x.0 == UNKNOWN),
-        symbolic: l
+        symbolic: !names.is_empty(),
+        stored: names
             .iter()
-            .any(|x| matches!(locs.get(x.0).class, Class::Symbolic)),
+            .flat_map(|&n| vals.iter().map(move |v| (n, v.0)))
+            .collect(),
     };
     if overwrite && names_array_tail(locs, lhs, &l) {
         // Summary facts stay possible.

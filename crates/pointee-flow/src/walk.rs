@@ -3,7 +3,7 @@
 //! to the interprocedural solver through [`Hooks`].
 
 use crate::facts::{merge_into, merge_state, Facts, State};
-use crate::loc::Locs;
+use crate::loc::{LocId, Locs};
 use crate::transfer::{self, Scope};
 use pointee_ir::{Basic, Block, Function, Point, Stmt, StmtId};
 
@@ -18,7 +18,8 @@ pub(crate) trait Hooks {
     }
     /// The body stored through `unknown`.
     fn wild_store(&mut self) {}
-    /// The body wrote into a symbolic location.
+    /// The body wrote into a symbolic location (a callee, a library
+    /// effect: values not recorded).
     fn wrote_symbolic(&mut self) {}
     /// A basic statement is about to be transferred (the budget's clock);
     /// `false`: the body is given up, the rest of it gives bottom (the
@@ -26,6 +27,9 @@ pub(crate) trait Hooks {
     fn tick(&mut self) -> bool {
         true
     }
+    /// An assignment of the body stored these (name root, value) pairs
+    /// into symbolic locations.
+    fn stored_symbolic(&mut self, _stored: &[(LocId, LocId)]) {}
 }
 
 pub(crate) struct Walker<'a> {
@@ -89,7 +93,7 @@ impl<'a> Walker<'a> {
                             h.wild_store();
                         }
                         if wrote.symbolic {
-                            h.wrote_symbolic();
+                            h.stored_symbolic(&wrote.stored);
                         }
                         Some(st)
                     }

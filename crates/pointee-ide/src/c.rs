@@ -251,19 +251,34 @@ impl<'a> CProgram<'a> {
                     range: fs.name_range,
                 })
             }
-            Root::Heap(o, s) | Root::Fresh(o, s) | Root::Str(o, s) | Root::Lit(o, s) => {
+            Root::Heap(o, s, _) | Root::Fresh(o, s) | Root::Str(o, s) | Root::Lit(o, s) => {
                 self.site(o, s.0)
             }
             _ => None,
         }
     }
 
-    /// The engine's name, with sites shown by line: `heap@12`.
+    /// The engine's name, with sites shown by line: `heap@12`; a heap
+    /// object named by the calls that made it, with them (innermost first)
+    /// by function and line: `heap@12<main@30>`.
     pub fn name(&self, a: &Flow, l: LocId) -> String {
         let name = a.name(l);
         let root = a.locs().get(l).root_id;
+        let mut calls = String::new();
         let (prefix, owner, site) = match &a.locs().get(root).root {
-            Root::Heap(o, s) => ("heap", o, s.0),
+            Root::Heap(o, s, ctx) => {
+                let shown: Vec<String> = ctx
+                    .iter()
+                    .map(|(caller, at)| match self.site(caller, at.0) {
+                        Some(r) => format!("{caller}@{}", self.line_col(r.file, r.range.start).0),
+                        None => format!("{caller}#{}", at.0),
+                    })
+                    .collect();
+                if !shown.is_empty() {
+                    calls = format!("<{}>", shown.join(","));
+                }
+                ("heap", o, s.0)
+            }
             Root::Fresh(o, s) => ("newest heap", o, s.0),
             Root::Str(o, s) => ("string", o, s.0),
             Root::Lit(o, s) => ("literal", o, s.0),
@@ -272,10 +287,8 @@ impl<'a> CProgram<'a> {
         let Some(at) = self.decl(a, l) else {
             return name;
         };
-        let rest = name
-            .split_once('#')
-            .map(|(_, r)| r.trim_start_matches(char::is_numeric))
-            .unwrap_or("");
+        // The path after the root's own name (`.f`, `[+]`).
+        let rest = format!("{calls}{}", &name[a.name(root).len()..]);
         let (line, column) = self.line_col(at.file, at.range.start);
         // By line; with the column when another site shares the line.
         let crowded = self.function_source(owner).is_some_and(|(file, fs)| {

@@ -140,7 +140,8 @@ pub fn answers(file: &str, text: &str, queries: &[Query]) -> Result<(Vec<Answer>
     let site_line = |a: &Analysis, l: LocId| -> Option<String> {
         let root = a.locs().get(l).root_id;
         let (prefix, owner, site) = match &a.locs().get(root).root {
-            Root::Heap(o, s) => ("heap", o.clone(), s.0),
+            // (by site: a run does not print the calls that made an object)
+            Root::Heap(o, s, _) => ("heap", o.clone(), s.0),
             Root::Fresh(o, s) => ("newest heap", o.clone(), s.0),
             _ => return None,
         };
@@ -148,10 +149,7 @@ pub fn answers(file: &str, text: &str, queries: &[Query]) -> Result<(Vec<Answer>
         let start = fs.sites.get(site as usize)?.range.start as usize;
         let line = text[..start].matches('\n').count() + 1;
         let name = a.name(l);
-        let rest = name
-            .split_once('#')
-            .map(|(_, r)| r.trim_start_matches(char::is_numeric))
-            .unwrap_or("");
+        let rest = &name[a.name(root).len()..];
         Some(format!("{prefix}@{line}{rest}"))
     };
     let name = |a: &Analysis, l: LocId| site_line(a, l).unwrap_or_else(|| a.name(l));
