@@ -152,8 +152,7 @@ impl<'s> Lowerer<'s> {
         if !pointer_like(ty) {
             return;
         }
-        self.f.exprs.retain(|e| e.range != at);
-        self.f.exprs.push(ExprInfo {
+        self.f.exprs.replace(ExprInfo {
             range: at,
             place: place.clone(),
             point: Point::After(stmt),

@@ -390,8 +390,7 @@ impl<'s> Lowerer<'s> {
         self.mark_overwrites(&place, first);
         if let Some(s) = last {
             if ty.is_pointer_like() {
-                self.f.exprs.retain(|e| e.range != range(name_node));
-                self.f.exprs.push(pointee_ir::ExprInfo {
+                self.f.exprs.replace(pointee_ir::ExprInfo {
                     range: range(name_node),
                     place,
                     point: pointee_ir::Point::After(s),

@@ -111,3 +111,33 @@ fn too_deep_code_is_noted_not_dropped_silently() {
         f.source.notes
     );
 }
+
+/// A function of 20,000 pointer copies lowers with one record per
+/// expression: the read of `r` and the writes of `q` and of the assignment
+/// on every line (a write replaces what was read at its range). Recording
+/// was quadratic in the function's length; the count of the work is
+/// `lower.rs`'s unit test, this checks the records lowering keeps.
+#[test]
+fn a_long_function_keeps_one_record_per_expression() {
+    let lines = 20_000;
+    let mut text = String::from("int x;\nint main(void) {\n  int *q = &x, *r = &x;\n");
+    for _ in 0..lines {
+        text.push_str("  q = r;\n");
+    }
+    text.push_str("  return *q;\n}\n");
+    let f = pointee_c::lower_file("long.c", &text);
+    assert!(f.source.notes.is_empty(), "{:?}", f.source.notes);
+    let main = &f.source.functions[0];
+    let on = |e: &pointee_ir::ExprInfo| &text[e.range.start as usize..e.range.end as usize];
+    let copies: Vec<&str> = main
+        .exprs
+        .iter()
+        .map(on)
+        .filter(|t| matches!(*t, "q = r" | "q" | "r"))
+        .collect();
+    assert_eq!(copies.len(), 3 * lines + 3, "{:?}", &copies[..12]);
+    let mut seen = std::collections::HashSet::new();
+    for e in &main.exprs {
+        assert!(seen.insert(e.range), "two records of {:?}", on(e));
+    }
+}

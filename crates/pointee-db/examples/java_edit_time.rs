@@ -37,7 +37,9 @@ fn cpu_s() -> f64 {
 }
 
 /// `old` with `new` spliced in at `at` (replacing `old_len` bytes), and
-/// its tree re-parsed from `tree` edited to match.
+/// its tree re-parsed from `tree` edited to match. Never inlined: callgrind
+/// splits the run at each call (`--dump-before='java_edit_time::edit'`).
+#[inline(never)]
 fn edit(
     tree: &tree_sitter::Tree,
     old: &str,

@@ -321,27 +321,168 @@ pub fn java_unit_text<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<str> {
     }
 }
 
+/// A version of each class of the program's class table, by name: a
+/// class keeps its version while its declaration stays equal, and gets a
+/// new one (never used before) when it changes or appears. What a unit
+/// read of the table is the versions of the names it looked up. Two
+/// versions per class: of its declaration without where it is declared
+/// (`ClassDecl::origin`, which changes when a unit before it in its file
+/// comes or goes), and with it (for the unit that declares it).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ClassVersions(pointee_ir::fxhash::FxHashMap<String, (u64, u64)>);
+
+impl ClassVersions {
+    /// The version of the class `name` (with its origin when `origin`);
+    /// `None` when the table has none.
+    pub fn of(&self, name: &str, origin: bool) -> Option<u64> {
+        self.0
+            .get(name)
+            .map(|&(decl, full)| if origin { full } else { decl })
+    }
+}
+
+/// The versions of the class table's classes (see [`ClassVersions`]):
+/// each class compared with the one of its name in the table this query
+/// last saw. Re-executes when the class table changed, and makes the
+/// table `java_unit` lowers against the current one.
+#[salsa::tracked(returns(ref))]
+pub fn java_class_versions(db: &dyn Db, project: Project) -> Arc<ClassVersions> {
+    let table = java_class_table(db, project);
+    let mut reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    let reuse = &mut *reuse;
+    let last = reuse.versions.get(&project);
+    let mut versions = pointee_ir::fxhash::FxHashMap::default();
+    let mut next = || {
+        reuse.next_version += 1;
+        reuse.next_version
+    };
+    for c in &table.0.classes {
+        let old = last.and_then(|(t, v)| Some((t.0.get(&c.name)?, v.0.get(&c.name)?)));
+        let (decl, full) = match old {
+            Some((o, &(decl, full))) if o == c => (decl, full),
+            Some((o, &(decl, _))) if o.origin != c.origin && same_but_origin(o, c) => {
+                (decl, next())
+            }
+            _ => (next(), next()),
+        };
+        versions.insert(c.name.clone(), (decl, full));
+    }
+    let versions = Arc::new(ClassVersions(versions));
+    reuse
+        .versions
+        .insert(project, (table.clone(), versions.clone()));
+    versions
+}
+
+/// `a` and `b` are equal but for where they are declared.
+fn same_but_origin(a: &pointee_java::ClassDecl, b: &pointee_java::ClassDecl) -> bool {
+    let moved = pointee_java::ClassDecl {
+        origin: b.origin.clone(),
+        ..a.clone()
+    };
+    moved == *b
+}
+
+/// What a unit's last lowering read of the class table: the names it
+/// looked up (with whether it read where the class is declared), with the
+/// versions those classes had then.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitReads {
+    names: Arc<[(Arc<str>, bool)]>,
+    versions: Vec<Option<u64>>,
+}
+
+impl UnitReads {
+    /// The `names` read, with their versions in `now`.
+    fn of(names: Arc<[(Arc<str>, bool)]>, now: &ClassVersions) -> UnitReads {
+        let versions = names.iter().map(|(n, o)| now.of(n, *o)).collect();
+        UnitReads { names, versions }
+    }
+
+    /// The reads of `unit`, with their versions in `now`.
+    fn of_unit(unit: &pointee_java::LoweredUnit, now: &ClassVersions) -> UnitReads {
+        let names = unit
+            .reads
+            .iter()
+            .map(|n| {
+                let origin = unit.origin_reads.binary_search(n).is_ok();
+                (Arc::from(n.as_str()), origin)
+            })
+            .collect();
+        UnitReads::of(names, now)
+    }
+
+    /// Some class read then has another version (or none) in `now`.
+    fn stale(&self, now: &ClassVersions) -> bool {
+        self.names
+            .iter()
+            .zip(&self.versions)
+            .any(|((n, o), &v)| now.of(n, *o) != v)
+    }
+}
+
+/// The declarations a unit depends on: the classes its last lowering
+/// looked up, with their versions now (or, before it was ever lowered,
+/// every class's version). Re-executes when the class table changed, and
+/// is backdated unless one of those classes changed: an edit of a
+/// declaration lowers again only the units that read it.
+#[salsa::tracked(returns(ref))]
+pub fn java_unit_decls<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> UnitDecls {
+    let now = java_class_versions(db, key.project(db));
+    let reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    match reuse
+        .reads
+        .get(&(key.project(db), key.file(db), key.index(db)))
+    {
+        Some(read) => UnitDecls::Read(UnitReads::of(read.names.clone(), now)),
+        None => UnitDecls::Unknown(now.clone()),
+    }
+}
+
+/// See [`java_unit_decls`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnitDecls {
+    Read(UnitReads),
+    /// Not lowered yet: depends on every class.
+    Unknown(Arc<ClassVersions>),
+}
+
 /// A unit lowered from its own text against the class table (positions
 /// relative to the unit's start). Re-executes only when the unit's text or
-/// the class table changed: an edit inside a method body lowers that
-/// method's top-level class again, and no other.
+/// a declaration it read changed (`java_unit_decls`): an edit inside a
+/// method body lowers that method's top-level class again, and no other;
+/// an edit of a declaration, the units that read it.
 #[salsa::tracked(returns(ref))]
 pub fn java_unit<'db>(db: &'db dyn Db, key: JavaUnitKey<'db>) -> Arc<pointee_java::LoweredUnit> {
     let (project, file, index) = (key.project(db), key.file(db), key.index(db));
-    let table = java_class_table(db, project);
+    // First: it makes the class table current (`java_class_versions`).
+    java_unit_decls(db, key);
     let text = java_unit_text(db, key);
-    let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(u) = ahead.take(project, file, index, text, table) {
-        return u;
-    }
-    ahead.parsed += 1;
-    drop(ahead);
-    Arc::new(pointee_java::lower_unit_text(
-        &table.0,
-        file.path(db),
-        text,
-        index as usize,
-    ))
+    let mut reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+    let (table, now) = reuse
+        .versions
+        .get(&project)
+        .cloned()
+        .expect("java_unit_decls ran java_class_versions");
+    let unit = match reuse.take(project, file, index, text, &table) {
+        Some(u) => u,
+        None => {
+            reuse.parsed += 1;
+            drop(reuse);
+            let unit = Arc::new(pointee_java::lower_unit_text(
+                &table.0,
+                file.path(db),
+                text,
+                index as usize,
+            ));
+            reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+            unit
+        }
+    };
+    reuse
+        .reads
+        .insert((project, file, index), UnitReads::of_unit(&unit, &now));
+    unit
 }
 
 /// The class table with the classes it ignores, as `java_class_table` gives it.
@@ -349,13 +490,16 @@ type JavaTable = Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)>;
 
 /// What the Java queries reuse beyond salsa's memos; each is a pure
 /// function of what it is checked against, so answers never depend on it:
-/// - units lowered ahead from their file's tree (`java_program`, when the
-///   class table is not the one the file's units were last lowered
-///   against, so every unit is about to be lowered again): one walk of the
-///   tree the outline read, instead of parsing each unit's text once more.
-///   `java_unit` takes its unit from here only when its text and the class
-///   table are still those it was lowered from, so what it returns is what
-///   lowering the unit's own text gives (`pointee_java::lower_units_relative`);
+/// - units lowered ahead from their file's tree (`java_program`, for the
+///   units never lowered, and those whose last lowering read a class that
+///   changed since, which are about to be lowered again): one walk of the
+///   tree the outline read, on every core, instead of parsing each unit's
+///   text once more. `java_unit` takes its unit from here only when its
+///   text and the class table are still those it was lowered from, so what
+///   it returns is what lowering the unit's own text gives
+///   (`pointee_java::lower_units_relative`);
+/// - what each unit's last lowering read of the class table, and the
+///   table's classes' versions (`java_unit_decls`, `java_class_versions`);
 /// - each file's last outline and text: `java_outline` re-runs on every
 ///   edit of the file, and takes the part of each unit whose text did not
 ///   change from it (`pointee_java::outline_reusing`).
@@ -365,8 +509,17 @@ pub struct JavaReuse {
     outlines: std::collections::HashMap<SourceFile, (Arc<str>, Arc<pointee_java::FileOutline>)>,
     /// How many units `java_outline` outlined afresh (not reused): for tests.
     pub outlined: usize,
-    /// The class table each file's units were last lowered ahead against.
-    tables: std::collections::HashMap<(Project, SourceFile), JavaTable>,
+    /// The class table `java_class_versions` last saw (the one units lower
+    /// against), with its classes' versions.
+    versions: std::collections::HashMap<Project, (JavaTable, Arc<ClassVersions>)>,
+    /// The last version given to a class.
+    next_version: u64,
+    /// The class versions `lower_units_ahead` last looked for stale units
+    /// against.
+    ahead_against: std::collections::HashMap<Project, Arc<ClassVersions>>,
+    /// What each unit's last lowering read of the class table, by
+    /// (project, file, index).
+    reads: std::collections::HashMap<(Project, SourceFile, u32), UnitReads>,
     /// The units waiting for `java_unit`, by (project, file, index): the
     /// file's text and the unit's range in it, the table, the unit.
     waiting: std::collections::HashMap<(Project, SourceFile, u32), AheadUnit>,
@@ -403,55 +556,85 @@ impl JavaReuse {
     /// Forgets the projects not in `projects`.
     pub fn keep_projects(&mut self, projects: &[Project], files: &[SourceFile]) {
         self.outlines.retain(|f, _| files.contains(f));
-        self.tables.retain(|(p, _), _| projects.contains(p));
+        self.versions.retain(|p, _| projects.contains(p));
+        self.ahead_against.retain(|p, _| projects.contains(p));
+        self.reads
+            .retain(|(p, f, _), _| projects.contains(p) && files.contains(f));
         self.waiting.retain(|(p, _, _), _| projects.contains(p));
     }
 }
 
-/// Lowers the units of the `files` (with their outlines) ahead from their
-/// trees, all files' units spread over the cores together, for each file
-/// whose class table is not the one its units were last lowered against
-/// (see [`JavaReuse`]). A file with a syntax error is left to `java_unit`:
-/// the tree of a broken file may recover differently than a unit's own
-/// text does.
+/// Lowers ahead from their trees the units of the `files` (with their
+/// outlines) that are about to be lowered again, all files' units spread
+/// over the cores together: those never lowered, and those that read a
+/// class whose declaration changed since (see [`JavaReuse`]). A unit whose
+/// text changed (an edit inside a body) is left to `java_unit`, which
+/// parses only that unit's text; so is a file with a syntax error: the
+/// tree of a broken file may recover differently than a unit's own text
+/// does.
 fn lower_units_ahead(
     db: &dyn Db,
     project: Project,
     files: &[SourceFile],
     outlines: &[&pointee_java::FileOutline],
-    table: &JavaTable,
 ) {
+    let (table, now) = java_class_versions_now(db, project);
     let mut todo = Vec::new();
-    for (&file, outline) in files.iter().zip(outlines) {
-        let lowered_against = db
-            .java_reuse()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .tables
-            .get(&(project, file))
-            .cloned();
-        if lowered_against.is_some_and(|t| Arc::ptr_eq(&t, table) || *t == **table) {
-            continue;
+    let mut which: Vec<Vec<bool>> = Vec::new();
+    {
+        let mut reuse = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
+        // Against the table of the last look, no unit became stale (an
+        // edit that adds or moves a unit changes the table; one that does
+        // not is left to `java_unit`): not looked at again on every edit.
+        let last = reuse.ahead_against.insert(project, now.clone());
+        if last.is_some_and(|l| Arc::ptr_eq(&l, &now)) {
+            return;
         }
+        for (&file, outline) in files.iter().zip(outlines) {
+            let stale: Vec<bool> = (0..outline.units.len() as u32)
+                .map(|i| {
+                    reuse
+                        .reads
+                        .get(&(project, file, i))
+                        .is_none_or(|r| r.stale(&now))
+                })
+                .collect();
+            if stale.iter().any(|&s| s) {
+                todo.push((file, *outline));
+                which.push(stale);
+            }
+        }
+    }
+    let mut inputs = Vec::new();
+    let mut kept = Vec::new();
+    for ((file, outline), stale) in todo.into_iter().zip(which) {
         let Some(tree) = crate::symbols::syntax_tree(db, file) else {
             continue;
         };
         if !tree.0.root_node().has_error() {
-            todo.push((file, *outline, file.text(db).clone(), tree.0.clone()));
+            inputs.push((file, outline, file.text(db).clone(), tree.0.clone()));
+            kept.push(stale);
         }
     }
-    let inputs: Vec<(&str, &str, &tree_sitter::Tree)> = todo
+    let trees: Vec<(&str, &str, &tree_sitter::Tree)> = inputs
         .iter()
         .map(|(file, _, text, tree)| (file.path(db).as_str(), &**text, &**tree))
         .collect();
-    let lowered = pointee_java::lower_files_units_relative(&table.0, &inputs);
+    let lowered = pointee_java::lower_files_units_relative_where(&table.0, &trees, &|f, i| {
+        kept[f].get(i).copied().unwrap_or(false)
+    });
     let mut ahead = db.java_reuse().lock().unwrap_or_else(|e| e.into_inner());
-    for ((file, outline, file_text, _), units) in todo.iter().zip(lowered) {
+    for ((file, outline, file_text, _), units) in inputs.iter().zip(lowered) {
         if units.len() != outline.units.len() {
             continue;
         }
-        ahead.tables.insert((project, *file), table.clone());
         for (i, (unit, &range)) in units.into_iter().zip(&outline.units).enumerate() {
+            let Some(unit) = unit else { continue };
+            // Recorded now, so that `java_unit_decls` depends on what this
+            // lowering read.
+            ahead
+                .reads
+                .insert((project, *file, i as u32), UnitReads::of_unit(&unit, &now));
             ahead.waiting.insert(
                 (project, *file, i as u32),
                 AheadUnit {
@@ -465,6 +648,18 @@ fn lower_units_ahead(
     }
 }
 
+/// The class table units lower against now, with its classes' versions.
+fn java_class_versions_now(db: &dyn Db, project: Project) -> (JavaTable, Arc<ClassVersions>) {
+    java_class_versions(db, project);
+    db.java_reuse()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .versions
+        .get(&project)
+        .cloned()
+        .expect("java_class_versions ran")
+}
+
 /// Every Java file of the project lowered as one program: each file's
 /// units (`java_unit`) shifted to where they now are, assembled with the
 /// pools and callbacks. Re-executes on every Java edit, but lowers no body
@@ -475,7 +670,7 @@ pub fn java_program(db: &dyn Db, project: Project) -> Arc<JavaLowered> {
     let table = java_class_table(db, project);
     let outlines: Vec<&pointee_java::FileOutline> =
         files.iter().map(|&f| &**java_outline(db, f)).collect();
-    lower_units_ahead(db, project, &files, &outlines, table);
+    lower_units_ahead(db, project, &files, &outlines);
     let units: Vec<Vec<(u32, &pointee_java::LoweredUnit)>> = files
         .iter()
         .zip(&outlines)

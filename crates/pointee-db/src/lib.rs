@@ -47,8 +47,10 @@
 //! again and no other (`JavaReuse` keeps each file's last outline); a
 //! comment or a moved unit lowers none; a changed declaration
 //! (class, field, method signature) changes the class table and lowers
-//! every unit again. Switching the context sensitivity runs the analysis
-//! once and lowers nothing.
+//! again only the units whose last lowering looked that class up
+//! (`java_unit_decls`: each unit records the names it read of the table,
+//! `java_class_versions` gives each class a version). Switching the
+//! context sensitivity runs the analysis once and lowers nothing.
 //!
 //! For answers (pointee-ide), per file: `line_index` and `syntax_tree`.
 //!

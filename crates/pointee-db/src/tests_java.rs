@@ -208,20 +208,109 @@ fn edits_the_ir_does_not_see_lower_and_analyse_nothing() {
     assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
 }
 
+/// Edits `path` (`from` to `to`), runs, and checks that exactly the units
+/// `lowered` were lowered again and that the program is the one lowering
+/// every file at once gives; returns what ran.
+fn edit_lowers(h: &mut Harness, path: &str, from: &str, to: &str, lowered: &[&str]) -> Vec<String> {
+    h.edit(path, from, to);
+    let ran = run(h);
+    assert_eq!(lowered_units(&ran), lowered, "{ran:?}");
+    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(h));
+    ran
+}
+
 #[test]
-fn a_declaration_edit_lowers_every_unit_again() {
-    // A new field changes the class table, which every body is lowered
-    // against (field and method resolution).
+fn a_declaration_edit_lowers_only_the_units_that_read_it() {
+    // A new field of `Shape` changes the class table; the units that
+    // looked `Shape` up (itself, its subclass `Circle`, and `Main`, which
+    // makes one and calls it) are lowered again, `Helper` is not.
     let mut h = harness();
     run(&mut h);
-    h.edit("Shapes.java", "Object tag;", "Object tag; Object other;");
     unit_sources(&h);
-    let ran = run(&mut h);
-    assert_eq!(lowered_units(&ran).len(), 4, "{ran:?}");
-    // Every unit again, from the files' trees.
-    assert_eq!(unit_sources(&h), (4, 0));
+    let ran = edit_lowers(
+        &mut h,
+        "Shapes.java",
+        "Object tag;",
+        "Object tag; Object other;",
+        &[
+            "java_unit(Main.java#0)",
+            "java_unit(Shapes.java#0)",
+            "java_unit(Shapes.java#1)",
+        ],
+    );
+    // Lowered again from the files' trees, on every core.
+    assert_eq!(unit_sources(&h), (3, 0));
     assert!(ran.contains(&"java_class_table".to_string()), "{ran:?}");
-    assert_eq!(*java_program(&h.db, h.project).clone(), lowered_at_once(&h));
+    // A method of `Helper`, which no other unit names: `Helper` alone.
+    edit_lowers(
+        &mut h,
+        "Main.java",
+        "Object help(Object o) { return o; }",
+        "Object help(Object o) { return o; }\n    Object more() { return null; }",
+        &["java_unit(Main.java#1)"],
+    );
+    // A signature a body calls: `Main` calls `tag()`, so a `tag()` that
+    // now takes an argument lowers `Main` (it resolves the call), `Shape`
+    // and `Circle`, but not `Helper`.
+    edit_lowers(
+        &mut h,
+        "Shapes.java",
+        "Object tag() { return tag; }",
+        "Object tag() { return tag; }\n    Object tag(Object o) { return o; }",
+        &[
+            "java_unit(Main.java#0)",
+            "java_unit(Shapes.java#0)",
+            "java_unit(Shapes.java#1)",
+        ],
+    );
+}
+
+#[test]
+fn a_new_class_lowers_the_units_that_looked_its_name_up() {
+    // `Main`'s body makes an `Extra` before any class has that name (a
+    // type the front end does not know): adding the class lowers `Main`
+    // again, and the units of its file from it on, but not `Shape` nor
+    // `Helper`.
+    let main = MAIN.replace("keep = s.tag();", "keep = s.tag(); keep = new Extra();");
+    let mut h = Harness::new(&[("Main.java", &main), ("Shapes.java", SHAPES)]);
+    run(&mut h);
+    // `Circle` moved from #1 to #2: its text at #1 is new, so #1 lowers
+    // (as `Extra`) and #2 (as `Circle`).
+    edit_lowers(
+        &mut h,
+        "Shapes.java",
+        "class Circle extends Shape {",
+        "class Extra { Object e; }\nclass Circle extends Shape {",
+        &[
+            "java_unit(Main.java#0)",
+            "java_unit(Shapes.java#1)",
+            "java_unit(Shapes.java#2)",
+        ],
+    );
+    // And a class no unit names, at the end of a file: that unit alone.
+    edit_lowers(
+        &mut h,
+        "Main.java",
+        "class Helper {",
+        "class Unused { }\nclass Helper {",
+        &["java_unit(Main.java#1)", "java_unit(Main.java#2)"],
+    );
+    // A class first in its file moves every other class of the file to
+    // the next unit (their `origin`): the units of that file are new
+    // texts at their places, but `Main`, which reads `Shape` and `Circle`
+    // only as classes, is not lowered again.
+    edit_lowers(
+        &mut h,
+        "Shapes.java",
+        "class Shape {",
+        "class First { }\nclass Shape {",
+        &[
+            "java_unit(Shapes.java#0)",
+            "java_unit(Shapes.java#1)",
+            "java_unit(Shapes.java#2)",
+            "java_unit(Shapes.java#3)",
+        ],
+    );
 }
 
 #[test]

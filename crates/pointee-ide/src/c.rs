@@ -151,9 +151,58 @@ impl<'a> CProgram<'a> {
     }
 
     /// Where a function of the linked program is defined.
+    /// A function a header defines is found in the copy of the unit whose
+    /// name it has (in the header).
     pub fn function_source(&self, name: &str) -> Option<(FileId, &'a FunctionSource)> {
-        let (file, base) = self.symbols.functions.get(name)?;
-        Some((*file, self.source(*file).function(base)?))
+        let (unit, base) = self.symbols.functions.get(name)?;
+        if let Some(fs) = self.source(*unit).function(base) {
+            return Some((*unit, fs));
+        }
+        pointee_db::lower_c(self.db, *unit)
+            .headers
+            .iter()
+            .find_map(|h| Some((pointee_db::c_file_at(self.db, &h.file)?, h.function(base)?)))
+    }
+
+    /// Every copy of every file the program compiled: `(file, unit, map)`,
+    /// the file its ranges are in, the unit whose names its functions and
+    /// statics take (`program_name(unit, ..)`), and the map: each unit,
+    /// then each header once per unit that includes it.
+    pub fn every_copy(&self) -> Vec<(FileId, FileId, &'a SourceMap)> {
+        let mut out = Vec::new();
+        let mut headers = Vec::new();
+        for unit in self.files() {
+            let l = pointee_db::lower_c(self.db, unit);
+            out.push((unit, unit, &l.source));
+            for h in &l.headers {
+                if let Some(file) = pointee_db::c_file_at(self.db, &h.file) {
+                    headers.push((file, unit, h));
+                }
+            }
+        }
+        out.extend(headers);
+        out
+    }
+
+    /// The program's names of the function `name` (a name of the program)
+    /// of `file`: one per copy of it the program compiled (a header's
+    /// function: every includer's), `name` alone otherwise.
+    pub fn copy_names(&self, file: FileId, name: &str) -> Vec<Name> {
+        let copies = self.copies(file);
+        let base = copies.iter().find_map(|(unit, map)| {
+            map.functions
+                .iter()
+                .find(|fs| *self.program_name(*unit, &fs.name) == *name)
+                .map(|fs| fs.name.clone())
+        });
+        let Some(base) = base else {
+            return vec![name.into()];
+        };
+        copies
+            .iter()
+            .filter(|(_, map)| map.function(&base).is_some())
+            .map(|(unit, _)| self.program_name(*unit, &base))
+            .collect()
     }
 
     /// Where a global of the linked program is declared (the first file

@@ -82,13 +82,19 @@ fn calls(file: FileId, fs: &FunctionSource, stmts: &[StmtId]) -> Vec<FileRange> 
 
 /// Callers of `function` (of the program of `file`), with their calls
 /// (direct ones and those resolved through function pointers or virtual
-/// dispatch).
+/// dispatch); a function a C header defines, the callers of every
+/// includer's copy.
 pub(crate) fn incoming(a: &Analysis, file: FileId, function: &str) -> Vec<CallLink> {
     let Some(p) = Program::of(a, file) else {
         return Vec::new();
     };
+    let names = p.copy_names(file, function);
     let mut by_caller: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
-    for e in p.edges().iter().filter(|e| *e.callee == *function) {
+    for e in p
+        .edges()
+        .iter()
+        .filter(|e| names.iter().any(|n| *n == *e.callee))
+    {
         by_caller.entry(&e.caller).or_default().push(e.stmt);
     }
     by_caller
@@ -104,24 +110,33 @@ pub(crate) fn incoming(a: &Analysis, file: FileId, function: &str) -> Vec<CallLi
 }
 
 /// Callees of `function` (of the program of `file`), with the calls in its
-/// body.
+/// body; a function a C header defines, those of every includer's copy
+/// (the copies' calls are at the same places of the header).
 pub(crate) fn outgoing(a: &Analysis, file: FileId, function: &str) -> Vec<CallLink> {
     let Some(p) = Program::of(a, file) else {
         return Vec::new();
     };
-    let Some((caller_file, caller_fs)) = p.function_source(function) else {
-        return Vec::new();
-    };
-    let mut by_callee: BTreeMap<&str, Vec<StmtId>> = BTreeMap::new();
-    for e in p.edges().iter().filter(|e| *e.caller == *function) {
-        by_callee.entry(&e.callee).or_default().push(e.stmt);
+    let mut by_callee: BTreeMap<&str, Vec<FileRange>> = BTreeMap::new();
+    for name in p.copy_names(file, function) {
+        let Some((caller_file, caller_fs)) = p.function_source(&name) else {
+            continue;
+        };
+        for e in p.edges().iter().filter(|e| *e.caller == *name) {
+            let at = by_callee.entry(&e.callee).or_default();
+            for c in calls(caller_file, caller_fs, &[e.stmt]) {
+                if !at.contains(&c) {
+                    at.push(c);
+                }
+            }
+        }
     }
     by_callee
         .into_iter()
-        .filter_map(|(callee, stmts)| {
+        .filter_map(|(callee, mut calls)| {
+            calls.sort_by_key(|c| (c.range.start, c.range.end));
             Some(CallLink {
                 item: named(&p, callee)?,
-                calls: calls(caller_file, caller_fs, &stmts),
+                calls,
             })
         })
         .collect()

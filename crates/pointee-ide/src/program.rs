@@ -51,6 +51,19 @@ impl<'a> Program<'a> {
         }
     }
 
+    /// The program's names of every copy of the function `name` of `file`
+    /// (C: a header's function has one per includer; otherwise `name`).
+    pub fn copy_names(&self, file: FileId, name: &str) -> Vec<String> {
+        match self {
+            Program::C(c) => c
+                .copy_names(file, name)
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
+            Program::Java(_) => vec![name.to_string()],
+        }
+    }
+
     /// Where a function of the program is defined.
     pub fn function_source(&self, name: &str) -> Option<(FileId, &'a FunctionSource)> {
         match self {

@@ -57,35 +57,63 @@ fn owner(place: &Place) -> Option<Place> {
     Some(p)
 }
 
+/// The cursor's objects are those of every copy of its function (a
+/// header's function: every includer's), and every copy of every function
+/// is searched.
 fn c_references(an: &Analysis, c: &CProgram, pos: FilePosition) -> Option<Vec<Reference>> {
-    let (fs, e) = c.source(pos.file).expr_at(pos.offset)?;
-    let function = c.program_name(pos.file, &fs.name);
+    let cursor: Vec<_> = c
+        .copies(pos.file)
+        .into_iter()
+        .filter_map(|(unit, map)| {
+            let (fs, e) = map.expr_at(pos.offset)?;
+            Some((unit, fs, e))
+        })
+        .collect();
+    if cursor.is_empty() {
+        return None;
+    }
     let engine = c.engine()?;
     engine.with(|_, a| {
         let mut up = Callers::new(a);
-        let place = c.place(pos.file, &e.place);
-        // Aliases point to the cursor's objects; stores write them, or
-        // the field at the cursor itself. An expression that points to no
-        // object (an integer, a pointer not reached) stands for itself.
-        // (By the values, not the type: without its header a typedef of a
-        // pointer is of unknown type.)
-        let (mut mine, mut my_single) =
-            up.objects(a, &function, e.point, &Rvalue::Use(place.clone()));
-        let pointer = !mine.is_empty();
-        if !pointer {
-            (mine, my_single) = up.objects(a, &function, e.point, &Rvalue::AddrOf(place.clone()));
+        let (mut mine, mut stored) = (BTreeSet::new(), BTreeSet::new());
+        // The one object every copy that points somewhere definitely
+        // points to, if they agree.
+        let mut singles = Vec::new();
+        for (unit, fs, e) in cursor {
+            let function = c.program_name(unit, &fs.name);
+            let place = c.place(unit, &e.place);
+            // Aliases point to the cursor's objects; stores write them, or
+            // the field at the cursor itself. An expression that points to
+            // no object (an integer, a pointer not reached) stands for
+            // itself. (By the values, not the type: without its header a
+            // typedef of a pointer is of unknown type.)
+            let (mut objects, mut single) =
+                up.objects(a, &function, e.point, &Rvalue::Use(place.clone()));
+            let pointer = !objects.is_empty();
+            if !pointer {
+                (objects, single) =
+                    up.objects(a, &function, e.point, &Rvalue::AddrOf(place.clone()));
+            }
+            stored.extend(objects.iter().copied());
+            if pointer && !place.path.is_empty() {
+                let (field, _) = up.objects(a, &function, e.point, &Rvalue::AddrOf(place));
+                stored.extend(field);
+            }
+            if !objects.is_empty() {
+                singles.push(single);
+            }
+            mine.extend(objects);
         }
-        let mut stored = mine.clone();
-        if pointer && !place.path.is_empty() {
-            let (field, _) = up.objects(a, &function, e.point, &Rvalue::AddrOf(place));
-            stored.extend(field);
-        }
+        let my_single = match singles.split_first() {
+            Some((s, rest)) if rest.iter().all(|r| r == s) => *s,
+            _ => None,
+        };
         let mut out = Vec::new();
-        for file in c.files() {
-            for fs in &c.source(file).functions {
-                let function = c.program_name(file, &fs.name);
+        for (file, unit, map) in c.every_copy() {
+            for fs in &map.functions {
+                let function = c.program_name(unit, &fs.name);
                 for e in &fs.exprs {
-                    let place = c.place(file, &e.place);
+                    let place = c.place(unit, &e.place);
                     let range = FileRange {
                         file,
                         range: e.range,

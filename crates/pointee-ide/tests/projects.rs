@@ -155,6 +155,7 @@ fn c_projects_with_every_file_in_the_workspace() {
         expect::check_alias_checks(&a, &name, &mut failures);
         if name == "header_definitions" {
             declarations_land_in_headers(&a, &mut failures);
+            header_functions_answer_for_every_includer(&a, &mut failures);
         }
         // A header's notes are those its includers land in it: no syntax
         // error from reading it alone.
@@ -209,6 +210,82 @@ fn declarations_land_in_headers(a: &pointee_ide::Analysis, failures: &mut Vec<St
         if got != [want] {
             failures.push(format!(
                 "{file}:{line}: declaration of {word}: want {want}, got {got:?}"
+            ));
+        }
+    }
+}
+
+/// Answers on a function a header defines (`list.h`'s `static inline`
+/// `second` and `visit`), which every includer compiles a copy of: the
+/// call hierarchy's callers and callees, references and highlights merge
+/// every includer's copy (`main.c`'s and `list.c`'s call them), not only
+/// the first includer's.
+fn header_functions_answer_for_every_includer(
+    a: &pointee_ide::Analysis,
+    failures: &mut Vec<String>,
+) {
+    let file = |f: &str| a.file_id(&format!("header_definitions/{f}")).unwrap();
+    let at = |f: &str, line: usize, word: &str| {
+        let id = file(f);
+        let text = a.file_text(id);
+        let column = text.lines().nth(line - 1).unwrap().find(word).unwrap() as u32 + 1;
+        expect::position(a, id, line as u32, column)
+    };
+    let shown = |r: pointee_ide::FileRange| {
+        let l = a.line_index(r.file).unwrap().line_col_chars(r.range.start);
+        format!(
+            "{}:{}:{}",
+            a.file_path(r.file).rsplit('/').next().unwrap(),
+            l.0 + 1,
+            l.1 + 1
+        )
+    };
+    let mut check = |what: &str, got: Vec<String>, want: &[&str]| {
+        if got != want {
+            failures.push(format!("{what}: want {want:?}, got {got:?}"));
+        }
+    };
+    // Prepared on the header's `second`: one item, whose callers are those
+    // of every copy (main.c's `main` calls its own, list.c's `other` its).
+    let items = a.call_hierarchy(at("list.h", 10, "second")).unwrap();
+    check(
+        "call hierarchy on list.h's second",
+        items
+            .iter()
+            .map(|i| a.file_path(i.file).to_string())
+            .collect(),
+        &["header_definitions/list.h"],
+    );
+    let links = |links: Vec<pointee_ide::CallLink>| -> Vec<String> {
+        links
+            .iter()
+            .map(|l| format!("{} at {}", l.item.name, shown(l.calls[0])))
+            .collect()
+    };
+    check(
+        "callers of list.h's second",
+        links(a.incoming_calls(items[0].file, &items[0].name).unwrap()),
+        &["main at main.c:18:22", "other at list.c:16:12"],
+    );
+    // `visit` calls through `f`: main.c's copy `mark`, list.c's `unmark`.
+    let items = a.call_hierarchy(at("list.h", 11, "visit")).unwrap();
+    check(
+        "callees of list.h's visit",
+        links(a.outgoing_calls(items[0].file, &items[0].name).unwrap()),
+        &["mark at list.h:11:70", "unmark at list.h:11:70"],
+    );
+    // References of `n` in `second`: main.c's `l`, which only main.c's copy
+    // gets as `n`, is among them, and so is `n` itself in the header.
+    let refs: Vec<String> = a
+        .references(at("list.h", 10, "n)); }"))
+        .unwrap()
+        .iter()
+        .map(|r| shown(r.range))
+        .collect();
+    for want in ["main.c:18:29", "list.h:10:70"] {
+        if !refs.iter().any(|r| r == want) {
+            failures.push(format!(
+                "references of n in list.h's second: no {want} in {refs:?}"
             ));
         }
     }

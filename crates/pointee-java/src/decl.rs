@@ -153,7 +153,13 @@ impl ClassTable {
 /// The classes one unit's bodies see: the program's table, the unit's own
 /// anonymous and local classes, and the syntax of the unit's classes.
 pub struct Hierarchy<'a> {
-    pub table: &'a ClassTable,
+    /// Read only through [`Self::table_get`], which records the read.
+    table: &'a ClassTable,
+    /// The names the unit looked up in `table`: the classes found (by
+    /// index) and the names not found.
+    reads: std::cell::RefCell<(pointee_ir::fxhash::FxHashSet<usize>, HashMap<String, ()>)>,
+    /// The classes found whose origin the unit compared with itself.
+    origin_reads: std::cell::RefCell<Vec<String>>,
     /// Where the unit starts: made-up variables (`this`, `ret`) are
     /// declared there, an empty range.
     pub origin: u32,
@@ -182,6 +188,8 @@ impl<'a> Hierarchy<'a> {
     pub fn new(table: &'a ClassTable) -> Hierarchy<'a> {
         Hierarchy {
             table,
+            reads: Default::default(),
+            origin_reads: Default::default(),
             origin: 0,
             local: ClassTable::default(),
             syntax: HashMap::default(),
@@ -201,7 +209,7 @@ impl<'a> Hierarchy<'a> {
         for c in collected {
             let unit_local = c.unit_local;
             if unit_local {
-                if self.table.get(&c.decl.name).is_some() || self.local.get(&c.decl.name).is_some()
+                if self.table_get(&c.decl.name).is_some() || self.local.get(&c.decl.name).is_some()
                 {
                     skipped.push((
                         c.syntax.node,
@@ -274,7 +282,64 @@ impl<'a> Hierarchy<'a> {
     }
 
     pub fn get(&self, name: &str) -> Option<&ClassDecl> {
-        self.local.get(name).or_else(|| self.table.get(name))
+        self.local.get(name).or_else(|| self.table_get(name))
+    }
+
+    /// The program's class of `name` (not the unit's own anonymous and
+    /// local ones), the look-up recorded: what the unit read of the table
+    /// is all its lowering depends on of it ([`Self::table_reads`]).
+    pub fn table_get(&self, name: &str) -> Option<&'a ClassDecl> {
+        let table: &'a ClassTable = self.table;
+        let mut reads = self.reads.borrow_mut();
+        match table.by_name.get(name) {
+            Some(&i) => {
+                reads.0.insert(i);
+                Some(&table.classes[i])
+            }
+            None => {
+                if !reads.1.contains_key(name) {
+                    reads.1.insert(name.to_string(), ());
+                }
+                None
+            }
+        }
+    }
+
+    /// Whether the program's class `name` is the `index`-th named class
+    /// of unit `unit` of `file` (not another declaration of its name, which
+    /// the table ignores); the look-up and the origin's read recorded.
+    pub fn declared_at(&self, name: &str, file: &str, unit: u32, index: u32) -> bool {
+        let Some(c) = self.table_get(name) else {
+            return false;
+        };
+        self.origin_reads.borrow_mut().push(name.to_string());
+        c.origin
+            .as_ref()
+            .is_some_and(|o| o.file == file && o.unit == unit && o.index == index)
+    }
+
+    /// The names whose [`ClassDecl::origin`] the unit read
+    /// ([`Self::declared_at`]), sorted: the other reads do not depend on
+    /// where a class is declared.
+    pub fn origin_reads(&self) -> Vec<String> {
+        let mut names = self.origin_reads.borrow().clone();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// The names the unit looked up in the program's class table so far,
+    /// found or not, sorted.
+    pub fn table_reads(&self) -> Vec<String> {
+        let reads = self.reads.borrow();
+        let mut names: Vec<String> = reads
+            .0
+            .iter()
+            .map(|&i| self.table.classes[i].name.clone())
+            .chain(reads.1.keys().cloned())
+            .collect();
+        names.sort_unstable();
+        names
     }
 
     /// Direct supertypes: the superclass (Object when none) and interfaces.

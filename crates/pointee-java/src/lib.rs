@@ -299,28 +299,46 @@ pub fn lower_files_units_relative(
     table: &ClassTable,
     files: &[(&str, &str, &Tree)],
 ) -> Vec<Vec<LoweredUnit>> {
-    lower_files_units(table, files, true)
+    lower_files_units(table, files, true, &|_, _| true)
+        .into_iter()
+        .map(|units| units.into_iter().flatten().collect())
+        .collect()
 }
 
-/// Every unit of every `(file, src, tree)` lowered against the class
-/// table, per file in unit order; positions relative to each unit's start
-/// when `relative`, else in the file.
+/// [`lower_files_units_relative`] of only the units `(file, unit)` for
+/// which `which` answers true (the others `None`): after a declaration
+/// changed, the units that read it, lowered again from the trees on every
+/// core.
+pub fn lower_files_units_relative_where(
+    table: &ClassTable,
+    files: &[(&str, &str, &Tree)],
+    which: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Vec<Vec<Option<LoweredUnit>>> {
+    lower_files_units(table, files, true, which)
+}
+
+/// The units `(file, unit)` of every `(file, src, tree)` for which `which`
+/// answers true lowered against the class table, per file in unit order
+/// (`None` for the others); positions relative to each unit's start when
+/// `relative`, else in the file.
 fn lower_files_units(
     table: &ClassTable,
     files: &[(&str, &str, &Tree)],
     relative: bool,
-) -> Vec<Vec<LoweredUnit>> {
-    let units: Vec<(usize, usize, Node)> = files
+    which: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Vec<Vec<Option<LoweredUnit>>> {
+    let units: Vec<(usize, usize, Node, bool)> = files
         .iter()
         .enumerate()
         .flat_map(|(f, (_, _, tree))| {
             decl::units(tree.root_node())
                 .into_iter()
                 .enumerate()
-                .map(move |(i, u)| (f, i, u))
+                .map(move |(i, u)| (f, i, u, which(f, i)))
         })
         .collect();
-    let mut flat = par::par_map(&units, |_, &(f, i, u)| {
+    let todo: Vec<&(usize, usize, Node, bool)> = units.iter().filter(|u| u.3).collect();
+    let mut lowered = par::par_map(&todo, |_, &&(f, i, u, _)| {
         let (file, src, _) = files[f];
         let mut lowered = unit::lower_unit(table, file, src, u, i as u32);
         if relative {
@@ -329,14 +347,11 @@ fn lower_files_units(
         lowered
     })
     .into_iter();
-    let mut per_file = vec![0; files.len()];
-    for u in &units {
-        per_file[u.0] += 1;
+    let mut out: Vec<Vec<Option<LoweredUnit>>> = vec![Vec::new(); files.len()];
+    for &(f, _, _, todo) in &units {
+        out[f].push(if todo { lowered.next() } else { None });
     }
-    per_file
-        .iter()
-        .map(|&n| flat.by_ref().take(n).collect())
-        .collect()
+    out
 }
 
 /// One file's parts, for [`assemble`].
@@ -437,7 +452,7 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
         .zip(&parsed)
         .map(|(&(name, text), (tree, _))| (name, text, tree))
         .collect();
-    let lowered = lower_files_units(&table, &with_trees, false);
+    let lowered = lower_files_units(&table, &with_trees, false, &|_, _| true);
     let parts: Vec<FileParts> = files
         .iter()
         .enumerate()
@@ -454,7 +469,7 @@ pub fn lower(files: &[(&str, &str)]) -> JavaProgram {
                         .map(|(_, n)| n.clone()),
                 )
                 .collect(),
-            units: lowered[i].iter().map(|u| (u.origin, u)).collect(),
+            units: lowered[i].iter().flatten().map(|u| (u.origin, u)).collect(),
         })
         .collect();
     assemble(&table, &parts)

@@ -38,6 +38,14 @@ pub struct LoweredUnit {
     /// Where the unit starts in the text it was lowered from: positions
     /// minus this are relative to the unit.
     pub origin: u32,
+    /// The names of the program's classes its lowering looked up (found or
+    /// not), sorted: all it depends on of the class table, so it is lowered
+    /// again only when one of these classes changed (or its text did).
+    pub reads: Vec<String>,
+    /// Those of `reads` whose origin (where the class is declared) it read,
+    /// sorted: the unit's own named classes. For the others, a class that
+    /// only moved is no change.
+    pub origin_reads: Vec<String>,
 }
 
 impl LoweredUnit {
@@ -86,18 +94,14 @@ pub fn lower_unit(
     let mut collected = Vec::new();
     let mut skipped = Vec::new();
     decl::collect_unit(unit, src, true, &mut collected, &mut skipped);
+    let mut h = Hierarchy::new(table);
     // The named classes that are this unit's in the table (not ignored as a
     // second class of a name).
     let mut named = 0u32;
     let mut mine = Vec::new();
     for c in &collected {
         let unit_local = c.unit_local;
-        let ours = unit_local
-            || table.get(&c.decl.name).is_some_and(|t| {
-                t.origin
-                    .as_ref()
-                    .is_some_and(|o| o.file == file && o.unit == index && o.index == named)
-            });
+        let ours = unit_local || h.declared_at(&c.decl.name, file, index, named);
         if !unit_local {
             named += 1;
         }
@@ -116,7 +120,6 @@ pub fn lower_unit(
         .map(|c| c.decl.name.clone())
         .filter(|n| seen.insert(n.clone()))
         .collect();
-    let mut h = Hierarchy::new(table);
     h.origin = out.origin;
     h.add_unit(collected, &mut skipped);
     for (node, message) in skipped {
@@ -133,6 +136,8 @@ pub fn lower_unit(
         let (c, syntax) = (c.clone(), *syntax);
         lower_class(&h, &c, &syntax, src, &mut out);
     }
+    out.reads = h.table_reads();
+    out.origin_reads = h.origin_reads();
     out
 }
 

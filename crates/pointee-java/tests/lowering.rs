@@ -329,7 +329,8 @@ class Holder {
 /// Lowers `files` as an editor does: each file's outline, the class table,
 /// then each unit from its own text (positions relative to it), assembled.
 /// Checks on the way that lowering the units from the file's tree
-/// (`lower_units_relative`) gives each unit the same.
+/// (`lower_units_relative`) gives each unit the same, and so does lowering
+/// it against a table of only the classes it read (`LoweredUnit::reads`).
 fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
     let trees: Vec<_> = files
         .iter()
@@ -357,6 +358,16 @@ fn lower_by_units(files: &[(&str, &str)]) -> pointee_java::JavaProgram {
                     let u = pointee_java::lower_unit_text(&table, n, text, i);
                     assert_eq!(u.origin, 0);
                     assert_eq!(relative[i], u, "{n}: unit {i} from the file's tree");
+                    // What the unit read of the table is all it depends on:
+                    // against a table of only those classes it is the same.
+                    let mut read = pointee_java::ClassTable::default();
+                    for c in &table.classes {
+                        if u.reads.binary_search(&c.name).is_ok() {
+                            read.insert(c.clone());
+                        }
+                    }
+                    let again = pointee_java::lower_unit_text(&read, n, text, i);
+                    assert_eq!(again, u, "{n}: unit {i} against the classes it read");
                     (r.start, u)
                 })
                 .collect()

@@ -91,15 +91,47 @@ impl<'a, 'h> Fb<'a, 'h> {
         Ev::var(t, ty)
     }
 
-    /// Boxes the primitive arguments passed for reference parameters.
+    /// Boxes the primitive arguments passed for reference parameters, and
+    /// unboxes the boxes passed for primitive parameters (`twice(boxed)`).
     pub(super) fn box_args(&mut self, args: &mut [Arg], params: &[(String, JType)], at: Range) {
         for (a, (_, p)) in args.iter_mut().zip(params) {
             if let (JType::Prim(prim), true) = (&a.ty, p.is_ref()) {
                 let ev = self.box_value(prim, p, a.value, at);
                 a.rv = self.operand_at(ev, at);
                 a.ty = p.clone();
+            } else if let (false, Rvalue::Use(arg)) = (p.is_ref(), &a.rv) {
+                let ev = Ev::place(arg.clone(), a.ty.clone());
+                self.unbox(&ev, at);
             }
         }
+    }
+
+    /// Unboxing: a box used where its primitive is needed (an operand of
+    /// `+` or `<`, an index, a condition, an argument for a primitive
+    /// parameter, a `return` from a method of a primitive type) reads the
+    /// box's value, which throws on `null`: a `Use` of the box, as
+    /// `int n = boxed` has, so the null checker sees the dereference.
+    pub(super) fn unbox(&mut self, ev: &Ev, at: Range) {
+        let JType::Class(c) = &ev.ty else { return };
+        if unboxed(c).is_none() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
+            return;
+        }
+        if let Some(v) = self.var_at(ev.clone(), at, None) {
+            self.deref_use(v, at);
+        }
+    }
+
+    /// The operands a binary operator `op` unboxes: both for arithmetic,
+    /// bitwise, shift, ordering and logical operators; for `==` and `!=`
+    /// only when one side is a primitive (two boxes are compared as
+    /// references). A string concatenation unboxes nothing (it is not
+    /// lowered here).
+    pub(super) fn unbox_operands(&mut self, op: &str, l: &Ev, r: &Ev, at: Range) {
+        if matches!(op, "==" | "!=") && l.ty.is_ref() && r.ty.is_ref() {
+            return;
+        }
+        self.unbox(l, at);
+        self.unbox(r, at);
     }
 
     /// Is `node` the name of a box class (`Integer`, not a local, field or

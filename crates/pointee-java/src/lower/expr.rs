@@ -77,7 +77,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             "array_access" => {
                 let arr = node.field("array").map(|a| self.expr(a, None));
                 if let Some(i) = node.field("index") {
-                    self.expr(i, None);
+                    let index = self.expr(i, None);
+                    self.unbox(&index, range(i));
                 }
                 let Some(arr) = arr else { return Ev::unknown() };
                 let elem = match &arr.ty {
@@ -163,6 +164,9 @@ impl<'a, 'h> Fb<'a, 'h> {
                     let s = self.site(range(node), SiteKind::String);
                     return Ev::rv(Rvalue::String(s), JType::Class("String".into()));
                 }
+                if let (Some(le), Some(re)) = (&l, &r) {
+                    self.unbox_operands(op, le, re, range(node));
+                }
                 let ints = (
                     l.as_ref().and_then(int::int_of),
                     r.as_ref().and_then(int::int_of),
@@ -191,6 +195,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 let (ty, e) = match node.field("operand") {
                     Some(k) => {
                         let ev = self.expr(k, None);
+                        self.unbox(&ev, range(node));
                         (ev.ty.clone(), int::int_of(&ev))
                     }
                     None => (JType::int(), None),
@@ -213,6 +218,7 @@ impl<'a, 'h> Fb<'a, 'h> {
                 let ev = self.expr(k, None);
                 match (&ev.ty, &ev.kind) {
                     (JType::Class(c), EvK::Place(p)) if unboxed(c).is_some() => {
+                        self.unbox(&ev, range(node));
                         let prim = unboxed(c).unwrap();
                         let boxed = self.box_value(prim, &ev.ty, None, range(node));
                         self.store(p.clone(), boxed, k);
@@ -226,7 +232,8 @@ impl<'a, 'h> Fb<'a, 'h> {
             }
             "ternary_expression" => {
                 if let Some(c) = node.field("condition") {
-                    self.expr(c, None);
+                    let cond = self.expr(c, None);
+                    self.unbox(&cond, range(c));
                 }
                 let (Some(a), Some(b)) = (node.field("consequence"), node.field("alternative"))
                 else {
@@ -513,7 +520,12 @@ impl<'a, 'h> Fb<'a, 'h> {
             self.expr(r, local)
         } else {
             let rv = self.expr(r, None);
-            if op == "+=" && lhs.ty == JType::Class("String".into()) {
+            let concat = op == "+=" && lhs.ty == JType::Class("String".into());
+            if !concat {
+                // `n += boxed`, `boxed += 1`: both sides are read unboxed.
+                self.unbox_operands(op.trim_end_matches('='), &lhs, &rv, range(node));
+            }
+            if concat {
                 let s = self.site(range(node), SiteKind::String);
                 Ev::rv(Rvalue::String(s), lhs.ty.clone())
             } else if let Some(p) = lhs_box(&lhs.ty) {

@@ -89,6 +89,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     pub(super) fn comparison(&mut self, l: Node<'a>, r: Node<'a>, op: &str) -> Cond {
         let lv = self.expr(l, None);
         let rv = self.expr(r, None);
+        let at = Range::new(range(l).start as usize, range(r).end as usize);
+        self.unbox_operands(op, &lv, &rv, at);
         let (Some(a), Some(op), Some(b)) = (int_of(&lv), CmpOp::from_token(op), int_of(&rv)) else {
             return Cond::Opaque;
         };
@@ -100,6 +102,7 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// A boolean tested as such (`if (done)`, `while (n.marked)`).
     pub(super) fn truth(&mut self, node: Node<'a>) -> Cond {
         let ev = self.expr(node, None);
+        self.unbox(&ev, range(node));
         match int_of(&ev) {
             Some(e) if ev.ty == JType::Prim("boolean") => {
                 let o = self.int_operand(e, range(node));

@@ -109,7 +109,10 @@ impl<'a, 'h> Fb<'a, 'h> {
                             self.assign_var(r, ev, e);
                         }
                         None => {
-                            self.expr(e, None);
+                            let ev = self.expr(e, None);
+                            if !self.ret_ty.is_ref() {
+                                self.unbox(&ev, range(e));
+                            }
                         }
                     }
                 }
