@@ -608,7 +608,7 @@ impl<'s> Lowerer<'s> {
             self.emit(
                 Basic::Assign {
                     lhs: Place::var(t),
-                    rhs: Rvalue::Offset(p, idx),
+                    rhs: Rvalue::Offset(p, idx, pointee.clone()),
                 },
                 range(n),
             );
@@ -846,7 +846,7 @@ impl<'s> Lowerer<'s> {
                 } else {
                     Index::Any
                 };
-                let rhs = Rvalue::Offset(lhs.clone(), idx);
+                let rhs = Rvalue::Offset(lhs.clone(), idx, step_type(&lv.ty));
                 Some(self.emit(
                     Basic::Assign {
                         lhs: lhs.clone(),
@@ -923,7 +923,7 @@ impl<'s> Lowerer<'s> {
             let s = self.emit(
                 Basic::Assign {
                     lhs: p.clone(),
-                    rhs: Rvalue::Offset(p.clone(), idx),
+                    rhs: Rvalue::Offset(p.clone(), idx, step_type(&v.ty)),
                 },
                 range(n),
             );
@@ -944,7 +944,7 @@ impl<'s> Lowerer<'s> {
             self.emit(
                 Basic::Assign {
                     lhs: p.clone(),
-                    rhs: Rvalue::Offset(p, idx),
+                    rhs: Rvalue::Offset(p, idx, step_type(&v.ty)),
                 },
                 range(n),
             );
@@ -1022,7 +1022,7 @@ impl<'s> Lowerer<'s> {
             );
         }
         let (p, _) = self.place_of(v, range(n));
-        Val::rv(Rvalue::Offset(p, idx), ty)
+        Val::rv(Rvalue::Offset(p, idx, step_type(&ty)), ty)
     }
 
     fn conditional(&mut self, n: Node) -> Val {
@@ -1407,4 +1407,11 @@ impl<'s> Lowerer<'s> {
             _ => false,
         }
     }
+}
+
+/// The element type pointer arithmetic on a value of type `ty` steps by:
+/// the pointee of the expression's own type, so after a cast (`(char *)s
+/// + 1`) the cast's. `Type::Unknown` when it is not a pointer type.
+fn step_type(ty: &Type) -> Type {
+    ty.pointee().cloned().unwrap_or(Type::Unknown)
 }

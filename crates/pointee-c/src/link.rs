@@ -378,7 +378,7 @@ fn rename_place(p: &mut Place, renames: &HashMap<Name, Name>) {
 
 fn rename_rvalue(v: &mut Rvalue, renames: &HashMap<Name, Name>) {
     match v {
-        Rvalue::Use(p) | Rvalue::AddrOf(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => {
+        Rvalue::Use(p) | Rvalue::AddrOf(p) | Rvalue::Offset(p, ..) | Rvalue::Cast(p, _) => {
             rename_place(p, renames)
         }
         Rvalue::Function(f) => {

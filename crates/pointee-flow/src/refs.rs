@@ -36,7 +36,7 @@ impl Scan<'_> {
     }
     fn rvalue(&mut self, r: &Rvalue) {
         match r {
-            Rvalue::Use(p) | Rvalue::AddrOf(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => {
+            Rvalue::Use(p) | Rvalue::AddrOf(p) | Rvalue::Offset(p, ..) | Rvalue::Cast(p, _) => {
                 self.place(p)
             }
             Rvalue::Function(f) => {

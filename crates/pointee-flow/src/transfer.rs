@@ -41,10 +41,16 @@ fn base_loc(locs: &mut Locs, sc: Scope, base: &Base) -> LocId {
 
 /// The locations one path step below `loc`. `arith` is set for the first
 /// index right after a dereference: `p[i]` is `*(p + i)`, pointer
-/// arithmetic (`shift_by`, told whether the pointer steps by whole
-/// pointers); an index into an array-typed location selects its head or
-/// tail.
-fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: Option<bool>, def: bool, out: &mut Locset) {
+/// arithmetic (`shift_by`, told what the pointer steps by); an index into
+/// an array-typed location selects its head or tail.
+fn step(
+    locs: &mut Locs,
+    loc: LocId,
+    sel: &Sel,
+    arith: Option<&Stride>,
+    def: bool,
+    out: &mut Locset,
+) {
     if loc == UNKNOWN {
         push(out, UNKNOWN, false);
         return;
@@ -59,8 +65,8 @@ fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: Option<bool>, def: bool, 
         }
         Sel::Index(i) => {
             let elem = matches!(locs.last_step(loc), Some(Step::Head | Step::Tail));
-            if let (Some(by_pointers), true, false) = (arith, elem, locs.is_array(loc)) {
-                shift_by(locs, loc, *i, def, by_pointers, out);
+            if let (Some(stride), true, false) = (arith, elem, locs.is_array(loc)) {
+                shift_by(locs, loc, *i, def, stride, out);
             } else if locs.is_array(loc) {
                 let head = locs.child(loc, Step::Head);
                 let tail = locs.child(loc, Step::Tail);
@@ -72,8 +78,8 @@ fn step(locs: &mut Locs, loc: LocId, sel: &Sel, arith: Option<bool>, def: bool, 
                         push(out, tail, false);
                     }
                 }
-            } else if let Some(by_pointers) = arith {
-                shift_by(locs, loc, *i, def, by_pointers, out);
+            } else if let Some(stride) = arith {
+                shift_by(locs, loc, *i, def, stride, out);
             } else {
                 push(out, loc, def);
                 other_slot(locs, loc, *i, out);
@@ -109,6 +115,41 @@ fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
     }
 }
 
+/// What one step of pointer arithmetic moves by: the element type of the
+/// pointer (`Rvalue::Offset`'s type, after any cast; for `p[i]` in a
+/// place, `p`'s declared pointee).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stride {
+    /// A pointer's size (`T **`, a pointer to a function pointer).
+    Pointers,
+    /// A whole struct or union of this type (`struct S *`).
+    Objects(Name),
+    /// Bytes or any other scalar (`char *`, `void *`, `int *`), or a type
+    /// the front end did not know: a step may land inside an object.
+    Bytes,
+}
+
+impl Stride {
+    /// The stride of a pointer to `elem`.
+    pub fn of(elem: &Type) -> Stride {
+        match elem {
+            Type::Pointer(_) => Stride::Pointers,
+            Type::Record(r) => Stride::Objects(r.clone()),
+            _ => Stride::Bytes,
+        }
+    }
+
+    /// True when one step over a location of type `ty` leaves it whole:
+    /// the pointer steps by exactly that type's size.
+    fn leaves(&self, ty: Option<&Type>) -> bool {
+        match (self, ty) {
+            (Stride::Pointers, Some(Type::Pointer(_))) => true,
+            (Stride::Objects(r), Some(Type::Record(t))) => r == t,
+            _ => false,
+        }
+    }
+}
+
 /// Pointer arithmetic on a target (`Rvalue::Offset`, and the first index
 /// after a dereference): from an array head by a positive index to the
 /// tail, by any index to either; from the tail by a positive index to the
@@ -117,17 +158,30 @@ fn other_slot(locs: &mut Locs, loc: LocId, i: Index, out: &mut Locset) {
 /// the struct (`past_object`); never to the same member definitely. From
 /// anything else, past the object: it stays on the location, possibly
 /// (heap objects are one location for all their elements; past a scalar
-/// or a whole struct nothing valid is reached, and the members of a
-/// struct may be). An index 0 stays.
+/// or a whole struct nothing valid is reached). A step smaller than the
+/// struct it starts from (`(char *)s + 1`, not `ps + 1` with `struct S
+/// *ps` on an `S`) may land on any of its members (`(char *)s +
+/// offsetof(S, f)`), possibly. An index 0 stays.
 pub fn shift(locs: &mut Locs, loc: LocId, i: Index, def: bool, out: &mut Locset) {
-    shift_by(locs, loc, i, def, false, out)
+    shift_by(locs, loc, i, def, &Stride::Bytes, out)
 }
 
-/// [`shift`], told whether the pointer moved steps by whole pointers
-/// (`by_pointers`: a `T **`): then a positive offset from a pointer
-/// member leaves it. Otherwise (a `char *`, an unknown type) it may stay
-/// inside the member, possibly.
-fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, by_pointers: bool, out: &mut Locset) {
+/// [`shift`], told what the pointer moved steps by (`stride`): a step of
+/// a location's own size leaves it (a positive offset from a pointer
+/// member by a `T **`, from a struct by a pointer to that struct);
+/// otherwise it may stay inside, possibly.
+fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, stride: &Stride, out: &mut Locset) {
+    // The members of a struct the step may land inside; true when any.
+    let inside = |locs: &mut Locs, out: &mut Locset| {
+        let ty = locs.get(loc).ty.as_ref();
+        if !matches!(ty, Some(Type::Record(_))) || stride.leaves(ty) {
+            return false;
+        }
+        for m in locs.all_members(loc, None) {
+            push(out, m, false);
+        }
+        true
+    };
     match (locs.last_step(loc).cloned(), i) {
         // `NULL + 1`, `uninit + 1`: still no object.
         (_, Index::Zero) => push(out, loc, def),
@@ -135,30 +189,37 @@ fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, by_pointers: bool,
         (Some(Step::Head), Index::Positive) => {
             let p = locs.get(loc).parent.unwrap();
             let t = locs.child(p, Step::Tail);
-            push(out, t, def);
+            let lands_inside = inside(locs, out);
+            push(out, t, def && !lands_inside);
         }
         (Some(Step::Head), Index::Any) => {
             let p = locs.get(loc).parent.unwrap();
             let t = locs.child(p, Step::Tail);
+            inside(locs, out);
             push(out, loc, false);
             push(out, t, false);
         }
-        (Some(Step::Tail), Index::Positive) => push(out, loc, def),
+        (Some(Step::Tail), Index::Positive) => {
+            let lands_inside = inside(locs, out);
+            push(out, loc, def && !lands_inside);
+        }
         // Any index (negative ones are lowered as `Any`: `q[-2]`, `e--`)
         // from the tail may reach the head.
         (Some(Step::Tail), Index::Any) => {
             let p = locs.get(loc).parent.unwrap();
             let h = locs.child(p, Step::Head);
+            inside(locs, out);
             push(out, h, false);
             push(out, loc, false);
         }
         (Some(Step::Field(f)), _) => {
             // `&s.f1 + 1` is `&s.f2` when nothing pads them, but the
             // engine knows no sizes: every later member, possibly.
-            let leaves = by_pointers && matches!(locs.get(loc).ty, Some(Type::Pointer(_)));
+            let leaves = stride.leaves(locs.get(loc).ty.as_ref());
             if i == Index::Positive && !leaves {
                 push(out, loc, false);
             }
+            inside(locs, out);
             for m in locs.sibling_members(loc, i == Index::Positive) {
                 push(out, m, false);
             }
@@ -168,11 +229,7 @@ fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, by_pointers: bool,
         _ => {
             push(out, loc, false);
             other_slot(locs, loc, i, out);
-            if matches!(locs.get(loc).ty, Some(Type::Record(_))) {
-                for m in locs.all_members(loc, None) {
-                    push(out, m, false);
-                }
-            }
+            inside(locs, out);
         }
     }
 }
@@ -185,8 +242,10 @@ fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, by_pointers: bool,
 fn past_object(locs: &mut Locs, a: LocId, f: &Name, i: Index, out: &mut Locset) {
     match locs.last_step(a).cloned() {
         Some(Step::Head | Step::Tail) => {
+            // Past `a` whole: by its own size (never inside it again).
+            let whole = locs.get(a).ty.as_ref().map_or(Stride::Bytes, Stride::of);
             let mut next = Vec::new();
-            shift(locs, a, i, false, &mut next);
+            shift_by(locs, a, i, false, &whole, &mut next);
             for (e, _) in next {
                 for m in locs.all_members(e, Some(f)) {
                     push(out, m, false);
@@ -210,14 +269,13 @@ fn past_object(locs: &mut Locs, a: LocId, f: &Name, i: Index, out: &mut Locset) 
     }
 }
 
-/// True when every pointer in `ptrs` has a declared type `T **` (or a
-/// pointer to a function pointer): arithmetic on it steps by a pointer's
-/// size.
-fn steps_by_pointers(locs: &Locs, ptrs: &[(LocId, bool)]) -> bool {
-    !ptrs.is_empty()
-        && ptrs.iter().all(|&(l, _)| {
-            matches!(&locs.get(l).ty, Some(Type::Pointer(t)) if matches!(**t, Type::Pointer(_)))
-        })
+/// What `p[i]` steps by, `p` the place's base: its declared pointee
+/// (bytes when it has no pointer type).
+fn declared_stride(locs: &Locs, base: LocId) -> Stride {
+    match &locs.get(base).ty {
+        Some(Type::Pointer(t)) => Stride::of(t),
+        _ => Stride::Bytes,
+    }
 }
 
 /// L-locations of a place (Table 1). Targets that are not memory (`NULL`,
@@ -250,9 +308,9 @@ pub fn lvals(locs: &mut Locs, st: &Facts, sc: Scope, p: &Place) -> Locset {
     } else {
         cur.push((base, true));
     }
-    let by_pointers = steps_by_pointers(locs, &[(base, true)]);
+    let stride = declared_stride(locs, base);
     for (k, sel) in p.path.iter().enumerate() {
-        let arith = (p.deref && k == 0).then_some(by_pointers);
+        let arith = (p.deref && k == 0).then_some(&stride);
         let mut next = Vec::with_capacity(cur.len());
         for &(l, d) in &cur {
             step(locs, l, sel, arith, d, &mut next);
@@ -326,15 +384,14 @@ pub fn rvals(locs: &mut Locs, st: &Facts, sc: Scope, r: &Rvalue) -> Locset {
             }
         }
         Rvalue::AddrOf(p) => out = lvals(locs, st, sc, p),
-        Rvalue::Offset(p, i) => {
+        Rvalue::Offset(p, i, elem) => {
             let mut vals = Vec::new();
             for (l, d) in lvals(locs, st, sc, p) {
                 targets_of(locs, st, l, d, &mut vals);
             }
-            let ptrs = lvals(locs, st, sc, p);
-            let by_pointers = steps_by_pointers(locs, &ptrs);
+            let stride = Stride::of(elem);
             for (t, d) in vals {
-                shift_by(locs, t, *i, d, by_pointers, &mut out);
+                shift_by(locs, t, *i, d, &stride, &mut out);
             }
         }
         Rvalue::Null => out.push((NULL, true)),

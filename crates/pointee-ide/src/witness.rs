@@ -319,7 +319,7 @@ fn dereferenced(b: &Basic) -> Vec<Place> {
     let mut places: Vec<&Place> = Vec::new();
     let arg = |rv: &'_ Rvalue| -> Option<Place> {
         match rv {
-            Rvalue::Use(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => Some(p.clone()),
+            Rvalue::Use(p) | Rvalue::Offset(p, ..) | Rvalue::Cast(p, _) => Some(p.clone()),
             _ => None,
         }
     };

@@ -201,7 +201,7 @@ fn rvalue_str(r: &Rvalue, var: &dyn Fn(crate::VarId) -> String) -> String {
     match r {
         Rvalue::Use(p) => place_str(p, var),
         Rvalue::AddrOf(p) => format!("&{}", place_str(p, var)),
-        Rvalue::Offset(p, i) => format!("{} + {}", place_str(p, var), index_str(*i)),
+        Rvalue::Offset(p, i, _) => format!("{} + {}", place_str(p, var), index_str(*i)),
         Rvalue::Null => "NULL".into(),
         Rvalue::Function(f) => format!("fn {f}"),
         Rvalue::String(s) => format!("string#{}", s.0),

@@ -583,8 +583,11 @@ pub enum Rvalue {
     /// as a value is `&a[0]`).
     AddrOf(Place),
     /// Pointer arithmetic on the place's value: the result points into the
-    /// same object, moved by an offset of the given kind.
-    Offset(Place, Index),
+    /// same object, moved by an offset of the given kind, in steps of the
+    /// given element type (the pointee of the arithmetic's pointer type,
+    /// after any cast: `(char *)s + 1` steps by bytes whatever `s` is
+    /// declared as; `Type::Unknown` when the front end does not know it).
+    Offset(Place, Index, Type),
     /// The null constant (`NULL`, `0` in pointer context, Java `null`).
     Null,
     /// A function designator used as a value.

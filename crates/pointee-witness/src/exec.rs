@@ -1206,7 +1206,7 @@ impl<'p> Executor<'p, '_> {
     fn rvalue(&mut self, st: State<'p>, rv: &'p Rvalue) -> Vec<(State<'p>, Val)> {
         match rv {
             Rvalue::Use(p) | Rvalue::Cast(p, _) => self.read(st, p),
-            Rvalue::Offset(p, _) => self.read(st, p),
+            Rvalue::Offset(p, ..) => self.read(st, p),
             Rvalue::AddrOf(p) => self
                 .locate(st, p)
                 .into_iter()

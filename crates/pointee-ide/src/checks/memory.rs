@@ -78,7 +78,7 @@ fn deref_site(stmt: StmtId, p: &Place, out: &mut Vec<Site>) {
 /// The place whose value an argument passes (`p`, `p + i`, `(T *)p`).
 pub(crate) fn arg_place(rv: &Rvalue) -> Option<&Place> {
     match rv {
-        Rvalue::Use(p) | Rvalue::Offset(p, _) | Rvalue::Cast(p, _) => Some(p),
+        Rvalue::Use(p) | Rvalue::Offset(p, ..) | Rvalue::Cast(p, _) => Some(p),
         _ => None,
     }
 }
@@ -539,7 +539,7 @@ fn holders(f: &Function, ptr: Option<&Place>) -> Vec<Place> {
         for_each_basic(&f.body, &mut |_, b| {
             if let Basic::Assign {
                 lhs,
-                rhs: Rvalue::Use(q) | Rvalue::Cast(q, _) | Rvalue::Offset(q, _),
+                rhs: Rvalue::Use(q) | Rvalue::Cast(q, _) | Rvalue::Offset(q, ..),
             } = b
             {
                 if (temp(q) || temp(lhs)) && held.contains(lhs) && !held.contains(q) {
