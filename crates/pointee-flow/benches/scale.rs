@@ -9,6 +9,7 @@
 //! cargo bench -p pointee-flow --bench scale -- --cycle 200  # recursion stress
 //! cargo bench -p pointee-flow --bench scale -- --rerun 10000  # one-body edit
 //! cargo bench -p pointee-flow --bench scale -- a.c b.c      # real files
+//! cargo bench -p pointee-flow --bench scale -- a.c --budget-steps 300
 //! ```
 //!
 //! Shape of a generated program: `modules = lines / 64` modules; module `k`
@@ -34,6 +35,25 @@ mod common;
 
 use common::{generate, generate_cycle, generate_real};
 use std::time::Instant;
+
+/// The disk, for the real-file modes: a file's own headers (`#include
+/// "lua.h"`) are read from its folder, as `pointee check` reads them.
+/// (`pointee_c::lower` alone reads nothing from disk: without this the
+/// bench analysed real files without their headers, a different and much
+/// smaller program than the command line's.)
+struct Disk;
+
+impl pointee_c::FileSystem for Disk {
+    fn read(&self, path: &str) -> Option<std::sync::Arc<str>> {
+        let bytes = std::fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into())
+    }
+}
+
+/// Lowers real files as the command line does (their headers from disk).
+fn lower_real(files: &[(&str, &str)]) -> pointee_c::CProgram {
+    pointee_c::lower_over(files, &Disk).expect("lowering")
+}
 
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -112,10 +132,23 @@ fn main() {
             .map(|(n, t)| (n.as_str(), t.as_str()))
             .collect();
         let t0 = Instant::now();
-        let lowered = pointee_c::lower(&refs).expect("lowering");
+        let lowered = lower_real(&refs);
         let lower_s = t0.elapsed().as_secs_f64();
+        // `--budget-steps N`, `--budget-ms N`: the command line's budgets.
+        let number = |flag: &str| -> Option<u64> {
+            let i = args.iter().position(|a| a == flag)?;
+            args.get(i + 1)?.parse().ok()
+        };
+        let settings = pointee_flow::Settings {
+            budget: pointee_flow::Budget {
+                steps: number("--budget-steps"),
+                time: number("--budget-ms").map(std::time::Duration::from_millis),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
         let t1 = Instant::now();
-        let a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
+        let a = pointee_flow::analyze(&lowered.program, settings);
         let analyse_s = t1.elapsed().as_secs_f64();
         println!(
             "lower {lower_s:.3} s, analyse {analyse_s:.3} s, peak RSS {:.1} MB",
@@ -123,6 +156,14 @@ fn main() {
         );
         for (k, v) in a.stats() {
             println!("  {k}: {v}");
+        }
+        if let Some(p) = a.partial() {
+            println!(
+                "  partial: {} after {} calls, {} functions not finished",
+                p.spent.describe(),
+                p.steps,
+                p.incomplete.len()
+            );
         }
         // `--top N`: the functions with the most contexts.
         if let Some(i) = args.iter().position(|a| a == "--top") {
@@ -276,7 +317,7 @@ fn each_file(args: &[String]) {
 /// RSS.
 fn one_file(path: &str) {
     let text = std::fs::read_to_string(path).expect("read");
-    let lowered = pointee_c::lower(&[(path, &text)]).expect("lowering");
+    let lowered = lower_real(&[(path, &text)]);
     let t = Instant::now();
     let a = pointee_flow::analyze(&lowered.program, pointee_flow::Settings::default());
     let s = t.elapsed().as_secs_f64();

@@ -147,6 +147,7 @@ impl Engine<'_> {
         // with the result it has.
         node.verified = pass;
         let mut stale = node.analysed.as_ref() != Some(&node.input);
+        let owner = node.owner;
         let reads = node.reads.clone();
         for (g, v) in reads {
             if stale {
@@ -154,7 +155,12 @@ impl Engine<'_> {
             }
             stale = self.read_version(g) != Some(v);
         }
-        if stale {
+        if stale && self.exhausted.is_some() && self.replay.is_none() {
+            // Past the budget a node is not analysed again: the cycle is
+            // given up when its head's pass ends (`budget.rs`), and what
+            // reads the stale result meanwhile is provisional under it.
+            self.stack[owner].given_up = true;
+        } else if stale {
             self.analyse_node(f);
         }
     }
@@ -238,19 +244,35 @@ impl Engine<'_> {
         parent.prov.append(&mut fr.prov);
     }
 
-    /// The head at `depth` closed: its merged nodes are final.
-    pub(crate) fn close_cycle(&mut self, depth: usize) {
-        if self.cycle.is_empty() {
-            return;
-        }
+    /// The head at `depth` was given up (`budget.rs`): its merged nodes are
+    /// dropped; returns their units.
+    pub(crate) fn drop_cycle(&mut self, depth: usize) -> Vec<UnitId> {
+        self.take_nodes_from(depth)
+            .into_iter()
+            .map(|(_, n)| n.unit)
+            .collect()
+    }
+
+    /// Removes the merged nodes of the cycles whose head is at `depth` or
+    /// deeper.
+    fn take_nodes_from(&mut self, depth: usize) -> Vec<(u32, CycleNode)> {
         let done: Vec<u32> = self
             .cycle
             .iter()
             .filter(|(_, n)| n.owner >= depth)
             .map(|(&f, _)| f)
             .collect();
-        for f in done {
-            let n = self.cycle.remove(&f).unwrap();
+        done.into_iter()
+            .map(|f| (f, self.cycle.remove(&f).unwrap()))
+            .collect()
+    }
+
+    /// The head at `depth` closed: its merged nodes are final.
+    pub(crate) fn close_cycle(&mut self, depth: usize) {
+        if self.cycle.is_empty() {
+            return;
+        }
+        for (f, n) in self.take_nodes_from(depth) {
             if let Some(input) = n.analysed {
                 self.memo.entry((f, input)).or_insert(n.unit);
             }

@@ -628,7 +628,8 @@ impl<'p> Engine<'p> {
         let mut touched: Vec<LocId> = Vec::new();
         while let Some(t) = work.pop() {
             if let Root::Func(n) = &self.locs.get(t).root {
-                if !funcs.contains(n) {
+                // A function is its own root: seen once.
+                if seen_roots.insert(t) {
                     funcs.push(n.clone());
                     escapes.push(t);
                 }
@@ -696,8 +697,15 @@ impl<'p> Engine<'p> {
                 def: false,
             });
         }
+        // `unknown`'s own targets are looked up once: they are as many as
+        // the objects that escaped, and so are the escapes (a test per
+        // escape over all of them was quadratic).
+        escapes.sort_unstable();
+        escapes.dedup();
+        let escaped_now = st.targets(UNKNOWN);
+        let all_possible = escaped_now.iter().all(|f| !f.def);
         for t in escapes {
-            if holds(st, UNKNOWN, t) {
+            if all_possible && escaped_now.binary_search_by_key(&t, |f| f.dst).is_ok() {
                 continue;
             }
             adds.push(Fact {
@@ -753,6 +761,10 @@ impl<'p> Engine<'p> {
         let mut plain: crate::fxhash::FxHashMap<u32, (Arc<Facts>, MapGroups)> = Default::default();
         let mut demoted = false;
         loop {
+            if self.abandoning() {
+                // The body is given up (`budget.rs`).
+                return None;
+            }
             let mut roots = work.clone();
             // What escaped before may be changed again.
             roots.extend(cur.targets(UNKNOWN).iter().map(|f| f.dst));
@@ -770,6 +782,7 @@ impl<'p> Engine<'p> {
             // Each callback runs from the state the previous ones left,
             // or not at all (`Callback::MayRun` merges).
             let mut out = cur.clone();
+            let outer = self.defer_cuts();
             for name in funcs {
                 let Some(&fi) = self.locs.func_index.get(&name) else {
                     continue;
@@ -821,6 +834,13 @@ impl<'p> Engine<'p> {
                 );
                 // `MayRun` never answers bottom.
                 out = r.expect("a callback's result keeps the state before it");
+            }
+            // Past the budget: the callbacks cut off, together, as callbacks
+            // (they may run or not).
+            let cut = self.cut_deferred(outer);
+            if !cut.is_empty() {
+                let r = self.cut_off_calls(out.clone(), sc, &cut, None, &[]);
+                out = Facts::merge(&out, &r.expect("a cut-off call returns"));
             }
             if out == cur {
                 break;

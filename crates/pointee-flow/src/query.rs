@@ -80,7 +80,7 @@ impl<'p> Analysis<'p> {
 
     /// What the run did not finish, when it stopped at its budget.
     pub fn partial(&self) -> Option<crate::budget::Partial> {
-        let spent = self.engine.exhausted?;
+        let spent = self.engine.stopped_by()?;
         let incomplete = (0..self.incomplete.len())
             .filter(|&f| self.incomplete[f])
             .map(|f| self.engine.prog.functions[f].name.clone())
@@ -762,7 +762,7 @@ fn number_units(engine: &Engine<'_>, live: &[bool]) -> Vec<Option<u32>> {
 /// cut-off call or entry and everything they may call (`budget.rs`).
 /// Nothing when the run finished.
 fn mark_partial(e: &mut Engine<'_>) -> Vec<bool> {
-    if e.exhausted.is_none() {
+    if e.stopped_by().is_none() {
         return Vec::new();
     }
     let mut changed = true;

@@ -218,6 +218,9 @@ pub(crate) struct Frame {
     pub(crate) deps: Vec<UnitId>,
     pub(crate) exits: Vec<Name>,
     pub(crate) funcs: Vec<u32>,
+    /// Past the budget, a node of this frame's open cycle was stale and
+    /// not analysed again: the fixed point is given up (`budget.rs`).
+    pub(crate) given_up: bool,
 }
 
 /// The stored input and output of a recursive node inside an open cycle,
@@ -299,6 +302,20 @@ pub struct Engine<'p> {
     pub(crate) exhausted: Option<crate::budget::Spent>,
     pub(crate) spent_at: u64,
     pub(crate) cut_off: Vec<bool>,
+    /// Statements transferred, and when the memory probe last ran
+    /// (`budget.rs`).
+    pub(crate) ticks: u32,
+    pub(crate) probed_at: Option<std::time::Duration>,
+    /// Past the budget, the calls of one indirect call (or of one pass of
+    /// unknown code's callbacks) that are cut off are collected here, with
+    /// the stack depth of the call, and cut off together
+    /// (`Engine::cut_off_calls`).
+    pub(crate) deferred_cuts: Option<(usize, Vec<u32>)>,
+    /// When the budget ran out, the statements walked since, and whether
+    /// the grace past it is over (every open body is then given up).
+    pub(crate) spent_time: std::time::Duration,
+    pub(crate) past_budget: u64,
+    pub(crate) abandoned: bool,
     /// `main`'s input (built by `run`, kept by a rerun).
     pub(crate) main_input: Option<Arc<Facts>>,
     /// For a rerun: the units of the scratch run it descends from (0: this
@@ -390,6 +407,12 @@ impl<'p> Engine<'p> {
             exhausted: None,
             spent_at: 0,
             cut_off: vec![false; prog.functions.len()],
+            ticks: 0,
+            probed_at: None,
+            deferred_cuts: None,
+            spent_time: std::time::Duration::ZERO,
+            past_budget: 0,
+            abandoned: false,
         }
     }
 
@@ -452,7 +475,14 @@ impl<'p> Engine<'p> {
             }
         }
         // An approximate node: f is already on the call chain.
-        if let Some(d) = self.recursive_partner(f, &key.1) {
+        let partner = match self.recursive_partner(f, &key.1) {
+            Ok(d) => d,
+            Err(d) => {
+                self.cut_off[f as usize] = true;
+                Some(d)
+            }
+        };
+        if let Some(d) = partner {
             let top_unit = self.stack.last().unwrap().unit;
             let rec = &mut self.stack[d];
             rec.recursive = true;
@@ -508,7 +538,7 @@ impl<'p> Engine<'p> {
         }
         self.per_func[fu] += 1;
         let merged = self.per_func[fu] > self.settings.max_contexts_per_function;
-        Some(self.new_node(f, key.1, merged))
+        self.new_node(f, key.1, merged)
     }
 
     /// The frame a recursive call of `f` with `input` is an approximate node
@@ -517,24 +547,33 @@ impl<'p> Engine<'p> {
     /// the stack, or when the call gets a node of its own: its input is new
     /// and fewer than [`OWN_RECURSIVE_INPUTS`] frames of `f` are open (two
     /// call sites passing different pointers keep their inputs apart).
-    fn recursive_partner(&self, f: u32, input: &Facts) -> Option<usize> {
-        let nearest = self.stack.iter().rposition(|fr| fr.func == f)?;
+    /// `Err(nearest)`: it would get a node of its own but the budget is
+    /// spent.
+    fn recursive_partner(&self, f: u32, input: &Facts) -> Result<Option<usize>, usize> {
+        let Some(nearest) = self.stack.iter().rposition(|fr| fr.func == f) else {
+            return Ok(None);
+        };
         let mut frames = 0;
         for d in (0..=nearest).rev() {
             if self.stack[d].func == f {
                 if input.leq(&self.stack[d].input) {
-                    return Some(d);
+                    return Ok(Some(d));
                 }
                 frames += 1;
             }
         }
         let own = frames < OWN_RECURSIVE_INPUTS
             && self.replay.is_none()
-            && self.exhausted.is_none()
             && self.per_func[f as usize] < self.settings.max_contexts_per_function
             && !self.stack[nearest].merged
             && self.cycle_head(f).is_none();
-        (!own).then_some(nearest)
+        if own && self.exhausted.is_some() {
+            // Past the budget the input is queued at the nearest frame
+            // instead: a node the budget did not let the run make, so the
+            // run is partial (`budget.rs`).
+            return Err(nearest);
+        }
+        Ok((!own).then_some(nearest))
     }
 
     /// A new unit for `f` and `key` (its analysis is up to the caller).
@@ -593,12 +632,15 @@ impl<'p> Engine<'p> {
             deps: Vec::new(),
             exits: Vec::new(),
             funcs: Vec::new(),
+            given_up: false,
         }
     }
 
     /// Analyses a new node for `f` and `key` to its own fixed point (or one
-    /// pass inside an enclosing open cycle).
-    fn new_node(&mut self, f: u32, key: Arc<Facts>, merged: bool) -> (State, UnitId, bool) {
+    /// pass inside an enclosing open cycle). `None`: the budget ran out
+    /// before the fixed point closed and the node was given up (its call
+    /// is cut off: `budget.rs`).
+    fn new_node(&mut self, f: u32, key: Arc<Facts>, merged: bool) -> Option<(State, UnitId, bool)> {
         let key = (f, key);
         let u = self.new_unit(f, key.1.clone(), merged, false);
         let (init_in, init_out) = match self.rec_table.get(&key) {
@@ -613,6 +655,10 @@ impl<'p> Engine<'p> {
             self.units[u as usize].approx.clear();
             let input = self.stack[depth].input.clone();
             let out = self.analyze_body(f, &input);
+            if self.stack[depth].given_up || self.abandoning() {
+                self.give_up_node(u, depth);
+                return None;
+            }
             let fr = &mut self.stack[depth];
             if !fr.recursive {
                 break out;
@@ -667,9 +713,15 @@ impl<'p> Engine<'p> {
                 fr.output = new;
             }
             fr.changed = false;
+            if self.exhausted.is_some() && self.replay.is_none() {
+                // Past the budget no fixed point iterates again: the time
+                // past the budget is one pass of each open body.
+                self.give_up_node(u, depth);
+                return None;
+            }
             // The nodes merged in the cycle are checked again (`cycle.rs`).
-            fr.pass += 1;
             let fr = &mut self.stack[depth];
+            fr.pass += 1;
             // Iterate: what was computed under the open fixed point is stale.
             let mut stale: Vec<UnitId> = fr.prov.drain(..).map(|p| p.2).collect();
             stale.sort_unstable();
@@ -737,7 +789,28 @@ impl<'p> Engine<'p> {
             parent.prov.extend(fr.prov);
             parent.prov.push((f, key.1, u, fr.min_dep));
         }
-        (result, u, false)
+        Some((result, u, false))
+    }
+
+    /// A recursive fixed point the budget ran out in (its head at `depth`,
+    /// unit `u`): it and everything provisional under it are dropped, and
+    /// the caller cuts the call off instead, which covers anything the
+    /// function may do.
+    fn give_up_node(&mut self, u: UnitId, depth: usize) {
+        let fr = self.stack.pop().expect("the head's frame");
+        let mut stale: Vec<UnitId> = fr.prov.iter().map(|p| p.2).collect();
+        stale.push(u);
+        if !self.rec_table.is_empty() {
+            self.rec_table.retain(|_, e| e.owner < depth);
+        }
+        stale.extend(self.drop_cycle(depth));
+        stale.sort_unstable();
+        stale.dedup();
+        for s in stale {
+            let pf = self.units[s as usize].func as usize;
+            self.per_func[pf] = self.per_func[pf].saturating_sub(1);
+            self.drop_unit(s);
+        }
     }
 
     /// A provisional unit of a stale iteration: keep the id, free the facts.
@@ -918,6 +991,16 @@ impl<'p> Engine<'p> {
     ) -> (State, Option<UnitId>, bool) {
         let Some((out, u, approx)) = self.invoke(fi, input.clone()) else {
             self.last_map = Vec::new();
+            let depth = self.stack.len();
+            if let Some((_, fis)) = self.deferred_cuts.as_mut().filter(|d| d.0 == depth) {
+                // The caller cuts this call off with the others of its site.
+                fis.push(fi);
+                let r = match mode {
+                    Callback::No => None,
+                    Callback::MayRun => Some(st),
+                };
+                return (r, None, false);
+            }
             let r = match mode {
                 Callback::No => self.cut_off_call(st, sc, fi, lhs, args),
                 Callback::MayRun => {
@@ -1105,6 +1188,7 @@ impl<'p> Hooks for Engine<'p> {
                 let lv = transfer::lvals(&mut self.locs, &st, sc, place);
                 let mut out: State = None;
                 let mut unknown = false;
+                let outer = self.defer_cuts();
                 for (t, _) in vals {
                     match self.locs.get(t).root.clone() {
                         Root::Func(name) => {
@@ -1127,6 +1211,11 @@ impl<'p> Hooks for Engine<'p> {
                         Root::Null | Root::Uninit | Root::Freed => {}
                         _ => unknown = true,
                     }
+                }
+                let cut = self.cut_deferred(outer);
+                if !cut.is_empty() {
+                    let r = self.cut_off_calls(st.clone(), sc, &cut, lhs.as_ref(), &args);
+                    merge_into(&mut out, &r);
                 }
                 if unknown {
                     let r = self.call_unknown(st, sc, stmt, lhs.as_ref(), &args);
@@ -1164,6 +1253,11 @@ impl<'p> Hooks for Engine<'p> {
         if let Some(top) = self.stack.last_mut() {
             top.wrote_symbolic = true;
         }
+    }
+
+    fn tick(&mut self) -> bool {
+        self.budget_tick();
+        !self.abandoning()
     }
 }
 

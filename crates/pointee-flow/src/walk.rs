@@ -20,6 +20,12 @@ pub(crate) trait Hooks {
     fn wild_store(&mut self) {}
     /// The body wrote into a symbolic location.
     fn wrote_symbolic(&mut self) {}
+    /// A basic statement is about to be transferred (the budget's clock);
+    /// `false`: the body is given up, the rest of it gives bottom (the
+    /// caller drops its result: `budget.rs`).
+    fn tick(&mut self) -> bool {
+        true
+    }
 }
 
 pub(crate) struct Walker<'a> {
@@ -69,6 +75,9 @@ impl<'a> Walker<'a> {
         match s {
             Stmt::Basic(id, b) => {
                 let mut st = st?;
+                if !h.tick() {
+                    return None;
+                }
                 if h.observing() {
                     h.observe(Point::Before(*id), &st);
                 }

@@ -88,7 +88,7 @@ impl Walker {
     fn new(f: &Function) -> Self {
         let mut addressed = Vec::new();
         let mut note = |rv: &Rvalue| {
-            if let Rvalue::AddrOf(p) | Rvalue::Offset(p, _) = rv {
+            if let Rvalue::AddrOf(p) | Rvalue::Offset(p, ..) = rv {
                 if let (Base::Var(v), false) = (&p.base, p.deref) {
                     addressed.push(*v);
                 }
