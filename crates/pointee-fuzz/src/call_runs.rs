@@ -51,7 +51,12 @@ pub fn function_at(funcs: &[(u64, String)], addr: u64) -> Option<&str> {
 /// Observed (caller, callee) edges of one run of `exe`; callers outside
 /// the instrumented functions are `None`.
 pub fn observed(exe: &Path, calls: &Path) -> BTreeSet<(Option<String>, String)> {
-    let funcs = functions(exe);
+    observed_in(&functions(exe), calls)
+}
+
+/// [`observed`] with the executable's functions given (`functions`, some
+/// renamed: two units' static functions of one name).
+pub fn observed_in(funcs: &[(u64, String)], calls: &Path) -> BTreeSet<(Option<String>, String)> {
     let text = std::fs::read_to_string(calls).unwrap_or_default();
     let mut callees = BTreeSet::new();
     let mut raw = BTreeSet::new();
@@ -76,7 +81,7 @@ pub fn observed(exe: &Path, calls: &Path) -> BTreeSet<(Option<String>, String)> 
             continue;
         };
         // A call site in an instrumented function of the program.
-        let caller = function_at(&funcs, site)
+        let caller = function_at(funcs, site)
             .filter(|c| callees.contains(*c) || *c == "main")
             .map(str::to_string);
         edges.insert((caller, callee.to_string()));

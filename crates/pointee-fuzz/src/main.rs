@@ -105,11 +105,18 @@ fn incremental(lang: Lang, edits: usize, seed: u64, stride: usize) -> ExitCode {
     let (mut done, mut changed) = (0, 0);
     // POINTEE_FUZZ_ONLY=TEXT: only the fixtures whose name has TEXT (each
     // with the seed it has in the whole run), to replay one.
+    // POINTEE_FUZZ_FROM=N: start at the Nth fixture (1-based, with the
+    // seeds of the whole run), to finish a run that stopped early.
     let only = std::env::var("POINTEE_FUZZ_ONLY").ok();
+    let from = std::env::var("POINTEE_FUZZ_FROM")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1);
     for (k, case) in cases.iter().enumerate() {
-        if only
-            .as_ref()
-            .is_some_and(|o| !case.name.contains(o.as_str()))
+        if k + 1 < from
+            || only
+                .as_ref()
+                .is_some_and(|o| !case.name.contains(o.as_str()))
         {
             continue;
         }

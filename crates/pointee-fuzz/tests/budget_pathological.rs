@@ -260,5 +260,89 @@ fn a_table_of_function_pointers_stops_at_the_step_budget_soundly() {
 
 #[test]
 fn a_long_function_stops_at_the_step_budget_soundly() {
-    check(long_function(), &[0, 1, 50]);
+    // At 50 steps nothing is cut off (its calls reuse a few units), and a
+    // run that cut nothing off is not partial (the engine's rule since
+    // main's `c30bd3f`).
+    check(long_function(), &[0, 1]);
+}
+
+/// bzip2's allocator hooks, small: `init` stores its defaults into the
+/// stream's function pointers and allocates through one, `end` frees
+/// through the other. Run, the program calls `init -> default_alloc` and
+/// `end -> default_release` (and nothing else through a pointer).
+const ALLOCATOR_HOOKS: &str = "\
+#include <stdlib.h>
+typedef struct Stream {
+  void *(*alloc)(void *opaque, int n);
+  void (*release)(void *opaque, void *p);
+  void *opaque;
+  void *state;
+} Stream;
+static void *default_alloc(void *opaque, int n) { return malloc(n); }
+static void default_release(void *opaque, void *p) { free(p); }
+int init(Stream *s) {
+  if (!s->alloc) s->alloc = default_alloc;
+  if (!s->release) s->release = default_release;
+  s->state = s->alloc(s->opaque, 16);
+  return s->state != 0;
+}
+void end(Stream *s) { s->release(s->opaque, s->state); }
+int main(void) {
+  Stream s = {0};
+  if (!init(&s)) return 1;
+  end(&s);
+  return 0;
+}
+";
+
+/// The call hierarchy's callees of `init` and `end` under a step budget.
+fn hook_callees(steps: Option<u64>) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let config = pointee_ide::Config {
+        c_budget_steps: steps,
+        ..Default::default()
+    };
+    let host = pointee_ide::AnalysisHost::with_files([("hooks.c", ALLOCATOR_HOOKS)], config);
+    let a = host.analysis();
+    let file = a.file_id("hooks.c").unwrap();
+    let callees = |f: &str| -> Vec<String> {
+        let mut v: Vec<String> = a
+            .outgoing_calls(file, f)
+            .unwrap()
+            .into_iter()
+            .map(|l| l.item.name)
+            .collect();
+        v.sort();
+        v
+    };
+    let incomplete = a
+        .c_partial()
+        .unwrap()
+        .map(|p| p.incomplete.iter().map(|n| n.to_string()).collect())
+        .unwrap_or_default();
+    (callees("init"), callees("end"), incomplete)
+}
+
+/// The class of bzip2's and zlib's missed edges under a budget
+/// (docs/reliability.md, "Call graphs of real programs under a budget"):
+/// a call through a function pointer in a function the budget stopped the
+/// run before analysing. Unanalysed, its indirect calls may reach any
+/// function whose address escaped, but the call graph lists none of them.
+#[test]
+fn the_call_graph_of_a_function_the_budget_did_not_analyse_keeps_its_indirect_callees() {
+    let (init, end, incomplete) = hook_callees(None);
+    assert_eq!(init, ["default_alloc"]);
+    assert_eq!(end, ["default_release"]);
+    assert!(incomplete.is_empty());
+    // At 0 steps every call of `main` is cut off: `init` and `end` are not
+    // analysed, and the run says so.
+    let (init, end, incomplete) = hook_callees(Some(0));
+    assert_eq!(
+        incomplete,
+        ["default_alloc", "default_release", "end", "init"]
+    );
+    // FIXME(unsound, ENGINE): both lists are empty where the runs call
+    // `init -> default_alloc` and `end -> default_release`; each should
+    // hold every function whose address escaped (at least those two).
+    assert_eq!(init, Vec::<String>::new());
+    assert_eq!(end, Vec::<String>::new());
 }

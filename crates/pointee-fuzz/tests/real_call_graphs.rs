@@ -10,13 +10,18 @@
 //!
 //! Needs gcc, nm and the sources (fetched through a throw-away Cargo
 //! project, as `tests/real/smoke.sh` does); without them it skips with a
-//! message, unless `CI` is set. Documented long runs (ignored by `cargo
-//! test`); the figures are in docs/reliability.md.
+//! message, unless `CI` is set. In `cargo test`: bzip2 and zlib, the
+//! whole program under a step budget (a partial result, sound by design:
+//! what the run did not finish is unknown code). Long runs (ignored by
+//! `cargo test`: `-- --ignored --nocapture NAME`): the whole programs
+//! without a budget, and Lua; `POINTEE_REAL_BUDGET_STEPS` (a number or
+//! `none`), `POINTEE_REAL_BUDGET_MS` and `POINTEE_REAL_MAX_MEMORY_MB` set
+//! any run's budget. The figures are in docs/reliability.md.
 //! `POINTEE_REAL_EDGES_ONLY=1` builds, runs and counts the observed edges
-//! without asking pointee (whose side of these programs does not finish
-//! yet: issue 10); `POINTEE_REAL_EDGES=FILE` writes the edges to FILE.
+//! without asking pointee; `POINTEE_REAL_EDGES=FILE` writes the edges to
+//! FILE.
 
-use pointee_fuzz::call_runs::{functions, have, observed, recorder};
+use pointee_fuzz::call_runs::{functions, have, observed_in, recorder};
 use pointee_ide::{AnalysisHost, CModel, Change, Config};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -126,12 +131,39 @@ fn sources(real: &Real, work: &Path) -> Option<PathBuf> {
     ok.then(find).flatten()
 }
 
+/// The analysis's settings: the step budget `steps` unless
+/// `POINTEE_REAL_BUDGET_STEPS` says otherwise (`none`: no step budget),
+/// the time budget of `POINTEE_REAL_BUDGET_MS` and the memory ceiling of
+/// `POINTEE_REAL_MAX_MEMORY_MB` (as `--budget-steps`, `--budget-ms` and
+/// `--max-memory-mb`). A run stopped at its budget is sound by design:
+/// what it did not finish is unknown code.
+fn budget(steps: Option<u64>) -> Config {
+    let var = |name: &str| {
+        std::env::var(name).ok().map(|v| {
+            (v != "none").then(|| {
+                v.parse::<u64>()
+                    .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
+            })
+        })
+    };
+    Config {
+        c_budget_steps: var("POINTEE_REAL_BUDGET_STEPS").unwrap_or(steps),
+        c_budget_ms: var("POINTEE_REAL_BUDGET_MS").flatten(),
+        c_max_memory_mb: var("POINTEE_REAL_MAX_MEMORY_MB").flatten(),
+        ..Config::default()
+    }
+}
+
 /// A program built with the recorder, in its own folder.
 struct Built {
     work: PathBuf,
     dir: PathBuf,
     exe: PathBuf,
-    /// Each function the program defines -> the unit defining it.
+    /// The executable's functions by address, a static function defined
+    /// by several units named as pointee names it (`name@unit`).
+    funcs: Vec<(u64, String)>,
+    /// Each function the program defines (by that name) -> the unit
+    /// defining it.
     unit_of: BTreeMap<String, String>,
 }
 
@@ -208,7 +240,8 @@ fn build(real: &Real) -> Option<Built> {
         "gcc: {}",
         String::from_utf8_lossy(&cc.stderr)
     );
-    let mut unit_of = BTreeMap::new();
+    // Each name -> the units defining it, in link order.
+    let mut units_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for u in &units {
         let obj = work.join(u.replace(".c", ".o"));
         let cc = Command::new("gcc")
@@ -222,13 +255,46 @@ fn build(real: &Real) -> Option<Built> {
             .unwrap();
         assert!(cc.status.success(), "gcc -c {u}");
         for (_, name) in functions(&obj) {
-            unit_of.insert(name, dir.join(u).to_string_lossy().into_owned());
+            units_of
+                .entry(name)
+                .or_default()
+                .push(dir.join(u).to_string_lossy().into_owned());
         }
     }
+    // A name several units define (bzip2.c's and bzlib.c's static
+    // `myfeof`) is pointee's `name@unit`: the linker lays the units' code
+    // out in the order given, so the k-th of its addresses is the k-th
+    // unit's.
+    let mut funcs = functions(&exe);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, name) in &mut funcs {
+        let Some(units) = units_of.get(name.as_str()).filter(|u| u.len() > 1) else {
+            continue;
+        };
+        let k = seen.entry(name.clone()).or_default();
+        assert!(*k < units.len(), "{name}: more copies than units define");
+        *name = format!("{name}@{}", units[*k]);
+        *k += 1;
+    }
+    let unit_of = units_of
+        .into_iter()
+        .flat_map(|(name, units)| {
+            let one = units.len() == 1;
+            units.into_iter().map(move |u| {
+                let key = if one {
+                    name.clone()
+                } else {
+                    format!("{name}@{u}")
+                };
+                (key, u)
+            })
+        })
+        .collect();
     Some(Built {
         work,
         dir,
         exe,
+        funcs,
         unit_of,
     })
 }
@@ -276,14 +342,20 @@ impl Built {
                 r.args,
                 self.exe.display()
             );
-            edges.extend(observed(&self.exe, &calls));
+            edges.extend(observed_in(&self.funcs, &calls));
         }
         edges
     }
 
     /// Checks the observed edges against pointee's call graph of the
     /// program its model names; prints the figures.
-    fn check(&self, name: &str, runs: usize, edges: &BTreeSet<(Option<String>, String)>) {
+    fn check(
+        &self,
+        name: &str,
+        runs: usize,
+        edges: &BTreeSet<(Option<String>, String)>,
+        config: Config,
+    ) {
         // Here, with every run's edges (a test may observe more than once).
         if let Some(out) = std::env::var_os("POINTEE_REAL_EDGES") {
             let text: String = edges
@@ -324,13 +396,21 @@ impl Built {
         let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
         let model = CModel::read(&root, &listing, &mut read).expect("the model reads");
         let mut host = AnalysisHost::with_system(Arc::new(pointee_lsp::disk::Disk));
-        let mut change = Change::of_files(files, Config::default());
+        let mut change = Change::of_files(files, config);
         change.set_c_model(Some(model));
         host.apply_change(change);
         let a = host.analysis();
         let started = std::time::Instant::now();
+        let partial = a.c_partial().unwrap();
+        let incomplete: BTreeSet<String> = partial
+            .iter()
+            .flat_map(|p| p.incomplete.iter().map(|n| n.to_string()))
+            .collect();
         let (mut checked, mut outside) = (0, 0);
         let mut missed = Vec::new();
+        // Missed edges whose caller the budget stopped the run before
+        // finishing (indirect calls: direct ones are always edges).
+        let mut unfinished = Vec::new();
         let mut outgoing = BTreeMap::new();
         for (caller, callee) in edges {
             let (Some(caller), true) = (caller, self.unit_of.contains_key(callee)) else {
@@ -351,14 +431,30 @@ impl Built {
                     .collect::<BTreeSet<String>>()
             });
             if !links.contains(callee) {
-                missed.push(format!("{caller} -> {callee}"));
+                let edge = format!("{caller} -> {callee}");
+                if incomplete.contains(caller) {
+                    unfinished.push(edge);
+                } else {
+                    missed.push(edge);
+                }
             }
         }
         eprintln!(
             "{name}: {checked} edges between program functions checked, {outside} from or to \
-             outside the program, {} missed; pointee's call graph took {:.1} s",
-            missed.len(),
-            started.elapsed().as_secs_f64()
+             outside the program, {} missed ({} of them by callers not finished); pointee's \
+             call graph took {:.1} s; {}",
+            missed.len() + unfinished.len(),
+            unfinished.len(),
+            started.elapsed().as_secs_f64(),
+            match &partial {
+                Some(p) => format!(
+                    "stopped at its budget ({}, {} steps), {} functions not finished",
+                    p.spent,
+                    p.steps,
+                    p.incomplete.len()
+                ),
+                None => "finished".to_string(),
+            }
         );
         assert!(checked >= 50, "too little checked: {checked} edges");
         assert!(
@@ -366,15 +462,38 @@ impl Built {
             "edges pointee's call graph misses:\n{}",
             missed.join("\n")
         );
+        // FIXME(unsound, ENGINE): a function the budget stopped the run
+        // before analysing lists no callee at its calls through pointers,
+        // where it may call any function whose address escaped (the class's
+        // test: budget_pathological.rs's
+        // `the_call_graph_of_a_function_the_budget_did_not_analyse_keeps_its_indirect_callees`).
+        // These must be none too once that is fixed.
+        for edge in &unfinished {
+            eprintln!("{name}: missed, caller not finished (FIXME): {edge}");
+        }
+        assert!(
+            partial.is_some() || unfinished.is_empty(),
+            "a run that finished has no function it did not finish"
+        );
     }
 }
 
-// Long runs, not CI: pointee's side of these programs has not finished yet
-// (docs/reliability.md). Run one with
-// `cargo test --release -p pointee-fuzz --test real_call_graphs -- --ignored --nocapture NAME`.
+/// The step budget of the runs in `cargo test`: bzip2 and zlib stop at it
+/// within seconds (a debug build); whole, they do not finish yet.
+const CI_STEPS: u64 = 1000;
+
+#[test]
+fn every_observed_call_edge_of_bzip2_is_in_its_call_graph_under_a_step_budget() {
+    bzip2(Some(CI_STEPS));
+}
+
 #[test]
 #[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet"]
 fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
+    bzip2(None);
+}
+
+fn bzip2(steps: Option<u64>) {
     let Some(b) = build(&BZIP2) else { return };
     // Real work: a file of text, repeats and noise.
     let mut data = Vec::new();
@@ -407,12 +526,21 @@ fn every_observed_call_edge_of_bzip2_is_in_pointees_call_graph() {
         (run(&["-tvv", "in.bz2"], None), 0),
     ];
     edges.extend(b.observe(&rest));
-    b.check("bzip2", compress.len() + rest.len(), &edges);
+    b.check("bzip2", compress.len() + rest.len(), &edges, budget(steps));
+}
+
+#[test]
+fn every_observed_call_edge_of_zlib_is_in_its_call_graph_under_a_step_budget() {
+    zlib(Some(CI_STEPS));
 }
 
 #[test]
 #[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet"]
 fn every_observed_call_edge_of_zlib_is_in_pointees_call_graph() {
+    zlib(None);
+}
+
+fn zlib(steps: Option<u64>) {
     let Some(b) = build(&ZLIB) else { return };
     // zlib_main compresses and decompresses a file in memory (deflate at
     // level 9, inflate) and through gzip files (gzwrite, gzread): its
@@ -442,7 +570,7 @@ fn every_observed_call_edge_of_zlib_is_in_pointees_call_graph() {
         (run(&["empty"], None), 0),
     ];
     let edges = b.observe(&runs);
-    b.check("zlib", runs.len(), &edges);
+    b.check("zlib", runs.len(), &edges, budget(steps));
 }
 
 /// Lua's workload: closures, coroutines, metatables, `pcall` and `error`
@@ -521,7 +649,8 @@ assert(math.max(3, 9, 4) == 9 and math.floor(3.7) == 3 and utf8.char(72, 105) ==
 "#;
 
 #[test]
-#[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet"]
+#[ignore = "a long run (docs/reliability.md): pointee's side does not finish yet, and at a \
+            budget of 1,000 steps it runs for minutes past it"]
 fn every_observed_call_edge_of_lua_is_in_pointees_call_graph() {
     let Some(b) = build(&LUA) else { return };
     let runs = [
@@ -540,5 +669,5 @@ fn every_observed_call_edge_of_lua_is_in_pointees_call_graph() {
         (run(&["return +"], None), 1),
     ];
     let edges = b.observe(&runs);
-    b.check("lua", runs.len(), &edges);
+    b.check("lua", runs.len(), &edges, budget(None));
 }
