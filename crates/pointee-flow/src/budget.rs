@@ -40,10 +40,11 @@ const LOOK_EVERY_STATEMENTS: u32 = 8;
 const PROBE_EVERY: Duration = Duration::from_millis(20);
 
 /// Past the budget, the open bodies finish their pass for at most this
-/// many statements (deterministic: what step-budget tests see) ...
+/// many statements (deterministic: all a step budget allows) ...
 const GRACE_STATEMENTS: u64 = 5_000;
-/// ... or this share of the time the run took until then (at least
-/// [`GRACE_MIN`]); then every open body is given up.
+/// ... or, past a time or memory limit, this share of the time the run
+/// took until then (at least [`GRACE_MIN`]); then every open body is given
+/// up.
 const GRACE_SHARE: u32 = 4;
 const GRACE_MIN: Duration = Duration::from_millis(100);
 
@@ -146,10 +147,13 @@ impl Engine<'_> {
         }
         if self.exhausted.is_some() {
             self.past_budget += 1;
+            // A step budget's grace is counted in statements only, so that
+            // a step-budget run gives the same result under any load.
             let late = self.past_budget > GRACE_STATEMENTS
-                || self
-                    .past_budget
-                    .is_multiple_of(LOOK_EVERY_STATEMENTS as u64)
+                || self.exhausted != Some(Spent::Steps)
+                    && self
+                        .past_budget
+                        .is_multiple_of(LOOK_EVERY_STATEMENTS as u64)
                     && self.started.elapsed() > self.spent_time + self.grace();
             if late {
                 self.abandoned = true;

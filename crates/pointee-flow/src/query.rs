@@ -263,7 +263,9 @@ impl<'p> Analysis<'p> {
         Some(all)
     }
 
-    /// Names of the functions a call statement may call, over all contexts.
+    /// Names of the functions a call statement may call, over all contexts
+    /// (a function the budget left incomplete: also every callee its body
+    /// alone allows, [`Self::unfinished_call_edges`]).
     pub fn callees(&self, func: &str, stmt: StmtId) -> Vec<Name> {
         let mut out: Vec<Name> = Vec::new();
         for u in self.units_of(func) {
@@ -273,11 +275,34 @@ impl<'p> Analysis<'p> {
                 }
             }
         }
+        if self.is_incomplete(func) {
+            for (caller, s, callee, _) in self.unfinished_call_edges() {
+                if *caller == *func && s == stmt && !out.contains(&callee) {
+                    out.push(callee);
+                }
+            }
+        }
         out.sort();
         out
     }
 
-    /// Every resolved call of every analysed context, once: (caller, call
+    /// The calls of the functions the budget left incomplete, from their
+    /// bodies alone: a run of such a function in a context the analysis
+    /// did not finish may make any of them (`refs::static_call_edges`).
+    fn unfinished_call_edges(&self) -> Vec<(Name, StmtId, Name, bool)> {
+        if !self.incomplete.contains(&true) {
+            return Vec::new();
+        }
+        let e = &self.engine;
+        let name = |f: u32| e.prog.functions[f as usize].name.clone();
+        crate::refs::static_call_edges(e.prog, &e.locs, &e.scans, &self.incomplete)
+            .into_iter()
+            .map(|(caller, stmt, callee, indirect)| (name(caller), stmt, name(callee), indirect))
+            .collect()
+    }
+
+    /// Every resolved call of every analysed context, and the calls the
+    /// bodies of incomplete functions allow, once: (caller, call
     /// statement, callee, through a function pointer), sorted. One pass over
     /// the units (asking `callees` per call scans them per call).
     pub fn call_edges(&self) -> Vec<(Name, StmtId, Name, bool)> {
@@ -291,6 +316,7 @@ impl<'p> Analysis<'p> {
                 out.push((caller.clone(), *stmt, callee.clone(), edge.indirect));
             }
         }
+        out.extend(self.unfinished_call_edges());
         out.sort();
         out.dedup();
         out

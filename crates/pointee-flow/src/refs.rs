@@ -13,7 +13,7 @@
 use crate::fxhash::FxHashMap as HashMap;
 use crate::library::{self, Effect};
 use crate::loc::{LocId, Locs};
-use pointee_ir::{Base, Basic, Callee, GlobalKind, Place, Program, Rvalue, Stmt};
+use pointee_ir::{Base, Basic, Callee, GlobalKind, Place, Program, Rvalue, Stmt, StmtId};
 
 struct Scan<'a> {
     globals: &'a HashMap<pointee_ir::Name, u32>,
@@ -293,12 +293,21 @@ pub fn global_refs(prog: &Program, locs: &mut Locs, scans: &[FuncScan]) -> Refs 
 /// callback library calls reach.
 fn call_graph(prog: &Program, locs: &Locs, scans: &[FuncScan]) -> Vec<Vec<u32>> {
     let n = prog.functions.len();
-    let mut calls: Vec<Vec<u32>> = Vec::with_capacity(n + 1);
-    let mut taken: Vec<u32> = Vec::new();
-    for s in scans {
-        calls.push(s.calls.clone());
-        taken.extend(s.taken.iter().copied());
+    let mut calls: Vec<Vec<u32>> = scans.iter().map(|s| s.calls.clone()).collect();
+    calls.push(address_taken(prog, locs, scans));
+    for fi in 0..n {
+        if scans[fi].any_call {
+            calls[fi].push(n as u32);
+        }
     }
+    calls
+}
+
+/// The functions whose address is taken anywhere (bodies and global
+/// initialisers), sorted: what a call through a pointer, unknown code or a
+/// callback library call may reach.
+fn address_taken(prog: &Program, locs: &Locs, scans: &[FuncScan]) -> Vec<u32> {
+    let mut taken: Vec<u32> = scans.iter().flat_map(|s| s.taken.iter().copied()).collect();
     for g in &prog.globals {
         for init in &g.init {
             for v in &init.values {
@@ -312,13 +321,67 @@ fn call_graph(prog: &Program, locs: &Locs, scans: &[FuncScan]) -> Vec<Vec<u32>> 
     }
     taken.sort();
     taken.dedup();
-    calls.push(taken);
-    for fi in 0..n {
-        if scans[fi].any_call {
-            calls[fi].push(n as u32);
+    taken
+}
+
+/// The calls of the functions marked in `funcs`, from their bodies alone:
+/// (caller, call statement, callee, through a pointer). A direct call
+/// names its callee; a call through a pointer, to unknown code or to a
+/// library function that takes callbacks may reach every address-taken
+/// function. What a partial run answers for the functions it did not
+/// finish (`query.rs`): sound for any context, whatever the budget cut.
+pub fn static_call_edges(
+    prog: &Program,
+    locs: &Locs,
+    scans: &[FuncScan],
+    funcs: &[bool],
+) -> Vec<(u32, StmtId, u32, bool)> {
+    let taken = address_taken(prog, locs, scans);
+    let mut out = Vec::new();
+    for (fi, f) in prog.functions.iter().enumerate() {
+        if !funcs.get(fi).copied().unwrap_or(false) {
+            continue;
+        }
+        for_each_call(&f.body, &mut |stmt, callee| {
+            let reach_any = match callee {
+                Callee::Direct(n) => match locs.func_index.get(n) {
+                    Some(&c) => {
+                        out.push((fi as u32, stmt, c, false));
+                        false
+                    }
+                    None => {
+                        !library::is_alias_check(n)
+                            && matches!(library::effect(n), None | Some(Effect::Callback { .. }))
+                    }
+                },
+                Callee::Indirect(_) | Callee::Virtual { .. } => true,
+            };
+            if reach_any {
+                out.extend(taken.iter().map(|&c| (fi as u32, stmt, c, true)));
+            }
+        });
+    }
+    out
+}
+
+/// Calls `f` on every call statement of a body, nested ones included.
+fn for_each_call(body: &[Stmt], f: &mut impl FnMut(StmtId, &Callee)) {
+    for s in body {
+        match s {
+            Stmt::Basic(id, Basic::Call { callee, .. }) => f(*id, callee),
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_call(then_branch, f);
+                for_each_call(else_branch, f);
+            }
+            Stmt::Loop { body } => for_each_call(body, f),
+            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| for_each_call(a, f)),
+            _ => {}
         }
     }
-    calls
 }
 
 /// The functions `seeds` (or anything they may call, through function
