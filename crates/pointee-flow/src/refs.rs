@@ -342,7 +342,10 @@ pub fn static_call_edges(
         if !funcs.get(fi).copied().unwrap_or(false) {
             continue;
         }
-        for_each_call(&f.body, &mut |stmt, callee| {
+        pointee_ir::for_each_basic(&f.body, &mut |stmt, b| {
+            let Basic::Call { callee, .. } = b else {
+                return;
+            };
             let reach_any = match callee {
                 Callee::Direct(n) => match locs.func_index.get(n) {
                     Some(&c) => {
@@ -362,26 +365,6 @@ pub fn static_call_edges(
         });
     }
     out
-}
-
-/// Calls `f` on every call statement of a body, nested ones included.
-fn for_each_call(body: &[Stmt], f: &mut impl FnMut(StmtId, &Callee)) {
-    for s in body {
-        match s {
-            Stmt::Basic(id, Basic::Call { callee, .. }) => f(*id, callee),
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                for_each_call(then_branch, f);
-                for_each_call(else_branch, f);
-            }
-            Stmt::Loop { body } => for_each_call(body, f),
-            Stmt::Switch { arms, .. } => arms.iter().for_each(|a| for_each_call(a, f)),
-            _ => {}
-        }
-    }
 }
 
 /// The functions `seeds` (or anything they may call, through function
