@@ -26,6 +26,7 @@ pub fn c_settings(config: &Config, program: &pointee_ir::Program) -> pointee_flo
                 .unwrap_or(crate::DEFAULT_MAX_MEMORY_MB),
         ),
         memory_probe: pointee_flow::MemoryProbe(Some(Arc::new(resident_mb))),
+        copy_facts: None,
     };
     s.entries = config.c_entries.as_ref().map(|patterns| {
         program

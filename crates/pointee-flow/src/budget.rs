@@ -58,7 +58,16 @@ pub struct Budget {
     /// The process's resident memory, in MB, as `memory_probe` reports it.
     pub memory_mb: Option<u64>,
     pub memory_probe: MemoryProbe,
+    /// Facts one copy of memory (`memcpy`, `realloc`) may build before it
+    /// is collapsed (`Engine::copy_contents`); `None`: [`COPY_FACTS`].
+    pub copy_facts: Option<usize>,
 }
+
+/// The facts one copy of memory builds at most, by default: a wide copy
+/// (every region of many sources onto many destinations) past it is
+/// collapsed soundly rather than built in one vector, which the memory
+/// ceiling, looked at between statements, cannot stop.
+pub const COPY_FACTS: usize = 1 << 22;
 
 /// Reports the process's resident memory in MB (given by the caller: the
 /// engine does no I/O). Settings that differ only in it are equal.

@@ -277,6 +277,11 @@ impl<'p> Engine<'p> {
             Default::default();
         let mut copied: crate::fxhash::FxHashSet<(LocId, LocId)> = Default::default();
         let mut adds: Vec<Fact> = Vec::new();
+        let cap = self
+            .settings
+            .budget
+            .copy_facts
+            .unwrap_or(crate::budget::COPY_FACTS);
         for (base, lands, kinds) in &regions {
             let bd = self.locs.get(*base);
             let (root, depth) = (bd.root_id, bd.path.len());
@@ -309,9 +314,28 @@ impl<'p> Engine<'p> {
                         });
                     }
                 }
+                if adds.len() > cap {
+                    drop(adds);
+                    return self.copy_collapsed(st, &dsts, &regions);
+                }
             }
         }
         st.add_weak(adds);
+    }
+
+    /// A copy too wide to build fact by fact: what the sources reach
+    /// escapes, and every pointer the destinations reach may point to
+    /// `unknown` (which stands for every escaped object) afterwards. Sound
+    /// for any copy of these sources onto these destinations, and as
+    /// cheap as one pass of unknown code.
+    fn copy_collapsed(
+        &mut self,
+        st: &mut Facts,
+        dsts: &[LocId],
+        regions: &[(LocId, Lands, Vec<Up>)],
+    ) {
+        self.escape_reachable(st, regions.iter().map(|r| r.0).collect());
+        self.clobber_reachable(st, dsts.to_vec());
     }
 
     /// The pointer locations a memory set from `d` onward may overwrite.

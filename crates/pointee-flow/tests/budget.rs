@@ -124,40 +124,114 @@ fn partial_runs_never_answer_sharper_than_full_ones() {
             partial_runs += 1;
             assert_eq!(partial.spent, Spent::Steps);
             assert_eq!(partial.steps, n, "{name}: stopped at its budget");
-            for ((f, s, x, y), want) in checks(p).iter().zip(&full_checks) {
-                let got = a.alias(f, Point::Before(*s), x, y);
-                let ok = got == *want || got == Alias::May;
-                if !ok {
-                    failures.push(format!(
-                        "{name}: budget {n}: {f} s{}: {got:?}, full {want:?}",
-                        s.0
-                    ));
-                }
-            }
-            for ((what, got), (_, want)) in answers(&mut a, p).iter().zip(&full_answers) {
-                let (Some(want), Some(got)) = (want, got) else {
-                    continue;
-                };
-                let unknown = got.iter().any(|t| t.0 == a.name(UNKNOWN));
-                for (t, d) in want {
-                    let same = got.iter().find(|g| &g.0 == t);
-                    if same.is_none() && !unknown {
-                        failures.push(format!("{name}: budget {n}: {what}: lost {t}"));
-                    }
-                    if same.is_some_and(|g| g.1 && !d) {
-                        failures.push(format!("{name}: budget {n}: {what}: {t} definite"));
-                    }
-                }
-                for (t, d) in got {
-                    if *d && !want.contains(&(t.clone(), true)) {
-                        failures.push(format!("{name}: budget {n}: {what}: {t} definite"));
-                    }
-                }
-            }
+            let label = format!("{name}: budget {n}");
+            never_sharper(
+                &label,
+                &mut a,
+                p,
+                &full_checks,
+                &full_answers,
+                &mut failures,
+            );
             n = if n < 8 { n + 1 } else { n * 2 };
         }
     }
     assert!(partial_runs > 50, "only {partial_runs} partial runs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Checks that `a`'s answers are never sharper than the full run's: every
+/// alias verdict the same or `may`, every target kept (or `unknown`
+/// there), nothing definite the full run does not make definite.
+fn never_sharper(
+    label: &str,
+    a: &mut Analysis<'_>,
+    p: &Program,
+    full_checks: &[Alias],
+    full_answers: &Answers,
+    failures: &mut Vec<String>,
+) {
+    for ((f, s, x, y), want) in checks(p).iter().zip(full_checks) {
+        let got = a.alias(f, Point::Before(*s), x, y);
+        let ok = got == *want || got == Alias::May;
+        if !ok {
+            failures.push(format!("{label}: {f} s{}: {got:?}, full {want:?}", s.0));
+        }
+    }
+    for ((what, got), (_, want)) in answers(a, p).iter().zip(full_answers) {
+        let (Some(want), Some(got)) = (want, got) else {
+            continue;
+        };
+        let unknown = got.iter().any(|t| t.0 == a.name(UNKNOWN));
+        for (t, d) in want {
+            let same = got.iter().find(|g| &g.0 == t);
+            if same.is_none() && !unknown {
+                failures.push(format!("{label}: {what}: lost {t}"));
+            }
+            if same.is_some_and(|g| g.1 && !d) {
+                failures.push(format!("{label}: {what}: {t} definite"));
+            }
+        }
+        for (t, d) in got {
+            if *d && !want.contains(&(t.clone(), true)) {
+                failures.push(format!("{label}: {what}: {t} definite"));
+            }
+        }
+    }
+}
+
+/// A copy of memory too wide to build fact by fact is collapsed
+/// (`copy_facts`): at a cap of 0 every `memcpy`, `memmove` and `realloc` of
+/// the fixtures is, and every answer stays sound (the full run's or less
+/// sharp).
+#[test]
+fn collapsed_copies_never_answer_sharper_than_full_ones() {
+    let mut failures = Vec::new();
+    let mut copies = 0;
+    let mut changed = 0;
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if !["memcpy", "memmove", "realloc"]
+            .iter()
+            .any(|c| text.contains(c))
+        {
+            continue;
+        }
+        let Ok(lowered) = pointee_c::lower(&[(&name, &text)]) else {
+            continue;
+        };
+        let p = &lowered.program;
+        copies += 1;
+        let mut full = pointee_flow::analyze(p, Settings::default());
+        let full_answers = answers(&mut full, p);
+        let full_checks: Vec<Alias> = checks(p)
+            .iter()
+            .map(|(f, s, x, y)| full.alias(f, Point::Before(*s), x, y))
+            .collect();
+        let collapsed = Settings {
+            budget: Budget {
+                copy_facts: Some(0),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut a = pointee_flow::analyze(p, collapsed);
+        assert!(
+            a.partial().is_none(),
+            "{name}: a collapsed copy is not a cut"
+        );
+        if answers(&mut a, p) != full_answers {
+            changed += 1;
+        }
+        never_sharper(&name, &mut a, p, &full_checks, &full_answers, &mut failures);
+    }
+    assert!(copies >= 5, "only {copies} fixtures copy memory");
+    // The cap took effect: collapsing made some answers less sharp.
+    assert!(
+        changed >= 3,
+        "collapsing changed only {changed} of {copies}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
