@@ -275,9 +275,12 @@ impl<'p> Analysis<'p> {
                 }
             }
         }
-        if self.is_incomplete(func) {
-            for (caller, s, callee, _) in self.unfinished_call_edges() {
-                if *caller == *func && s == stmt && !out.contains(&callee) {
+        if let Some(fi) = self.func_index(func).filter(|_| self.is_incomplete(func)) {
+            // This one body only: a hover asks per call.
+            let mut only = vec![false; self.incomplete.len()];
+            only[fi as usize] = true;
+            for (_, s, callee, _) in self.unfinished_call_edges(&only) {
+                if s == stmt && !out.contains(&callee) {
                     out.push(callee);
                 }
             }
@@ -286,16 +289,17 @@ impl<'p> Analysis<'p> {
         out
     }
 
-    /// The calls of the functions the budget left incomplete, from their
-    /// bodies alone: a run of such a function in a context the analysis
-    /// did not finish may make any of them (`refs::static_call_edges`).
-    fn unfinished_call_edges(&self) -> Vec<(Name, StmtId, Name, bool)> {
-        if !self.incomplete.contains(&true) {
+    /// The calls of the functions marked in `funcs` (incomplete ones), from
+    /// their bodies alone: a run of such a function in a context the
+    /// analysis did not finish may make any of them
+    /// (`refs::static_call_edges`).
+    fn unfinished_call_edges(&self, funcs: &[bool]) -> Vec<(Name, StmtId, Name, bool)> {
+        if !funcs.contains(&true) {
             return Vec::new();
         }
         let e = &self.engine;
         let name = |f: u32| e.prog.functions[f as usize].name.clone();
-        crate::refs::static_call_edges(e.prog, &e.locs, &e.scans, &self.incomplete)
+        crate::refs::static_call_edges(e.prog, &e.locs, &e.scans, funcs)
             .into_iter()
             .map(|(caller, stmt, callee, indirect)| (name(caller), stmt, name(callee), indirect))
             .collect()
@@ -316,7 +320,7 @@ impl<'p> Analysis<'p> {
                 out.push((caller.clone(), *stmt, callee.clone(), edge.indirect));
             }
         }
-        out.extend(self.unfinished_call_edges());
+        out.extend(self.unfinished_call_edges(&self.incomplete));
         out.sort();
         out.dedup();
         out
