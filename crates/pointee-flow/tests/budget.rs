@@ -465,6 +465,18 @@ fn a_table_of_function_pointers_past_the_budget_is_cut_off_in_one_pass() {
     assert!(took.as_secs() < 60, "{took:?} for one cut-off call site");
 }
 
+/// `main` calls `f` first (the call a budget of 0 steps cuts off), then
+/// walks `n` assignments.
+fn call_then_long_body(n: usize) -> String {
+    let mut text = String::from("int x, y; int *g;\nvoid f(int **p) { *p = &y; }\n");
+    text.push_str("int main(void) { int *q = &x; f(&q);\n");
+    for _ in 0..n {
+        text.push_str("  q = &x;\n");
+    }
+    text.push_str("  g = q; return 0; }\n");
+    text
+}
+
 /// Past the budget the open bodies finish their pass only within a grace
 /// (statements, deterministic; or a share of the time): then they are
 /// given up, and what called them cuts the call off. Here `main`'s first
@@ -474,13 +486,7 @@ fn a_table_of_function_pointers_past_the_budget_is_cut_off_in_one_pass() {
 /// `--budget-ms 1000`) ran past 60 s.
 #[test]
 fn open_bodies_past_the_budget_are_given_up_after_a_grace() {
-    let mut text = String::from("int x, y; int *g;\nvoid f(int **p) { *p = &y; }\n");
-    text.push_str("int main(void) { int *q = &x; f(&q);\n");
-    for _ in 0..6000 {
-        text.push_str("  q = &x;\n");
-    }
-    text.push_str("  g = q; return 0; }\n");
-    let lowered = pointee_c::lower(&[("grace.c", &text)]).unwrap();
+    let lowered = pointee_c::lower(&[("grace.c", &call_then_long_body(6000))]).unwrap();
     let p = &lowered.program;
     let a = pointee_flow::analyze(p, steps(0));
     let partial = a.partial().expect("partial");
@@ -531,13 +537,7 @@ fn the_memory_ceiling_gives_no_grace() {
     assert!(a.is_incomplete("main") && a.is_incomplete("f"));
     // A step budget spent first: its grace (5,000 statements) would
     // cover 3,000 more, but the probe reports the ceiling reached.
-    let mut text = String::from("int x, y; int *g;\nvoid f(int **p) { *p = &y; }\n");
-    text.push_str("int main(void) { int *q = &x; f(&q);\n");
-    for _ in 0..3000 {
-        text.push_str("  q = &x;\n");
-    }
-    text.push_str("  g = q; return 0; }\n");
-    let lowered = pointee_c::lower(&[("grace.c", &text)]).unwrap();
+    let lowered = pointee_c::lower(&[("grace.c", &call_then_long_body(3000))]).unwrap();
     let p = &lowered.program;
     let a = pointee_flow::analyze(p, steps(0));
     assert_eq!(a.units_of("main").len(), 1, "within the step grace");
