@@ -169,8 +169,20 @@ fn shift_by(locs: &mut Locs, loc: LocId, i: Index, def: bool, stride: &Stride, o
     // The members of a struct the step may land inside; true when any.
     let inside = |locs: &mut Locs, out: &mut Locset| {
         let ty = locs.get(loc).ty.as_ref();
-        if !matches!(ty, Some(Type::Record(_))) || stride.leaves(ty) {
+        let Some(Type::Record(s)) = ty else {
             return false;
+        };
+        if stride.leaves(ty) {
+            return false;
+        }
+        // Steps by the size of a record the object cannot hold (a `Node *`
+        // on a `Table`, which only imprecision upstream puts there) land
+        // on no member a well-typed access reads.
+        if let Stride::Objects(r) = stride {
+            let s = s.clone();
+            if !locs.record_may_hold(&s, r) {
+                return false;
+            }
         }
         for m in locs.all_members(loc, None) {
             push(out, m, false);
