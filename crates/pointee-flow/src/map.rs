@@ -322,8 +322,14 @@ pub fn map_call_with(
         pending = next;
         for r in new_roots {
             let sym = sym_of[&r];
+            // Facts come by source: each source is renamed once.
+            let mut last: Option<(LocId, LocId)> = None;
             for f in root_facts(caller, locs, r) {
-                let s = locs.rebase(f.src, sym);
+                let s = match last {
+                    Some((src, s)) if src == f.src => s,
+                    _ => locs.rebase(f.src, sym),
+                };
+                last = Some((f.src, s));
                 pending.push((s, f.dst, f.def));
             }
         }
