@@ -72,9 +72,27 @@ where
         .custom_method("pointee/graph", Backend::graph)
         .finish();
     let (pipe_in, pipe_out) = tokio::io::duplex(1 << 20);
-    tokio::spawn(sanitize::pump(input, pipe_in));
-    Server::new(pipe_out, output, socket).serve(service).await;
+    let pump = tokio::spawn(sanitize::pump(input, pipe_in));
+    let server = Server::new(pipe_out, output, socket).serve(service);
+    tokio::pin!(server);
+    tokio::select! {
+        _ = &mut server => {}
+        end = pump => {
+            if matches!(end, Ok(sanitize::InputEnd::Exit)) {
+                // tower-lsp-server's `serve` waits for every handler still
+                // running, and one waiting on the client (which stops
+                // answering at `exit`) would never end: `exit` ends the
+                // server after a moment to flush what is ready.
+                let _ = tokio::time::timeout(EXIT_GRACE, server).await;
+            } else {
+                server.await;
+            }
+        }
+    }
 }
+
+/// How long the server may still write after `exit`.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 struct Shared {
     docs: Mutex<Docs>,
@@ -909,7 +927,10 @@ impl LanguageServer for Backend {
         lock(&self.shared.docs).rev += 1;
         self.schedule_analysis();
         if hints_before != hints_now {
-            let _ = self.client.inlay_hint_refresh().await;
+            // Not awaited here: a notification's handler never waits on
+            // the client (the next messages queue behind it).
+            let client = self.client.clone();
+            tokio::spawn(async move { client.inlay_hint_refresh().await });
         }
     }
 

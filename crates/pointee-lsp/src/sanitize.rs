@@ -12,8 +12,19 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 /// Largest message accepted (larger ones are skipped as malformed).
 const MAX_BODY: usize = 512 << 20;
 
-/// Copies framed messages from `input` to `output`, replacing bad ones.
-pub async fn pump<R, W>(mut input: R, mut output: W)
+/// How the input ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum InputEnd {
+    /// The client sent `exit`: the server must end now, whatever it still runs.
+    Exit,
+    /// The input closed (or failed, or the server stopped reading).
+    Closed,
+}
+
+/// Copies framed messages from `input` to `output`, replacing bad ones,
+/// until the client's `exit` (the last message a server reads) or the end of
+/// the input.
+pub async fn pump<R, W>(mut input: R, mut output: W) -> InputEnd
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -31,7 +42,9 @@ where
                 Ok(n) => buf.extend_from_slice(&chunk[..n]),
             }
         };
-        let Some(header_end) = header_end else { return };
+        let Some(header_end) = header_end else {
+            return InputEnd::Closed;
+        };
         let headers = String::from_utf8_lossy(&buf[..header_end]).into_owned();
         let len = headers.lines().find_map(|l| {
             let (k, v) = l.split_once(':')?;
@@ -45,21 +58,27 @@ where
             let next = find(&buf, b"Content-Length").unwrap_or(buf.len());
             buf.drain(..next);
             if write(&mut output, &malformed(None)).await.is_err() {
-                return;
+                return InputEnd::Closed;
             }
             continue;
         };
         buf.drain(..header_end + 4);
         while buf.len() < len {
             match input.read(&mut chunk).await {
-                Ok(0) | Err(_) => return,
+                Ok(0) | Err(_) => return InputEnd::Closed,
                 Ok(n) => buf.extend_from_slice(&chunk[..n]),
             }
         }
         let body: Vec<u8> = buf.drain(..len).collect();
-        let out = check(&body).unwrap_or_else(malformed);
+        let (out, exit) = match check(&body) {
+            Ok(checked) => (checked.text, checked.exit),
+            Err(bad) => (malformed(bad), false),
+        };
         if write(&mut output, &out).await.is_err() {
-            return;
+            return InputEnd::Closed;
+        }
+        if exit {
+            return InputEnd::Exit;
         }
     }
 }
@@ -74,9 +93,16 @@ async fn write<W: AsyncWrite + Unpin>(w: &mut W, body: &str) -> std::io::Result<
     w.flush().await
 }
 
-/// `Ok(body)` for a message the codec decodes; `Err(Some(id))` for an invalid
+/// A message the codec decodes.
+struct Checked {
+    text: String,
+    /// It is the `exit` notification.
+    exit: bool,
+}
+
+/// `Ok` for a message the codec decodes; `Err(Some(id))` for an invalid
 /// request with a usable id, `Err(None)` for anything else.
-fn check(body: &[u8]) -> Result<String, Option<Option<Value>>> {
+fn check(body: &[u8]) -> Result<Checked, Option<Option<Value>>> {
     let none: Option<Option<Value>> = None;
     let text = std::str::from_utf8(body).map_err(|_| none.clone())?;
     let v: Value = serde_json::from_str(text).map_err(|_| none.clone())?;
@@ -101,7 +127,10 @@ fn check(body: &[u8]) -> Result<String, Option<Option<Value>>> {
                 return Err(bad());
             }
         }
-        return Ok(text.to_string());
+        return Ok(Checked {
+            text: text.to_string(),
+            exit: m == "exit",
+        });
     }
     // A response to one of the server's requests.
     let has_result = obj.contains_key("result");
@@ -109,7 +138,10 @@ fn check(body: &[u8]) -> Result<String, Option<Option<Value>>> {
         e.get("code").is_some_and(|c| c.is_i64()) && e.get("message").is_some_and(|m| m.is_string())
     });
     if id.is_some() && (has_result ^ error_ok) {
-        return Ok(text.to_string());
+        return Ok(Checked {
+            text: text.to_string(),
+            exit: false,
+        });
     }
     if id.is_none() || id == Some(&Value::Null) {
         // Not a request and not a response we can match: nothing to answer.

@@ -1421,3 +1421,61 @@ async fn java_checker_diagnostics_are_published_and_unreachable_methods_are_fade
         assert_eq!(x["tags"], json!([1]), "DiagnosticTag::UNNECESSARY");
     }
 }
+
+/// `exit` ends the server even while a handler waits for an answer the
+/// client will never give: a client stops reading at `exit`. (tower-lsp-server
+/// waits for every running handler; found by the `lsp_requests` fuzz target,
+/// whose session stopped answering after `shutdown`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exit_ends_the_server_while_the_client_leaves_its_requests_unanswered() {
+    fn frame(v: Value) -> Vec<u8> {
+        let body = v.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+    let (client, server) = tokio::io::duplex(1 << 22);
+    let (sr, sw) = tokio::io::split(server);
+    let served = tokio::spawn(crate::serve(sr, sw));
+    let (mut read, mut write) = tokio::io::split(client);
+    // The server's output as it comes; nothing is ever answered.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    tokio::spawn(async move {
+        let mut chunk = vec![0u8; 1 << 16];
+        while let Ok(n @ 1..) = read.read(&mut chunk).await {
+            let _ = tx.send(String::from_utf8_lossy(&chunk[..n]).into_owned());
+        }
+    });
+    let mut out = String::new();
+    let inlay_refresh = json!({"workspace": {"inlayHint": {"refreshSupport": true}}});
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                            "params": {"processId": null, "capabilities": inlay_refresh}});
+    write.write_all(&frame(initialize)).await.unwrap();
+    while !out.contains("\"id\":1") {
+        out.push_str(&rx.recv().await.expect("an answer to initialize"));
+    }
+    for m in [
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        // The server asks the client to refresh its inlay hints.
+        json!({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+               "params": {"settings": {"pointee": {"inlayHints": {"enable": true}}}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+    ] {
+        write.write_all(&frame(m)).await.unwrap();
+    }
+    while !(out.contains("\"id\":2") && out.contains("workspace/inlayHint/refresh")) {
+        out.push_str(
+            &rx.recv()
+                .await
+                .expect("the shutdown answer and the refresh"),
+        );
+    }
+    write
+        .write_all(&frame(json!({"jsonrpc": "2.0", "method": "exit"})))
+        .await
+        .unwrap();
+    write.flush().await.unwrap();
+    // The input stays open, as a client's may: only `exit` ends the server.
+    // A guard against a hang, not a timing: the server ends at once.
+    let ended = tokio::time::timeout(Duration::from_secs(30), served).await;
+    assert!(ended.is_ok(), "the server did not end after `exit`");
+    drop(write);
+}
