@@ -27,6 +27,9 @@ pub struct Analysis<'p> {
     /// a scan of every unit each time was quadratic).
     callers: std::sync::OnceLock<Callers>,
     replays: HashMap<UnitId, HashMap<Point, Facts>>,
+    /// Per unit: its recorded site values answer for it
+    /// (`SiteRecord::answers_for`, asked once).
+    recorded: HashMap<UnitId, bool>,
     reuse: crate::reuse::Reuse,
     /// Per function: its answers miss contexts the budget cut off
     /// (`budget.rs`). Empty when the run finished.
@@ -73,6 +76,7 @@ impl<'p> Analysis<'p> {
             by_func,
             callers: Default::default(),
             replays: HashMap::default(),
+            recorded: HashMap::default(),
             reuse: Default::default(),
             incomplete,
         }
@@ -206,23 +210,10 @@ impl<'p> Analysis<'p> {
         };
         let mut out = Vec::new();
         for u in self.units_of(func) {
-            self.facts_at(u, point);
-            // Taken out of the replay for the lookup (no copy of the state:
-            // checkers ask at every dereference), then put back.
-            let st = self.replays.get_mut(&u).and_then(|m| m.remove(&point));
-            let targets = st.as_ref().map(|st| {
-                let owner = self.engine.prog.functions[fi as usize].name.clone();
-                let sc = Scope {
-                    func: fi,
-                    owner: &owner,
-                };
-                let mut v = transfer::rvals(&mut self.engine.locs, st, sc, rv);
-                v.sort();
-                v
-            });
-            if let (Some(st), Some(m)) = (st, self.replays.get_mut(&u)) {
-                m.insert(point, st);
-            }
+            let targets = match self.recorded_values(u, point, rv) {
+                Some(t) => t,
+                None => self.replayed_values(u, fi, point, rv),
+            };
             let targets = if self.incomplete.get(fi as usize) == Some(&true) {
                 // A context the budget cut off may reach the point with
                 // anything.
@@ -241,6 +232,48 @@ impl<'p> Analysis<'p> {
             out.push(ContextValues { unit: u, targets });
         }
         out
+    }
+
+    /// The values of `rv` at `point` of unit `u` as its run recorded them
+    /// at a checker site (`sites.rs`; `None`: not recorded there, or the
+    /// record does not answer for the unit: replay).
+    pub(crate) fn recorded_values(&mut self, u: UnitId, point: Point, rv: &Rvalue) -> Option<Option<Locset>> {
+        let Point::Before(stmt) = point else {
+            return None;
+        };
+        let unit = &self.engine.units[u as usize];
+        let record = unit.sites.as_ref()?;
+        let answers = *self
+            .recorded
+            .entry(u)
+            .or_insert_with(|| record.answers_for(unit));
+        if !answers {
+            return None;
+        }
+        record.values(stmt, rv).map(|v| v.cloned())
+    }
+
+    /// The values of `rv` at `point` of unit `u` (of function `fi`), from a
+    /// replay of the unit's body.
+    pub(crate) fn replayed_values(&mut self, u: UnitId, fi: u32, point: Point, rv: &Rvalue) -> Option<Locset> {
+        self.facts_at(u, point);
+        // Taken out of the replay for the lookup (no copy of the state:
+        // checkers ask at every dereference), then put back.
+        let st = self.replays.get_mut(&u).and_then(|m| m.remove(&point));
+        let targets = st.as_ref().map(|st| {
+            let owner = self.engine.prog.functions[fi as usize].name.clone();
+            let sc = Scope {
+                func: fi,
+                owner: &owner,
+            };
+            let mut v = transfer::rvals(&mut self.engine.locs, st, sc, rv);
+            v.sort();
+            v
+        });
+        if let (Some(st), Some(m)) = (st, self.replays.get_mut(&u)) {
+            m.insert(point, st);
+        }
+        targets
     }
 
     /// Merges per-context values: a target is definite only if definite in
