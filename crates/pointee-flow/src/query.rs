@@ -237,7 +237,12 @@ impl<'p> Analysis<'p> {
     /// The values of `rv` at `point` of unit `u` as its run recorded them
     /// at a checker site (`sites.rs`; `None`: not recorded there, or the
     /// record does not answer for the unit: replay).
-    pub(crate) fn recorded_values(&mut self, u: UnitId, point: Point, rv: &Rvalue) -> Option<Option<Locset>> {
+    pub(crate) fn recorded_values(
+        &mut self,
+        u: UnitId,
+        point: Point,
+        rv: &Rvalue,
+    ) -> Option<Option<Locset>> {
         let Point::Before(stmt) = point else {
             return None;
         };
@@ -255,7 +260,13 @@ impl<'p> Analysis<'p> {
 
     /// The values of `rv` at `point` of unit `u` (of function `fi`), from a
     /// replay of the unit's body.
-    pub(crate) fn replayed_values(&mut self, u: UnitId, fi: u32, point: Point, rv: &Rvalue) -> Option<Locset> {
+    pub(crate) fn replayed_values(
+        &mut self,
+        u: UnitId,
+        fi: u32,
+        point: Point,
+        rv: &Rvalue,
+    ) -> Option<Locset> {
         self.facts_at(u, point);
         // Taken out of the replay for the lookup (no copy of the state:
         // checkers ask at every dereference), then put back.

@@ -2,7 +2,9 @@
 //! object (a dereference `*p`, `p->f`, `p[i]`; a call through `fp`; an
 //! argument a library function dereferences, `pointee_flow::dereferenced_args`;
 //! the argument of `free`) is looked up in the engine's facts just before
-//! its statement, in every calling context that reaches it:
+//! its statement, in every calling context that reaches it (values the
+//! run recorded there, `pointee_flow::site_values`; a unit whose record
+//! does not answer is replayed):
 //!
 //! | the pointer may point to | code |
 //! |---|---|
