@@ -32,8 +32,9 @@ pub struct TypeInfo {
 pub struct TypeTests<'f> {
     facts: &'f Facts,
     /// Per program class: its subtypes, itself included (a bit set over
-    /// classes).
-    subtypes: FxHashMap<u32, Vec<u64>>,
+    /// classes), made when first asked (by class id: asked per object per
+    /// cast, a hash look-up was a fifth of the question's cost).
+    subtypes: Vec<Option<Box<[u64]>>>,
     /// Per library type (by type id): the program classes that declare it
     /// as a supertype, and their subtypes.
     implementors: FxHashMap<u32, Vec<u64>>,
@@ -47,7 +48,7 @@ impl<'f> TypeTests<'f> {
     pub fn new(facts: &'f Facts) -> TypeTests<'f> {
         TypeTests {
             facts,
-            subtypes: Default::default(),
+            subtypes: vec![None; facts.classes.len()],
             implementors: Default::default(),
         }
     }
@@ -105,9 +106,7 @@ impl<'f> TypeTests<'f> {
     /// The subtypes of program class `tc`, itself included.
     fn subtypes(&mut self, tc: u32) -> &[u64] {
         let facts = self.facts;
-        self.subtypes
-            .entry(tc)
-            .or_insert_with(|| facts.below(std::iter::once(tc)))
+        self.subtypes[tc as usize].get_or_insert_with(|| facts.below(std::iter::once(tc)).into())
     }
 
     /// The program classes that are subtypes of the library type `t`.

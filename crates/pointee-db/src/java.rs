@@ -260,7 +260,7 @@ pub fn java_outline(db: &dyn Db, file: SourceFile) -> Arc<pointee_java::FileOutl
 /// A Java file's classes as the class table holds them: position-free, so
 /// equal (and backdated) after an edit inside a body.
 #[salsa::tracked(returns(ref))]
-pub fn java_file_classes(db: &dyn Db, file: SourceFile) -> Arc<[pointee_java::ClassDecl]> {
+pub fn java_file_classes(db: &dyn Db, file: SourceFile) -> Arc<[Arc<pointee_java::ClassDecl>]> {
     java_outline(db, file).classes.clone().into()
 }
 
@@ -274,7 +274,7 @@ pub fn java_class_table(
 ) -> Arc<(pointee_java::ClassTable, Vec<(usize, usize)>)> {
     let files = java_files(db, project);
     outline_in_parallel(db, &files);
-    let classes: Vec<&[pointee_java::ClassDecl]> =
+    let classes: Vec<&[Arc<pointee_java::ClassDecl>]> =
         files.iter().map(|&f| &**java_file_classes(db, f)).collect();
     Arc::new(pointee_java::class_table_of(&classes))
 }
@@ -359,7 +359,8 @@ pub fn java_class_versions(db: &dyn Db, project: Project) -> Arc<ClassVersions> 
     for c in &table.0.classes {
         let old = last.and_then(|(t, v)| Some((t.0.get(&c.name)?, v.0.get(&c.name)?)));
         let (decl, full) = match old {
-            Some((o, &(decl, full))) if o == c => (decl, full),
+            // Shared with the last table when the unit was not outlined again.
+            Some((o, &(decl, full))) if std::ptr::eq(o, &**c) || *o == **c => (decl, full),
             Some((o, &(decl, _))) if o.origin != c.origin && same_but_origin(o, c) => {
                 (decl, next())
             }

@@ -15,6 +15,7 @@ use crate::map;
 use crate::solver::{steps_of, Engine, EntryKind, UnitId};
 use crate::transfer::{self, push, Locset, Scope};
 use pointee_ir::{pointer_paths, Base, Basic, Definition, GlobalKind, Place, Rvalue, Sel, Type};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 impl<'p> Engine<'p> {
@@ -364,9 +365,10 @@ impl<'p> Engine<'p> {
     /// the function names, and every global whose address escapes, hold
     /// their initial values or what another entry may have stored. Every
     /// pointer of that memory (but `restrict` parameters) may also point
-    /// to any of the others' objects and to the escaped globals; function
-    /// pointers may point to every address-taken function callable through
-    /// their type ([`Callers::callable_through`]).
+    /// to those of the others' objects and escaped globals whose type may
+    /// share storage with its pointee ([`may_share`]); function pointers
+    /// may point to every address-taken function callable through their
+    /// type ([`Callers::callable_through`]).
     pub(crate) fn extra_input(&mut self, fi: u32, callers: &Callers) -> Facts {
         let mut globals = self.refs[fi as usize].clone();
         globals.extend(callers.globals.iter().copied());
@@ -408,6 +410,17 @@ impl<'p> Engine<'p> {
         pool.extend(callers.globals.iter().copied());
         pool.sort_unstable();
         pool.dedup();
+        let pool: Vec<PoolObject> = pool
+            .into_iter()
+            .map(|d| {
+                let data = self.locs.get(d);
+                let declared = !matches!(data.root, Root::Sym { .. });
+                (d, data.ty.clone(), declared)
+            })
+            .collect();
+        // The pool objects a pointer may receive, per pointee type (few
+        // distinct types, many leaves).
+        let mut fitting: HashMap<Option<Type>, Vec<LocId>> = HashMap::new();
         for leaf in leaves.iter().filter(|l| l.shared) {
             if leaf.ty.as_ref().is_some_and(Type::is_function_pointer) {
                 for &g in &callers.functions {
@@ -427,7 +440,15 @@ impl<'p> Engine<'p> {
                 });
                 continue;
             }
-            for &d in &pool {
+            let pointee = leaf.ty.as_ref().and_then(Type::pointee).cloned();
+            let records = &self.prog.types;
+            let fit = fitting.entry(pointee).or_insert_with_key(|pointee| {
+                pool.iter()
+                    .filter(|obj| may_share(pointee.as_ref(), obj, records))
+                    .map(|obj| obj.0)
+                    .collect()
+            });
+            for &d in fit.iter() {
                 out.push(Fact {
                     src: leaf.loc,
                     dst: d,
@@ -567,6 +588,80 @@ impl Callers {
     }
 }
 
+/// A pool object's type, and whether it is a declared object (a global,
+/// whose declared type is its effective type) rather than a fresh one (a
+/// symbolic name typed by the pointer it hangs off, which stands for the
+/// whole object that pointer points into: maybe a record holding its type).
+type PoolObject = (LocId, Option<Type>, bool);
+
+/// Whether a pointer to `pointee` that a caller filled in may point to the
+/// pool object `obj` ([`PoolObject`]). In a program that accesses an object
+/// only through lvalues of its own type, a character type, or a record or
+/// union holding it (C11 6.5p7), a pointer reaches an object's storage
+/// only when one type is, or holds by value (as any member, of a union
+/// too; a struct's first member shares its address, 6.7.2.1p15), the
+/// other; a declared object is never part of a larger one. So it may
+/// unless both types are known and that fails:
+/// - a pointer to a scalar may point into anything (`char` is a scalar:
+///   the IR has one scalar class);
+/// - `void`, an unknown type, an anonymous record or one no unit
+///   completes may be or hold anything;
+/// - every pointer type is one class (`void **` is used for `T **`), and
+///   every scalar type one;
+/// - arrays stand for their elements.
+///
+/// What it assumes (as the rule for function pointers does): a pointer of
+/// a record type holds an object of a related type; one converted to an
+/// unrelated record pointer and back (not through `void *` or `char *`),
+/// or moved from one member to a sibling member (`container_of`), is not
+/// followed.
+fn may_share(pointee: Option<&Type>, obj: &PoolObject, records: &pointee_ir::TypeTable) -> bool {
+    let (Some(a), Some(b)) = (pointee, obj.1.as_ref()) else {
+        return true;
+    };
+    let (a, b) = (element(a), element(b));
+    let declared = obj.2;
+    matches!(a, Type::Scalar)
+        || unknown_layout(a, records)
+        || unknown_layout(b, records)
+        || contains(b, a, records, 0)
+        || (!declared && contains(a, b, records, 0))
+}
+
+/// `void`, an unknown type, a function, or a record whose layout is not
+/// known for sure (see [`same_record`]).
+fn unknown_layout(t: &Type, records: &pointee_ir::TypeTable) -> bool {
+    match t {
+        Type::Pointer(_) | Type::Scalar => false,
+        Type::Record(r) => vague_record(r, records),
+        _ => true,
+    }
+}
+
+/// Whether an object of type `outer` is, or holds by value, one of type
+/// `inner` (both arrays stripped). Records cannot hold themselves by value;
+/// the depth bound only guards a malformed table.
+fn contains(outer: &Type, inner: &Type, records: &pointee_ir::TypeTable, depth: u32) -> bool {
+    match (element(outer), element(inner)) {
+        (Type::Pointer(_), Type::Pointer(_)) | (Type::Scalar, Type::Scalar) => true,
+        (Type::Record(x), Type::Record(y)) if same_record(x, y, records) => true,
+        (Type::Record(x), inner) if depth < 16 => records.record(x).is_some_and(|r| {
+            r.fields
+                .iter()
+                .any(|f| contains(&f.ty, inner, records, depth + 1))
+        }),
+        _ => false,
+    }
+}
+
+/// The element type of an array (of arrays), or the type itself.
+fn element(t: &Type) -> &Type {
+    match t {
+        Type::Array(e, _) => element(e),
+        _ => t,
+    }
+}
+
 /// What a value of type `a` and one of type `b` have in common for a call
 /// through a pointer that mixes them (a parameter or a result): both
 /// pointers (arrays and functions as parameters are), both scalars, the
@@ -596,8 +691,12 @@ fn pointee_compatible(a: &Type, b: &Type, records: &pointee_ir::TypeTable) -> bo
 /// across the program's units); an anonymous record's key is per unit, and
 /// a record no unit completes may be any, so either matches any record.
 fn same_record(x: &str, y: &str, records: &pointee_ir::TypeTable) -> bool {
-    let vague = |k: &str| k.contains("<anon") || records.records.get(k).is_none_or(|r| !r.complete);
-    x == y || vague(x) || vague(y)
+    x == y || vague_record(x, records) || vague_record(y, records)
+}
+
+/// An anonymous record (its key is per unit) or one no unit completes.
+fn vague_record(key: &str, records: &pointee_ir::TypeTable) -> bool {
+    key.contains("<anon") || records.records.get(key).is_none_or(|r| !r.complete)
 }
 
 /// A parameter's type as a call passes it: arrays and functions as
@@ -607,5 +706,108 @@ fn decay(t: &Type) -> std::borrow::Cow<'_, Type> {
         Type::Array(el, _) => std::borrow::Cow::Owned(Type::pointer_to((**el).clone())),
         Type::Function(_) => std::borrow::Cow::Owned(Type::pointer_to(t.clone())),
         _ => std::borrow::Cow::Borrowed(t),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pointee_ir::{Field, Record, RecordKind, TypeTable};
+
+    fn record(kind: RecordKind, name: &str, fields: &[(&str, Type)]) -> (pointee_ir::Name, Record) {
+        let fields = fields
+            .iter()
+            .map(|(n, ty)| Field {
+                name: (*n).into(),
+                ty: ty.clone(),
+            })
+            .collect();
+        let r = Record {
+            name: name.into(),
+            kind,
+            fields,
+            complete: true,
+        };
+        (name.into(), r)
+    }
+
+    fn rec(name: &str) -> Type {
+        Type::Record(name.into())
+    }
+
+    /// `struct key { int k; }`, `struct link { struct link *next; }`,
+    /// `struct entry { struct link *head; struct key key[2]; }`,
+    /// `union either { struct key k; long o; }`, and `struct later`, never
+    /// completed.
+    fn table() -> TypeTable {
+        let mut t = TypeTable::default();
+        let scalar = Type::Scalar;
+        t.records.extend([
+            record(RecordKind::Struct, "struct key", &[("k", scalar.clone())]),
+            record(
+                RecordKind::Struct,
+                "struct link",
+                &[("next", Type::pointer_to(rec("struct link")))],
+            ),
+            record(
+                RecordKind::Struct,
+                "struct entry",
+                &[
+                    ("head", Type::pointer_to(rec("struct link"))),
+                    ("key", Type::Array(Box::new(rec("struct key")), Some(2))),
+                ],
+            ),
+            record(
+                RecordKind::Union,
+                "union either",
+                &[("k", rec("struct key")), ("o", scalar)],
+            ),
+        ]);
+        t
+    }
+
+    fn fresh(ty: Type) -> PoolObject {
+        (NULL, Some(ty), false)
+    }
+
+    fn declared(ty: Type) -> PoolObject {
+        (NULL, Some(ty), true)
+    }
+
+    #[test]
+    fn the_pool_is_typed_by_what_may_share_storage() {
+        let t = table();
+        let may = |pointee: &Type, obj: PoolObject| may_share(Some(pointee), &obj, &t);
+        // Unrelated records, or a record only pointed to: never.
+        assert!(!may(&rec("struct key"), fresh(rec("struct link"))));
+        assert!(!may(&rec("struct link"), fresh(rec("struct entry"))));
+        // Held by value, either way for a fresh object (it may stand for
+        // the enclosing one), through arrays and unions.
+        assert!(may(&rec("struct key"), fresh(rec("struct entry"))));
+        assert!(may(&rec("struct entry"), fresh(rec("struct key"))));
+        assert!(may(&rec("struct key"), fresh(rec("union either"))));
+        assert!(may(&rec("union either"), fresh(Type::Scalar)));
+        // A declared object is part of no larger one.
+        assert!(may(&rec("struct key"), declared(rec("struct entry"))));
+        assert!(!may(&rec("struct entry"), declared(rec("struct key"))));
+        assert!(!may(
+            &rec("struct key"),
+            declared(Type::Array(Box::new(Type::Scalar), None))
+        ));
+        // Pointers are one class: `T **` reaches a record holding one.
+        let any_pointer = Type::pointer_to(Type::Void);
+        assert!(may(&any_pointer, fresh(rec("struct link"))));
+        assert!(may(&any_pointer, fresh(Type::pointer_to(Type::Scalar))));
+        assert!(!may(&any_pointer, fresh(rec("struct key"))));
+        // `char *` (a scalar), `void *`, unknown and incomplete types: always.
+        assert!(may(&Type::Scalar, declared(rec("struct link"))));
+        assert!(may(&rec("struct key"), fresh(Type::Unknown)));
+        assert!(may(&rec("struct later"), declared(rec("struct key"))));
+        assert!(may_share(None, &declared(rec("struct key")), &t));
+        assert!(may_share(
+            Some(&rec("struct key")),
+            &(NULL, None, false),
+            &t
+        ));
     }
 }

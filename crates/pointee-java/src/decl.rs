@@ -126,13 +126,16 @@ pub struct Collected<'a> {
 /// Classes by name (the first of a name wins).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassTable {
-    pub classes: Vec<ClassDecl>,
+    /// Shared with the outlines they come from: a table is built again on
+    /// every declaration edit, and copies nothing.
+    pub classes: Vec<std::sync::Arc<ClassDecl>>,
     by_name: HashMap<String, usize>,
 }
 
 impl ClassTable {
     /// Adds `c` unless a class of its name is there already (then `false`).
-    pub fn insert(&mut self, c: ClassDecl) -> bool {
+    pub fn insert(&mut self, c: impl Into<std::sync::Arc<ClassDecl>>) -> bool {
+        let c = c.into();
         if self.by_name.contains_key(&c.name) {
             return false;
         }
@@ -142,11 +145,13 @@ impl ClassTable {
     }
 
     pub fn get(&self, name: &str) -> Option<&ClassDecl> {
-        self.by_name.get(name).map(|&i| &self.classes[i])
+        self.by_name.get(name).map(|&i| &*self.classes[i])
     }
 
     fn get_mut(&mut self, name: &str) -> Option<&mut ClassDecl> {
-        self.by_name.get(name).map(|&i| &mut self.classes[i])
+        self.by_name
+            .get(name)
+            .map(|&i| std::sync::Arc::make_mut(&mut self.classes[i]))
     }
 }
 
@@ -155,9 +160,10 @@ impl ClassTable {
 pub struct Hierarchy<'a> {
     /// Read only through [`Self::table_get`], which records the read.
     table: &'a ClassTable,
-    /// The names the unit looked up in `table`: the classes found (by
-    /// index) and the names not found.
-    reads: std::cell::RefCell<(pointee_ir::fxhash::FxHashSet<usize>, HashMap<String, ()>)>,
+    /// The names the unit looked up in `table`: the classes found (a bit
+    /// set by index: a look-up is frequent, and a hash insert each time was
+    /// most of its cost) and the names not found.
+    reads: std::cell::RefCell<(Vec<u64>, HashMap<String, ()>)>,
     /// The classes found whose origin the unit compared with itself.
     origin_reads: std::cell::RefCell<Vec<String>>,
     /// Where the unit starts: made-up variables (`this`, `ret`) are
@@ -188,7 +194,10 @@ impl<'a> Hierarchy<'a> {
     pub fn new(table: &'a ClassTable) -> Hierarchy<'a> {
         Hierarchy {
             table,
-            reads: Default::default(),
+            reads: std::cell::RefCell::new((
+                vec![0; table.classes.len().div_ceil(64)],
+                HashMap::default(),
+            )),
             origin_reads: Default::default(),
             origin: 0,
             local: ClassTable::default(),
@@ -293,8 +302,8 @@ impl<'a> Hierarchy<'a> {
         let mut reads = self.reads.borrow_mut();
         match table.by_name.get(name) {
             Some(&i) => {
-                reads.0.insert(i);
-                Some(&table.classes[i])
+                reads.0[i / 64] |= 1 << (i % 64);
+                Some(&*table.classes[i])
             }
             None => {
                 if !reads.1.contains_key(name) {
@@ -332,10 +341,16 @@ impl<'a> Hierarchy<'a> {
     /// found or not, sorted.
     pub fn table_reads(&self) -> Vec<String> {
         let reads = self.reads.borrow();
-        let mut names: Vec<String> = reads
-            .0
-            .iter()
-            .map(|&i| self.table.classes[i].name.clone())
+        let found = reads.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest.wrapping_sub(1);
+                (b < 64).then_some(w * 64 + b)
+            })
+        });
+        let mut names: Vec<String> = found
+            .map(|i| self.table.classes[i].name.clone())
             .chain(reads.1.keys().cloned())
             .collect();
         names.sort_unstable();

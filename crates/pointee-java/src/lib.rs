@@ -27,6 +27,7 @@ pub use lower::LIBRARY;
 use lower::{range, Pools};
 pub use made::LIBRARY_OBJECT;
 use pointee_ir::{Global, GlobalKind, Name, Note, NoteKind, Program, Range, SourceMap};
+use std::sync::Arc;
 use tree_sitter::{Node, Parser, Tree};
 pub use unit::LoweredUnit;
 
@@ -86,7 +87,8 @@ pub fn parser() -> Parser {
 /// type declarations) and the notes on its syntax. Reads no method body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileOutline {
-    pub classes: Vec<decl::ClassDecl>,
+    /// Shared with the class table built from them.
+    pub classes: Vec<Arc<decl::ClassDecl>>,
     /// Where each class's name is, in `classes` order.
     pub class_ranges: Vec<Range>,
     /// The byte range of each unit, in file order.
@@ -192,7 +194,7 @@ pub fn outline_reusing(
             });
             let name = c.syntax.node.field("name").unwrap_or(c.syntax.node);
             out.class_ranges.push(range(name));
-            out.classes.push(c.decl);
+            out.classes.push(Arc::new(c.decl));
         }
         for (node, message) in skipped {
             out.notes.push(Note {
@@ -209,7 +211,7 @@ pub fn outline_reusing(
 /// classes; a second class of one name is ignored, with a note (by file
 /// index) at its name.
 pub fn class_table(outlines: &[&FileOutline]) -> (ClassTable, Vec<(usize, Note)>) {
-    let classes: Vec<&[ClassDecl]> = outlines.iter().map(|o| &o.classes[..]).collect();
+    let classes: Vec<&[Arc<ClassDecl>]> = outlines.iter().map(|o| &o.classes[..]).collect();
     let (table, ignored) = class_table_of(&classes);
     let notes = ignored
         .into_iter()
@@ -221,7 +223,7 @@ pub fn class_table(outlines: &[&FileOutline]) -> (ClassTable, Vec<(usize, Note)>
 /// The class table from each file's classes (position-free, so equal after
 /// an edit inside a body): the built-in classes, then every file's classes.
 /// A second class of one name is ignored and listed as (file, class) indices.
-pub fn class_table_of(files: &[&[ClassDecl]]) -> (ClassTable, Vec<(usize, usize)>) {
+pub fn class_table_of(files: &[&[Arc<ClassDecl>]]) -> (ClassTable, Vec<(usize, usize)>) {
     let mut table = ClassTable::default();
     for c in decl::builtins() {
         table.insert(c);
