@@ -110,7 +110,9 @@ pub fn trees(pieces: &[Piece]) -> Vec<Tree> {
 /// at its place in the text: a header's piece whose text `cache` holds is
 /// not parsed again (new ones are added to it); a piece of the main file
 /// is parsed incrementally from the piece of `last` (the unit's previous
-/// pieces, edited to the new text: [`Piece::edit`]) with the same range.
+/// pieces, edited to the new text: [`Piece::edit`]) with the same range,
+/// or afresh when its text has a syntax error (tree-sitter recovers from
+/// an error otherwise after an edit than from scratch).
 pub fn parse_unit(cache: &TreeCache, pp: &Output, last: &[Piece]) -> Vec<Piece> {
     let text = &pp.text;
     let mut parser = new_parser();
@@ -133,7 +135,14 @@ pub fn parse_unit(cache: &TreeCache, pp: &Output, last: &[Piece]) -> Vec<Piece> 
                     end_point: after,
                 }])
                 .expect("one range inside the text");
-            let tree = parse_with(&mut parser, text, old.map(|p| &p.tree));
+            let mut tree = parse_with(&mut parser, text, old.map(|p| &p.tree));
+            // tree-sitter's incremental parse of a text with a syntax
+            // error may recover otherwise than a parse from scratch: the
+            // lowering would then depend on the edit history. A broken
+            // piece is parsed afresh.
+            if old.is_some() && tree.root_node().has_error() {
+                tree = parse_with(&mut parser, text, None);
+            }
             parser
                 .set_included_ranges(&[])
                 .expect("no ranges: the whole text");

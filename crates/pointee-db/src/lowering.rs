@@ -196,7 +196,8 @@ pub struct COutline {
 /// The text is parsed in pieces (`pointee_c::parse_unit`): the headers'
 /// pieces come from the trees other units parsed, the main file's are
 /// parsed incrementally from the unit's previous trees (tree-sitter's
-/// incremental parse yields the tree a parse from scratch would). When the
+/// incremental parse yields the tree a parse from scratch would, unless
+/// the text has a syntax error: such a piece is parsed afresh). When the
 /// edit lies inside one function's body and the syntax changed nowhere
 /// else, the previous outline is kept with the positions after the edit
 /// moved (the outline reads no body).

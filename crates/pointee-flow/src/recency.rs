@@ -12,8 +12,10 @@
 //! ([`name_by_call`]): a summary `heap@f#s` that a callee's output holds and
 //! its input did not (made during the call) is renamed, at the call's
 //! unmap, `heap@f#s<g#c>` after the call site `c` in `g`, up to
-//! `Settings::heap_context` call sites. Units stay keyed by their input
-//! alone: the renaming is the caller's, per call.
+//! `Settings::heap_context` call sites; a call site inside an allocation
+//! wrapper (a callee that returns the object) gives way to its caller's
+//! when the calls are full. Units stay keyed by their input alone: the
+//! renaming is the caller's, per call.
 
 use crate::facts::{Fact, Facts};
 use crate::fxhash::FxHashMap as HashMap;
@@ -34,12 +36,25 @@ pub fn summary_of(locs: &mut Locs, fresh: LocId) -> Option<LocId> {
     Some(summary)
 }
 
+/// The call being unmapped, for [`name_by_call`]: the call site (the
+/// caller, the call's site), the callee's name and the root of its return
+/// slot (`None` for a `void` callee).
+pub struct CallNaming<'a> {
+    pub call: (&'a Name, SiteId),
+    pub callee: &'a Name,
+    pub ret: Option<LocId>,
+}
+
 /// Renames the heap objects a call made: every heap summary of the
 /// callee's `output` that none of its `inputs` (the call's, and the one the
-/// body ran with when a recursive or merged node generalised it) names and
-/// whose calls are fewer than `depth` gets the call site `call` (the
-/// caller, the call's site) as its outermost call. `None` when nothing is
-/// renamed.
+/// body ran with when a recursive or merged node generalised it) names
+/// gets the call site as its outermost call, when its calls are fewer than
+/// `depth`. An object whose calls are full, whose outermost call is a call
+/// the callee made and which the callee returns (its return slot points to
+/// it) has that outermost call *replaced* by this call site: the callee is
+/// an allocation wrapper for it (`new_node` returning what its call of
+/// `xmalloc` made), and its own call site in the wrapper tells the
+/// wrapper's callers' objects nothing apart. `None` when nothing is renamed.
 ///
 /// Why only what the inputs do not name: an object the caller passed
 /// (or one of the same name, which then stands for both) is the caller's
@@ -48,21 +63,27 @@ pub fn summary_of(locs: &mut Locs, fresh: LocId) -> Option<LocId> {
 /// name made during this call was made through this call site. The
 /// renamed objects are still summaries (a call in a loop makes many), so
 /// this never makes a fact definite; it keeps two calls' objects apart.
+/// Replacing may give two of the output's roots one name (the wrapper made
+/// two objects and may return either): they merge, duplicates definite
+/// only if definite in both, as for any summary.
 pub fn name_by_call(
     locs: &mut Locs,
     inputs: &[&Facts],
     output: &Facts,
-    call: (&Name, SiteId),
+    at: &CallNaming,
     depth: usize,
 ) -> Option<Facts> {
-    let renamable = |locs: &Locs, l: LocId| {
+    if depth == 0 {
+        return None;
+    }
+    let heap = |locs: &Locs, l: LocId| {
         let r = locs.get(l).root_id;
-        matches!(&locs.get(r).root, Root::Heap(_, _, ctx) if ctx.len() < depth).then_some(r)
+        matches!(&locs.get(r).root, Root::Heap(..)).then_some(r)
     };
     let mut new: HashMap<LocId, LocId> = HashMap::default();
     for f in output.iter() {
         for l in [f.src, f.dst] {
-            if let Some(r) = renamable(locs, l) {
+            if let Some(r) = heap(locs, l) {
                 new.insert(r, r);
             }
         }
@@ -72,7 +93,7 @@ pub fn name_by_call(
     }
     for f in inputs.iter().flat_map(|i| i.iter()) {
         for l in [f.src, f.dst] {
-            if let Some(r) = renamable(locs, l) {
+            if let Some(r) = heap(locs, l) {
                 new.remove(&r);
             }
         }
@@ -80,23 +101,42 @@ pub fn name_by_call(
     if new.is_empty() {
         return None;
     }
+    let returned: Vec<LocId> = match at.ret {
+        None => Vec::new(),
+        Some(ret) => output
+            .iter()
+            .filter(|f| locs.get(f.src).root_id == ret)
+            .filter_map(|f| heap(locs, f.dst))
+            .collect(),
+    };
+    let mut renamed = false;
     for (&old, to) in new.iter_mut() {
         let Root::Heap(o, s, ctx) = locs.get(old).root.clone() else {
-            unreachable!("renamable roots are heap summaries");
+            unreachable!("only heap roots are collected");
         };
         let mut calls = ctx.to_vec();
-        calls.push((call.0.clone(), call.1));
+        if calls.len() < depth {
+            calls.push((at.call.0.clone(), at.call.1));
+        } else if calls.last().is_some_and(|c| &c.0 == at.callee) && returned.contains(&old) {
+            *calls.last_mut().unwrap() = (at.call.0.clone(), at.call.1);
+        } else {
+            continue;
+        }
         *to = locs.root(Root::Heap(o, s, calls.into()));
         if locs.zeroed.contains(&old) {
             locs.zeroed.insert(*to);
         }
+        renamed = true;
+    }
+    if !renamed {
+        return None;
     }
     let mut moved: HashMap<LocId, LocId> = HashMap::default();
     let mut rename = |locs: &mut Locs, l: LocId| {
         let r = locs.get(l).root_id;
         match new.get(&r) {
-            None => l,
-            Some(&to) => *moved.entry(l).or_insert_with(|| locs.rebase(l, to)),
+            Some(&to) if to != r => *moved.entry(l).or_insert_with(|| locs.rebase(l, to)),
+            _ => l,
         }
     };
     let out: Vec<Fact> = output

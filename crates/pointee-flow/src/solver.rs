@@ -1056,7 +1056,13 @@ impl<'p> Engine<'p> {
         // may come from a generalised input (a recursive or merged node):
         // what that input names is not new either.
         let out = match site.and_then(|at| {
-            let call = (sc.owner, at);
+            let callee = self.func(fi);
+            let ret = callee.ret_var.map(|rv| self.locs.var(fi, rv));
+            let naming = crate::recency::CallNaming {
+                call: (sc.owner, at),
+                callee: &callee.name,
+                ret,
+            };
             let depth = self.settings.heap_context;
             let body_input = &self.units[u as usize].input;
             let inputs: &[&Facts] = if Arc::ptr_eq(body_input, &input) {
@@ -1064,7 +1070,7 @@ impl<'p> Engine<'p> {
             } else {
                 &[&input, body_input]
             };
-            crate::recency::name_by_call(&mut self.locs, inputs, &out, call, depth)
+            crate::recency::name_by_call(&mut self.locs, inputs, &out, &naming, depth)
         }) {
             Some(named) => named,
             None => out,

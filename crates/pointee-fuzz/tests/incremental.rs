@@ -133,3 +133,133 @@ fn a_second_broken_java_text_dumps_and_checks() {
     let file = a.file_id("ArrayInitializers.java").unwrap();
     assert!(a.diagnostics(file, &Default::default()).is_ok());
 }
+
+/// Found by the C 10,000-edit run (docs/reliability.md): after 38 seeded
+/// edits of `projects/library_tables` (seed 7000190), `check`'s figure
+/// `exit facts possible` was 233 through the edited host and 360 fresh.
+/// Reduced to one line of `driver.c` and one edit: `extern const struct
+/// ops file_ops, mem_ops;` with `extern` replaced by `mem_ops` (a broken
+/// text). The outline re-parses a unit's own text incrementally from its
+/// previous trees, and tree-sitter recovers from that syntax error
+/// otherwise than a parse from scratch: the edited host lowered a global
+/// `mem_ops: struct ops`, the fresh one `struct` and `mem_ops` of no type.
+/// A broken piece is now parsed afresh (`pointee_c::parse_unit`).
+#[test]
+fn a_broken_declarations_lowering_does_not_follow_the_edit_history() {
+    let program = |decl: &str| {
+        format!(
+            "struct ops {{ int (*open)(void *arg); }};\n{decl} const struct ops file_ops, mem_ops;\n\
+             int use(const struct ops *o, void *arg) {{ return o->open(arg); }}\n\
+             int main(void) {{ int x; return use(&file_ops, &x) + use(&mem_ops, &x); }}\n"
+        )
+    };
+    let (before, after) = (program("extern"), program("mem_ops"));
+    assert_eq!(
+        edited_and_fresh_differ(&[("driver.c", &before)], &[("driver.c", &after)]),
+        None
+    );
+}
+
+/// The answers of a host given `before` and then `after` (as an editor's
+/// change, with the tree re-parsed incrementally) against a fresh host's
+/// on `after`: the first difference, if any.
+fn edited_and_fresh_differ(before: &[(&str, &str)], after: &[(&str, &str)]) -> Option<String> {
+    use pointee_fuzz::answers::answers;
+    use pointee_ide::{AnalysisHost, Change, Config};
+    let mut host = AnalysisHost::with_files(before.iter().copied(), Config::default());
+    answers(&host.analysis(), Probe { stride: 1 }).expect("nobody writes");
+    let mut change = Change::new();
+    for (path, text) in after {
+        change.set_file(*path, *text);
+    }
+    host.apply_change(change);
+    let edited = answers(&host.analysis(), Probe { stride: 1 }).expect("nobody writes");
+    let fresh = AnalysisHost::with_files(after.iter().copied(), Config::default());
+    let fresh = answers(&fresh.analysis(), Probe { stride: 1 }).expect("nobody writes");
+    edited.first_difference(&fresh)
+}
+
+/// The class of the bug above: every C fixture edited line by line into
+/// broken texts (a line's first word replaced by the next line's, a
+/// line's last character deleted, each edit then undone; every eighth
+/// line), the unit's
+/// pieces re-parsed from the previous pieces as the outline does; after
+/// every edit the trees equal a parse from scratch of the same text.
+#[test]
+fn pieces_reparsed_after_broken_edits_are_the_fresh_parse() {
+    use pointee_c::{parse_unit, preprocess_file, Piece, TreeCache};
+    let sexps = |pieces: &[Piece]| -> Vec<(usize, usize, String)> {
+        pieces
+            .iter()
+            .map(|p| (p.start, p.end, p.tree.root_node().to_sexp()))
+            .collect()
+    };
+    let (mut edits, mut broken) = (0, 0);
+    let mut differing = Vec::new();
+    for (k, case) in fixture_cases(Lang::C).into_iter().enumerate() {
+        for (name, original) in case.files.iter().filter(|(n, _)| n.ends_with(".c")) {
+            let cache = TreeCache::new();
+            let mut expanded = preprocess_file(name, original);
+            let mut pieces = parse_unit(&cache, &expanded, &[]);
+            let lines: Vec<&str> = original.split_inclusive('\n').collect();
+            let first_word = |l: &str| {
+                let start = l.find(|c: char| c.is_ascii_alphabetic() || c == '_')?;
+                let len = l[start..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(l.len() - start);
+                Some((start, len))
+            };
+            // Every eighth line (a different eighth in each fixture), to
+            // keep the test short.
+            for i in (k % 8..lines.len()).step_by(8) {
+                let line = lines[i].trim_end_matches('\n');
+                let mut variants = Vec::new();
+                if let (Some((s, n)), Some(next)) = (
+                    first_word(line),
+                    lines
+                        .get(i + 1)
+                        .and_then(|l| first_word(l).map(|(t, m)| &l[t..t + m])),
+                ) {
+                    variants.push(format!("{}{next}{}", &line[..s], &line[s + n..]));
+                }
+                if !line.is_empty() {
+                    variants.push(line[..line.len() - 1].to_string());
+                }
+                for variant in variants {
+                    let mut edited = lines.clone();
+                    let with_newline = format!("{variant}\n");
+                    edited[i] = &with_newline;
+                    // The edit, then the original text back.
+                    for text in [edited.concat(), original.clone()] {
+                        let next = preprocess_file(name, &text);
+                        let edit = pointee_db::text_edit(&expanded.text, &next.text);
+                        for p in &mut pieces {
+                            p.edit(&edit);
+                        }
+                        pieces = parse_unit(&cache, &next, &pieces);
+                        let fresh = parse_unit(&TreeCache::new(), &next, &[]);
+                        edits += 1;
+                        broken += usize::from(fresh.iter().any(|p| p.tree.root_node().has_error()));
+                        if sexps(&pieces) != sexps(&fresh) && differing.len() < 5 {
+                            differing.push(format!(
+                                "{}: line {} edited to {variant:?}",
+                                case.name,
+                                i + 1
+                            ));
+                        }
+                        expanded = next;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{edits} edits, {broken} broken texts");
+    assert!(
+        broken > 300,
+        "only {broken} broken texts among {edits} edits"
+    );
+    assert!(
+        differing.is_empty(),
+        "re-parsed trees differ from fresh ones: {differing:#?}"
+    );
+}
