@@ -69,6 +69,17 @@ pub struct Budget {
 /// ceiling, looked at between statements, cannot stop.
 pub const COPY_FACTS: usize = 1 << 22;
 
+impl Budget {
+    /// Whether the probe reports the memory ceiling reached now (`false`
+    /// without a ceiling or a probe).
+    pub(crate) fn memory_reached(&self) -> bool {
+        match (self.memory_mb, &self.memory_probe.0) {
+            (Some(mb), Some(probe)) => probe() >= mb,
+            _ => false,
+        }
+    }
+}
+
 /// Reports the process's resident memory in MB (given by the caller: the
 /// engine does no I/O). Settings that differ only in it are equal.
 #[derive(Clone, Default)]
@@ -126,6 +137,7 @@ impl Engine<'_> {
     /// Counts a call analysed by the run (not by a query's replay) and
     /// looks at the budget.
     pub(crate) fn spend_step(&mut self) {
+        self.poll_interrupt();
         if self.replay.is_some() || self.exhausted.is_some() {
             return;
         }
@@ -157,13 +169,19 @@ impl Engine<'_> {
         if self.exhausted.is_some() {
             self.past_budget += 1;
             // A step budget's grace is counted in statements only, so that
-            // a step-budget run gives the same result under any load.
-            let late = self.past_budget > GRACE_STATEMENTS
-                || self.exhausted != Some(Spent::Steps)
-                    && self
-                        .past_budget
-                        .is_multiple_of(LOOK_EVERY_STATEMENTS as u64)
-                    && self.started.elapsed() > self.spent_time + self.grace();
+            // a step-budget run gives the same result under any load; the
+            // memory ceiling holds absolutely: past it there is no grace,
+            // and a grace given for another limit ends when memory
+            // reaches it.
+            let look = self
+                .past_budget
+                .is_multiple_of(LOOK_EVERY_STATEMENTS as u64);
+            let late = self.exhausted == Some(Spent::Memory)
+                || self.past_budget > GRACE_STATEMENTS
+                || look
+                    && (self.exhausted != Some(Spent::Steps)
+                        && self.started.elapsed() > self.spent_time + self.grace()
+                        || self.memory_reached());
             if late {
                 self.abandoned = true;
             }
@@ -198,17 +216,26 @@ impl Engine<'_> {
         if b.time.is_none() && b.memory_mb.is_none() {
             return;
         }
-        let now = self.started.elapsed();
-        if b.time.is_some_and(|t| now >= t) {
+        if b.time.is_some_and(|t| self.started.elapsed() >= t) {
             self.exhausted = Some(Spent::Time);
-        } else if let (Some(mb), Some(probe)) = (b.memory_mb, &b.memory_probe.0) {
-            if self.probed_at.is_none_or(|at| now >= at + PROBE_EVERY) {
-                self.probed_at = Some(now);
-                if probe() >= mb {
-                    self.exhausted = Some(Spent::Memory);
-                }
-            }
+        } else if self.memory_reached() {
+            self.exhausted = Some(Spent::Memory);
         }
+    }
+
+    /// Whether the process's memory reached the ceiling, asking the probe
+    /// at most every [`PROBE_EVERY`] (`false` in between).
+    fn memory_reached(&mut self) -> bool {
+        let b = &self.settings.budget;
+        if b.memory_mb.is_none() || b.memory_probe.0.is_none() {
+            return false;
+        }
+        let now = self.started.elapsed();
+        if self.probed_at.is_some_and(|at| now < at + PROBE_EVERY) {
+            return false;
+        }
+        self.probed_at = Some(now);
+        self.settings.budget.memory_reached()
     }
 
     /// From here until [`Engine::cut_deferred`], the calls at this stack

@@ -223,6 +223,8 @@ pub struct Locs {
     /// The names of the first members of the program's structs: a field
     /// step by one of them may stay at its object's address.
     first_names: Arc<crate::fxhash::FxHashSet<Name>>,
+    /// `record_may_hold` answers: (outer, inner) record keys.
+    holds: Shared<(Name, Name), bool>,
 }
 
 /// The key of a cached member list (`Locs::sibling_members`,
@@ -1038,6 +1040,57 @@ impl Locs {
                 .any(|f| self.slots_off_zero(&f.ty, &mut Vec::new())),
             _ => false,
         }
+    }
+
+    /// Whether an object of record type `outer` may hold one of record type
+    /// `inner` by value (as itself, any member, or an array element, at any
+    /// depth). An anonymous record (its key is per unit) or one no unit
+    /// completes may hold anything. Pointer arithmetic by `inner`'s size
+    /// over an `outer` object lands on its members only then: an
+    /// `inner *` into an object that holds no `inner` is accessed through
+    /// an lvalue of the wrong type (C11 6.5p7).
+    pub fn record_may_hold(&mut self, outer: &str, inner: &str) -> bool {
+        if outer == inner || self.vague_record(outer) || self.vague_record(inner) {
+            return true;
+        }
+        let key = (outer.into(), inner.into());
+        if let Some(&b) = self.holds.get(&key) {
+            return b;
+        }
+        let b = self.holds_by_value(outer, inner, &mut Vec::new());
+        self.holds.insert(key, b);
+        b
+    }
+
+    /// An anonymous record (its key is per unit) or one no unit completes:
+    /// its layout may be anything's.
+    fn vague_record(&self, key: &str) -> bool {
+        key.contains("<anon") || self.types.record(key).is_none_or(|r| !r.complete)
+    }
+
+    fn holds_by_value(&self, outer: &str, inner: &str, visiting: &mut Vec<Name>) -> bool {
+        let Some(r) = self.types.record(outer) else {
+            return true;
+        };
+        if visiting.iter().any(|v| &**v == outer) {
+            return false;
+        }
+        visiting.push(outer.into());
+        let out = r.fields.iter().any(|f| {
+            let mut t = &f.ty;
+            while let Type::Array(e, _) = t {
+                t = e;
+            }
+            match t {
+                Type::Record(x) => {
+                    &**x == inner || self.vague_record(x) || self.holds_by_value(x, inner, visiting)
+                }
+                Type::Unknown => true,
+                _ => false,
+            }
+        });
+        visiting.pop();
+        out
     }
 
     /// True when a value of type `ty` holds a pointer slot not at its

@@ -322,8 +322,14 @@ pub fn map_call_with(
         pending = next;
         for r in new_roots {
             let sym = sym_of[&r];
+            // Facts come by source: each source is renamed once.
+            let mut last: Option<(LocId, LocId)> = None;
             for f in root_facts(caller, locs, r) {
-                let s = locs.rebase(f.src, sym);
+                let s = match last {
+                    Some((src, s)) if src == f.src => s,
+                    _ => locs.rebase(f.src, sym),
+                };
+                last = Some((f.src, s));
                 pending.push((s, f.dst, f.def));
             }
         }
@@ -476,47 +482,74 @@ pub fn unmap_call(
     // sorted apart and merged in.
     let mut added: Vec<Fact> = Vec::with_capacity(callee_out.len());
     let mut descended: Vec<LocId> = Vec::new();
+    // The output is sorted by source and its targets repeat from source
+    // to source: each source is translated once (when its first fact is
+    // kept) and each target once per call (`translated` holds every
+    // target's translation, `tr_at` where it starts), not once per fact.
+    let mut translated: Vec<(LocId, bool)> = Vec::new();
+    let mut tr_at: HashMap<(LocId, bool), (usize, usize)> = HashMap::default();
     let mut tr = Vec::new();
     let mut srcs: Vec<(LocId, bool)> = Vec::new();
+    let mut cur: Option<LocId> = None;
+    // For the current source: skipped whole, or (a name of several
+    // invisibles) still to translate at its first kept fact.
+    let (mut skip, mut several): (bool, Option<LocId>) = (false, None);
     for f in callee_out.iter() {
-        let class = locs.get(f.src).class;
-        srcs.clear();
-        match class {
-            Class::Global | Class::Unknown | Class::NotMemory => srcs.push((f.src, true)),
-            Class::Symbolic => {
-                let root = locs.get(f.src).root_id;
-                match info.roots_of(root) {
-                    Some(roots) if roots.len() == 1 => {
-                        let s = locs.rebase(f.src, roots[0]);
-                        srcs.push((slot_of(locs, s, &mut descended), true))
-                    }
-                    Some(_) if !written(root) => continue, // untouched
-                    Some(_)
-                        if stores.is_some_and(|s| !s.may_have_stored(root, f.dst))
-                            && callee_in.targets(f.src).iter().any(|g| g.dst == f.dst) =>
-                    {
-                        continue; // an invisible's own fact on entry
-                    }
-                    Some(roots) => {
-                        for &r in roots {
-                            let s = locs.rebase(f.src, r);
-                            srcs.push((slot_of(locs, s, &mut descended), false));
+        if cur != Some(f.src) {
+            cur = Some(f.src);
+            srcs.clear();
+            (skip, several) = (false, None);
+            match locs.get(f.src).class {
+                Class::Global | Class::Unknown | Class::NotMemory => srcs.push((f.src, true)),
+                Class::Symbolic => {
+                    let root = locs.get(f.src).root_id;
+                    match info.roots_of(root) {
+                        Some(roots) if roots.len() == 1 => {
+                            let s = locs.rebase(f.src, roots[0]);
+                            srcs.push((slot_of(locs, s, &mut descended), true))
                         }
+                        Some(_) if !written(root) => skip = true, // untouched
+                        Some(_) => several = Some(root),
+                        None => skip = true,
                     }
-                    None => continue,
+                }
+                Class::Stack(_) => skip = true, // the callee's own locals die
+            }
+        }
+        if skip {
+            continue;
+        }
+        if let Some(root) = several {
+            if stores.is_some_and(|s| !s.may_have_stored(root, f.dst))
+                && callee_in.targets(f.src).iter().any(|g| g.dst == f.dst)
+            {
+                continue; // an invisible's own fact on entry
+            }
+            if srcs.is_empty() {
+                for &r in info.roots_of(root).unwrap_or_default() {
+                    let s = locs.rebase(f.src, r);
+                    srcs.push((slot_of(locs, s, &mut descended), false));
                 }
             }
-            Class::Stack(_) => continue, // the callee's own locals die
         }
-        tr.clear();
-        translate(locs, info, f.dst, f.def, &mut tr);
-        if f.src == UNKNOWN {
-            // A dead stack object in unknown memory: reading it gives
-            // `unknown` (anything) already.
-            tr.retain(|&(d, _)| !matches!(locs.get(d).root, Root::Dangling(_)));
-        }
+        let (start, len) = match tr_at.get(&(f.dst, f.def)) {
+            Some(&at) => at,
+            None => {
+                tr.clear();
+                translate(locs, info, f.dst, f.def, &mut tr);
+                let at = (translated.len(), tr.len());
+                translated.extend_from_slice(&tr);
+                tr_at.insert((f.dst, f.def), at);
+                at
+            }
+        };
         for &(s, sdef) in &srcs {
-            for &(d, ddef) in &tr {
+            for &(d, ddef) in &translated[start..start + len] {
+                if f.src == UNKNOWN && matches!(locs.get(d).root, Root::Dangling(_)) {
+                    // A dead stack object in unknown memory: reading it
+                    // gives `unknown` (anything) already.
+                    continue;
+                }
                 let def = sdef && ddef && !locs.is_summary(s);
                 added.push(Fact {
                     src: s,

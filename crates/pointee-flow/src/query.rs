@@ -9,6 +9,7 @@ use crate::solver::{Engine, EntryKind, Unit, UnitId};
 use crate::transfer::{self, Locset, Scope};
 use pointee_ir::{Name, Point, Rvalue, StmtId};
 use std::fmt::Write;
+use std::sync::Arc;
 
 /// The analysis result. Queries take `&mut self`: they re-run bodies and may
 /// intern new location names.
@@ -26,7 +27,10 @@ pub struct Analysis<'p> {
     /// once, on the first call chain asked (checkers ask one per finding;
     /// a scan of every unit each time was quadratic).
     callers: std::sync::OnceLock<Callers>,
-    replays: HashMap<UnitId, HashMap<Point, Facts>>,
+    /// The states of replayed units, oldest first, at most
+    /// `replay_facts` facts in all but the newest (`Seen`).
+    replays: Vec<(UnitId, crate::solver::Seen)>,
+    replay_facts: usize,
     /// Per unit: its recorded site values answer for it
     /// (`SiteRecord::answers_for`, asked once).
     recorded: HashMap<UnitId, bool>,
@@ -35,6 +39,11 @@ pub struct Analysis<'p> {
     /// (`budget.rs`). Empty when the run finished.
     incomplete: Vec<bool>,
 }
+
+/// Facts the replays a query keeps hold at most, by default (about 100 MB;
+/// the kept ones half of it, the newest the rest): what bounds the memory
+/// of checkers and hovers, which the budget's probe does not watch.
+pub const REPLAY_FACTS: usize = 1 << 23;
 
 /// Each unit's callers: (calling unit, call statement).
 type Callers = HashMap<UnitId, Vec<(UnitId, StmtId)>>;
@@ -75,7 +84,8 @@ impl<'p> Analysis<'p> {
             numbers,
             by_func,
             callers: Default::default(),
-            replays: HashMap::default(),
+            replays: Vec::new(),
+            replay_facts: REPLAY_FACTS,
             recorded: HashMap::default(),
             reuse: Default::default(),
             incomplete,
@@ -196,11 +206,51 @@ impl<'p> Analysis<'p> {
 
     /// The state at a point in one context (`None`: not reached there).
     pub fn facts_at(&mut self, u: UnitId, point: Point) -> Option<&Facts> {
-        if !self.replays.contains_key(&u) {
-            let seen = self.engine.replay_unit(u);
-            self.replays.insert(u, seen);
+        self.replayed(u, point).map(|st| &**st)
+    }
+
+    /// How many facts the kept replays may hold (default
+    /// [`REPLAY_FACTS`]); a smaller cap replays more often, never
+    /// answers differently.
+    pub fn set_replay_facts(&mut self, cap: usize) {
+        self.replay_facts = cap;
+    }
+
+    /// Facts the kept replays hold (each shared state once).
+    pub fn replay_facts_held(&self) -> usize {
+        self.replays.iter().map(|r| r.1.facts).sum()
+    }
+
+    /// The state at `point` in unit `u`, from a kept replay or a new one.
+    /// Replays are kept oldest first and dropped past the cap (checkers
+    /// ask at every dereference of a body in turn: the newest is what
+    /// they ask next); a replay that did not keep `point` (its own cap, or
+    /// it kept points from another one on) is made again from `point` on.
+    fn replayed(&mut self, u: UnitId, point: Point) -> Option<&Arc<Facts>> {
+        let kept = self.replays.iter().position(|r| r.0 == u);
+        let answers = kept.is_some_and(|i| {
+            let seen = &self.replays[i].1;
+            seen.states.contains_key(&point) || !seen.skipped.contains(&point)
+        });
+        if !answers {
+            let from = kept.map(|i| {
+                self.replays.remove(i);
+                point
+            });
+            // Room first: the replay made now may take the whole cap, the
+            // kept ones half of it; none past the memory ceiling.
+            if self.engine.settings.budget.memory_reached() {
+                self.replays.clear();
+            }
+            while !self.replays.is_empty() && self.replay_facts_held() >= self.replay_facts / 2 {
+                self.replays.remove(0);
+            }
+            let seen = crate::solver::Seen::new(self.replay_facts, from, point);
+            let seen = self.engine.replay_unit(u, seen);
+            self.replays.push((u, seen));
         }
-        self.replays[&u].get(&point)
+        let i = self.replays.iter().position(|r| r.0 == u)?;
+        self.replays[i].1.states.get(&point)
     }
 
     /// The R-locations of `rv` at `point` of `func`, per context.
@@ -267,11 +317,9 @@ impl<'p> Analysis<'p> {
         point: Point,
         rv: &Rvalue,
     ) -> Option<Locset> {
-        self.facts_at(u, point);
-        // Taken out of the replay for the lookup (no copy of the state:
-        // checkers ask at every dereference), then put back.
-        let st = self.replays.get_mut(&u).and_then(|m| m.remove(&point));
-        let targets = st.as_ref().map(|st| {
+        // Shared, not copied: checkers ask at every dereference.
+        let st = self.replayed(u, point).cloned();
+        st.as_ref().map(|st| {
             let owner = self.engine.prog.functions[fi as usize].name.clone();
             let sc = Scope {
                 func: fi,
@@ -280,11 +328,7 @@ impl<'p> Analysis<'p> {
             let mut v = transfer::rvals(&mut self.engine.locs, st, sc, rv);
             v.sort();
             v
-        });
-        if let (Some(st), Some(m)) = (st, self.replays.get_mut(&u)) {
-            m.insert(point, st);
-        }
-        targets
+        })
     }
 
     /// Merges per-context values: a target is definite only if definite in

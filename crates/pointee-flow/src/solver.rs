@@ -94,7 +94,8 @@ impl std::fmt::Debug for Interrupt {
 #[derive(Debug)]
 pub struct Interrupted;
 
-/// Calls between two looks at the interrupt.
+/// Statements, calls and passes of unknown code between two looks at the
+/// interrupt (a statement, not a call, is close to a unit of cost).
 const INTERRUPT_EVERY: u64 = 256;
 
 pub type UnitId = u32;
@@ -273,12 +274,15 @@ pub struct Engine<'p> {
     /// Replaying a unit's body for a query: the stack depth whose points are
     /// observed, and what was seen.
     pub(crate) replay: Option<usize>,
-    pub(crate) seen: HashMap<Point, Facts>,
+    pub(crate) seen: Seen,
     /// The checkers' values of the bodies being walked (`sites.rs`).
     pub(crate) site_walks: Vec<crate::sites::SiteWalk>,
     pub(crate) exit_handlers: Vec<Name>,
     /// Statements of a body visited, for figures.
     pub steps: u64,
+    /// Statements, calls and passes of unknown code, run or replayed:
+    /// the interrupt's clock.
+    pub(crate) polled: u64,
     /// The globals each function may name (see `refs.rs`).
     pub(crate) refs: Vec<Vec<LocId>>,
     /// Per function: it (or a callee) may call unknown code.
@@ -395,10 +399,11 @@ impl<'p> Engine<'p> {
             memo: HashMap::default(),
             stack: Vec::new(),
             replay: None,
-            seen: HashMap::default(),
+            seen: Seen::default(),
             site_walks: Vec::new(),
             exit_handlers: Vec::new(),
             steps: 0,
+            polled: 0,
             refs,
             calls_unknown,
             needs_escapes,
@@ -1217,14 +1222,6 @@ impl<'p> Hooks for Engine<'p> {
     fn call(&mut self, st: Facts, stmt: StmtId, b: &Basic) -> State {
         self.steps += 1;
         self.spend_step();
-        if self.steps.is_multiple_of(INTERRUPT_EVERY) {
-            if let Some(stop) = &self.settings.interrupt.0 {
-                if stop() {
-                    // Not a panic: no hook, no message; the caller catches it.
-                    std::panic::resume_unwind(Box::new(Interrupted));
-                }
-            }
-        }
         let Basic::Call {
             site,
             lhs,
@@ -1288,12 +1285,7 @@ impl<'p> Hooks for Engine<'p> {
 
     fn observe(&mut self, point: Point, st: &Facts) {
         if self.replay == Some(self.stack.len()) {
-            match self.seen.get_mut(&point) {
-                Some(e) => *e = Facts::merge(e, st),
-                None => {
-                    self.seen.insert(point, st.clone());
-                }
-            }
+            self.seen.observe(point, st);
         }
     }
 
@@ -1331,8 +1323,26 @@ impl<'p> Hooks for Engine<'p> {
     }
 
     fn tick(&mut self) -> bool {
+        self.poll_interrupt();
         self.budget_tick();
         !self.abandoning()
+    }
+}
+
+impl Engine<'_> {
+    /// Every [`INTERRUPT_EVERY`] statements, calls and passes of unknown
+    /// code (during runs and replays), asks the interrupt; when it says
+    /// stop, unwinds with [`Interrupted`].
+    pub(crate) fn poll_interrupt(&mut self) {
+        self.polled += 1;
+        if self.polled.is_multiple_of(INTERRUPT_EVERY) {
+            if let Some(stop) = &self.settings.interrupt.0 {
+                if stop() {
+                    // Not a panic: no hook, no message; the caller catches it.
+                    std::panic::resume_unwind(Box::new(Interrupted));
+                }
+            }
+        }
     }
 }
 
@@ -1362,18 +1372,100 @@ impl<'p> Engine<'p> {
 
 impl<'p> Engine<'p> {
     /// Re-runs a unit's body from its stored input and returns the state at
-    /// every point reached (the facts inside a body are never stored).
-    pub fn replay_unit(&mut self, u: UnitId) -> HashMap<Point, Facts> {
+    /// the points reached (the facts inside a body are never stored) that
+    /// `seen` keeps: from its first point on, within its cap of facts.
+    pub(crate) fn replay_unit(&mut self, u: UnitId, seen: Seen) -> Seen {
         let unit = self.units[u as usize].clone();
         let saved = self.replay.take();
         let mut frame = self.frame(unit.func, u, unit.input.clone(), unit.output.clone());
         frame.recursive = true;
         self.stack.push(frame);
         self.replay = Some(self.stack.len());
-        self.seen.clear();
+        self.seen = seen;
         let _ = self.analyze_body(unit.func, &unit.input);
         self.stack.pop();
         self.replay = saved;
         std::mem::take(&mut self.seen)
+    }
+}
+
+/// The states a replay keeps, per point: bounded, because a body's states
+/// are many and each may be large (a checker's replays of `inflate.c` held
+/// 1.2 GB past a memory ceiling of 300 MB: every point of every unit, and
+/// a copy per point of a loop). Equal consecutive states share one copy;
+/// a point whose state would take the facts held past `cap` is not kept
+/// (nor is one first reached before `from`: its state would miss what
+/// reached it earlier), except `want`, the point asked.
+#[derive(Default)]
+pub(crate) struct Seen {
+    pub states: HashMap<Point, Arc<Facts>>,
+    /// Points reached but not kept (never kept later either: their state
+    /// would miss the paths before): a query there replays again.
+    pub skipped: crate::fxhash::FxHashSet<Point>,
+    /// Facts held, each shared copy once.
+    pub facts: usize,
+    cap: usize,
+    /// Keep points only from the first time this one is reached.
+    from: Option<Point>,
+    want: Option<Point>,
+    last: Option<Arc<Facts>>,
+}
+
+impl Seen {
+    pub fn new(cap: usize, from: Option<Point>, want: Point) -> Seen {
+        Seen {
+            cap,
+            from,
+            want: Some(want),
+            ..Seen::default()
+        }
+    }
+
+    fn observe(&mut self, point: Point, st: &Facts) {
+        let old = self.states.remove(&point);
+        match &old {
+            // Reached again (a loop, a goto): a kept point holds every
+            // path's state.
+            Some(e) if st.leq(e) => {
+                self.states.insert(point, old.unwrap());
+                return;
+            }
+            Some(_) => {}
+            None if self.from.is_some_and(|f| f != point) || self.skipped.contains(&point) => {
+                self.skipped.insert(point);
+                return;
+            }
+            None => {}
+        }
+        let merged = old.as_ref().map(|e| Facts::merge(e, st));
+        if let Some(e) = old {
+            self.release(e);
+        }
+        let new = merged.as_ref().unwrap_or(st);
+        let shared = match &self.last {
+            Some(l) if **l == *new => l.clone(),
+            _ => {
+                if self.facts + new.len() > self.cap && self.want != Some(point) {
+                    self.skipped.insert(point);
+                    return;
+                }
+                self.facts += new.len();
+                let a = Arc::new(merged.unwrap_or_else(|| st.clone()));
+                if let Some(l) = self.last.replace(a.clone()) {
+                    self.release(l);
+                }
+                a
+            }
+        };
+        self.from = None;
+        self.states.insert(point, shared);
+    }
+
+    /// A state no longer held here: its facts are counted off once its
+    /// last holder lets it go.
+    fn release(&mut self, a: Arc<Facts>) {
+        if Arc::strong_count(&a) == 1 {
+            self.facts -= a.len();
+        }
     }
 }

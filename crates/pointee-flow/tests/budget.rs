@@ -465,6 +465,18 @@ fn a_table_of_function_pointers_past_the_budget_is_cut_off_in_one_pass() {
     assert!(took.as_secs() < 60, "{took:?} for one cut-off call site");
 }
 
+/// `main` calls `f` first (the call a budget of 0 steps cuts off), then
+/// walks `n` assignments.
+fn call_then_long_body(n: usize) -> String {
+    let mut text = String::from("int x, y; int *g;\nvoid f(int **p) { *p = &y; }\n");
+    text.push_str("int main(void) { int *q = &x; f(&q);\n");
+    for _ in 0..n {
+        text.push_str("  q = &x;\n");
+    }
+    text.push_str("  g = q; return 0; }\n");
+    text
+}
+
 /// Past the budget the open bodies finish their pass only within a grace
 /// (statements, deterministic; or a share of the time): then they are
 /// given up, and what called them cuts the call off. Here `main`'s first
@@ -474,13 +486,7 @@ fn a_table_of_function_pointers_past_the_budget_is_cut_off_in_one_pass() {
 /// `--budget-ms 1000`) ran past 60 s.
 #[test]
 fn open_bodies_past_the_budget_are_given_up_after_a_grace() {
-    let mut text = String::from("int x, y; int *g;\nvoid f(int **p) { *p = &y; }\n");
-    text.push_str("int main(void) { int *q = &x; f(&q);\n");
-    for _ in 0..6000 {
-        text.push_str("  q = &x;\n");
-    }
-    text.push_str("  g = q; return 0; }\n");
-    let lowered = pointee_c::lower(&[("grace.c", &text)]).unwrap();
+    let lowered = pointee_c::lower(&[("grace.c", &call_then_long_body(6000))]).unwrap();
     let p = &lowered.program;
     let a = pointee_flow::analyze(p, steps(0));
     let partial = a.partial().expect("partial");
@@ -502,4 +508,108 @@ fn open_bodies_past_the_budget_are_given_up_after_a_grace() {
         .map(|n| n.to_string())
         .collect();
     assert_eq!(names, ["f"]);
+}
+
+/// The memory ceiling holds absolutely: past it the open bodies get no
+/// grace (a step budget's grace would let `short.c`'s `main` finish its
+/// pass, as above), and a grace given for another limit ends as soon as
+/// the probe reports the ceiling reached. Counted by the probe's own
+/// reports, not by the machine's memory.
+#[test]
+fn the_memory_ceiling_gives_no_grace() {
+    let text = "int x, y; int *g;\nvoid f(int **p) { *p = &y; }\n\
+                int main(void) { int *q = &x; f(&q); q = &x; g = q; return 0; }\n";
+    let lowered = pointee_c::lower(&[("short.c", text)]).unwrap();
+    let p = &lowered.program;
+    let over = |steps: Option<u64>| Settings {
+        budget: Budget {
+            steps,
+            memory_mb: Some(50),
+            memory_probe: MemoryProbe(Some(Arc::new(|| 100))),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let a = pointee_flow::analyze(p, over(None));
+    let partial = a.partial().expect("partial");
+    assert_eq!(partial.spent, Spent::Memory);
+    assert!(a.units_of("main").is_empty(), "main given up at once");
+    assert!(a.is_incomplete("main") && a.is_incomplete("f"));
+    // A step budget spent first: its grace (5,000 statements) would
+    // cover 3,000 more, but the probe reports the ceiling reached.
+    let lowered = pointee_c::lower(&[("grace.c", &call_then_long_body(3000))]).unwrap();
+    let p = &lowered.program;
+    let a = pointee_flow::analyze(p, steps(0));
+    assert_eq!(a.units_of("main").len(), 1, "within the step grace");
+    let a = pointee_flow::analyze(p, over(Some(0)));
+    assert_eq!(a.partial().map(|p| p.spent), Some(Spent::Steps));
+    assert!(a.units_of("main").is_empty(), "grace ended by the ceiling");
+    assert!(a.is_incomplete("main"));
+}
+
+/// Queries replay bodies (the facts inside a body are never stored), and
+/// checkers ask at every point of every unit: the replays kept were every
+/// point's state of every unit asked so far, which took `pointee check
+/// inflate.c` to 1.3 GB past a ceiling of 300 MB after the run had
+/// finished under it. Kept replays are bounded in facts: here a cap far
+/// below what the program's states hold, asked in body order and then
+/// backwards (which replays again from the point asked), holds at most
+/// twice the cap and answers every point exactly as unbounded replays do.
+#[test]
+fn replays_kept_for_queries_are_bounded_and_answer_the_same() {
+    let mut text = String::from("int x0, x1, x2, x3;\n");
+    for i in 0..40 {
+        text.push_str(&format!("int *g{i};\n"));
+    }
+    for f in 0..12 {
+        text.push_str(&format!("void f{f}(int *a) {{\n"));
+        for i in 0..40 {
+            text.push_str(&format!("  g{i} = &x{};\n", (i + f) % 4));
+            text.push_str(&format!("  if (a) g{} = a;\n", (i * 7 + f) % 40));
+        }
+        text.push_str("}\n");
+    }
+    text.push_str("int main(void) { int y;\n");
+    for f in 0..12 {
+        text.push_str(&format!("  f{f}(&y); f{f}(0);\n"));
+    }
+    text.push_str("  return 0; }\n");
+    let lowered = pointee_c::lower(&[("replays.c", &text)]).unwrap();
+    let p = &lowered.program;
+    let mut points: Vec<(String, Point)> = Vec::new();
+    for f in &p.functions {
+        pointee_ir::for_each_basic(&f.body, &mut |id, _| {
+            points.push((f.name.to_string(), Point::Before(id)));
+            points.push((f.name.to_string(), Point::After(id)));
+        });
+    }
+    let mut full = pointee_flow::analyze(p, Settings::default());
+    let mut capped = pointee_flow::analyze(p, Settings::default());
+    let cap = 2_000;
+    capped.set_replay_facts(cap);
+    let mut largest = 0;
+    let mut asked = 0;
+    for (func, point) in points.iter().chain(points.iter().rev()) {
+        for u in full.units_of(func) {
+            let want = full.facts_at(u, *point).cloned();
+            largest = largest.max(want.as_ref().map_or(0, |f| f.len()));
+            assert_eq!(
+                capped.facts_at(u, *point),
+                want.as_ref(),
+                "{func} {point:?}"
+            );
+            assert!(capped.replay_facts_held() <= 2 * cap, "{func} {point:?}");
+            asked += 1;
+        }
+    }
+    assert!(asked > 4_000, "{asked} points asked");
+    assert!(
+        largest * 10 < cap,
+        "a state ({largest} facts) is small against the cap"
+    );
+    assert!(
+        full.replay_facts_held() > 10 * cap,
+        "the program's states ({}) dwarf the cap",
+        full.replay_facts_held()
+    );
 }

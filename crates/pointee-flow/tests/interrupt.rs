@@ -52,3 +52,24 @@ fn an_interrupt_that_never_fires_changes_nothing() {
     let graph = |a: &mut OwnedAnalysis| a.with(|a| a.render_graph());
     assert_eq!(graph(&mut with), graph(&mut without));
 }
+
+/// The interrupt is asked inside a body, not only at calls: a body of
+/// 3,000 assignments and no call (asked every 256 calls, it was never
+/// asked) stops.
+#[test]
+fn a_long_body_without_calls_is_interrupted() {
+    let mut text = String::from("int x; int *g;\nint main(void) { int *q = &x;\n");
+    for _ in 0..3000 {
+        text.push_str("  q = &x;\n");
+    }
+    text.push_str("  g = q; return 0; }\n");
+    let p = Arc::new(pointee_c::lower(&[("long.c", &text)]).unwrap().program);
+    let settings = Settings {
+        interrupt: Interrupt(Some(Arc::new(|| true))),
+        ..Settings::default()
+    };
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        OwnedAnalysis::run(p, settings)
+    }));
+    assert!(run.expect_err("the run stops").is::<Interrupted>());
+}
