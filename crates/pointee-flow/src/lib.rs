@@ -25,6 +25,7 @@ mod query;
 mod recency;
 mod refs;
 mod reuse;
+mod sites;
 mod solver;
 mod transfer;
 mod walk;
@@ -40,6 +41,7 @@ pub use library::{
 pub use loc::{Class, LocData, LocId, Locs, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 pub use query::{Alias, Analysis, ContextValues};
 pub use reuse::Reuse;
+pub use sites::{arg_place, pointer_of, site_values};
 pub use solver::{CallEdge, EntryKind, Interrupt, Interrupted, Settings, Unit, UnitId};
 
 /// Analyses a program (on a thread with a large stack: deep call chains

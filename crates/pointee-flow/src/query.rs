@@ -31,6 +31,9 @@ pub struct Analysis<'p> {
     /// `replay_facts` facts in all but the newest (`Seen`).
     replays: Vec<(UnitId, crate::solver::Seen)>,
     replay_facts: usize,
+    /// Per unit: its recorded site values answer for it
+    /// (`SiteRecord::answers_for`, asked once).
+    recorded: HashMap<UnitId, bool>,
     reuse: crate::reuse::Reuse,
     /// Per function: its answers miss contexts the budget cut off
     /// (`budget.rs`). Empty when the run finished.
@@ -83,6 +86,7 @@ impl<'p> Analysis<'p> {
             callers: Default::default(),
             replays: Vec::new(),
             replay_facts: REPLAY_FACTS,
+            recorded: HashMap::default(),
             reuse: Default::default(),
             incomplete,
         }
@@ -256,18 +260,10 @@ impl<'p> Analysis<'p> {
         };
         let mut out = Vec::new();
         for u in self.units_of(func) {
-            // Shared, not copied: checkers ask at every dereference.
-            let st = self.replayed(u, point).cloned();
-            let targets = st.as_ref().map(|st| {
-                let owner = self.engine.prog.functions[fi as usize].name.clone();
-                let sc = Scope {
-                    func: fi,
-                    owner: &owner,
-                };
-                let mut v = transfer::rvals(&mut self.engine.locs, st, sc, rv);
-                v.sort();
-                v
-            });
+            let targets = match self.recorded_values(u, point, rv) {
+                Some(t) => t,
+                None => self.replayed_values(u, fi, point, rv),
+            };
             let targets = if self.incomplete.get(fi as usize) == Some(&true) {
                 // A context the budget cut off may reach the point with
                 // anything.
@@ -286,6 +282,53 @@ impl<'p> Analysis<'p> {
             out.push(ContextValues { unit: u, targets });
         }
         out
+    }
+
+    /// The values of `rv` at `point` of unit `u` as its run recorded them
+    /// at a checker site (`sites.rs`; `None`: not recorded there, or the
+    /// record does not answer for the unit: replay).
+    pub(crate) fn recorded_values(
+        &mut self,
+        u: UnitId,
+        point: Point,
+        rv: &Rvalue,
+    ) -> Option<Option<Locset>> {
+        let Point::Before(stmt) = point else {
+            return None;
+        };
+        let unit = &self.engine.units[u as usize];
+        let record = unit.sites.as_ref()?;
+        let answers = *self
+            .recorded
+            .entry(u)
+            .or_insert_with(|| record.answers_for(unit));
+        if !answers {
+            return None;
+        }
+        record.values(stmt, rv).map(|v| v.cloned())
+    }
+
+    /// The values of `rv` at `point` of unit `u` (of function `fi`), from a
+    /// replay of the unit's body.
+    pub(crate) fn replayed_values(
+        &mut self,
+        u: UnitId,
+        fi: u32,
+        point: Point,
+        rv: &Rvalue,
+    ) -> Option<Locset> {
+        // Shared, not copied: checkers ask at every dereference.
+        let st = self.replayed(u, point).cloned();
+        st.as_ref().map(|st| {
+            let owner = self.engine.prog.functions[fi as usize].name.clone();
+            let sc = Scope {
+                func: fi,
+                owner: &owner,
+            };
+            let mut v = transfer::rvals(&mut self.engine.locs, st, sc, rv);
+            v.sort();
+            v
+        })
     }
 
     /// Merges per-context values: a target is definite only if definite in

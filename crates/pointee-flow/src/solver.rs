@@ -169,6 +169,8 @@ pub struct Unit {
     pub(crate) approx: Vec<(u32, Arc<Facts>, UnitId)>,
     /// What a later run needs to reuse this unit (`reuse.rs`).
     pub(crate) trace: Trace,
+    /// The checkers' values its last walk saw (`sites.rs`).
+    pub(crate) sites: Option<Arc<crate::sites::SiteRecord>>,
 }
 
 /// How a unit was computed, for reuse by a later run: every unit its body
@@ -273,6 +275,8 @@ pub struct Engine<'p> {
     /// observed, and what was seen.
     pub(crate) replay: Option<usize>,
     pub(crate) seen: Seen,
+    /// The checkers' values of the bodies being walked (`sites.rs`).
+    pub(crate) site_walks: Vec<crate::sites::SiteWalk>,
     pub(crate) exit_handlers: Vec<Name>,
     /// Statements of a body visited, for figures.
     pub steps: u64,
@@ -396,6 +400,7 @@ impl<'p> Engine<'p> {
             stack: Vec::new(),
             replay: None,
             seen: Seen::default(),
+            site_walks: Vec::new(),
             exit_handlers: Vec::new(),
             steps: 0,
             polled: 0,
@@ -621,6 +626,7 @@ impl<'p> Engine<'p> {
                 parent,
                 ..Trace::default()
             },
+            sites: None,
         });
         u
     }
@@ -839,6 +845,7 @@ impl<'p> Engine<'p> {
         unit.key = Arc::default();
         unit.calls.clear();
         unit.approx.clear();
+        unit.sites = None;
         // The parent stays: live units made below it still descend from
         // what made it.
         unit.trace.deps = Vec::new();
@@ -866,7 +873,9 @@ impl<'p> Engine<'p> {
             owner: &func.name,
         };
         let mut w = Walker::new(sc, func);
+        self.begin_sites();
         let mut out = w.run(self, func, st);
+        self.end_sites();
         if let Some(o) = &mut out {
             crate::recency::demote(&mut self.locs, o, None);
             let ret = func.ret_var.map(|r| self.locs.var(fi, r));
@@ -1282,6 +1291,10 @@ impl<'p> Hooks for Engine<'p> {
 
     fn observing(&self) -> bool {
         self.replay == Some(self.stack.len())
+    }
+
+    fn site(&mut self, sc: Scope, stmt: StmtId, b: &Basic, st: &Facts) {
+        self.record_site(sc, stmt, b, st);
     }
 
     fn wild_store(&mut self) {

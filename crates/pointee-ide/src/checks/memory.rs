@@ -2,7 +2,9 @@
 //! object (a dereference `*p`, `p->f`, `p[i]`; a call through `fp`; an
 //! argument a library function dereferences, `pointee_flow::dereferenced_args`;
 //! the argument of `free`) is looked up in the engine's facts just before
-//! its statement, in every calling context that reaches it:
+//! its statement, in every calling context that reaches it (values the
+//! run recorded there, `pointee_flow::site_values`; a unit whose record
+//! does not answer is replayed):
 //!
 //! | the pointer may point to | code |
 //! |---|---|
@@ -24,7 +26,7 @@
 
 use crate::c::{CProgram, Flow};
 use crate::{Diagnostic, FileId, FileRange, Related, Severity};
-use pointee_flow::{LocId, Root, FREED, NULL, UNINIT};
+use pointee_flow::{arg_place, pointer_of, LocId, Root, FREED, NULL, UNINIT};
 use pointee_ir::{
     for_each_basic, Base, Basic, Callee, Function, FunctionSource, Place, Point, Range, Rvalue,
     StmtId, VarKind,
@@ -55,15 +57,6 @@ struct Site {
     how: Use,
 }
 
-/// The pointer a dereferencing place reads: its base, undereferenced.
-fn pointer_of(p: &Place) -> Option<Place> {
-    p.deref.then(|| Place {
-        base: p.base.clone(),
-        deref: false,
-        path: Vec::new(),
-    })
-}
-
 fn deref_site(stmt: StmtId, p: &Place, out: &mut Vec<Site>) {
     if let Some(ptr) = pointer_of(p) {
         out.push(Site {
@@ -72,14 +65,6 @@ fn deref_site(stmt: StmtId, p: &Place, out: &mut Vec<Site>) {
             place: Some(ptr),
             how: Use::Deref,
         });
-    }
-}
-
-/// The place whose value an argument passes (`p`, `p + i`, `(T *)p`).
-pub(crate) fn arg_place(rv: &Rvalue) -> Option<&Place> {
-    match rv {
-        Rvalue::Use(p) | Rvalue::Offset(p, ..) | Rvalue::Cast(p, _) => Some(p),
-        _ => None,
     }
 }
 

@@ -14,9 +14,10 @@
 //! shared target definite in both in every context that reaches the call is
 //! an error; otherwise a warning.
 
-use super::memory::{arg_place, context_witness, contexts_note, pointer_text, set_text, units_at};
+use super::memory::{context_witness, contexts_note, pointer_text, set_text, units_at};
 use crate::c::{CProgram, Flow};
 use crate::{Diagnostic, FileId, FileRange, Severity};
+use pointee_flow::arg_place;
 use pointee_flow::UNKNOWN;
 use pointee_ir::{
     for_each_basic, Basic, Callee, Function, FunctionSource, Place, Point, Program, Range, Rvalue,

@@ -203,20 +203,22 @@ impl Walker {
         } else {
             Known::default()
         };
-        while followed {
-            let mut end = head.clone();
-            let mut jumps = Jumps::default();
-            let mut back = match self.walk(body, None, &mut end, &mut jumps) {
-                End::FallsThrough => vec![end],
-                _ => Vec::new(),
-            };
-            back.append(&mut jumps.continues);
-            let mut next = head.clone();
-            back.iter().for_each(|b| next.meet(b));
-            if next == head {
-                break;
+        if followed {
+            loop {
+                let mut end = head.clone();
+                let mut jumps = Jumps::default();
+                let mut back = match self.walk(body, None, &mut end, &mut jumps) {
+                    End::FallsThrough => vec![end],
+                    _ => Vec::new(),
+                };
+                back.append(&mut jumps.continues);
+                let mut next = head.clone();
+                back.iter().for_each(|b| next.meet(b));
+                if next == head {
+                    break;
+                }
+                head = next;
             }
-            head = next;
         }
         let mut inner = head;
         let mut jumps = Jumps::default();

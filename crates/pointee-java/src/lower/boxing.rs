@@ -113,11 +113,8 @@ impl<'a, 'h> Fb<'a, 'h> {
     /// `int n = boxed` has, so the null checker sees the dereference.
     pub(super) fn unbox(&mut self, ev: &Ev, at: Range) {
         let JType::Class(c) = &ev.ty else { return };
-        if unboxed(c).is_none() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
-            return;
-        }
-        if let Some(v) = self.var_at(ev.clone(), at, None) {
-            self.deref_use(v, at);
+        if unboxed(c).is_some() {
+            self.deref_reference(ev, at);
         }
     }
 

@@ -338,12 +338,21 @@ impl<'a, 'h> Fb<'a, 'h> {
         // A switch expression's arms give its value (a switch statement
         // inside one does not).
         let value = self.yields.last().is_some_and(|y| y.2 == node.id());
-        if let Some(c) = node.field("condition") {
-            self.expr(c, None);
-        }
         let Some(body) = node.field("body") else {
+            if let Some(c) = node.field("condition") {
+                self.expr(c, None);
+            }
             return;
         };
+        if let Some(c) = node.field("condition") {
+            let ev = self.expr(c, None);
+            // The selector is read before an arm is picked (a box
+            // unboxed, a String hashed, an enum's ordinal): null throws
+            // unless a `case null` arm takes it (JLS 14.11.3).
+            if !has_case_null(body, self.src) {
+                self.deref_reference(&ev, range(c));
+            }
+        }
         let mut arms = Vec::new();
         let mut has_default = false;
         let mut c = body.walk();
@@ -373,6 +382,17 @@ impl<'a, 'h> Fb<'a, 'h> {
             arms.push(arm);
         }
         self.push_stmt(Stmt::Switch { arms, has_default });
+    }
+
+    /// Reads through a reference value (`None` kinds: a constant null or
+    /// an unknown value, which name no variable).
+    pub(super) fn deref_reference(&mut self, ev: &Ev, at: Range) {
+        if !ev.ty.is_ref() || matches!(ev.kind, EvK::Rv(Rvalue::Null | Rvalue::Unknown)) {
+            return;
+        }
+        if let Some(v) = self.var_at(ev.clone(), at, None) {
+            self.deref_use(v, at);
+        }
     }
 
     pub(super) fn try_stmt(&mut self, node: Node<'a>) {
@@ -462,4 +482,20 @@ impl<'a, 'h> Fb<'a, 'h> {
         self.uses_thrown = true;
         self.record(name, &Place::var(v), &ty);
     }
+}
+
+/// True when a switch body has a `case null` label.
+fn has_case_null(body: Node<'_>, src: &str) -> bool {
+    let mut c = body.walk();
+    let groups: Vec<Node<'_>> = body.named_children(&mut c).collect();
+    groups.iter().any(|g| {
+        let mut c2 = g.walk();
+        let labels: Vec<Node<'_>> = g.named_children(&mut c2).collect();
+        labels.iter().any(|k| {
+            k.sym() == "switch_label"
+                && text(*k, src)
+                    .split(|ch: char| ch == ',' || ch.is_whitespace())
+                    .any(|w| w == "null")
+        })
+    })
 }
