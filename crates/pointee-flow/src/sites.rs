@@ -115,14 +115,13 @@ impl SiteRecord {
             && (!unit.recursive || self.output == unit.output)
     }
 
-    /// The values of `rv` before `stmt`: `Some(None)` when the walk never
-    /// reached the statement, `None` when `rv` is not one of its recorded
-    /// values.
+    /// The values of `rv` before `stmt`, when the walk recorded them there.
+    /// `None` otherwise: a statement absent may be unreached, or reached
+    /// with nothing to record (not a checker site, or not a basic
+    /// statement), so only a replay can tell.
     pub(crate) fn values(&self, stmt: StmtId, rv: &Rvalue) -> Option<Option<&Locset>> {
-        match self.at.get(&stmt) {
-            None => Some(None),
-            Some(vals) => vals.iter().find(|v| v.0 == *rv).map(|v| Some(&v.1)),
-        }
+        let vals = self.at.get(&stmt)?;
+        vals.iter().find(|v| v.0 == *rv).map(|v| Some(&v.1))
     }
 }
 
