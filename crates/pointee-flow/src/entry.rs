@@ -633,7 +633,7 @@ fn may_share(pointee: Option<&Type>, obj: &PoolObject, records: &pointee_ir::Typ
 fn unknown_layout(t: &Type, records: &pointee_ir::TypeTable) -> bool {
     match t {
         Type::Pointer(_) | Type::Scalar => false,
-        Type::Record(r) => vague_record(r, records),
+        Type::Record(r) => records.is_vague_record(r),
         _ => true,
     }
 }
@@ -691,12 +691,7 @@ fn pointee_compatible(a: &Type, b: &Type, records: &pointee_ir::TypeTable) -> bo
 /// across the program's units); an anonymous record's key is per unit, and
 /// a record no unit completes may be any, so either matches any record.
 fn same_record(x: &str, y: &str, records: &pointee_ir::TypeTable) -> bool {
-    x == y || vague_record(x, records) || vague_record(y, records)
-}
-
-/// An anonymous record (its key is per unit) or one no unit completes.
-fn vague_record(key: &str, records: &pointee_ir::TypeTable) -> bool {
-    key.contains("<anon") || records.records.get(key).is_none_or(|r| !r.complete)
+    x == y || records.is_vague_record(x) || records.is_vague_record(y)
 }
 
 /// A parameter's type as a call passes it: arrays and functions as

@@ -1050,7 +1050,8 @@ impl Locs {
     /// `inner *` into an object that holds no `inner` is accessed through
     /// an lvalue of the wrong type (C11 6.5p7).
     pub fn record_may_hold(&mut self, outer: &str, inner: &str) -> bool {
-        if outer == inner || self.vague_record(outer) || self.vague_record(inner) {
+        if outer == inner || self.types.is_vague_record(outer) || self.types.is_vague_record(inner)
+        {
             return true;
         }
         let key = (outer.into(), inner.into());
@@ -1060,12 +1061,6 @@ impl Locs {
         let b = self.holds_by_value(outer, inner, &mut Vec::new());
         self.holds.insert(key, b);
         b
-    }
-
-    /// An anonymous record (its key is per unit) or one no unit completes:
-    /// its layout may be anything's.
-    fn vague_record(&self, key: &str) -> bool {
-        key.contains("<anon") || self.types.record(key).is_none_or(|r| !r.complete)
     }
 
     fn holds_by_value(&self, outer: &str, inner: &str, visiting: &mut Vec<Name>) -> bool {
@@ -1083,7 +1078,9 @@ impl Locs {
             }
             match t {
                 Type::Record(x) => {
-                    &**x == inner || self.vague_record(x) || self.holds_by_value(x, inner, visiting)
+                    &**x == inner
+                        || self.types.is_vague_record(x)
+                        || self.holds_by_value(x, inner, visiting)
                 }
                 Type::Unknown => true,
                 _ => false,

@@ -85,6 +85,12 @@ impl TypeTable {
         self.records.get(name)
     }
 
+    /// A record whose layout no question may rely on: an anonymous one
+    /// (its key is per unit) or one no unit completes.
+    pub fn is_vague_record(&self, name: &str) -> bool {
+        name.contains("<anon") || self.record(name).is_none_or(|r| !r.complete)
+    }
+
     /// Strips arrays and resolves nothing else: the type of one element.
     pub fn field_type(&self, record: &str, field: &str) -> Option<&Type> {
         let r = self.records.get(record)?;
