@@ -88,9 +88,11 @@ impl<'p> Engine<'p> {
             let Some(&h) = self.locs.func_index.get(&name) else {
                 continue;
             };
-            let Some(st) = self.units[u as usize].output.clone() else {
+            let Some(mut st) = self.units[u as usize].output.clone() else {
                 continue;
             };
+            // (An entry's input holds no newest object.)
+            crate::recency::demote(&mut self.locs, &mut st, None);
             let formals = self.formals(
                 h,
                 &[],

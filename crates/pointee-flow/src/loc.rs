@@ -28,10 +28,11 @@ pub enum Root {
     /// `Settings::heap_context` of them (`recency::name_by_call`). Two calls
     /// of one allocation wrapper give two objects.
     Heap(Name, SiteId, HeapContext),
-    /// The newest object of a site, kept apart from the summary between its
-    /// allocation and the next call or return (`recency.rs`): one object,
-    /// so stores into it are strong.
-    Fresh(Name, SiteId),
+    /// The newest object of a site and calls (the summary `Heap` of the same
+    /// name stands for the others), kept apart from its allocation until
+    /// the next allocation of its name or a call that can reach it
+    /// (`recency.rs`): one object, so stores into it are strong.
+    Fresh(Name, SiteId, HeapContext),
     /// A string literal.
     Str(Name, SiteId),
     /// A compound literal; on the stack of its owner when that is a function.
@@ -1204,8 +1205,9 @@ impl Locs {
                 .get(v.0 as usize)
                 .map_or_else(|| "?".to_string(), |n| n.to_string()),
             Root::Global(g) => self.global_names[*g as usize].to_string(),
-            Root::Heap(o, s, ctx) => {
-                let mut n = format!("heap@{o}#{}", s.0);
+            Root::Heap(o, s, ctx) | Root::Fresh(o, s, ctx) => {
+                let newest = if matches!(d.root, Root::Fresh(..)) { "newest " } else { "" };
+                let mut n = format!("{newest}heap@{o}#{}", s.0);
                 if !ctx.is_empty() {
                     let calls: Vec<String> =
                         ctx.iter().map(|(c, at)| format!("{c}#{}", at.0)).collect();
@@ -1213,7 +1215,6 @@ impl Locs {
                 }
                 n
             }
-            Root::Fresh(o, s) => format!("newest heap@{o}#{}", s.0),
             Root::Str(o, s) => format!("string@{o}#{}", s.0),
             Root::Lit(o, s) => format!("literal@{o}#{}", s.0),
             Root::Func(n) => n.to_string(),
@@ -1323,7 +1324,7 @@ mod tests {
              struct a { struct b in; int *y; };
              int main(void) { return 0; }",
         );
-        let h = l.root(Root::Fresh("main".into(), SiteId(0)));
+        let h = l.root(Root::Fresh("main".into(), SiteId(0), Arc::from([])));
         let before = l.len();
         // `h.in.z` fits: the untyped (newest) heap object is an `a` by its member.
         let inz = l.with_path(h, &[Step::Field("in".into()), Step::Field("z".into())]);

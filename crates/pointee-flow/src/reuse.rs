@@ -546,7 +546,7 @@ pub(crate) fn rerun(prev: Previous, program: &Program, settings: Settings) -> An
         .map(|f| &program.functions[f].name)
         .collect();
     let owned_by_dirty = |locs: &Locs, l: LocId| match &locs.get(l).root {
-        Root::Heap(o, ..) | Root::Fresh(o, _) => dirty_names.contains(o),
+        Root::Heap(o, ..) | Root::Fresh(o, ..) => dirty_names.contains(o),
         _ => false,
     };
     let drop: Vec<LocId> = locs

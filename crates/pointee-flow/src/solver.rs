@@ -877,7 +877,7 @@ impl<'p> Engine<'p> {
         let mut out = w.run(self, func, st);
         self.end_sites();
         if let Some(o) = &mut out {
-            crate::recency::demote(&mut self.locs, o, None);
+            // (Newest objects stay newest: the caller names them.)
             let ret = func.ret_var.map(|r| self.locs.var(fi, r));
             let locs = &self.locs;
             o.retain(|f| {
@@ -983,11 +983,7 @@ impl<'p> Engine<'p> {
         mode: Callback,
         skip: &mut dyn FnMut(&Arc<Facts>, &map::MapInfo) -> bool,
     ) -> Result<((State, Option<UnitId>, bool), Arc<Facts>, map::MapInfo), Facts> {
-        // Fresh objects join their sites' summaries at every call.
         let mut st = st;
-        if mode == Callback::No {
-            crate::recency::demote(&mut self.locs, &mut st, None);
-        }
         let params = self.func(fi).params.len();
         if args.len() > params {
             // A variadic callee reads its extra arguments with `va_arg`,
@@ -998,12 +994,25 @@ impl<'p> Engine<'p> {
             }
             self.escape_reachable(&mut st, roots);
         }
-        let formals = self.formals(fi, args, &st, sc);
         let refs = std::mem::take(&mut self.refs[fi as usize]);
         let levels = self.map_levels(fi);
         let escapes = self.needs_escapes[fi as usize];
-        let (input, info) =
-            map::map_call_with(&mut self.locs, &st, formals, Some(&refs), levels, escapes);
+        let map_from = |e: &mut Self, st: &Facts| {
+            let formals = e.formals(fi, args, st, sc);
+            map::map_call_with(&mut e.locs, st, formals, Some(&refs), levels, escapes)
+        };
+        let (mut input, mut info) = map_from(self, &st);
+        // A newest object the callee can reach joins its summary (callees
+        // never see one); the others stay newest across the call.
+        let fresh = crate::recency::fresh_roots(&self.locs, &st);
+        let reached: Vec<LocId> = fresh
+            .into_iter()
+            .filter(|&r| info.reaches(&self.locs, r))
+            .collect();
+        if !reached.is_empty() {
+            crate::recency::demote_where(&mut self.locs, &mut st, |r| reached.contains(&r));
+            (input, info) = map_from(self, &st);
+        }
         self.refs[fi as usize] = refs;
         let input = Arc::new(input);
         if skip(&input, &info) {
@@ -1059,7 +1068,9 @@ impl<'p> Engine<'p> {
         };
         // The objects the call made, named by this call site. The output
         // may come from a generalised input (a recursive or merged node):
-        // what that input names is not new either.
+        // what that input names is not new either. A callback's newest
+        // objects join their summaries (it has no call site to name them
+        // by, and the callbacks of one unknown call see each other's).
         let out = match site.and_then(|at| {
             let callee = self.func(fi);
             let ret = callee.ret_var.map(|rv| self.locs.var(fi, rv));
@@ -1078,8 +1089,15 @@ impl<'p> Engine<'p> {
             crate::recency::name_by_call(&mut self.locs, inputs, &out, &naming, depth)
         }) {
             Some(named) => named,
+            None if site.is_none() => {
+                let mut out = out;
+                crate::recency::demote(&mut self.locs, &mut out, None);
+                out
+            }
             None => out,
         };
+        let mut st = st;
+        let older = crate::recency::make_room(&mut self.locs, &mut st, &out);
         // An approximate node's result is not final: assume it wrote.
         let wrote = approx || self.units[u as usize].wrote_symbolic || self.units[u as usize].wild;
         let unit = &self.units[u as usize];
@@ -1095,6 +1113,9 @@ impl<'p> Engine<'p> {
             let res = map::unmap_call(&mut self.locs, &st, &input, &out, info, wrote, stores);
             (res, Some(st))
         };
+        if !older.is_empty() {
+            res = Facts::join(res, Facts::from_unsorted(older));
+        }
         if wrote {
             self.wrote_symbolic();
         }

@@ -251,7 +251,7 @@ impl<'a> CProgram<'a> {
                     range: fs.name_range,
                 })
             }
-            Root::Heap(o, s, _) | Root::Fresh(o, s) | Root::Str(o, s) | Root::Lit(o, s) => {
+            Root::Heap(o, s, _) | Root::Fresh(o, s, _) | Root::Str(o, s) | Root::Lit(o, s) => {
                 self.site(o, s.0)
             }
             _ => None,
@@ -260,48 +260,58 @@ impl<'a> CProgram<'a> {
 
     /// The engine's name, with sites shown by line: `heap@12`; a heap
     /// object named by the calls that made it, with them (innermost first)
-    /// by function and line: `heap@12<main@30>`.
+    /// by function and line: `heap@12<main@30>`; the newest object of a
+    /// name: `newest heap@12<main@30>`. A site shares its line with
+    /// another site of its function: with the column too (`main@18:29`),
+    /// so that two locations never print alike.
     pub fn name(&self, a: &Flow, l: LocId) -> String {
         let name = a.name(l);
         let root = a.locs().get(l).root_id;
         let mut calls = String::new();
         let (prefix, owner, site) = match &a.locs().get(root).root {
-            Root::Heap(o, s, ctx) => {
+            Root::Heap(o, s, ctx) | Root::Fresh(o, s, ctx) => {
                 let shown: Vec<String> = ctx
                     .iter()
-                    .map(|(caller, at)| match self.site(caller, at.0) {
-                        Some(r) => format!("{caller}@{}", self.line_col(r.file, r.range.start).0),
+                    .map(|(caller, at)| match self.site_position(caller, at.0) {
+                        Some(pos) => format!("{caller}@{pos}"),
                         None => format!("{caller}#{}", at.0),
                     })
                     .collect();
                 if !shown.is_empty() {
                     calls = format!("<{}>", shown.join(","));
                 }
-                ("heap", o, s.0)
+                let newest = matches!(a.locs().get(root).root, Root::Fresh(..));
+                (if newest { "newest heap" } else { "heap" }, o, s.0)
             }
-            Root::Fresh(o, s) => ("newest heap", o, s.0),
             Root::Str(o, s) => ("string", o, s.0),
             Root::Lit(o, s) => ("literal", o, s.0),
             _ => return name,
         };
-        let Some(at) = self.decl(a, l) else {
+        let Some(pos) = self.site_position(owner, site) else {
             return name;
         };
         // The path after the root's own name (`.f`, `[+]`).
         let rest = format!("{calls}{}", &name[a.name(root).len()..]);
+        format!("{prefix}@{pos}{rest}")
+    }
+
+    /// Where a site of `owner` (a function or a global's initialiser) is,
+    /// as users read it: its line, with the column when another site of
+    /// the same function shares the line.
+    fn site_position(&self, owner: &str, site: u32) -> Option<String> {
+        let at = self.site(owner, site)?;
         let (line, column) = self.line_col(at.file, at.range.start);
-        // By line; with the column when another site shares the line.
         let crowded = self.function_source(owner).is_some_and(|(file, fs)| {
             fs.sites
                 .iter()
                 .enumerate()
                 .any(|(i, si)| i as u32 != site && self.line_col(file, si.range.start).0 == line)
         });
-        if crowded {
-            format!("{prefix}@{line}:{column}{rest}")
+        Some(if crowded {
+            format!("{line}:{column}")
         } else {
-            format!("{prefix}@{line}{rest}")
-        }
+            line.to_string()
+        })
     }
 
     pub fn kind(a: &Flow, l: LocId) -> TargetKind {

@@ -142,7 +142,7 @@ pub fn answers(file: &str, text: &str, queries: &[Query]) -> Result<(Vec<Answer>
         let (prefix, owner, site) = match &a.locs().get(root).root {
             // (by site: a run does not print the calls that made an object)
             Root::Heap(o, s, _) => ("heap", o.clone(), s.0),
-            Root::Fresh(o, s) => ("newest heap", o.clone(), s.0),
+            Root::Fresh(o, s, _) => ("newest heap", o.clone(), s.0),
             _ => return None,
         };
         let fs = source.function(&owner)?;
