@@ -581,9 +581,9 @@ pub fn unmap_call(
 
 /// Records that `free` freed the heap objects `freed`: the marks a caller
 /// applies at unmap. Other locations (a stack or global object given to
-/// `free`) are not marked. A mark is always possible: a heap object that
-/// reaches a caller is its site's summary (fresh objects are demoted at
-/// every call), so the caller applies it weakly anyway, and `freed` keeps
+/// `free`) are not marked. A mark is always possible: a heap object the
+/// caller gave is its name's summary (a callee never sees a newest
+/// object), so the caller applies it weakly anyway, and `freed` keeps
 /// the rule that a definite fact is its source's only one.
 pub(crate) fn mark_freed(locs: &Locs, st: &mut Facts, freed: &[(LocId, bool)]) {
     for &(o, _) in freed {
