@@ -366,7 +366,7 @@ async fn hover_definition_hierarchy_and_diagnostics_on_c() {
         "{md}"
     );
     assert!(
-        md.contains("[`heap@28<main@44>`](file://") && md.contains("example.c#L28,24"),
+        md.contains("[`heap@28<main@44:28>`](file://") && md.contains("example.c#L28,24"),
         "{md}"
     );
     drop(e);
