@@ -282,7 +282,11 @@ fn rename(
 /// and the targets of every dispatch it did. A method or class added
 /// that none of that names only adds facts; one removed that the old
 /// solution never reached goes too. Anything else solves from scratch.
-fn redeclared(prev: &Analysis, prev_program: &Program, program: &Program) -> Result<Renamed, &'static str> {
+fn redeclared(
+    prev: &Analysis,
+    prev_program: &Program,
+    program: &Program,
+) -> Result<Renamed, &'static str> {
     let old = &prev.facts;
     let facts = Facts::new(program);
     if talks_to_library_now(old, &facts) {
@@ -301,7 +305,9 @@ fn redeclared(prev: &Analysis, prev_program: &Program, program: &Program) -> Res
         .iter()
         .enumerate()
         .map(|(i, n)| match old.method_index.get(n) {
-            Some(&first) if first == i as u32 => facts.method_index.get(n).copied().unwrap_or(NOT_VAR),
+            Some(&first) if first == i as u32 => {
+                facts.method_index.get(n).copied().unwrap_or(NOT_VAR)
+            }
             _ => NOT_VAR,
         })
         .collect();
@@ -373,7 +379,8 @@ fn redeclared(prev: &Analysis, prev_program: &Program, program: &Program) -> Res
     // A class that gained a static initialiser runs it where it is
     // initialised (`AddReachable` of a pair already reached is nothing).
     for &m in &seen {
-        st.to_init.extend(&facts.methods[r.method(m) as usize].inits);
+        st.to_init
+            .extend(&facts.methods[r.method(m) as usize].inits);
     }
     Ok((facts, st, edited, None))
 }
@@ -396,7 +403,10 @@ fn same_hierarchy(old: &Facts, new: &Facts, r: &Renaming) -> Result<(), &'static
         }
         let (c, n) = (c, n as usize);
         if old.superclass[c].map(|s| r.class(s)) != new.superclass[n]
-            || !old.supers[c].iter().map(|&s| r.class(s)).eq(new.supers[n].iter().copied())
+            || !old.supers[c]
+                .iter()
+                .map(|&s| r.class(s))
+                .eq(new.supers[n].iter().copied())
             || old.library_supers[c] != new.library_supers[n]
             || old.open[c] != new.open[n]
         {
@@ -442,11 +452,31 @@ fn same_facts(old: &MethodFacts, new: &MethodFacts, r: &Renaming) -> bool {
         && old.ret == new.ret
         && r.class(old.class) == new.class
         && old.copies == new.copies
-        && old.news.iter().map(|&(x, al)| (x, a[al as usize])).eq(new.news.iter().copied())
-        && old.loads.iter().map(|&(x, y, g)| (x, y, f[g as usize])).eq(new.loads.iter().copied())
-        && old.stores.iter().map(|&(x, g, y)| (x, f[g as usize], y)).eq(new.stores.iter().copied())
-        && old.sloads.iter().map(|&(x, g)| (x, s[g as usize])).eq(new.sloads.iter().copied())
-        && old.sstores.iter().map(|&(g, y)| (s[g as usize], y)).eq(new.sstores.iter().copied())
+        && old
+            .news
+            .iter()
+            .map(|&(x, al)| (x, a[al as usize]))
+            .eq(new.news.iter().copied())
+        && old
+            .loads
+            .iter()
+            .map(|&(x, y, g)| (x, y, f[g as usize]))
+            .eq(new.loads.iter().copied())
+        && old
+            .stores
+            .iter()
+            .map(|&(x, g, y)| (x, f[g as usize], y))
+            .eq(new.stores.iter().copied())
+        && old
+            .sloads
+            .iter()
+            .map(|&(x, g)| (x, s[g as usize]))
+            .eq(new.sloads.iter().copied())
+        && old
+            .sstores
+            .iter()
+            .map(|&(g, y)| (s[g as usize], y))
+            .eq(new.sstores.iter().copied())
         && old
             .filtered_sloads
             .iter()
@@ -772,9 +802,7 @@ fn includes(old: &MethodFacts, new: &MethodFacts, m: u32, r: &Renaming) -> bool 
             let n = &new.calls[mr.calls[i] as usize];
             let kind = match (c.kind.clone(), n.kind.clone()) {
                 (CallKind::Static(a), CallKind::Static(b)) => r.method(a) == b,
-                (CallKind::Special(a, x), CallKind::Special(b, y)) => {
-                    r.method(a) == b && v(x) == y
-                }
+                (CallKind::Special(a, x), CallKind::Special(b, y)) => r.method(a) == b && v(x) == y,
                 (CallKind::Virtual(x, s), CallKind::Virtual(y, t)) => {
                     v(x) == y && r.sigs[s as usize] == t
                 }

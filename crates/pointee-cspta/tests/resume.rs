@@ -368,7 +368,6 @@ public class Main {
     }
 }
 
-
 /// Resumes from `from` to `to` under every variant of the tests and checks
 /// the result is a fresh solve's; gives how each went.
 fn resume_checked(from: &str, to: &str, variant: &str) -> Resumed {
@@ -381,7 +380,11 @@ fn resume_checked(from: &str, to: &str, variant: &str) -> Resumed {
     let roots = common::roots(&next);
     let (b, how) = Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
     let fresh = Analysis::run(&next.program, &roots, v);
-    assert_eq!(b.facts_text(), fresh.facts_text(), "[{variant}] {how:?}\n{to}");
+    assert_eq!(
+        b.facts_text(),
+        fresh.facts_text(),
+        "[{variant}] {how:?}\n{to}"
+    );
     let (mut s1, mut s2) = (b.stats(), fresh.stats());
     s1.pointers = 0;
     s2.pointers = 0;
@@ -480,8 +483,16 @@ class Sub extends Main {
         for (anchor, with, added, removed) in &cases {
             assert!(before.contains(anchor), "{anchor:?}");
             let after = before.replacen(anchor, with, 1);
-            assert_eq!(resume_checked(before, &after, v), *added, "[{v}] add {with:?}");
-            assert_eq!(resume_checked(&after, before, v), *removed, "[{v}] remove {with:?}");
+            assert_eq!(
+                resume_checked(before, &after, v),
+                *added,
+                "[{v}] add {with:?}"
+            );
+            assert_eq!(
+                resume_checked(&after, before, v),
+                *removed,
+                "[{v}] remove {with:?}"
+            );
         }
     }
 }
@@ -531,8 +542,15 @@ fn decl_chain(seed: u64, variant: &str, edits: usize, went: &mut DeclsWent) {
                 tally = &mut went.added;
             }
             1 => {
-                let l = format!("    static Base t{k}(Base p) {{ return p.f{}; }}", r.below(3));
-                let at = lines.iter().position(|l| l == "public class Main {").unwrap() + 1;
+                let l = format!(
+                    "    static Base t{k}(Base p) {{ return p.f{}; }}",
+                    r.below(3)
+                );
+                let at = lines
+                    .iter()
+                    .position(|l| l == "public class Main {")
+                    .unwrap()
+                    + 1;
                 lines.insert(at, l.clone());
                 added.push(l);
                 what = "a static method".to_string();
@@ -540,7 +558,11 @@ fn decl_chain(seed: u64, variant: &str, edits: usize, went: &mut DeclsWent) {
             }
             2 => {
                 let c = r.below(classes);
-                let l = format!("    Base m{}(Base p) {{ return p.f{}; }}", r.below(3), r.below(3));
+                let l = format!(
+                    "    Base m{}(Base p) {{ return p.f{}; }}",
+                    r.below(3),
+                    r.below(3)
+                );
                 let at = lines
                     .iter()
                     .position(|x| x.starts_with(&format!("class C{c} extends")))
