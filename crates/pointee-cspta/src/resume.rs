@@ -446,47 +446,30 @@ fn same_facts(old: &MethodFacts, new: &MethodFacts, r: &Renaming) -> bool {
         (CallKind::Virtual(v, x), CallKind::Virtual(w, y)) => v == *w && x == *y,
         _ => false,
     };
+    /// Each old item, renamed, is the new item in its place.
+    fn same<T, U: PartialEq>(old: &[T], new: &[U], rename: impl Fn(&T) -> U) -> bool {
+        old.len() == new.len() && old.iter().zip(new).all(|(o, n)| rename(o) == *n)
+    }
     old.nvars == new.nvars
         && old.params == new.params
         && old.this == new.this
         && old.ret == new.ret
         && r.class(old.class) == new.class
         && old.copies == new.copies
-        && old
-            .news
-            .iter()
-            .map(|&(x, al)| (x, a[al as usize]))
-            .eq(new.news.iter().copied())
-        && old
-            .loads
-            .iter()
-            .map(|&(x, y, g)| (x, y, f[g as usize]))
-            .eq(new.loads.iter().copied())
-        && old
-            .stores
-            .iter()
-            .map(|&(x, g, y)| (x, f[g as usize], y))
-            .eq(new.stores.iter().copied())
-        && old
-            .sloads
-            .iter()
-            .map(|&(x, g)| (x, s[g as usize]))
-            .eq(new.sloads.iter().copied())
-        && old
-            .sstores
-            .iter()
-            .map(|&(g, y)| (s[g as usize], y))
-            .eq(new.sstores.iter().copied())
-        && old
-            .filtered_sloads
-            .iter()
-            .map(|&(x, g, ty)| (x, s[g as usize], t[ty as usize]))
-            .eq(new.filtered_sloads.iter().copied())
+        && same(&old.news, &new.news, |&(x, al)| (x, a[al as usize]))
+        && same(&old.loads, &new.loads, |&(x, y, g)| (x, y, f[g as usize]))
+        && same(&old.stores, &new.stores, |&(x, g, y)| (x, f[g as usize], y))
+        && same(&old.sloads, &new.sloads, |&(x, g)| (x, s[g as usize]))
+        && same(&old.sstores, &new.sstores, |&(g, y)| (s[g as usize], y))
+        && same(&old.filtered_sloads, &new.filtered_sloads, |&(x, g, ty)| {
+            (x, s[g as usize], t[ty as usize])
+        })
+        && old.casts.len() == new.casts.len()
         && old
             .casts
             .iter()
-            .map(|c| (c.from, c.to, t[c.ty as usize]))
-            .eq(new.casts.iter().map(|c| (c.from, c.to, c.ty)))
+            .zip(&new.casts)
+            .all(|(o, n)| (o.from, o.to, t[o.ty as usize]) == (n.from, n.to, n.ty))
         && old.calls.len() == new.calls.len()
         && old.calls.iter().zip(&new.calls).all(|(o, n)| {
             o.site == n.site && o.lhs == n.lhs && o.args == n.args && same_kind(&o.kind, &n.kind)

@@ -53,6 +53,34 @@ fn lower(lines: &[String]) -> JavaProgram {
     pointee_java::lower(&[("Main.java", &lines.join("\n"))])
 }
 
+/// Resumes `a` (the solve of `jp`) for `next` under `v`, checks that the
+/// result is a fresh solve's (every fact, and the figures but the pointer
+/// nodes, which include the old ones an edit renumbered), and gives it
+/// with how it went; `what` names the edit in a failure.
+fn resumed_as_fresh(
+    a: &Analysis,
+    jp: &JavaProgram,
+    next: &JavaProgram,
+    v: Variant,
+    what: &str,
+) -> (Analysis, Resumed) {
+    let roots = common::roots(next);
+    let (b, how) = Analysis::resume(a, &jp.program, &next.program, &roots, v, None).unwrap();
+    let fresh = Analysis::run(&next.program, &roots, v);
+    let (ours, theirs) = (b.facts_text(), fresh.facts_text());
+    let extra: Vec<_> = ours.difference(&theirs).take(3).collect();
+    let missing: Vec<_> = theirs.difference(&ours).take(3).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "{what} ({how:?}): extra {extra:?} missing {missing:?}"
+    );
+    let (mut s1, mut s2) = (b.stats(), fresh.stats());
+    s1.pointers = 0;
+    s2.pointers = 0;
+    assert_eq!(s1, s2, "{what} ({how:?})");
+    (b, how)
+}
+
 /// How the edits of a chain went.
 #[derive(Default)]
 struct Went {
@@ -88,22 +116,13 @@ fn chain(seed: u64, variant: &str, edits: usize, went: &mut Went) {
             format!("remove `{}` at line {}", s.trim(), at + 1)
         };
         let next = lower(&lines);
-        let roots = common::roots(&next);
-        let (b, how) = Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
-        let fresh = Analysis::run(&next.program, &roots, v);
-        let (ours, theirs) = (b.facts_text(), fresh.facts_text());
-        let extra: Vec<_> = ours.difference(&theirs).take(3).collect();
-        let missing: Vec<_> = theirs.difference(&ours).take(3).collect();
-        assert!(
-            extra.is_empty() && missing.is_empty(),
-            "seed {seed} [{variant}] step {step} ({what}, {how:?}): extra {extra:?} missing {missing:?}"
+        let (b, how) = resumed_as_fresh(
+            &a,
+            &jp,
+            &next,
+            v,
+            &format!("seed {seed} [{variant}] step {step} ({what})"),
         );
-        let (mut s1, mut s2) = (b.stats(), fresh.stats());
-        // Pointer nodes of the resumed solve include the old ones that an
-        // edit renumbered; every other figure is the fresh one.
-        s1.pointers = 0;
-        s2.pointers = 0;
-        assert_eq!(s1, s2, "seed {seed} [{variant}] step {step} ({what})");
         if adds {
             went.added += 1;
             if matches!(how, Resumed::Continued { .. }) {
@@ -368,8 +387,8 @@ public class Main {
     }
 }
 
-/// Resumes from `from` to `to` under every variant of the tests and checks
-/// the result is a fresh solve's; gives how each went.
+/// Resumes from the solve of `from` to `to` under `variant`, checks the
+/// result is a fresh solve's, and gives how it went.
 fn resume_checked(from: &str, to: &str, variant: &str) -> Resumed {
     let v = Variant::parse(variant).unwrap();
     let (jp, next) = (
@@ -377,19 +396,7 @@ fn resume_checked(from: &str, to: &str, variant: &str) -> Resumed {
         pointee_java::lower(&[("Main.java", to)]),
     );
     let a = Analysis::run(&jp.program, &common::roots(&jp), v);
-    let roots = common::roots(&next);
-    let (b, how) = Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
-    let fresh = Analysis::run(&next.program, &roots, v);
-    assert_eq!(
-        b.facts_text(),
-        fresh.facts_text(),
-        "[{variant}] {how:?}\n{to}"
-    );
-    let (mut s1, mut s2) = (b.stats(), fresh.stats());
-    s1.pointers = 0;
-    s2.pointers = 0;
-    assert_eq!(s1, s2, "[{variant}] {how:?}\n{to}");
-    how
+    resumed_as_fresh(&a, &jp, &next, v, &format!("[{variant}]\n{to}")).1
 }
 
 /// Methods and classes added go on from the last solve when nothing the
@@ -603,20 +610,13 @@ fn decl_chain(seed: u64, variant: &str, edits: usize, went: &mut DeclsWent) {
             }
         }
         let next = lower(&lines);
-        let roots = common::roots(&next);
-        let (b, how) = Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
-        let fresh = Analysis::run(&next.program, &roots, v);
-        let (ours, theirs) = (b.facts_text(), fresh.facts_text());
-        let extra: Vec<_> = ours.difference(&theirs).take(3).collect();
-        let missing: Vec<_> = theirs.difference(&ours).take(3).collect();
-        assert!(
-            extra.is_empty() && missing.is_empty(),
-            "seed {seed} [{variant}] step {step} ({what}, {how:?}): extra {extra:?} missing {missing:?}"
+        let (b, how) = resumed_as_fresh(
+            &a,
+            &jp,
+            &next,
+            v,
+            &format!("seed {seed} [{variant}] step {step} ({what})"),
         );
-        let (mut s1, mut s2) = (b.stats(), fresh.stats());
-        s1.pointers = 0;
-        s2.pointers = 0;
-        assert_eq!(s1, s2, "seed {seed} [{variant}] step {step} ({what})");
         tally.0 += 1;
         tally.1 += usize::from(matches!(how, Resumed::Continued { .. }));
         jp = next;
