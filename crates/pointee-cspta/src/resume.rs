@@ -240,15 +240,7 @@ fn rename(
     for &m in &edited {
         let (om, nm) = (&old.methods[m as usize], &facts.methods[m as usize]);
         let (old_f, new_f) = (&old_fs[m as usize], &new_fs[m as usize]);
-        let mut included = false;
-        for renaming in alignments(old_f, new_f, (old, om), (&facts, nm)) {
-            r.edited.insert(m, renaming);
-            if rename_allocs(&mut r, m, old, &facts).is_some() && includes(om, nm, m, &r) {
-                included = true;
-                break;
-            }
-        }
-        if included {
+        if aligned_adding(&mut r, m, (old_f, new_f), (old, &facts)) {
             continue;
         }
         let (renaming, removed) = removal(old_f, new_f, (old, om), (&facts, nm))
@@ -340,15 +332,7 @@ fn redeclared(
             }
             continue;
         }
-        let mut included = false;
-        for renaming in alignments(old_f, new_f, (old, om), (&facts, nm)) {
-            r.edited.insert(m, renaming);
-            if rename_allocs(&mut r, m, old, &facts).is_some() && includes(om, nm, m, &r) {
-                included = true;
-                break;
-            }
-        }
-        if !included {
+        if !aligned_adding(&mut r, m, (old_f, new_f), (old, &facts)) {
             return Err("a reached method lost facts while declarations changed");
         }
         edited.push(m);
@@ -503,6 +487,28 @@ fn same_class_facts(old: &[pointee_ir::Class], new: &[pointee_ir::Class]) -> boo
         )
     }
     old.len() == new.len() && old.iter().zip(new).all(|(a, b)| facts(a) == facts(b))
+}
+
+/// Renames the edited method `m` by the first alignment of its old
+/// variables and sites with the new ones under which its renamed old
+/// facts are all new facts (an edit that added facts); whether one is.
+fn aligned_adding(
+    r: &mut Renaming,
+    m: u32,
+    (old_f, new_f): (&Function, &Function),
+    (old, facts): (&Facts, &Facts),
+) -> bool {
+    let (om, nm) = (
+        &old.methods[m as usize],
+        &facts.methods[r.method(m) as usize],
+    );
+    for renaming in alignments(old_f, new_f, (old, om), (facts, nm)) {
+        r.edited.insert(m, renaming);
+        if rename_allocs(r, m, old, facts).is_some() && includes(om, nm, m, r) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The renaming of an edited method whose new facts are all old ones
