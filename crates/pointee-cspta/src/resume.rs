@@ -847,11 +847,16 @@ fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> 
             st.var_maps.insert(mc, map.into());
         }
     }
-    st.field_nodes = st
-        .field_nodes
-        .iter()
-        .map(|(&(o, f), &n)| Some(((o, known(r.fields[f as usize])?), n)))
-        .collect::<Option<_>>()?;
+    // What keeps its ids (the names a body edit does not touch) is not
+    // copied again: these tables are as large as the solution.
+    let same = |ids: &[u32]| ids.iter().enumerate().all(|(i, &x)| x == i as u32);
+    if !same(&r.fields) {
+        st.field_nodes = st
+            .field_nodes
+            .iter()
+            .map(|(&(o, f), &n)| Some(((o, known(r.fields[f as usize])?), n)))
+            .collect::<Option<_>>()?;
+    }
     let mut statics = vec![NOT_VAR; facts.statics.len()];
     for (s, &n) in st.static_nodes.iter().enumerate() {
         match known(r.statics[s]) {
@@ -867,43 +872,56 @@ fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> 
         }
     }
     st.static_nodes = statics;
-    for targets in st.filtered.values_mut() {
-        for (_, ty) in targets {
-            *ty = known(r.types[*ty as usize])?;
+    if !same(&r.types) {
+        for targets in st.filtered.values_mut() {
+            for (_, ty) in targets {
+                *ty = known(r.types[*ty as usize])?;
+            }
         }
+        st.filtered_index = st
+            .filtered
+            .iter()
+            .flat_map(|(&s, ts)| ts.iter().map(move |&(t, ty)| (s, t, ty)))
+            .collect();
     }
-    st.filtered_index = st
-        .filtered
-        .iter()
-        .flat_map(|(&s, ts)| ts.iter().map(move |&(t, ty)| (s, t, ty)))
-        .collect();
     // The dispatches done give the same methods (the caller checked it
     // when the declarations changed); kept, as later dispatches are
     // checked against them.
-    st.dispatched = st
-        .dispatched
-        .iter()
-        .map(|(&(c, sig), &m)| {
-            let c = if c == u32::MAX { c } else { known(r.class(c))? };
-            let m = match m {
-                Some(m) => Some(known(r.method(m))?),
-                None => None,
-            };
-            Some(((c, known(r.sigs[sig as usize])?), m))
-        })
-        .collect::<Option<_>>()?;
-    let method_of = |mc: u32| st.reached[mc as usize].method;
-    let mut cg = std::mem::take(&mut st.cg);
-    for e in &mut cg {
-        e.call = r.call(method_of(e.caller), e.call);
+    if r.methods.is_some() || r.classes.is_some() || !same(&r.sigs) {
+        st.dispatched = st
+            .dispatched
+            .iter()
+            .map(|(&(c, sig), &m)| {
+                let c = if c == u32::MAX { c } else { known(r.class(c))? };
+                let m = match m {
+                    Some(m) => Some(known(r.method(m))?),
+                    None => None,
+                };
+                Some(((c, known(r.sigs[sig as usize])?), m))
+            })
+            .collect::<Option<_>>()?;
     }
-    st.cg_index = cg.iter().map(|e| (e.caller, e.call, e.callee)).collect();
-    st.cg = cg;
-    st.library_calls = st
-        .library_calls
-        .iter()
-        .map(|&(mc, call)| (mc, r.call(st.reached[mc as usize].method, call)))
-        .collect();
+    // Only the calls of edited methods are renumbered.
+    if !r.edited.is_empty() {
+        let edited = |mc: u32| r.edited.contains_key(&st.reached[mc as usize].method);
+        let mut cg = std::mem::take(&mut st.cg);
+        for e in cg.iter_mut().filter(|e| edited(e.caller)) {
+            let call = r.call(st.reached[e.caller as usize].method, e.call);
+            if call != e.call {
+                st.cg_index.remove(&(e.caller, e.call, e.callee));
+                e.call = call;
+            }
+        }
+        for e in cg.iter().filter(|e| edited(e.caller)) {
+            st.cg_index.insert((e.caller, e.call, e.callee));
+        }
+        st.cg = cg;
+        st.library_calls = st
+            .library_calls
+            .iter()
+            .map(|&(mc, call)| (mc, r.call(st.reached[mc as usize].method, call)))
+            .collect();
+    }
     if r.methods.is_some() {
         for p in &mut st.reached {
             p.method = known(r.method(p.method))?;
