@@ -184,9 +184,6 @@ pub struct Facts {
     pub class_inits: Vec<Vec<u32>>,
     /// The static field [`LIBRARY_HEAP`], when the program uses it.
     pub library_heap: Option<u32>,
-    /// Allocations before this one of the methods [`Facts::edited`] made
-    /// again are left over (none: 0).
-    pub(crate) first_new_alloc: u32,
 }
 
 fn no_object(r: &Rvalue) -> NoObject {
@@ -298,11 +295,10 @@ impl Facts {
     /// only in the bodies of the methods `edited` (the same classes and
     /// methods): `old`'s with those methods' facts made again. Names new
     /// to the program get new ids after the old ones; allocation sites of
-    /// the edited methods are all new ones (`first_new_alloc` on), the
-    /// old ones staying behind unused.
+    /// the edited methods are all new ones (after the old ones), the old
+    /// ones staying behind unused.
     pub(crate) fn edited(old: &Facts, program: &Program, edited: &[u32]) -> Facts {
         let mut f = old.clone();
-        f.first_new_alloc = f.allocs.len() as u32;
         for &m in edited {
             let func = &program.functions[m as usize];
             if f.method_index.get(&*func.name) != Some(&m) {

@@ -26,8 +26,11 @@ pub struct Analysis {
     pub(crate) rest: State,
     /// (object, field) -> node, sorted.
     pub(crate) fields: BTreeMap<(u32, u32), u32>,
-    /// Reached pairs per method.
-    by_method: Vec<Vec<u32>>,
+    /// Reached pairs per method: those of method `m` are
+    /// `by_method[starts[m]..starts[m + 1]]` (one list, not one per
+    /// method: a solve after an edit builds it again).
+    by_method: Vec<u32>,
+    starts: Vec<u32>,
     /// (method, site) -> callee methods, sorted.
     callees: FxHashMap<(u32, u32), Vec<u32>>,
     pub heap_bytes: usize,
@@ -126,9 +129,19 @@ impl Analysis {
         mut st: State,
     ) -> Analysis {
         let heap_bytes = st.heap_bytes();
-        let mut by_method = vec![Vec::new(); facts.methods.len()];
+        let mut starts = vec![0u32; facts.methods.len() + 1];
+        for r in &st.reached {
+            starts[r.method as usize + 1] += 1;
+        }
+        for m in 0..facts.methods.len() {
+            starts[m + 1] += starts[m];
+        }
+        let mut next = starts.clone();
+        let mut by_method = vec![0u32; st.reached.len()];
         for (i, r) in st.reached.iter().enumerate() {
-            by_method[r.method as usize].push(i as u32);
+            let at = &mut next[r.method as usize];
+            by_method[*at as usize] = i as u32;
+            *at += 1;
         }
         let fields = st.field_nodes.iter().map(|(&k, &v)| (k, v)).collect();
         let ctxs = std::mem::take(&mut st.ctxs);
@@ -159,6 +172,7 @@ impl Analysis {
             rest: st,
             fields,
             by_method,
+            starts,
             callees,
             heap_bytes,
         }
@@ -180,7 +194,8 @@ impl Analysis {
 
     /// The reached pairs of a method (indices into `reached`).
     pub fn contexts_of(&self, method: u32) -> &[u32] {
-        &self.by_method[method as usize]
+        let m = method as usize;
+        &self.by_method[self.starts[m] as usize..self.starts[m + 1] as usize]
     }
 
     pub fn var_pts(&self, mc: u32, var: u32) -> &PtSet {
@@ -226,11 +241,11 @@ impl Analysis {
         let mut tests = crate::types::TypeTests::new(&self.facts);
         let mut out = Vec::new();
         for (m, mf) in self.facts.methods.iter().enumerate() {
-            if self.by_method[m].is_empty() {
+            if self.contexts_of(m as u32).is_empty() {
                 continue;
             }
             for c in &mf.casts {
-                let fails = self.by_method[m].iter().any(|&mc| {
+                let fails = self.contexts_of(m as u32).iter().any(|&mc| {
                     self.var_pts(mc, c.from).iter().any(|o| {
                         let a = &self.facts.allocs[self.objs[o as usize].1 as usize];
                         !tests.must_fit(a.ty, c.ty)
@@ -243,7 +258,9 @@ impl Analysis {
     }
 
     pub fn stats(&self) -> Stats {
-        let reachable_methods = self.by_method.iter().filter(|v| !v.is_empty()).count() as u64;
+        let reachable_methods = (0..self.facts.methods.len() as u32)
+            .filter(|&m| !self.contexts_of(m).is_empty())
+            .count() as u64;
         let mut ci_edges: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
         let mut targets: BTreeMap<(u32, u32), BTreeSet<u32>> = BTreeMap::new();
         for e in &self.cg {

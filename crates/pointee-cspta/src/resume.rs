@@ -17,10 +17,17 @@
 //! what makes the result exact is the check that the renamed old facts of
 //! every edited method are among the new ones. An edit that only removed
 //! statements (the new facts are old ones, the sites the same) goes on
-//! too, retracting what the removed facts reached (`retract.rs`). When
-//! anything else changed (classes but for their fields, the method
-//! list, the roots, the variant) or neither check holds, the program is
-//! solved from scratch.
+//! too, retracting what the removed facts reached (`retract.rs`).
+//!
+//! When the declarations changed (methods or classes added or removed, a
+//! class's methods), the new facts are made afresh and the old ids renamed
+//! by name (`redeclared`): the old solution goes on when every method it
+//! reached is still there with the same facts (an edited one with more),
+//! and the classes, types and dispatch targets it used are the same. A
+//! method or class only added passes; one removed passes when the old
+//! solution never reached it. When anything else changed (a supertype, a
+//! dispatch target, a root removed, the variant) or no check holds, the
+//! program is solved from scratch.
 //!
 //! It must never answer anything but the least solution of the new program:
 //! `tests/resume.rs` compares it with a fresh solve on random edits.
@@ -73,6 +80,11 @@ impl Analysis {
                     return Ok((a, Resumed::Fresh(why)));
                 }
             };
+        // Roots added since are reached now; the others are already.
+        let root_ids: Vec<u32> = roots
+            .iter()
+            .filter_map(|r| facts.method_index.get(*r).copied())
+            .collect();
         let mut s = Solver::with_state(&facts, &variant, st);
         let edited_contexts: Vec<u32> = edited
             .iter()
@@ -108,19 +120,23 @@ impl Analysis {
                 }
             }
         };
-        s.solve(&[], interrupt)?;
+        s.solve(&root_ids, interrupt)?;
         let st = s.st;
         Ok((Analysis::finish(facts, variant, roots, st), resumed))
     }
 }
 
-/// Old ids to new ones.
+/// Old ids to new ones (NOT_VAR: gone).
 struct Renaming {
     allocs: Vec<u32>,
     fields: Vec<u32>,
     statics: Vec<u32>,
     sigs: Vec<u32>,
     types: Vec<u32>,
+    /// Methods and classes by name; `None` when the declarations are the
+    /// same (the ids too).
+    methods: Option<Vec<u32>>,
+    classes: Option<Vec<u32>>,
     /// Per edited method: its variables, sites and calls (index into
     /// `MethodFacts::calls`).
     edited: FxHashMap<u32, MethodRenaming>,
@@ -133,6 +149,14 @@ struct MethodRenaming {
 }
 
 impl Renaming {
+    fn method(&self, m: u32) -> u32 {
+        self.methods.as_ref().map_or(m, |ms| ms[m as usize])
+    }
+
+    fn class(&self, c: u32) -> u32 {
+        self.classes.as_ref().map_or(c, |cs| cs[c as usize])
+    }
+
     fn site(&self, method: u32, site: u32) -> Option<u32> {
         match self.edited.get(&method) {
             Some(m) => m.sites.get(&site).copied(),
@@ -169,20 +193,16 @@ fn rename(
     if prev.variant != variant {
         return Err("another context sensitivity");
     }
-    if prev
-        .roots
-        .iter()
-        .map(String::as_str)
-        .ne(roots.iter().copied())
-    {
-        return Err("other roots");
-    }
-    if !same_class_facts(&prev_program.classes, &program.classes) {
-        return Err("a class declaration changed");
+    // A root added (a file's literal pool) is reached by the solve.
+    if !prev.roots.iter().all(|r| roots.contains(&r.as_str())) {
+        return Err("a root was removed");
     }
     let (old_fs, new_fs) = (&prev_program.functions, &program.functions);
-    if old_fs.len() != new_fs.len() || old_fs.iter().zip(new_fs).any(|(a, b)| a.name != b.name) {
-        return Err("methods were added or removed");
+    if !same_class_facts(&prev_program.classes, &program.classes)
+        || old_fs.len() != new_fs.len()
+        || old_fs.iter().zip(new_fs).any(|(a, b)| a.name != b.name)
+    {
+        return redeclared(prev, prev_program, program);
     }
     let edited: Vec<u32> = (0..new_fs.len())
         .filter(|&i| !std::sync::Arc::ptr_eq(&old_fs[i], &new_fs[i]) && old_fs[i] != new_fs[i])
@@ -190,6 +210,9 @@ fn rename(
         .collect();
     let facts = Facts::edited(&prev.facts, program, &edited);
     let old = &prev.facts;
+    if talks_to_library_now(old, &facts) {
+        return Err("the program talks to the library now");
+    }
     let missing = "a name of the old program is gone";
     let by_name = |names: &[String], index: &FxHashMap<String, u32>| {
         names
@@ -205,6 +228,8 @@ fn rename(
         statics: by_name(&old.statics, &facts.static_index)?,
         sigs: by_name(&old.sigs, &facts.sig_index)?,
         types: by_name(&old.type_names, &facts.type_index)?,
+        methods: None,
+        classes: None,
         edited: FxHashMap::default(),
     };
     // Each edited method: the first alignment of its old variables and
@@ -215,15 +240,7 @@ fn rename(
     for &m in &edited {
         let (om, nm) = (&old.methods[m as usize], &facts.methods[m as usize]);
         let (old_f, new_f) = (&old_fs[m as usize], &new_fs[m as usize]);
-        let mut included = false;
-        for renaming in alignments(old_f, new_f, (old, om), (&facts, nm)) {
-            r.edited.insert(m, renaming);
-            if rename_allocs(&mut r, m, old, &facts).is_some() && includes(om, nm, m, &r) {
-                included = true;
-                break;
-            }
-        }
-        if included {
+        if aligned_adding(&mut r, m, (old_f, new_f), (old, &facts)) {
             continue;
         }
         let (renaming, removed) = removal(old_f, new_f, (old, om), (&facts, nm))
@@ -246,6 +263,202 @@ fn rename(
     };
     let st = rename_state(st, prev, &facts, &r).ok_or("a context does not rename")?;
     Ok((facts, st, edited, retracted))
+}
+
+/// The new program declares other methods or classes (added, removed, a
+/// class's methods changed): its facts are made afresh and the old ids
+/// renamed by name. The old solution goes on when nothing it used
+/// changed: every method it reached is still there with the same facts
+/// (an edited one with more), and so are the classes of its objects and
+/// contexts, the supertypes of every class, the types its casts tested,
+/// and the targets of every dispatch it did. A method or class added
+/// that none of that names only adds facts; one removed that the old
+/// solution never reached goes too. Anything else solves from scratch.
+fn redeclared(
+    prev: &Analysis,
+    prev_program: &Program,
+    program: &Program,
+) -> Result<Renamed, &'static str> {
+    let old = &prev.facts;
+    let facts = Facts::new(program);
+    if talks_to_library_now(old, &facts) {
+        return Err("the program talks to the library now");
+    }
+    let st = prev.state();
+    let by_name = |names: &[String], index: &FxHashMap<String, u32>| -> Vec<u32> {
+        names
+            .iter()
+            .map(|n| index.get(n).copied().unwrap_or(NOT_VAR))
+            .collect()
+    };
+    // A method's id is the first function of its name (`Facts::new`).
+    let methods = old
+        .method_names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| match old.method_index.get(n) {
+            Some(&first) if first == i as u32 => {
+                facts.method_index.get(n).copied().unwrap_or(NOT_VAR)
+            }
+            _ => NOT_VAR,
+        })
+        .collect();
+    let mut r = Renaming {
+        allocs: vec![NOT_VAR; old.allocs.len()],
+        fields: by_name(&old.fields, &facts.field_index),
+        statics: by_name(&old.statics, &facts.static_index),
+        sigs: by_name(&old.sigs, &facts.sig_index),
+        types: by_name(&old.type_names, &facts.type_index),
+        methods: Some(methods),
+        classes: Some(by_name(&old.classes, &facts.class_index)),
+        edited: FxHashMap::default(),
+    };
+    same_hierarchy(old, &facts, &r)?;
+    let seen: Vec<u32> = (0..old.methods.len() as u32)
+        .filter(|&m| st.method_seen[m as usize])
+        .collect();
+    if seen.iter().any(|&m| r.method(m) == NOT_VAR) {
+        return Err("a method the last solve reached is gone");
+    }
+    let (old_fs, new_fs) = (&prev_program.functions, &program.functions);
+    let mut edited = Vec::new();
+    for &m in &seen {
+        let n = r.method(m);
+        let (old_f, new_f) = (&old_fs[m as usize], &new_fs[n as usize]);
+        let (om, nm) = (&old.methods[m as usize], &facts.methods[n as usize]);
+        if std::sync::Arc::ptr_eq(old_f, new_f) || old_f == new_f {
+            if rename_allocs(&mut r, m, old, &facts).is_none() || !same_facts(om, nm, &r) {
+                return Err("a reached method's facts changed with the declarations");
+            }
+            continue;
+        }
+        if !aligned_adding(&mut r, m, (old_f, new_f), (old, &facts)) {
+            return Err("a reached method lost facts while declarations changed");
+        }
+        edited.push(m);
+    }
+    for (a, &na) in old.allocs.iter().zip(&r.allocs) {
+        if na == NOT_VAR {
+            continue;
+        }
+        let b = &facts.allocs[na as usize];
+        if (a.library, a.empty, a.is_string) != (b.library, b.empty, b.is_string)
+            || r.class(a.in_type) != b.in_type
+            || a.dispatch_class.map(|c| r.class(c)) != b.dispatch_class
+        {
+            return Err("an object's class changed");
+        }
+    }
+    for (&(c, sig), &target) in &st.dispatched {
+        let class = (c != u32::MAX).then(|| r.class(c));
+        let sig = r.sigs[sig as usize];
+        if class == Some(NOT_VAR) || sig == NOT_VAR {
+            return Err("a class an object dispatched on is gone");
+        }
+        if facts.dispatch(class, sig) != target.map(|m| r.method(m)) {
+            return Err("a call dispatches to another method");
+        }
+    }
+    let mut st = rename_state(st, prev, &facts, &r).ok_or("a name of the last solve is gone")?;
+    // A class that gained a static initialiser runs it where it is
+    // initialised (`AddReachable` of a pair already reached is nothing).
+    for &m in &seen {
+        st.to_init
+            .extend(&facts.methods[r.method(m) as usize].inits);
+    }
+    Ok((facts, st, edited, None))
+}
+
+/// The library heap is new: the old solve's calls on library objects
+/// went nowhere, and would now go through it.
+fn talks_to_library_now(old: &Facts, new: &Facts) -> bool {
+    old.library_heap.is_none() && new.library_heap.is_some()
+}
+
+/// Every class of the old program that is still there has the same
+/// supertypes (of the program and of the library), and every type the old
+/// facts named tests as before: what casts and dispatch read of the
+/// classes the old solution's objects have.
+fn same_hierarchy(old: &Facts, new: &Facts, r: &Renaming) -> Result<(), &'static str> {
+    for c in 0..old.classes.len() {
+        let n = r.class(c as u32);
+        if n == NOT_VAR {
+            continue;
+        }
+        let (c, n) = (c, n as usize);
+        if old.superclass[c].map(|s| r.class(s)) != new.superclass[n]
+            || !old.supers[c]
+                .iter()
+                .map(|&s| r.class(s))
+                .eq(new.supers[n].iter().copied())
+            || old.library_supers[c] != new.library_supers[n]
+            || old.open[c] != new.open[n]
+        {
+            return Err("a class's supertypes changed");
+        }
+    }
+    for (t, info) in old.types.iter().enumerate() {
+        let nt = r.types[t];
+        if nt == NOT_VAR {
+            continue;
+        }
+        let ninfo = &new.types[nt as usize];
+        if info.class.map(|c| r.class(c)) != ninfo.class
+            || info.elem.map(|e| r.types[e as usize]) != ninfo.elem
+            || (info.prim, info.object, info.array_super)
+                != (ninfo.prim, ninfo.object, ninfo.array_super)
+        {
+            return Err("a type tests otherwise");
+        }
+    }
+    Ok(())
+}
+
+/// Whether an unedited method's new facts are its old ones renamed (its
+/// function is the same, so they come in the same order); it may
+/// initialise more classes (one that gained a static initialiser).
+fn same_facts(old: &MethodFacts, new: &MethodFacts, r: &Renaming) -> bool {
+    let (f, s, t, a) = (&r.fields, &r.statics, &r.types, &r.allocs);
+    let kind = |k: &CallKind| match *k {
+        CallKind::Static(m) => CallKind::Static(r.method(m)),
+        CallKind::Special(m, x) => CallKind::Special(r.method(m), x),
+        CallKind::Virtual(x, sig) => CallKind::Virtual(x, r.sigs[sig as usize]),
+    };
+    let same_kind = |a: &CallKind, b: &CallKind| match (kind(a), b) {
+        (CallKind::Static(x), CallKind::Static(y)) => x == *y,
+        (CallKind::Special(x, v), CallKind::Special(y, w)) => x == *y && v == *w,
+        (CallKind::Virtual(v, x), CallKind::Virtual(w, y)) => v == *w && x == *y,
+        _ => false,
+    };
+    /// Each old item, renamed, is the new item in its place.
+    fn same<T, U: PartialEq>(old: &[T], new: &[U], rename: impl Fn(&T) -> U) -> bool {
+        old.len() == new.len() && old.iter().zip(new).all(|(o, n)| rename(o) == *n)
+    }
+    old.nvars == new.nvars
+        && old.params == new.params
+        && old.this == new.this
+        && old.ret == new.ret
+        && r.class(old.class) == new.class
+        && old.copies == new.copies
+        && same(&old.news, &new.news, |&(x, al)| (x, a[al as usize]))
+        && same(&old.loads, &new.loads, |&(x, y, g)| (x, y, f[g as usize]))
+        && same(&old.stores, &new.stores, |&(x, g, y)| (x, f[g as usize], y))
+        && same(&old.sloads, &new.sloads, |&(x, g)| (x, s[g as usize]))
+        && same(&old.sstores, &new.sstores, |&(g, y)| (s[g as usize], y))
+        && same(&old.filtered_sloads, &new.filtered_sloads, |&(x, g, ty)| {
+            (x, s[g as usize], t[ty as usize])
+        })
+        && old.casts.len() == new.casts.len()
+        && old
+            .casts
+            .iter()
+            .zip(&new.casts)
+            .all(|(o, n)| (o.from, o.to, t[o.ty as usize]) == (n.from, n.to, n.ty))
+        && old.calls.len() == new.calls.len()
+        && old.calls.iter().zip(&new.calls).all(|(o, n)| {
+            o.site == n.site && o.lhs == n.lhs && o.args == n.args && same_kind(&o.kind, &n.kind)
+        })
+        && old.inits.iter().all(|&m| new.inits.contains(&r.method(m)))
 }
 
 /// The classes give the same facts (hierarchy, methods, dispatch): all
@@ -274,6 +487,28 @@ fn same_class_facts(old: &[pointee_ir::Class], new: &[pointee_ir::Class]) -> boo
         )
     }
     old.len() == new.len() && old.iter().zip(new).all(|(a, b)| facts(a) == facts(b))
+}
+
+/// Renames the edited method `m` by the first alignment of its old
+/// variables and sites with the new ones under which its renamed old
+/// facts are all new facts (an edit that added facts); whether one is.
+fn aligned_adding(
+    r: &mut Renaming,
+    m: u32,
+    (old_f, new_f): (&Function, &Function),
+    (old, facts): (&Facts, &Facts),
+) -> bool {
+    let (om, nm) = (
+        &old.methods[m as usize],
+        &facts.methods[r.method(m) as usize],
+    );
+    for renaming in alignments(old_f, new_f, (old, om), (facts, nm)) {
+        r.edited.insert(m, renaming);
+        if rename_allocs(r, m, old, facts).is_some() && includes(om, nm, m, r) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The renaming of an edited method whose new facts are all old ones
@@ -314,11 +549,9 @@ fn removal(
 /// one is gone.
 fn rename_allocs(r: &mut Renaming, m: u32, old: &Facts, facts: &Facts) -> Option<()> {
     let mut made: FxHashMap<(u32, &str), Vec<u32>> = FxHashMap::default();
-    let first = facts.first_new_alloc as usize;
-    for (i, a) in facts.allocs.iter().enumerate().skip(first).rev() {
-        if a.method == m {
-            made.entry((a.site, &a.class)).or_default().push(i as u32);
-        }
+    for &(_, a) in facts.methods[r.method(m) as usize].news.iter().rev() {
+        let al = &facts.allocs[a as usize];
+        made.entry((al.site, &*al.class)).or_default().push(a);
     }
     for &(_, a) in &old.methods[m as usize].news {
         let al = &old.allocs[a as usize];
@@ -501,7 +734,7 @@ fn includes(old: &MethodFacts, new: &MethodFacts, m: u32, r: &Renaming) -> bool 
         let new: FxHashSet<T> = new.iter().copied().collect();
         old.into_iter().all(|t| new.contains(&t))
     }
-    old.class == new.class
+    r.class(old.class) == new.class
         && ov(old.this) == new.this
         && ov(old.ret) == new.ret
         && old
@@ -553,12 +786,12 @@ fn includes(old: &MethodFacts, new: &MethodFacts, m: u32, r: &Renaming) -> bool 
                 .map(|c| (c.from, c.to, c.ty))
                 .collect::<Vec<_>>(),
         )
-        && all(old.inits.iter().copied(), &new.inits)
+        && all(old.inits.iter().map(|&m| r.method(m)), &new.inits)
         && old.calls.iter().enumerate().all(|(i, c)| {
             let n = &new.calls[mr.calls[i] as usize];
             let kind = match (c.kind.clone(), n.kind.clone()) {
-                (CallKind::Static(a), CallKind::Static(b)) => a == b,
-                (CallKind::Special(a, x), CallKind::Special(b, y)) => a == b && v(x) == y,
+                (CallKind::Static(a), CallKind::Static(b)) => r.method(a) == b,
+                (CallKind::Special(a, x), CallKind::Special(b, y)) => r.method(a) == b && v(x) == y,
                 (CallKind::Virtual(x, s), CallKind::Virtual(y, t)) => {
                     v(x) == y && r.sigs[s as usize] == t
                 }
@@ -568,19 +801,22 @@ fn includes(old: &MethodFacts, new: &MethodFacts, m: u32, r: &Renaming) -> bool 
         })
 }
 
-/// The old solver state in the new ids: objects and contexts renamed, the
-/// variables of each reached pair of an edited method given their new
-/// numbers (new variables get new nodes), the field and static nodes and
-/// the call graph's call indices renamed. Pointer nodes and objects keep
-/// their ids, so points-to sets and edges are kept as they are.
+/// The old solver state in the new ids: methods, classes, objects and
+/// contexts renamed, the variables of each reached pair of an edited
+/// method given their new numbers (new variables get new nodes), the
+/// field and static nodes, the dispatch memo and the call graph's call
+/// indices renamed. Pointer nodes and objects keep their ids, so
+/// points-to sets and edges are kept as they are. `None` when something
+/// the state holds has no new name.
 fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> Option<State> {
+    let known = |x: u32| Some(x).filter(|&x| x != NOT_VAR);
     st.ctxs = st.ctxs.renamed(|e| match e {
-        Elem::Call(m, s) => Some(Elem::Call(m, r.site(m, s)?)),
-        Elem::Alloc(a) => Some(Elem::Alloc(r.allocs[a as usize])),
-        Elem::Type(t) => Some(Elem::Type(t)),
+        Elem::Call(m, s) => Some(Elem::Call(known(r.method(m))?, r.site(m, s)?)),
+        Elem::Alloc(a) => Some(Elem::Alloc(known(r.allocs[a as usize])?)),
+        Elem::Type(t) => Some(Elem::Type(known(r.class(t))?)),
     })?;
     for o in &mut st.objs {
-        o.1 = r.allocs[o.1 as usize];
+        o.1 = known(r.allocs[o.1 as usize])?;
     }
     st.obj_index = st
         .objs
@@ -589,7 +825,7 @@ fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> 
         .map(|(i, &o)| (o, i as u32))
         .collect();
     for (&m, mr) in &r.edited {
-        let nvars = facts.methods[m as usize].nvars as usize;
+        let nvars = facts.methods[r.method(m) as usize].nvars as usize;
         for &mc in prev.contexts_of(m) {
             let old_nodes: Vec<u32> = (0..mr.vars.len() as u32)
                 .map(|v| st.var_node(mc, v))
@@ -611,14 +847,24 @@ fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> 
             st.var_maps.insert(mc, map.into());
         }
     }
-    st.field_nodes = st
-        .field_nodes
-        .iter()
-        .map(|(&(o, f), &n)| ((o, r.fields[f as usize]), n))
-        .collect();
+    // What keeps its ids (the names a body edit does not touch) is not
+    // copied again: these tables are as large as the solution.
+    let same = |ids: &[u32]| ids.iter().enumerate().all(|(i, &x)| x == i as u32);
+    if !same(&r.fields) {
+        st.field_nodes = st
+            .field_nodes
+            .iter()
+            .map(|(&(o, f), &n)| Some(((o, known(r.fields[f as usize])?), n)))
+            .collect::<Option<_>>()?;
+    }
     let mut statics = vec![NOT_VAR; facts.statics.len()];
     for (s, &n) in st.static_nodes.iter().enumerate() {
-        statics[r.statics[s] as usize] = n;
+        match known(r.statics[s]) {
+            Some(ns) => statics[ns as usize] = n,
+            // No fact names it any more: only an empty one may go.
+            None if st.pt[n as usize].is_empty() => {}
+            None => return None,
+        }
     }
     for slot in &mut statics {
         if *slot == NOT_VAR {
@@ -626,28 +872,76 @@ fn rename_state(mut st: State, prev: &Analysis, facts: &Facts, r: &Renaming) -> 
         }
     }
     st.static_nodes = statics;
-    for targets in st.filtered.values_mut() {
-        for (_, ty) in targets {
-            *ty = r.types[*ty as usize];
+    if !same(&r.types) {
+        for targets in st.filtered.values_mut() {
+            for (_, ty) in targets {
+                *ty = known(r.types[*ty as usize])?;
+            }
+        }
+        st.filtered_index = st
+            .filtered
+            .iter()
+            .flat_map(|(&s, ts)| ts.iter().map(move |&(t, ty)| (s, t, ty)))
+            .collect();
+    }
+    // The dispatches done give the same methods (the caller checked it
+    // when the declarations changed); kept, as later dispatches are
+    // checked against them.
+    if r.methods.is_some() || r.classes.is_some() || !same(&r.sigs) {
+        st.dispatched = st
+            .dispatched
+            .iter()
+            .map(|(&(c, sig), &m)| {
+                let c = if c == u32::MAX { c } else { known(r.class(c))? };
+                let m = match m {
+                    Some(m) => Some(known(r.method(m))?),
+                    None => None,
+                };
+                Some(((c, known(r.sigs[sig as usize])?), m))
+            })
+            .collect::<Option<_>>()?;
+    }
+    // Only the calls of edited methods are renumbered.
+    if !r.edited.is_empty() {
+        let edited = |mc: u32| r.edited.contains_key(&st.reached[mc as usize].method);
+        let mut cg = std::mem::take(&mut st.cg);
+        for e in cg.iter_mut().filter(|e| edited(e.caller)) {
+            let call = r.call(st.reached[e.caller as usize].method, e.call);
+            if call != e.call {
+                st.cg_index.remove(&(e.caller, e.call, e.callee));
+                e.call = call;
+            }
+        }
+        for e in cg.iter().filter(|e| edited(e.caller)) {
+            st.cg_index.insert((e.caller, e.call, e.callee));
+        }
+        st.cg = cg;
+        st.library_calls = st
+            .library_calls
+            .iter()
+            .map(|&(mc, call)| (mc, r.call(st.reached[mc as usize].method, call)))
+            .collect();
+    }
+    if r.methods.is_some() {
+        for p in &mut st.reached {
+            p.method = known(r.method(p.method))?;
+        }
+        st.reached_index = st
+            .reached
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p.method, p.ctx), i as u32))
+            .collect();
+        let mut seen = vec![false; facts.methods.len()];
+        for (m, &was) in st.method_seen.iter().enumerate() {
+            if was {
+                seen[known(r.method(m as u32))? as usize] = true;
+            }
+        }
+        st.method_seen = seen;
+        for m in &mut st.to_init {
+            *m = known(r.method(*m))?;
         }
     }
-    st.filtered_index = st
-        .filtered
-        .iter()
-        .flat_map(|(&s, ts)| ts.iter().map(move |&(t, ty)| (s, t, ty)))
-        .collect();
-    st.dispatched.clear();
-    let method_of = |mc: u32| st.reached[mc as usize].method;
-    let mut cg = std::mem::take(&mut st.cg);
-    for e in &mut cg {
-        e.call = r.call(method_of(e.caller), e.call);
-    }
-    st.cg_index = cg.iter().map(|e| (e.caller, e.call, e.callee)).collect();
-    st.cg = cg;
-    st.library_calls = st
-        .library_calls
-        .iter()
-        .map(|&(mc, call)| (mc, r.call(st.reached[mc as usize].method, call)))
-        .collect();
     Some(st)
 }

@@ -53,6 +53,34 @@ fn lower(lines: &[String]) -> JavaProgram {
     pointee_java::lower(&[("Main.java", &lines.join("\n"))])
 }
 
+/// Resumes `a` (the solve of `jp`) for `next` under `v`, checks that the
+/// result is a fresh solve's (every fact, and the figures but the pointer
+/// nodes, which include the old ones an edit renumbered), and gives it
+/// with how it went; `what` names the edit in a failure.
+fn resumed_as_fresh(
+    a: &Analysis,
+    jp: &JavaProgram,
+    next: &JavaProgram,
+    v: Variant,
+    what: &str,
+) -> (Analysis, Resumed) {
+    let roots = common::roots(next);
+    let (b, how) = Analysis::resume(a, &jp.program, &next.program, &roots, v, None).unwrap();
+    let fresh = Analysis::run(&next.program, &roots, v);
+    let (ours, theirs) = (b.facts_text(), fresh.facts_text());
+    let extra: Vec<_> = ours.difference(&theirs).take(3).collect();
+    let missing: Vec<_> = theirs.difference(&ours).take(3).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "{what} ({how:?}): extra {extra:?} missing {missing:?}"
+    );
+    let (mut s1, mut s2) = (b.stats(), fresh.stats());
+    s1.pointers = 0;
+    s2.pointers = 0;
+    assert_eq!(s1, s2, "{what} ({how:?})");
+    (b, how)
+}
+
 /// How the edits of a chain went.
 #[derive(Default)]
 struct Went {
@@ -88,22 +116,13 @@ fn chain(seed: u64, variant: &str, edits: usize, went: &mut Went) {
             format!("remove `{}` at line {}", s.trim(), at + 1)
         };
         let next = lower(&lines);
-        let roots = common::roots(&next);
-        let (b, how) = Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
-        let fresh = Analysis::run(&next.program, &roots, v);
-        let (ours, theirs) = (b.facts_text(), fresh.facts_text());
-        let extra: Vec<_> = ours.difference(&theirs).take(3).collect();
-        let missing: Vec<_> = theirs.difference(&ours).take(3).collect();
-        assert!(
-            extra.is_empty() && missing.is_empty(),
-            "seed {seed} [{variant}] step {step} ({what}, {how:?}): extra {extra:?} missing {missing:?}"
+        let (b, how) = resumed_as_fresh(
+            &a,
+            &jp,
+            &next,
+            v,
+            &format!("seed {seed} [{variant}] step {step} ({what})"),
         );
-        let (mut s1, mut s2) = (b.stats(), fresh.stats());
-        // Pointer nodes of the resumed solve include the old ones that an
-        // edit renumbered; every other figure is the fresh one.
-        s1.pointers = 0;
-        s2.pointers = 0;
-        assert_eq!(s1, s2, "seed {seed} [{variant}] step {step} ({what})");
         if adds {
             went.added += 1;
             if matches!(how, Resumed::Continued { .. }) {
@@ -294,7 +313,7 @@ public class Main {
 
 /// A field added to or removed from a class (static or not, with its
 /// initialiser or without) changes no class fact: the solve goes on from
-/// the last one, and equals a fresh one. A method added does not (yet).
+/// the last one, and equals a fresh one.
 #[test]
 fn a_field_added_or_removed_goes_on_from_the_last_solve() {
     let before = "\
@@ -366,21 +385,263 @@ public class Main {
             }
         }
     }
-    // A method added changes its class's methods (and the method list):
-    // from scratch. FIXME: a static method, or one no object of the old
-    // solution dispatches to, only adds facts; going on needs method ids
-    // renamed by name.
-    let after = before.replace(
-        "    Object f;\n",
-        "    Object f;\n    static Object id(Object o) { return o; }\n",
-    );
+}
+
+/// Resumes from the solve of `from` to `to` under `variant`, checks the
+/// result is a fresh solve's, and gives how it went.
+fn resume_checked(from: &str, to: &str, variant: &str) -> Resumed {
+    let v = Variant::parse(variant).unwrap();
     let (jp, next) = (
-        pointee_java::lower(&[("Main.java", before)]),
-        pointee_java::lower(&[("Main.java", &after)]),
+        pointee_java::lower(&[("Main.java", from)]),
+        pointee_java::lower(&[("Main.java", to)]),
     );
-    let roots = common::roots(&jp);
-    let v = Variant::default();
-    let a = Analysis::run(&jp.program, &roots, v);
-    let (_, how) = Analysis::resume(&a, &jp.program, &next.program, &roots, v, None).unwrap();
-    assert_eq!(how, Resumed::Fresh("a class declaration changed"));
+    let a = Analysis::run(&jp.program, &common::roots(&jp), v);
+    resumed_as_fresh(&a, &jp, &next, v, &format!("[{variant}]\n{to}")).1
+}
+
+/// Methods and classes added go on from the last solve when nothing the
+/// old solution used changes: the old ids are renamed by name. Removed
+/// again, they go on when the old solution never reached them; a removed
+/// method it reached, a dispatch that now goes elsewhere or a supertype
+/// changed solve from scratch. Each result equals a fresh solve.
+#[test]
+fn methods_and_classes_added_or_removed_go_on_when_they_may() {
+    let before = "\
+public class Main {
+    Object f;
+    static Object SHARED;
+    Object get() { return f; }
+    public static void main(String[] args) {
+        Main m = new Sub();
+        m.f = \"s\";
+        Object x = m.get();
+        Object y = x;
+    }
+}
+class Sub extends Main {
+}
+";
+    let continued = |n| Resumed::Continued { edited_methods: n };
+    let fresh = |why| Resumed::Fresh(why);
+    // (anchor, replacement, how adding goes, how removing it again goes)
+    let cases: Vec<(&str, &str, Resumed, Resumed)> = vec![
+        // A static method nothing calls: no fact of the old solution
+        // changes; nothing reached it, so its removal goes on too.
+        (
+            "    Object get()",
+            "    static Object id(Object o) { return o; }\n    Object get()",
+            continued(0),
+            continued(0),
+        ),
+        // Called from `main` (an edited method that gains facts); removed
+        // with its call, it was reached: from scratch.
+        (
+            "        Object y = x;\n",
+            "        Object y = x;\n        Object z = id(x);\n    }\n    static Object id(Object o) { return o;\n",
+            continued(1),
+            fresh("a method the last solve reached is gone"),
+        ),
+        // A class no object of the old solution has, overriding `get`.
+        (
+            "class Sub extends Main {\n}\n",
+            "class Sub extends Main {\n}\nclass Other extends Main {\n    Object get() { return this; }\n}\n",
+            continued(0),
+            continued(0),
+        ),
+        // Made and called in `main`.
+        (
+            "        Object y = x;\n",
+            "        Object y = x;\n        Object z = new Other().get();\n    }\n}\nclass Other {\n    Object get() { return this; }\n    static void unused() {\n",
+            continued(1),
+            fresh("a method the last solve reached is gone"),
+        ),
+        // `Sub` overrides `get`, which `m.get()` dispatched to `Main`'s.
+        (
+            "class Sub extends Main {\n",
+            "class Sub extends Main {\n    Object get() { return null; }\n",
+            fresh("a call dispatches to another method"),
+            fresh("a method the last solve reached is gone"),
+        ),
+        // A static initialiser where `Main` had none: `main` initialises
+        // `Main`, so it runs; removed, it was reached.
+        (
+            "    static Object SHARED;\n",
+            "    static Object SHARED = new Object();\n",
+            continued(0),
+            fresh("a method the last solve reached is gone"),
+        ),
+        // A new literal in a new method: the file's literal pool (a
+        // reached root) gains it.
+        (
+            "    Object get()",
+            "    static Object name() { return \"extra\"; }\n    Object get()",
+            continued(1),
+            fresh("a reached method lost facts while declarations changed"),
+        ),
+        // A supertype changed: from scratch both ways.
+        (
+            "class Sub extends Main {\n}\n",
+            "class Sub extends Main implements Runnable {\n    public void run() {}\n}\n",
+            fresh("a class's supertypes changed"),
+            fresh("a class's supertypes changed"),
+        ),
+    ];
+    for v in ["ci", "2-obj", "1-call"] {
+        for (anchor, with, added, removed) in &cases {
+            assert!(before.contains(anchor), "{anchor:?}");
+            let after = before.replacen(anchor, with, 1);
+            assert_eq!(
+                resume_checked(before, &after, v),
+                *added,
+                "[{v}] add {with:?}"
+            );
+            assert_eq!(
+                resume_checked(&after, before, v),
+                *removed,
+                "[{v}] remove {with:?}"
+            );
+        }
+    }
+}
+
+/// How the declaration edits of the random chains went.
+#[derive(Default, Debug)]
+struct DeclsWent {
+    /// Classes and static methods added that no old fact names: (all, continued).
+    added: (usize, usize),
+    /// Overriding methods added to a class that may have objects.
+    overrides: (usize, usize),
+    /// Declarations removed again: (all, continued).
+    removed: (usize, usize),
+    /// Statements using the new declarations added: (all, continued).
+    uses: (usize, usize),
+}
+
+/// Chains of random declaration edits of random programs (a class, a
+/// static method, an overriding method added; a statement that uses one;
+/// one removed again), each solve resumed from the one before and
+/// compared with a fresh one.
+fn decl_chain(seed: u64, variant: &str, edits: usize, went: &mut DeclsWent) {
+    let classes = 2 + (seed as usize % 4);
+    let text = gen::random(seed, classes, 6 + (seed as usize % 3) * 3);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut r = gen::Rng::new(seed ^ 0xDEC1);
+    let v = Variant::parse(variant).unwrap();
+    let mut jp = lower(&lines);
+    let mut a = Analysis::run(&jp.program, &common::roots(&jp), v);
+    // The lines added as declarations (one line each), to remove again.
+    let mut added: Vec<String> = Vec::new();
+    for step in 0..edits {
+        let k = step;
+        let kind = r.below(5);
+        let what;
+        let tally: &mut (usize, usize);
+        match kind {
+            0 => {
+                let l = format!(
+                    "class D{k} extends C{} {{ Base m{}(Base p) {{ return p; }} }}",
+                    r.below(classes),
+                    r.below(3)
+                );
+                lines.push(l.clone());
+                added.push(l);
+                what = "a class".to_string();
+                tally = &mut went.added;
+            }
+            1 => {
+                let l = format!(
+                    "    static Base t{k}(Base p) {{ return p.f{}; }}",
+                    r.below(3)
+                );
+                let at = lines
+                    .iter()
+                    .position(|l| l == "public class Main {")
+                    .unwrap()
+                    + 1;
+                lines.insert(at, l.clone());
+                added.push(l);
+                what = "a static method".to_string();
+                tally = &mut went.added;
+            }
+            2 => {
+                let c = r.below(classes);
+                let l = format!(
+                    "    Base m{}(Base p) {{ return p.f{}; }}",
+                    r.below(3),
+                    r.below(3)
+                );
+                let at = lines
+                    .iter()
+                    .position(|x| x.starts_with(&format!("class C{c} extends")))
+                    .unwrap()
+                    + 1;
+                lines.insert(at, l.clone());
+                added.push(l);
+                what = format!("an override in C{c}");
+                tally = &mut went.overrides;
+            }
+            3 if !added.is_empty() => {
+                let l = added.remove(r.below(added.len()));
+                let at = lines.iter().position(|x| *x == l).unwrap();
+                lines.remove(at);
+                what = "a declaration removed".to_string();
+                tally = &mut went.removed;
+            }
+            _ => {
+                // A statement using what was added: a new class's object or
+                // a new static method (else any statement).
+                let (places, _) = places(&lines);
+                let at = places[r.below(places.len())];
+                let l = ["a", "b", "c", "d"];
+                let (x, y) = (l[r.below(4)], l[r.below(4)]);
+                let decl = added.last().cloned().unwrap_or_default();
+                let s = if let Some(rest) = decl.strip_prefix("class D") {
+                    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    format!("{x} = new D{n}();")
+                } else if let Some(rest) = decl.strip_prefix("    static Base t") {
+                    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    format!("{x} = Main.t{n}({y});")
+                } else {
+                    statement(&mut r, classes)
+                };
+                lines.insert(at, format!("        {s}"));
+                what = format!("add `{s}`");
+                tally = &mut went.uses;
+            }
+        }
+        let next = lower(&lines);
+        let (b, how) = resumed_as_fresh(
+            &a,
+            &jp,
+            &next,
+            v,
+            &format!("seed {seed} [{variant}] step {step} ({what})"),
+        );
+        tally.0 += 1;
+        tally.1 += usize::from(matches!(how, Resumed::Continued { .. }));
+        jp = next;
+        a = b;
+    }
+}
+
+#[test]
+fn resumed_solves_equal_fresh_ones_after_random_declaration_edits() {
+    let mut went = DeclsWent::default();
+    for seed in 0..24u64 {
+        for v in ["ci", "1-call", "2-obj", "2-type"] {
+            decl_chain(seed, v, 8, &mut went);
+        }
+    }
+    // A class or a static method added names nothing the old solution
+    // used: every one goes on.
+    assert_eq!(went.added.1, went.added.0, "{went:?}");
+    // An override goes on when no object of the old solution dispatched
+    // to the method it hides; a removed declaration when the old solution
+    // never reached it; a statement using one when it only adds facts.
+    // In these programs (all, went on):
+    assert_eq!(
+        (went.overrides, went.removed, went.uses),
+        ((164, 120), (104, 76), (232, 228)),
+        "{went:?}"
+    );
 }

@@ -485,8 +485,8 @@ fn a_field_added_or_removed_resumes_the_last_solve() {
         Some(pointee_cspta::Resumed::Continued { edited_methods: 0 }),
     );
     // A static field with an initialiser where `Main` had none:
-    // `Main.<clinit>()` is a method added, so from scratch (FIXME: it
-    // only adds facts; going on needs method ids renamed by name).
+    // `Main.<clinit>()` is a method added, which `main` runs (it
+    // initialises `Main`); the old solution goes on.
     h.edit(
         "Main.java",
         "static Object keep;",
@@ -495,7 +495,61 @@ fn a_field_added_or_removed_resumes_the_last_solve() {
     run(&mut h);
     solved_as(
         &h,
-        Some(pointee_cspta::Resumed::Fresh("a class declaration changed")),
+        Some(pointee_cspta::Resumed::Continued { edited_methods: 0 }),
+    );
+    // Removed again: the old solution reached it, so from scratch.
+    h.edit("Main.java", " static Object more = new Object();", "");
+    run(&mut h);
+    solved_as(
+        &h,
+        Some(pointee_cspta::Resumed::Fresh(
+            "a method the last solve reached is gone",
+        )),
+    );
+}
+
+/// A method or class added goes on from the last solve (the old ids
+/// renamed by name), lowering again only the units that read the class
+/// it changed; the same removed goes on while the last solve never
+/// reached it. Each answers as a fresh database does.
+#[test]
+fn methods_and_classes_added_resume_the_last_solve() {
+    let mut h = harness();
+    run(&mut h);
+    // A method of `Helper`, which nothing calls.
+    let ran = edit_lowers(
+        &mut h,
+        "Main.java",
+        "Object help(Object o) { return o; }",
+        "Object help(Object o) { return o; }\n    Object more() { return null; }",
+        &["java_unit(Main.java#1)"],
+    );
+    assert!(ran.iter().any(|r| r == "java_engine"), "{ran:?}");
+    solved_as(
+        &h,
+        Some(pointee_cspta::Resumed::Continued { edited_methods: 0 }),
+    );
+    h.edit("Main.java", "\n    Object more() { return null; }", "");
+    run(&mut h);
+    solved_as(
+        &h,
+        Some(pointee_cspta::Resumed::Continued { edited_methods: 0 }),
+    );
+    // A class added after `Helper`, and `main` making one and calling it.
+    h.edit(
+        "Main.java",
+        "keep = s.tag();",
+        "keep = s.tag(); keep = new Extra().make();",
+    );
+    h.edit(
+        "Shapes.java",
+        "class Circle",
+        "class Extra { Object make() { return new Circle(); } }\nclass Circle",
+    );
+    run(&mut h);
+    solved_as(
+        &h,
+        Some(pointee_cspta::Resumed::Continued { edited_methods: 1 }),
     );
 }
 

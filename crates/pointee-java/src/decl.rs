@@ -115,7 +115,9 @@ pub struct ClassSyntax<'a> {
 /// A class found in a syntax tree: its declaration and syntax, and the node
 /// of each method (`None` for a made-up one), in `decl.methods` order.
 pub struct Collected<'a> {
-    pub decl: ClassDecl,
+    /// For a named class the lowering finds in the program's table (its
+    /// own, declared by this unit), the table's (see [`Known`]).
+    pub decl: std::sync::Arc<ClassDecl>,
     pub syntax: ClassSyntax<'a>,
     pub methods: Vec<Option<Node<'a>>>,
     /// An anonymous or local class, or one declared inside one: nothing
@@ -146,6 +148,11 @@ impl ClassTable {
 
     pub fn get(&self, name: &str) -> Option<&ClassDecl> {
         self.by_name.get(name).map(|&i| &*self.classes[i])
+    }
+
+    /// The class of `name`, shared.
+    pub fn get_shared(&self, name: &str) -> Option<&std::sync::Arc<ClassDecl>> {
+        self.by_name.get(name).map(|&i| &self.classes[i])
     }
 
     fn get_mut(&mut self, name: &str) -> Option<&mut ClassDecl> {
@@ -611,33 +618,55 @@ pub fn units(root: Node) -> Vec<Node> {
     out
 }
 
+/// The declarations a unit's collection need not read again: given a named
+/// class's name and its place among the unit's named classes, the
+/// program's table's declaration of it when that is this one (the outline
+/// read it from the same text).
+pub type Known<'k> = &'k dyn Fn(&str, u32) -> Option<std::sync::Arc<ClassDecl>>;
+
+/// Nothing known: every declaration is read.
+pub fn nothing_known(_: &str, _: u32) -> Option<std::sync::Arc<ClassDecl>> {
+    None
+}
+
 /// Collects the classes of one unit: the named ones (nested too), and with
-/// `with_local` its anonymous and local classes.
+/// `with_local` its anonymous and local classes. A named class `known`
+/// gives keeps that declaration; only its syntax is read.
 pub fn collect_unit<'a>(
     unit: Node<'a>,
     src: &str,
     with_local: bool,
+    known: Known,
     out: &mut Vec<Collected<'a>>,
     skipped: &mut Skipped<'a>,
 ) {
-    collect_decl(unit, src, &[], with_local, false, out, skipped);
+    let mut c = Collect {
+        src,
+        with_local,
+        known,
+        out,
+        skipped,
+    };
+    collect_decl(unit, &[], false, &mut c);
+}
+
+/// What a unit's collection reads and writes.
+struct Collect<'a, 'c> {
+    src: &'c str,
+    with_local: bool,
+    known: Known<'c>,
+    out: &'c mut Vec<Collected<'a>>,
+    skipped: &'c mut Skipped<'a>,
 }
 
 /// `in_local`: inside an anonymous or local class.
-fn collect_decl<'a>(
-    node: Node<'a>,
-    src: &str,
-    outer_tv: &[String],
-    with_local: bool,
-    in_local: bool,
-    out: &mut Vec<Collected<'a>>,
-    skipped: &mut Skipped<'a>,
-) {
+fn collect_decl<'a>(node: Node<'a>, outer_tv: &[String], in_local: bool, cx: &mut Collect<'a, '_>) {
+    let (src, with_local) = (cx.src, cx.with_local);
     match node.sym() {
         "class_declaration" | "interface_declaration" => {}
         "enum_declaration" | "record_declaration" => {}
         "annotation_type_declaration" => {
-            skipped.push((
+            cx.skipped.push((
                 node,
                 format!("{} is not modelled", node.sym().replace('_', " ")),
             ));
@@ -645,29 +674,12 @@ fn collect_decl<'a>(
         }
         _ => return,
     }
-    let is_interface = node.sym() == "interface_declaration";
     let Some(name_node) = node.field("name") else {
         return;
     };
     let name = text(name_node, src).to_string();
     let mut tv: Vec<String> = outer_tv.to_vec();
     tv.extend(type_params(node, src));
-    let superclass = node.field("superclass").and_then(|s| {
-        let mut c = s.walk();
-        let t = s.named_children(&mut c).next();
-        t.map(|t| read_type(t, src, &tv).name())
-    });
-    let interfaces = if is_interface {
-        let mut c = node.walk();
-        let ext = node
-            .named_children(&mut c)
-            .find(|n| n.sym() == "extends_interfaces");
-        ext.map(|e| type_list(e, src, &tv)).unwrap_or_default()
-    } else {
-        node.field("interfaces")
-            .map(|i| type_list(i, src, &tv))
-            .unwrap_or_default()
-    };
     let body = if node.sym() == "enum_declaration" {
         node.field("body").and_then(|b| {
             let mut c = b.walk();
@@ -679,37 +691,170 @@ fn collect_decl<'a>(
     } else {
         node.field("body")
     };
+    let syntax = ClassSyntax { node, body };
+    let mut nested = Vec::new();
+    // A plain class or interface the table has from this text: its syntax
+    // alone (its declaration is the table's).
+    let known = match node.sym() {
+        "class_declaration" | "interface_declaration" if !in_local => {
+            let named = cx.out.iter().filter(|c| !c.unit_local).count() as u32;
+            (cx.known)(&name, named)
+        }
+        _ => None,
+    };
+    let class = match known.and_then(|d| {
+        let methods = known_members(&d, body, &mut nested)?;
+        #[cfg(test)]
+        TAKEN_FROM_TABLE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(Collected {
+            decl: d,
+            syntax,
+            methods,
+            unit_local: false,
+        })
+    }) {
+        Some(class) => class,
+        None => {
+            nested.clear();
+            read_class(node, &name, &tv, syntax, in_local, src, &mut nested)
+        }
+    };
+    let (anon, locals) = if with_local {
+        anonymous_and_local(body, src)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let outer_is_interface = class.decl.is_interface;
+    cx.out.push(class);
+    for n in nested {
+        let before = cx.out.len();
+        collect_decl(n, &tv, in_local, cx);
+        if n.sym() == "class_declaration"
+            && !outer_is_interface
+            && !has_modifier(n, src, "static")
+            && cx.out.len() > before
+            && cx.out[before].decl.inner_of.as_ref() != Some(&name)
+        {
+            std::sync::Arc::make_mut(&mut cx.out[before].decl).inner_of = Some(name.clone());
+        }
+    }
+    for (i, a) in anon.into_iter().enumerate() {
+        collect_anonymous(a, &format!("{name}${}", i + 1), &tv, cx);
+    }
+    // Local classes (declared in a method body): classes under their
+    // simple names, holding the enclosing instance (when there is one) in
+    // `this$0` and the locals they mention in `cap$x`, like anonymous ones.
+    for l in locals {
+        let before = cx.out.len();
+        collect_decl(l, &tv, true, cx);
+        if l.sym() == "class_declaration" && cx.out.len() > before {
+            let d = std::sync::Arc::make_mut(&mut cx.out[before].decl);
+            d.inner_of = Some(name.clone());
+            d.is_local = true;
+        }
+    }
+}
+
+/// How many classes' declarations collections took from the table.
+#[cfg(test)]
+pub(crate) static TAKEN_FROM_TABLE: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// The method nodes of a class whose declaration `decl` the table has, in
+/// `decl.methods` order (`None`: made up), and its nested class
+/// declarations; `None` when they do not line up one to one (a second
+/// method of one signature, which reading drops): read it then.
+fn known_members<'a>(
+    decl: &ClassDecl,
+    body: Option<Node<'a>>,
+    nested: &mut Vec<Node<'a>>,
+) -> Option<Vec<Option<Node<'a>>>> {
+    let mut methods = Vec::with_capacity(decl.methods.len());
+    let mut ctors = 0;
+    if let Some(body) = body {
+        let mut c = body.walk();
+        for m in body.named_children(&mut c) {
+            match m.sym() {
+                "method_declaration" if m.field("name").is_some() => methods.push(Some(m)),
+                "constructor_declaration" => {
+                    ctors += 1;
+                    methods.push(Some(m));
+                }
+                "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration" => nested.push(m),
+                _ => {}
+            }
+        }
+    }
+    // As `members` adds it.
+    if !decl.is_interface && ctors == 0 {
+        methods.push(None);
+    }
+    (methods.len() == decl.methods.len()).then_some(methods)
+}
+
+/// Reads a class's declaration from its syntax: supertypes, fields,
+/// methods (an enum's constants, a record's components too); its nested
+/// class declarations go to `nested`.
+fn read_class<'a>(
+    node: Node<'a>,
+    name: &str,
+    tv: &[String],
+    syntax: ClassSyntax<'a>,
+    in_local: bool,
+    src: &str,
+    nested: &mut Vec<Node<'a>>,
+) -> Collected<'a> {
+    let is_interface = node.sym() == "interface_declaration";
+    let superclass = node.field("superclass").and_then(|s| {
+        let mut c = s.walk();
+        let t = s.named_children(&mut c).next();
+        t.map(|t| read_type(t, src, tv).name())
+    });
+    let interfaces = if is_interface {
+        let mut c = node.walk();
+        let ext = node
+            .named_children(&mut c)
+            .find(|n| n.sym() == "extends_interfaces");
+        ext.map(|e| type_list(e, src, tv)).unwrap_or_default()
+    } else {
+        node.field("interfaces")
+            .map(|i| type_list(i, src, tv))
+            .unwrap_or_default()
+    };
     let mut class = Collected {
         decl: ClassDecl {
-            name: name.clone(),
+            name: name.to_string(),
             superclass,
             interfaces,
             is_interface,
             is_abstract: is_interface || has_modifier(node, src, "abstract"),
             fields: Vec::new(),
             methods: Vec::new(),
-            type_vars: tv.clone(),
+            type_vars: tv.to_vec(),
             builtin: false,
             anonymous_base: None,
             inner_of: None,
             is_enum: false,
             is_local: false,
             origin: None,
-        },
-        syntax: ClassSyntax { node, body },
+        }
+        .into(),
+        syntax,
         methods: Vec::new(),
         unit_local: in_local,
     };
-    let mut nested = Vec::new();
-    members(&mut class, src, &mut nested);
-    let decl = &mut class.decl;
+    members(&mut class, src, nested);
+    let decl = std::sync::Arc::make_mut(&mut class.decl);
     if node.sym() == "enum_declaration" {
         decl.is_enum = true;
         for k in enum_constants(node) {
             if let Some(n) = k.field("name") {
                 decl.fields.push(FieldDecl {
                     name: text(n, src).to_string(),
-                    ty: JType::Class(name.clone()),
+                    ty: JType::Class(name.to_string()),
                     is_static: true,
                     constant: None,
                 });
@@ -717,46 +862,15 @@ fn collect_decl<'a>(
         }
         decl.fields.push(FieldDecl {
             name: "$VALUES".into(),
-            ty: JType::Array(Box::new(JType::Class(name.clone()))),
+            ty: JType::Array(Box::new(JType::Class(name.to_string()))),
             is_static: true,
             constant: None,
         });
     }
     if node.sym() == "record_declaration" {
-        record_members(&mut class, node, src, &tv);
+        record_members(&mut class, node, src, tv);
     }
-    let (anon, locals) = if with_local {
-        anonymous_and_local(body, src)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    let outer_is_interface = class.decl.is_interface;
-    out.push(class);
-    for n in nested {
-        let before = out.len();
-        collect_decl(n, src, &tv, with_local, in_local, out, skipped);
-        if n.sym() == "class_declaration"
-            && !outer_is_interface
-            && !has_modifier(n, src, "static")
-            && out.len() > before
-        {
-            out[before].decl.inner_of = Some(name.clone());
-        }
-    }
-    for (i, a) in anon.into_iter().enumerate() {
-        collect_anonymous(a, &format!("{name}${}", i + 1), src, &tv, out, skipped);
-    }
-    // Local classes (declared in a method body): classes under their
-    // simple names, holding the enclosing instance (when there is one) in
-    // `this$0` and the locals they mention in `cap$x`, like anonymous ones.
-    for l in locals {
-        let before = out.len();
-        collect_decl(l, src, &tv, with_local, true, out, skipped);
-        if l.sym() == "class_declaration" && out.len() > before {
-            out[before].decl.inner_of = Some(name.clone());
-            out[before].decl.is_local = true;
-        }
-    }
+    class
 }
 
 /// The `new T(...) { ... }` expressions of a class body, in source order,
@@ -817,14 +931,8 @@ fn anonymous_and_local<'a>(body: Option<Node<'a>>, src: &str) -> (Vec<Node<'a>>,
     }
 }
 
-fn collect_anonymous<'a>(
-    node: Node<'a>,
-    name: &str,
-    src: &str,
-    tv: &[String],
-    out: &mut Vec<Collected<'a>>,
-    skipped: &mut Skipped<'a>,
-) {
+fn collect_anonymous<'a>(node: Node<'a>, name: &str, tv: &[String], cx: &mut Collect<'a, '_>) {
+    let src = cx.src;
     let base = node
         .field("type")
         .map(|t| read_type(t, src, tv).name())
@@ -849,7 +957,8 @@ fn collect_anonymous<'a>(
             is_enum: false,
             is_local: false,
             origin: None,
-        },
+        }
+        .into(),
         syntax: ClassSyntax { node, body },
         methods: Vec::new(),
         unit_local: true,
@@ -857,19 +966,19 @@ fn collect_anonymous<'a>(
     let mut nested = Vec::new();
     members(&mut class, src, &mut nested);
     let anon = anonymous_in(body, src);
-    out.push(class);
+    cx.out.push(class);
     for n in nested {
-        collect_decl(n, src, tv, true, true, out, skipped);
+        collect_decl(n, tv, true, cx);
     }
     for (i, a) in anon.into_iter().enumerate() {
-        collect_anonymous(a, &format!("{name}${}", i + 1), src, tv, out, skipped);
+        collect_anonymous(a, &format!("{name}${}", i + 1), tv, cx);
     }
 }
 
 /// Fields and methods of a class body; nested class declarations go to
 /// `nested`. A class without a constructor gets `<init>()`.
 fn members<'a>(class: &mut Collected<'a>, src: &str, nested: &mut Vec<Node<'a>>) {
-    let decl = &mut class.decl;
+    let decl = std::sync::Arc::make_mut(&mut class.decl);
     let (name, tv, is_interface) = (decl.name.clone(), decl.type_vars.clone(), decl.is_interface);
     if let Some(body) = class.syntax.body {
         let mut c = body.walk();
@@ -1038,7 +1147,10 @@ pub fn enum_constants(node: Node) -> Vec<Node> {
 /// canonical one with a body).
 fn record_members<'a>(class: &mut Collected<'a>, node: Node<'a>, src: &str, tv: &[String]) {
     let body = class.syntax.body;
-    let (decl, nodes) = (&mut class.decl, &mut class.methods);
+    let (decl, nodes) = (
+        std::sync::Arc::make_mut(&mut class.decl),
+        &mut class.methods,
+    );
     let mut comps: Vec<(String, JType, String)> = Vec::new();
     if let Some(ps) = node.field("parameters") {
         let mut c = ps.walk();

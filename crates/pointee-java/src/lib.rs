@@ -142,7 +142,14 @@ pub fn outline_reusing(
         reuses[u].is_none().then(|| {
             let mut collected = Vec::new();
             let mut skipped = Vec::new();
-            decl::collect_unit(unit, src, false, &mut collected, &mut skipped);
+            decl::collect_unit(
+                unit,
+                src,
+                false,
+                &decl::nothing_known,
+                &mut collected,
+                &mut skipped,
+            );
             (collected, skipped)
         })
     });
@@ -187,14 +194,14 @@ pub fn outline_reusing(
         fresh += 1;
         let (collected, skipped) = outlined[u].take().expect("outlined: not reused");
         for (i, mut c) in collected.into_iter().enumerate() {
-            c.decl.origin = Some(decl::Origin {
+            Arc::make_mut(&mut c.decl).origin = Some(decl::Origin {
                 file: file.to_string(),
                 unit: u as u32,
                 index: i as u32,
             });
             let name = c.syntax.node.field("name").unwrap_or(c.syntax.node);
             out.class_ranges.push(range(name));
-            out.classes.push(Arc::new(c.decl));
+            out.classes.push(c.decl);
         }
         for (node, message) in skipped {
             out.notes.push(Note {

@@ -87,14 +87,35 @@ pub fn lower_unit(
     unit: Node,
     index: u32,
 ) -> LoweredUnit {
+    lower_unit_with(table, file, src, unit, index, true)
+}
+
+/// [`lower_unit`]; with `own_from_table` false it reads the unit's own
+/// named classes' declarations again instead of taking the table's (the
+/// same, which a test checks).
+fn lower_unit_with(
+    table: &ClassTable,
+    file: &str,
+    src: &str,
+    unit: Node,
+    index: u32,
+    own_from_table: bool,
+) -> LoweredUnit {
     let mut out = LoweredUnit {
         origin: unit.start_byte() as u32,
         ..Default::default()
     };
     let mut collected = Vec::new();
     let mut skipped = Vec::new();
-    decl::collect_unit(unit, src, true, &mut collected, &mut skipped);
     let mut h = Hierarchy::new(table);
+    // The unit's own named classes are in the table as the outline read
+    // them from this text: only their syntax is read again.
+    let own = |name: &str, named: u32| {
+        (own_from_table && h.declared_at(name, file, index, named))
+            .then(|| table.get_shared(name).cloned())
+            .flatten()
+    };
+    decl::collect_unit(unit, src, true, &own, &mut collected, &mut skipped);
     // The named classes that are this unit's in the table (not ignored as a
     // second class of a name).
     let mut named = 0u32;
@@ -476,5 +497,62 @@ fn lower_ctor<'a>(
                 fb.record_field_decl(&c.name, &f.name, &f.ty, f.is_static, range(n));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every fixture's every unit lowers the same whether its own classes'
+    /// declarations come from the table or are read again.
+    #[test]
+    fn own_declarations_from_the_table_lower_as_read_ones() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/java");
+        let mut programs: Vec<Vec<std::path::PathBuf>> = Vec::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                let files = std::fs::read_dir(&p)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .filter(|f| f.extension().is_some_and(|x| x == "java"))
+                    .collect();
+                programs.push(files);
+            } else if p.extension().is_some_and(|x| x == "java") {
+                programs.push(vec![p]);
+            }
+        }
+        let mut units = 0;
+        for files in programs {
+            let texts: Vec<(String, String)> = files
+                .iter()
+                .map(|f| (f.display().to_string(), std::fs::read_to_string(f).unwrap()))
+                .collect();
+            let trees: Vec<tree_sitter::Tree> = texts
+                .iter()
+                .map(|(_, t)| crate::parser().parse(t, None).unwrap())
+                .collect();
+            let outlines: Vec<crate::FileOutline> = texts
+                .iter()
+                .zip(&trees)
+                .map(|((f, t), tree)| crate::outline(f, t, tree))
+                .collect();
+            let (table, _) = crate::class_table(&outlines.iter().collect::<Vec<_>>());
+            for ((f, t), tree) in texts.iter().zip(&trees) {
+                for (i, u) in decl::units(tree.root_node()).into_iter().enumerate() {
+                    let i = i as u32;
+                    assert_eq!(
+                        lower_unit_with(&table, f, t, u, i, true),
+                        lower_unit_with(&table, f, t, u, i, false),
+                        "{f} unit {i}"
+                    );
+                    units += 1;
+                }
+            }
+        }
+        assert!(units > 100, "{units} units");
+        let taken = decl::TAKEN_FROM_TABLE.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(taken >= units, "{taken} of {units} units' classes from the table");
     }
 }
