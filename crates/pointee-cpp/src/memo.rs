@@ -122,14 +122,6 @@ fn same_definition(a: &Option<Arc<Macro>>, b: &Option<Arc<Macro>>) -> bool {
     }
 }
 
-fn same_answer(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
-    match (now, then) {
-        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-        (None, None) => true,
-        _ => false,
-    }
-}
-
 impl Pp<'_> {
     /// The definition of `name`, noted as read by every header being kept
     /// that has not written it.
@@ -268,7 +260,7 @@ impl Pp<'_> {
                 .all(|(n, had)| self.reported_missing.contains(n) == *had)
             && r.reads
                 .iter()
-                .all(|(p, answer)| same_answer(&self.fs.read(p), answer))
+                .all(|(p, answer)| crate::resume::same(&self.fs.read(p), answer))
     }
 
     /// Does what `r` did, as if the header were read here.

@@ -240,7 +240,7 @@ impl Session {
 }
 
 /// Whether a file system answers as it did.
-fn same(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
+pub(crate) fn same(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
     match (now, then) {
         (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
         (None, None) => true,

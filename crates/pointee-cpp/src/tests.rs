@@ -956,8 +956,8 @@ fn line_numbers_below_an_edit_that_adds_lines_are_read_again() {
     assert_eq!(s.resumed(), 2);
 }
 
-#[test]
-fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
+/// Every `.c` and `.h` file under `fixtures/c`, sorted.
+fn fixture_files() -> Vec<std::path::PathBuf> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/c");
     let mut files = Vec::new();
     let mut stack = vec![std::path::PathBuf::from(root)];
@@ -972,6 +972,12 @@ fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
         }
     }
     files.sort();
+    files
+}
+
+#[test]
+fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
+    let files = fixture_files();
     let (mut resumed, mut joined) = (0, 0);
     for path in files
         .iter()
@@ -1072,20 +1078,7 @@ fn headers_are_read_once_per_incoming_state() {
 
 #[test]
 fn headers_kept_in_one_session_give_what_reading_them_gives_on_every_fixture() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/c");
-    let mut files = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from(root)];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("a fixture folder") {
-            let p = e.expect("an entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "c" || x == "h") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = fixture_files();
     let mut fs = MemoryFs::new();
     for f in &files {
         fs.insert(f.to_str().unwrap(), &std::fs::read_to_string(f).unwrap());
