@@ -6,7 +6,9 @@
 //! whole (`pointee_c::lower_units` on every core, then linking; best of
 //! `ROUNDS` runs, 5 by default). With `STEPS` set, also the units one after
 //! another on one thread, timing each step; then `CHECK` checks that the
-//! shared pieces lower as one tree of each unit does, `NO_SHARE` gives
+//! shared pieces lower as one tree of each unit does and that headers'
+//! kept runs preprocess as reading them does, `NO_MEMO` reads every
+//! header at every inclusion (for comparison), `NO_SHARE` gives
 //! every unit its own cache of headers' trees (for comparison), and
 //! `PER_UNIT` prints each unit's time.
 
@@ -140,7 +142,11 @@ fn steps(units: &[String], config: &Config, disk: &Disk, rounds: usize) {
     let env = |k: &str| std::env::var(k).is_ok();
     let mut best = [Duration::MAX; 3];
     for _ in 0..rounds {
-        let mut session = Session::one_pass();
+        // `NO_MEMO`: every header read at every inclusion (for comparison).
+        let mut session = match env("NO_MEMO") {
+            true => Session::one_pass().reading_every_header(),
+            false => Session::one_pass(),
+        };
         // Shared by the units, as `lower_units` does.
         let trees = pointee_c::TreeCache::new();
         let (mut t_pp, mut t_lower) = (Duration::ZERO, Duration::ZERO);
@@ -150,6 +156,14 @@ fn steps(units: &[String], config: &Config, disk: &Disk, rounds: usize) {
             let t = Instant::now();
             let pp = pointee_c::preprocess(&mut session, config, disk, u);
             t_pp += t.elapsed();
+            if env("CHECK") {
+                // Headers' kept runs give what reading them gives.
+                let mut every = Session::one_pass().reading_every_header();
+                assert!(
+                    pointee_c::preprocess(&mut every, config, disk, u) == pp,
+                    "{u}: kept headers preprocess otherwise than read ones"
+                );
+            }
             let t = Instant::now();
             // `NO_SHARE`: every unit parses its headers itself (as before
             // the units shared them), for comparison.
@@ -189,5 +203,13 @@ fn steps(units: &[String], config: &Config, disk: &Disk, rounds: usize) {
         best[0].as_secs_f64() * 1e3,
         best[1].as_secs_f64() * 1e3,
         best[2].as_secs_f64() * 1e3
+    );
+    let mut session = Session::one_pass();
+    for u in units {
+        pointee_c::preprocess(&mut session, config, disk, u);
+    }
+    println!(
+        "inclusions that took a header's kept run, one thread: {}",
+        session.headers_taken()
     );
 }

@@ -77,12 +77,17 @@ pub struct Piece {
     /// Whether it holds only the text of headers (then its tree is shared
     /// through the cache, and never re-parsed incrementally).
     pub shared: bool,
+    /// An edit ([`Piece::edit`]) touched its text: its tree must be parsed
+    /// again. An untouched piece's text is as it was (an edit is where two
+    /// texts differ), so its tree is taken as it is.
+    pub touched: bool,
 }
 
 impl Piece {
     /// Applies an edit of the unit's text to the tree and the range (which
     /// then covers the edit's new text when it held the edit's start).
     pub fn edit(&mut self, edit: &InputEdit) {
+        self.touched |= edit.start_byte <= self.end && edit.old_end_byte >= self.start;
         self.tree.edit(edit);
         let moved = |o: usize| {
             if o >= edit.old_end_byte {
@@ -107,12 +112,15 @@ pub fn trees(pieces: &[Piece]) -> Vec<Tree> {
 }
 
 /// The expanded text of `pp` parsed in pieces (in text order), each tree
-/// at its place in the text: a header's piece whose text `cache` holds is
-/// not parsed again (new ones are added to it); a piece of the main file
-/// is parsed incrementally from the piece of `last` (the unit's previous
-/// pieces, edited to the new text: [`Piece::edit`]) with the same range,
-/// or afresh when its text has a syntax error (tree-sitter recovers from
-/// an error otherwise after an edit than from scratch).
+/// at its place in the text: a piece of `last` (the unit's previous
+/// pieces, edited to the new text: [`Piece::edit`]) with the same range
+/// that the edit did not touch keeps its tree; a header's piece whose
+/// text `cache` holds is not parsed again (new ones are added to it); a
+/// piece of the main file is parsed incrementally from the piece of
+/// `last` with the same range, or afresh when its text has a syntax error
+/// (tree-sitter recovers from an error otherwise after an edit than from
+/// scratch: only the edited piece, not every piece with an error, is
+/// parsed again after an edit).
 pub fn parse_unit(cache: &TreeCache, pp: &Output, last: &[Piece]) -> Vec<Piece> {
     let text = &pp.text;
     let mut parser = new_parser();
@@ -121,12 +129,17 @@ pub fn parse_unit(cache: &TreeCache, pp: &Output, last: &[Piece]) -> Vec<Piece> 
     for (start, end, shared) in cut(pp) {
         let piece = &text[start..end];
         let after = point_after(at, piece);
-        let tree = if shared {
+        let same = last
+            .binary_search_by_key(&start, |p| p.start)
+            .ok()
+            .map(|k| &last[k])
+            .filter(|p| p.end == end && p.shared == shared);
+        let tree = if let Some(p) = same.filter(|p| !p.touched) {
+            p.tree.clone()
+        } else if shared {
             moved(cache.tree(&mut parser, piece), start, at)
         } else {
-            let old = last
-                .iter()
-                .find(|p| !p.shared && p.start == start && p.end == end);
+            let old = same;
             parser
                 .set_included_ranges(&[tree_sitter::Range {
                     start_byte: start,
@@ -153,6 +166,7 @@ pub fn parse_unit(cache: &TreeCache, pp: &Output, last: &[Piece]) -> Vec<Piece> 
             end,
             tree,
             shared,
+            touched: false,
         });
         at = after;
     }
@@ -167,7 +181,15 @@ pub(crate) fn new_parser() -> Parser {
     parser
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many parses this thread made (for tests).
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 fn parse_with(parser: &mut Parser, text: &str, old: Option<&Tree>) -> Tree {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     parser
         .parse(text, old)
         .expect("parsing without a timeout or cancellation always yields a tree")
@@ -224,7 +246,8 @@ fn newlines(bytes: &[u8]) -> usize {
 /// The pieces of the text: `(start, end, only headers' text)`, cut at
 /// the starts of runs from another file than the run before (a macro's
 /// tokens belong to the file of their use) that follow the end of a
-/// top-level item. Together they cover the text.
+/// top-level item, and in the main file after each function body (so an
+/// edit re-parses one function's piece). Together they cover the text.
 fn cut(pp: &Output) -> Vec<(usize, usize, bool)> {
     let home = |s: &pointee_cpp::Span| s.outer.map_or(s.to.file, |o| o.file);
     let mut scan = Brackets::default();
@@ -232,15 +255,29 @@ fn cut(pp: &Output) -> Vec<(usize, usize, bool)> {
     let (mut start, mut scanned) = (0, 0);
     let mut main = pp.map.spans.first().is_none_or(|s| home(s) == 0);
     for w in pp.map.spans.windows(2) {
-        if home(&w[0]) == home(&w[1]) {
+        let in_main = home(&w[0]) == 0;
+        if home(&w[0]) == home(&w[1]) && !in_main {
             continue;
         }
         let at = w[1].expanded.start as usize;
         let Some(upto) = pp.text.get(scanned..at) else {
             break;
         };
-        scan.read(upto);
+        scan.bodies_ended.clear();
+        scan.read(upto, scanned, in_main);
         scanned = at;
+        let changes = home(&w[0]) != home(&w[1]);
+        for &end in &scan.bodies_ended {
+            // A body ending where another file begins is cut below, as
+            // every item there is.
+            if end > start && (end < at || !changes) {
+                out.push((start, end, false));
+                start = end;
+            }
+        }
+        if !changes {
+            continue;
+        }
         if scan.item_ended() && at > start {
             out.push((start, at, !main));
             start = at;
@@ -248,7 +285,19 @@ fn cut(pp: &Output) -> Vec<(usize, usize, bool)> {
         }
         main |= home(&w[1]) == 0;
     }
-    out.push((start, pp.text.len(), !main));
+    if pp.map.spans.last().is_some_and(|s| home(s) == 0) {
+        scan.bodies_ended.clear();
+        scan.read(pp.text.get(scanned..).unwrap_or(""), scanned, true);
+        for &end in &scan.bodies_ended {
+            if end > start {
+                out.push((start, end, false));
+                start = end;
+            }
+        }
+    }
+    if start < pp.text.len() || out.is_empty() {
+        out.push((start, pp.text.len(), !main));
+    }
     out
 }
 
@@ -288,18 +337,27 @@ struct Brackets {
     quote: Option<u8>,
     escaped: bool,
     ended: bool,
+    /// Where function bodies ended (just after their `}`), when asked.
+    bodies_ended: Vec<usize>,
 }
 
 impl Brackets {
-    fn read(&mut self, text: &str) {
-        for &b in text.as_bytes() {
-            if let Some(q) = self.quote {
-                if self.escaped {
-                    self.escaped = false;
+    /// Reads `text`, which starts at offset `from` of the whole text;
+    /// notes where function bodies end in it when `note_bodies`.
+    fn read(&mut self, text: &str, from: usize, note_bodies: bool) {
+        // The state in locals (registers): this runs over every byte of
+        // every unit, and again after every edit.
+        let (mut depth, mut body, mut ended) = (self.depth, self.body, self.ended);
+        let (mut last, mut before_last) = (self.last, self.before_last);
+        let (mut quote, mut escaped) = (self.quote, self.escaped);
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            if let Some(q) = quote {
+                if escaped {
+                    escaped = false;
                 } else if b == b'\\' {
-                    self.escaped = true;
+                    escaped = true;
                 } else if b == q || b == b'\n' {
-                    self.quote = None;
+                    quote = None;
                 }
                 continue;
             }
@@ -308,42 +366,45 @@ impl Brackets {
                 // Most bytes (names, numbers, operators) only end an item
                 // that ended before them.
                 PLAIN => {
-                    self.ended = false;
-                    self.before_last = self.last;
-                    self.last = b;
+                    ended = false;
+                    before_last = last;
+                    last = b;
                     continue;
                 }
                 _ => {}
             }
-            let mut ended = false;
+            let mut ends = false;
             match b {
-                b'"' => self.quote = Some(b),
+                b'"' => quote = Some(b),
                 // A digit separator (C23 `1'000`) is no literal; `u8'a'` is.
-                b'\''
-                    if !self.last.is_ascii_digit()
-                        || (self.last == b'8' && self.before_last == b'u') =>
-                {
-                    self.quote = Some(b)
+                b'\'' if !last.is_ascii_digit() || (last == b'8' && before_last == b'u') => {
+                    quote = Some(b)
                 }
-                b'(' | b'[' => self.depth += 1,
+                b'(' | b'[' => depth += 1,
                 b'{' => {
-                    if self.depth == 0 {
-                        self.body = self.last == b')';
+                    if depth == 0 {
+                        body = last == b')';
                     }
-                    self.depth += 1;
+                    depth += 1;
                 }
-                b')' | b']' => self.depth = self.depth.saturating_sub(1),
+                b')' | b']' => depth = depth.saturating_sub(1),
                 b'}' => {
-                    self.depth = self.depth.saturating_sub(1);
-                    ended = self.depth == 0 && self.body;
+                    depth = depth.saturating_sub(1);
+                    ends = depth == 0 && body;
+                    if ends && note_bodies {
+                        self.bodies_ended.push(from + i + 1);
+                    }
                 }
-                b';' => ended = self.depth == 0,
+                b';' => ends = depth == 0,
                 _ => {}
             }
-            self.ended = ended;
-            self.before_last = self.last;
-            self.last = b;
+            ended = ends;
+            before_last = last;
+            last = b;
         }
+        (self.depth, self.body, self.ended) = (depth, body, ended);
+        (self.last, self.before_last) = (last, before_last);
+        (self.quote, self.escaped) = (quote, escaped);
     }
 
     fn item_ended(&self) -> bool {
@@ -377,7 +438,7 @@ mod tests {
 
     fn ends(text: &str) -> bool {
         let mut b = Brackets::default();
-        b.read(text);
+        b.read(text, 0, false);
         b.item_ended()
     }
 
@@ -422,6 +483,67 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(items(&tree)[..], items(&one)[1..]);
+    }
+
+    #[test]
+    fn an_edit_parses_again_only_the_function_piece_it_touched() {
+        // `broken` has a syntax error: its piece must not be parsed again
+        // when another function is edited.
+        let before = "int g;\nint first(void) { return g; }\nint broken(void) { return @; }\nint *third(int *p) { return p; }\n";
+        let after = before.replace("return g;", "g = 2; return g;");
+        let fs = crate::unit::files_fs(&[("a.c", before)]);
+        let pp = crate::preprocess(
+            &mut pointee_cpp::Session::one_pass(),
+            &Default::default(),
+            &fs,
+            "a.c",
+        );
+        let cache = TreeCache::new();
+        let mut last = parse_unit(&cache, &pp, &[]);
+        assert_eq!(last.len(), 3, "one piece per function body");
+        assert!(last[1].tree.root_node().has_error());
+        let at = before.find("return g;").unwrap();
+        let edit = InputEdit {
+            start_byte: at,
+            old_end_byte: at,
+            new_end_byte: at + "g = 2; ".len(),
+            start_position: Point {
+                row: 1,
+                column: at - 7,
+            },
+            old_end_position: Point {
+                row: 1,
+                column: at - 7,
+            },
+            new_end_position: Point {
+                row: 1,
+                column: at - 7 + 7,
+            },
+        };
+        for p in &mut last {
+            p.edit(&edit);
+        }
+        let fs = crate::unit::files_fs(&[("a.c", &after)]);
+        let pp = crate::preprocess(
+            &mut pointee_cpp::Session::one_pass(),
+            &Default::default(),
+            &fs,
+            "a.c",
+        );
+        let parses = PARSES.with(|n| n.get());
+        let new = parse_unit(&cache, &pp, &last);
+        assert_eq!(
+            PARSES.with(|n| n.get()) - parses,
+            1,
+            "only the edited piece"
+        );
+        let ranges = |ps: &[Piece]| ps.iter().map(|p| (p.start, p.end)).collect::<Vec<_>>();
+        assert_eq!(ranges(&new), ranges(&last));
+        let whole = crate::syntax::parse(&pp.text);
+        assert_eq!(
+            crate::lower_pieces("a.c", &pp.text, &trees(&new)),
+            crate::lower_expanded("a.c", &pp.text, &whole)
+        );
     }
 
     #[test]

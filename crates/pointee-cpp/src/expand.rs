@@ -67,7 +67,10 @@ impl Pp<'_> {
                 self.contexts.pop();
                 continue;
             }
-            return match self.file_token() {
+            self.reading_ahead += 1;
+            let next = self.file_token();
+            self.reading_ahead -= 1;
+            return match next {
                 Some(t) => {
                     let yes = t.sym == LPAREN && t.kind == Kind::Punct;
                     self.lookahead = Some(t);
@@ -95,7 +98,7 @@ impl Pp<'_> {
                     None => continue,
                 }
             }
-            let Some(m) = self.macros.get(&t.sym).cloned() else {
+            let Some(m) = self.macro_def(t.sym) else {
                 return Some(t);
             };
             if self.is_disabled(t.sym) {
@@ -166,6 +169,14 @@ impl Pp<'_> {
     /// `Err` with the tokens read when the list does not end (at the end of
     /// the file or of an isolated list).
     fn collect_args(&mut self, m: &Macro, name: &Tok) -> Result<(Vec<Vec<Tok>>, Tok), Vec<Tok>> {
+        self.reading_ahead += 1;
+        let args = self.read_args(m, name);
+        self.reading_ahead -= 1;
+        args
+    }
+
+    /// [`Pp::collect_args`]'s reading.
+    fn read_args(&mut self, m: &Macro, name: &Tok) -> Result<(Vec<Vec<Tok>>, Tok), Vec<Tok>> {
         let nparams = m.params.as_ref().map_or(0, |p| p.len());
         let mut read = Vec::new();
         let lparen = self.raw_next().expect("a `(` was seen");
@@ -432,8 +443,8 @@ impl Pp<'_> {
     fn builtin(&mut self, t: &Tok) -> Option<Option<Tok>> {
         // A user's definition of a builtin name wins (gcc warns); most
         // names are no builtin (the builtins have the first symbols).
-        if self.macros.contains_key(&t.sym)
-            || (t.sym > LAST_BUILTIN && !(self.in_if && HAS_QUERIES.contains(&self.int.get(t.sym))))
+        if (t.sym > LAST_BUILTIN && !(self.in_if && HAS_QUERIES.contains(&self.int.get(t.sym))))
+            || self.macro_def(t.sym).is_some()
         {
             return None;
         }
@@ -444,16 +455,24 @@ impl Pp<'_> {
                 let s = string(self.current_path());
                 (s, Kind::Str)
             }
-            BASE_FILE => (string(self.main_path()), Kind::Str),
+            BASE_FILE => {
+                self.poison_captures();
+                (string(self.main_path()), Kind::Str)
+            }
             LINE => {
                 self.line_used = true;
+                self.note_line_used();
                 (self.line_of(at).to_string(), Kind::Number)
             }
             COUNTER => {
+                self.poison_captures();
                 self.counter += 1;
                 ((self.counter - 1).to_string(), Kind::Number)
             }
-            INCLUDE_LEVEL => (self.include_level().to_string(), Kind::Number),
+            INCLUDE_LEVEL => {
+                self.poison_captures();
+                (self.include_level().to_string(), Kind::Number)
+            }
             PRAGMA_OP => {
                 // `_Pragma("...")`: dropped with its operand.
                 if self.next_is_lparen() {
@@ -531,7 +550,7 @@ impl Pp<'_> {
                 }
             }
         }
-        self.macros.contains_key(&n.sym) as u8
+        self.macro_def(n.sym).is_some() as u8
     }
 
     /// `__has_include("x")` or `__has_include(<x>)` in `#if`: 1 or 0.

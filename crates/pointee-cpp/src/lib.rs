@@ -29,6 +29,7 @@ mod expand;
 mod lex;
 mod macros;
 mod map;
+mod memo;
 mod options;
 mod predef;
 mod process;

@@ -6,6 +6,7 @@ use crate::lex::{self, Kind, Lexed};
 use crate::macros::{self, well_known::*, Interner, Macro, Macros, Pos, Sym, Tok};
 use crate::macros::{IN_MACRO, SPACE, SPELLED};
 use crate::map::Emitter;
+use crate::memo::{Capture, HeaderMemo};
 use crate::resume::{Checkpoint, LastRun, Reads, Target, TopLevel};
 use crate::{Config, Diagnostic, FileId, FileInfo, FileSystem, Output, Range, Severity};
 use pointee_ir::fxhash::{FxHashMap, FxHashSet};
@@ -30,6 +31,10 @@ pub struct Session {
     pub(crate) joined: u64,
     /// Whether runs note checkpoints and are kept (see `one_pass`).
     pub(crate) keep_runs: bool,
+    /// Headers' runs, kept per incoming state (`memo.rs`).
+    pub(crate) headers: HeaderMemo,
+    /// Whether headers' kept runs are taken (off only to compare).
+    pub(crate) memo_headers: bool,
 }
 
 impl Default for Session {
@@ -41,6 +46,8 @@ impl Default for Session {
             resumed: 0,
             joined: 0,
             keep_runs: true,
+            headers: HeaderMemo::default(),
+            memo_headers: true,
         }
     }
 }
@@ -186,6 +193,14 @@ pub(crate) struct Pp<'a> {
     pub joined: bool,
     /// Notes checkpoints (the session keeps runs).
     pub record: bool,
+    /// The session's kept runs of headers, and whether they are used.
+    pub(crate) memo: &'a mut HeaderMemo,
+    pub(crate) memo_on: bool,
+    /// Headers being read for keeping, outermost first.
+    pub(crate) captures: Vec<Capture>,
+    /// Above 0 while a macro's arguments (or the `(` after its name) are
+    /// read: an `#include` met then is neither kept nor taken.
+    pub(crate) reading_ahead: u32,
 }
 
 impl<'a> Pp<'a> {
@@ -197,6 +212,10 @@ impl<'a> Pp<'a> {
         Pp {
             int: &mut s.interner,
             lexed: &mut s.lexed,
+            memo: &mut s.headers,
+            memo_on: s.memo_headers,
+            captures: Vec::new(),
+            reading_ahead: 0,
             config,
             fs,
             search,
@@ -337,6 +356,12 @@ impl<'a> Pp<'a> {
             }
             match self.next_expanded() {
                 Some(t) => {
+                    // The innermost header being kept writes its first token
+                    // last of them all.
+                    if self.captures.last().is_some_and(|c| !c.first_token_seen) {
+                        let spelling = self.int.get(t.sym).to_string();
+                        self.note_emitted(t.has(crate::macros::LINE_START), &spelling);
+                    }
                     let text = &self.texts[t.pos.file as usize];
                     let spelling = self.int.get(t.sym);
                     self.out.emit(&t, spelling, text);
@@ -477,6 +502,9 @@ impl<'a> Pp<'a> {
                 "unterminated conditional directive".into(),
             );
         }
+        if !self.captures.is_empty() {
+            self.end_capture();
+        }
         if let Some(parent) = self.frames.last() {
             self.out.resume(parent.file, frame.resume_at);
         }
@@ -534,6 +562,10 @@ impl<'a> Pp<'a> {
                     self.diag(whole, Severity::Error, format!("#{name} without #if"));
                     return;
                 };
+                if self.conds.len() <= self.frames.last().map_or(0, |f| f.conds_base) {
+                    // A group the file did not open.
+                    self.poison_captures();
+                }
                 if c.seen_else {
                     self.diag(whole, Severity::Error, format!("#{name} after #else"));
                 }
@@ -574,6 +606,7 @@ impl<'a> Pp<'a> {
         match name.as_str() {
             "define" => match macros::parse_define(&toks, toks.first().map_or(whole, |t| t.pos)) {
                 Ok((name, m)) => {
+                    self.note_macro_write(name);
                     self.macros.insert(name, Arc::new(m));
                     self.macros_changed = true;
                 }
@@ -585,6 +618,7 @@ impl<'a> Pp<'a> {
             },
             "undef" => match toks.first() {
                 Some(t) if t.kind == Kind::Ident => {
+                    self.note_macro_write(t.sym);
                     self.macros.remove(&t.sym);
                     self.macros_changed = true;
                 }
@@ -642,7 +676,7 @@ impl<'a> Pp<'a> {
     /// `#ifdef NAME` (or `#ifndef` when `negate`).
     fn defined_test(&mut self, toks: &[Tok], at: Pos, negate: bool) -> bool {
         match toks.first() {
-            Some(t) if t.kind == Kind::Ident => self.macros.contains_key(&t.sym) != negate,
+            Some(t) if t.kind == Kind::Ident => self.macro_def(t.sym).is_some() != negate,
             _ => {
                 self.diag(at, Severity::Error, "#ifdef without a macro name".into());
                 false
@@ -675,9 +709,10 @@ impl<'a> Pp<'a> {
         match word.as_deref() {
             Some("once") => {
                 let path = self.current_path().to_string();
-                self.once.insert(path);
+                self.once_add(path);
             }
             Some(op @ ("push_macro" | "pop_macro")) => {
+                self.poison_captures();
                 // `#pragma push_macro("NAME")`
                 let Some(name) = toks
                     .iter()
@@ -721,12 +756,13 @@ impl<'a> Pp<'a> {
             return;
         };
         if self.frames.len() > MAX_INCLUDE_DEPTH {
+            self.poison_captures();
             self.diag(at, Severity::Error, "#include nested too deeply".into());
             return;
         }
         let found = self.find_include(&name, quoted, next);
         let Some((path, found_at, text)) = found else {
-            if self.reported_missing.insert(name.clone()) {
+            if self.missing_add(&name) {
                 let (severity, message) = if quoted {
                     (
                         Severity::Warning,
@@ -745,7 +781,7 @@ impl<'a> Pp<'a> {
             return;
         };
         if import {
-            self.once.insert(path.clone());
+            self.once_add(path.clone());
         }
         self.enter(&path, text, at, found_at, line_end);
     }
@@ -753,15 +789,18 @@ impl<'a> Pp<'a> {
     /// Starts reading an included file (unless `#pragma once` or its
     /// include guard says it would do nothing).
     fn enter(&mut self, path: &str, text: Arc<str>, at: Pos, found_at: Option<usize>, resume: u32) {
-        if self.once.contains(path) {
+        if self.once_has(path) {
             return;
         }
         let lexed = self.lex_file(path, text.clone());
         if let Some(g) = &lexed.guard {
             let sym = self.int.intern(g);
-            if self.macros.contains_key(&sym) {
+            if self.macro_def(sym).is_some() {
                 return;
             }
+        }
+        if self.take_kept(path, &text, found_at, at, resume) {
+            return;
         }
         let file = self.new_file(path, Some(at), text);
         self.frames.push(Frame {
@@ -774,6 +813,7 @@ impl<'a> Pp<'a> {
             resume_at: resume,
         });
         self.out.start_file(file);
+        self.start_capture(found_at);
     }
 
     /// The file named by an `#include` line: `"name"` (quoted) or

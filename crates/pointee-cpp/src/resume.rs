@@ -69,6 +69,8 @@ pub(crate) struct Checkpoint {
 pub(crate) struct TopLevel {
     depth: i32,
     boundary: bool,
+    /// The last token written may end an item (`;`, `}`).
+    last_ends: bool,
 }
 
 impl Default for TopLevel {
@@ -76,6 +78,7 @@ impl Default for TopLevel {
         TopLevel {
             depth: 0,
             boundary: true,
+            last_ends: true,
         }
     }
 }
@@ -88,7 +91,23 @@ impl TopLevel {
             ")" | "]" | "}" | ":>" | "%>" => self.depth -= 1,
             _ => {}
         }
-        self.boundary = self.depth == 0 && matches!(spelling, ";" | "}" | "%>");
+        self.last_ends = matches!(spelling, ";" | "}" | "%>");
+        self.boundary = self.depth == 0 && self.last_ends;
+    }
+
+    /// What the tokens written since `before` did: brackets opened minus
+    /// closed, and whether the last may end an item.
+    pub fn since(&self, before: &TopLevel) -> (i32, bool) {
+        (self.depth - before.depth, self.last_ends)
+    }
+
+    /// Follows tokens written elsewhere, summed up by [`TopLevel::since`].
+    pub fn replay(&mut self, depth: i32, wrote: bool, last_ends: bool) {
+        if wrote {
+            self.depth += depth;
+            self.last_ends = last_ends;
+            self.boundary = self.depth == 0 && last_ends;
+        }
     }
 }
 
@@ -154,6 +173,18 @@ impl Session {
         self.resumed
     }
 
+    /// The same session, reading every header at every inclusion instead
+    /// of taking a kept run (`memo.rs`): to compare outputs.
+    pub fn reading_every_header(mut self) -> Session {
+        self.memo_headers = false;
+        self
+    }
+
+    /// How many inclusions took a header's kept run.
+    pub fn headers_taken(&self) -> u64 {
+        self.headers.taken
+    }
+
     /// How many resumed runs took the end of the last run's output.
     pub fn joined(&self) -> u64 {
         self.joined
@@ -209,7 +240,7 @@ impl Session {
 }
 
 /// Whether a file system answers as it did.
-fn same(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
+pub(crate) fn same(now: &Option<Arc<str>>, then: &Option<Arc<str>>) -> bool {
     match (now, then) {
         (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
         (None, None) => true,

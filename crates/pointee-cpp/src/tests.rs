@@ -956,8 +956,8 @@ fn line_numbers_below_an_edit_that_adds_lines_are_read_again() {
     assert_eq!(s.resumed(), 2);
 }
 
-#[test]
-fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
+/// Every `.c` and `.h` file under `fixtures/c`, sorted.
+fn fixture_files() -> Vec<std::path::PathBuf> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/c");
     let mut files = Vec::new();
     let mut stack = vec![std::path::PathBuf::from(root)];
@@ -972,6 +972,12 @@ fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
         }
     }
     files.sort();
+    files
+}
+
+#[test]
+fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
+    let files = fixture_files();
     let (mut resumed, mut joined) = (0, 0);
     for path in files
         .iter()
@@ -1004,7 +1010,9 @@ fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
             for edited in [inserted, text.clone(), blanked, text.clone()] {
                 fs.insert(main, &edited);
                 let kept = s.preprocess(&c, &fs, main);
-                let fresh = preprocess(&c, &fs, main);
+                let fresh = Session::one_pass()
+                    .reading_every_header()
+                    .preprocess(&c, &fs, main);
                 assert_eq!(kept, fresh, "{main}, line inserted at {at}");
             }
         }
@@ -1015,4 +1023,73 @@ fn edits_anywhere_in_the_fixtures_preprocess_as_from_scratch() {
         resumed > 100 && joined > 50,
         "resumed {resumed}, joined {joined}"
     );
+}
+
+// ------------------------------------------------- headers read once per state
+
+/// Each unit of `units` preprocessed in one session (kept headers taken)
+/// equals it read alone with every header read; how many inclusions took
+/// a kept run.
+fn kept_equal_read(config: &Config, fs: &MemoryFs, units: &[&str]) -> u64 {
+    let mut session = Session::one_pass();
+    for unit in units {
+        let kept = session.preprocess(config, fs, unit);
+        let read = Session::one_pass()
+            .reading_every_header()
+            .preprocess(config, fs, unit);
+        assert_eq!(kept, read, "{unit}");
+    }
+    session.headers_taken()
+}
+
+#[test]
+fn headers_are_read_once_per_incoming_state() {
+    let fs = fs_of(&[
+        // Read again whenever the macros it looks at differ.
+        (
+            "cell.h",
+            "#ifdef WIDE\ntypedef long cell;\n#else\ntypedef int cell;\n#endif\nstatic cell ID(cell c) { return c; }\n#define CELL_H 1\n",
+        ),
+        ("names.h", "#define ID(x) x##_id\n"),
+        (
+            "guarded.h",
+            "#ifndef GUARDED_H\n#define GUARDED_H\n#include \"inner.h\"\nstruct g { INNER *p; };\n#endif\n",
+        ),
+        ("inner.h", "#pragma once\n#define INNER int\nINNER inner_value;\n#include <nowhere.h>\n"),
+        ("count.h", "int c_ ## __COUNTER__;\nint level = __INCLUDE_LEVEL__;\n"),
+        ("line.h", "int line = __LINE__;\n"),
+        ("open.h", "int opened = (\n"),
+        ("close.h", "1);\n"),
+        ("a.c", "#include \"cell.h\"\n#include \"guarded.h\"\n#include \"count.h\"\n#define WIDE\n#include \"cell.h\"\n#include \"names.h\"\n#include \"cell.h\"\nint CELL_H_seen = CELL_H;\n"),
+        ("b.c", "int b;\n#include \"guarded.h\"\n#include \"inner.h\"\n#include \"cell.h\"\n#include \"count.h\"\n#include \"line.h\"\n#include \"open.h\"\n#include \"close.h\"\n"),
+        ("c.c", "int first;\n#define WIDE\n#include \"names.h\"\n#include \"cell.h\"\n#include \"guarded.h\"\nstruct s {\n#include \"line.h\"\n};\n#include \"open.h\"\n#include \"close.h\"\n"),
+    ]);
+    let taken = kept_equal_read(&Config::default(), &fs, &["a.c", "b.c", "c.c"]);
+    // b.c takes nothing: a.c read cell.h first into an empty output, and
+    // guarded.h's first token (`int`, from INNER in inner.h, which is no
+    // line's first) after a `}`, not a `;`. c.c takes names.h, cell.h as
+    // a.c's third (WIDE and ID defined), guarded.h as b.c (after a `;`,
+    // with inner.h in it, which `#pragma once` then closes), line.h
+    // (inside a struct), open.h and close.h. count.h is never kept (its
+    // output depends on the counter and the depth); a.c's second and
+    // third cell.h are new states (WIDE, then also ID, defined).
+    assert_eq!(taken, 6, "taken {taken}");
+}
+
+#[test]
+fn headers_kept_in_one_session_give_what_reading_them_gives_on_every_fixture() {
+    let files = fixture_files();
+    let mut fs = MemoryFs::new();
+    for f in &files {
+        fs.insert(f.to_str().unwrap(), &std::fs::read_to_string(f).unwrap());
+    }
+    let units: Vec<&str> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .map(|p| p.to_str().unwrap())
+        .collect();
+    let taken = kept_equal_read(&Config::default(), &fs, &units);
+    // Most fixtures include no header of their own (the C library is not
+    // there without pointee-c), but many include the alias checks' one.
+    assert!(taken > 100, "taken {taken} for {} units", units.len());
 }

@@ -626,8 +626,8 @@ fn may_share(pointee: Option<&Type>, obj: &PoolObject, records: &pointee_ir::Typ
     matches!(a, Type::Scalar)
         || unknown_layout(a, records)
         || unknown_layout(b, records)
-        || contains(b, a, records, 0)
-        || (!declared && contains(a, b, records, 0))
+        || contains(b, a, records)
+        || (!declared && contains(a, b, records))
 }
 
 /// `void`, an unknown type, a function, or a record whose layout is not
@@ -641,19 +641,15 @@ fn unknown_layout(t: &Type, records: &pointee_ir::TypeTable) -> bool {
 }
 
 /// Whether an object of type `outer` is, or holds by value, one of type
-/// `inner` (both arrays stripped). Records cannot hold themselves by value;
-/// the depth bound only guards a malformed table.
-fn contains(outer: &Type, inner: &Type, records: &pointee_ir::TypeTable, depth: u32) -> bool {
-    match (element(outer), element(inner)) {
-        (Type::Pointer(_), Type::Pointer(_)) | (Type::Scalar, Type::Scalar) => true,
-        (Type::Record(x), Type::Record(y)) if same_record(x, y, records) => true,
-        (Type::Record(x), inner) if depth < 16 => records.record(x).is_some_and(|r| {
-            r.fields
-                .iter()
-                .any(|f| contains(&f.ty, inner, records, depth + 1))
-        }),
-        _ => false,
-    }
+/// `inner` ([`pointee_ir::TypeTable::holds_by_value`]), the pool's rule for
+/// leaves: every pointer type is one class, every scalar type another.
+fn contains(outer: &Type, inner: &Type, records: &pointee_ir::TypeTable) -> bool {
+    records.holds_by_value(outer, inner, &|a, b| {
+        matches!(
+            (a, b),
+            (Type::Pointer(_), Type::Pointer(_)) | (Type::Scalar, Type::Scalar)
+        )
+    })
 }
 
 /// The element type of an array (of arrays), or the type itself.

@@ -1051,44 +1051,18 @@ impl Locs {
     /// `inner *` into an object that holds no `inner` is accessed through
     /// an lvalue of the wrong type (C11 6.5p7).
     pub fn record_may_hold(&mut self, outer: &str, inner: &str) -> bool {
-        if outer == inner || self.types.is_vague_record(outer) || self.types.is_vague_record(inner)
-        {
-            return true;
-        }
         let key = (outer.into(), inner.into());
         if let Some(&b) = self.holds.get(&key) {
             return b;
         }
-        let b = self.holds_by_value(outer, inner, &mut Vec::new());
+        // Only records are asked about: no leaf holds one.
+        let b = self.types.holds_by_value(
+            &Type::Record(key.0.clone()),
+            &Type::Record(key.1.clone()),
+            &|_, _| false,
+        );
         self.holds.insert(key, b);
         b
-    }
-
-    fn holds_by_value(&self, outer: &str, inner: &str, visiting: &mut Vec<Name>) -> bool {
-        let Some(r) = self.types.record(outer) else {
-            return true;
-        };
-        if visiting.iter().any(|v| &**v == outer) {
-            return false;
-        }
-        visiting.push(outer.into());
-        let out = r.fields.iter().any(|f| {
-            let mut t = &f.ty;
-            while let Type::Array(e, _) = t {
-                t = e;
-            }
-            match t {
-                Type::Record(x) => {
-                    &**x == inner
-                        || self.types.is_vague_record(x)
-                        || self.holds_by_value(x, inner, visiting)
-                }
-                Type::Unknown => true,
-                _ => false,
-            }
-        });
-        visiting.pop();
-        out
     }
 
     /// True when a value of type `ty` holds a pointer slot not at its

@@ -91,6 +91,58 @@ impl TypeTable {
         name.contains("<anon") || self.record(name).is_none_or(|r| !r.complete)
     }
 
+    /// Whether an object of type `outer` is, or holds by value, an object
+    /// of type `inner`: as itself, as any member of a struct or union at
+    /// any depth, or as an array element (arrays stand for their elements
+    /// on both sides). Two records match when their keys agree or either
+    /// is vague ([`TypeTable::is_vague_record`]); a record not in the
+    /// table or a member of an unknown type may hold anything. Types that
+    /// are neither records nor arrays are compared by the caller's `leaf`
+    /// rule (whether a pointer or a scalar "is" another one differs
+    /// between questions); a record that holds itself by value (ill-formed
+    /// C) stops the walk.
+    pub fn holds_by_value(
+        &self,
+        outer: &Type,
+        inner: &Type,
+        leaf: &dyn Fn(&Type, &Type) -> bool,
+    ) -> bool {
+        self.holds_in(element(outer), element(inner), leaf, &mut Vec::new())
+    }
+
+    fn holds_in<'a>(
+        &'a self,
+        outer: &'a Type,
+        inner: &Type,
+        leaf: &dyn Fn(&Type, &Type) -> bool,
+        visiting: &mut Vec<&'a str>,
+    ) -> bool {
+        match outer {
+            Type::Unknown => true,
+            Type::Record(x) => {
+                if let Type::Record(y) = inner {
+                    if x == y || self.is_vague_record(x) || self.is_vague_record(y) {
+                        return true;
+                    }
+                }
+                let Some(r) = self.record(x) else {
+                    return true;
+                };
+                if visiting.contains(&&**x) {
+                    return false;
+                }
+                visiting.push(x);
+                let held = r
+                    .fields
+                    .iter()
+                    .any(|f| self.holds_in(element(&f.ty), inner, leaf, visiting));
+                visiting.pop();
+                held
+            }
+            _ => leaf(outer, inner),
+        }
+    }
+
     /// Strips arrays and resolves nothing else: the type of one element.
     pub fn field_type(&self, record: &str, field: &str) -> Option<&Type> {
         let r = self.records.get(record)?;
@@ -169,5 +221,122 @@ fn collect_paths<'t>(
             }
         }
         Type::Void | Type::Scalar | Type::Function(_) => {}
+    }
+}
+
+/// The element type of an array (of arrays), or the type itself.
+fn element(t: &Type) -> &Type {
+    match t {
+        Type::Array(e, _) => element(e),
+        _ => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(k: &str) -> Type {
+        Type::Record(k.into())
+    }
+
+    fn table() -> TypeTable {
+        let mut t = TypeTable::default();
+        let mut add = |name: &str, kind, fields: &[(&str, Type)], complete| {
+            t.records.insert(
+                name.into(),
+                Record {
+                    name: name.into(),
+                    kind,
+                    fields: fields
+                        .iter()
+                        .map(|(n, ty)| Field {
+                            name: (*n).into(),
+                            ty: ty.clone(),
+                        })
+                        .collect(),
+                    complete,
+                },
+            );
+        };
+        add(
+            "struct key",
+            RecordKind::Struct,
+            &[("k", Type::Scalar)],
+            true,
+        );
+        add(
+            "struct link",
+            RecordKind::Struct,
+            &[("next", Type::pointer_to(rec("struct link")))],
+            true,
+        );
+        add(
+            "struct entry",
+            RecordKind::Struct,
+            &[
+                ("head", Type::pointer_to(rec("struct link"))),
+                ("key", Type::Array(Box::new(rec("struct key")), Some(2))),
+            ],
+            true,
+        );
+        add(
+            "union either",
+            RecordKind::Union,
+            &[("e", rec("struct entry")), ("o", Type::Scalar)],
+            true,
+        );
+        add("struct opaque", RecordKind::Struct, &[], false);
+        add(
+            "struct blob",
+            RecordKind::Struct,
+            &[("x", Type::Unknown)],
+            true,
+        );
+        add(
+            "struct self",
+            RecordKind::Struct,
+            &[("me", rec("struct self"))],
+            true,
+        );
+        t
+    }
+
+    #[test]
+    fn records_hold_records_by_value_at_any_depth_and_leaves_by_the_callers_rule() {
+        let t = table();
+        let never = |_: &Type, _: &Type| false;
+        let same_class = |a: &Type, b: &Type| {
+            matches!(
+                (a, b),
+                (Type::Pointer(_), Type::Pointer(_)) | (Type::Scalar, Type::Scalar)
+            )
+        };
+        let holds =
+            |o: &Type, i: &Type, leaf: &dyn Fn(&Type, &Type) -> bool| t.holds_by_value(o, i, leaf);
+        // Itself, through arrays, members and a union's member.
+        assert!(holds(&rec("struct key"), &rec("struct key"), &never));
+        assert!(holds(&rec("struct entry"), &rec("struct key"), &never));
+        assert!(holds(&rec("union either"), &rec("struct key"), &never));
+        let keys = Type::Array(Box::new(rec("struct entry")), None);
+        assert!(holds(&keys, &rec("struct key"), &never));
+        // Pointed to is not held.
+        assert!(!holds(&rec("struct entry"), &rec("struct link"), &never));
+        assert!(!holds(&rec("struct key"), &rec("struct entry"), &never));
+        // Vague records and unknown members may hold anything.
+        assert!(holds(&rec("struct opaque"), &rec("struct key"), &never));
+        assert!(holds(&rec("struct key"), &rec("struct opaque"), &never));
+        assert!(holds(&rec("struct missing"), &Type::Scalar, &never));
+        assert!(holds(&rec("struct <anon 1>"), &rec("struct key"), &never));
+        assert!(holds(&rec("struct blob"), &rec("struct key"), &never));
+        // Leaves follow the caller's rule.
+        assert!(!holds(&rec("struct entry"), &Type::Scalar, &never));
+        assert!(holds(&rec("struct entry"), &Type::Scalar, &same_class));
+        let any_pointer = Type::pointer_to(Type::Void);
+        assert!(holds(&rec("struct link"), &any_pointer, &same_class));
+        assert!(!holds(&rec("struct key"), &any_pointer, &same_class));
+        assert!(!holds(&Type::Scalar, &any_pointer, &same_class));
+        // A record holding itself (ill-formed) ends the walk.
+        assert!(!holds(&rec("struct self"), &rec("struct key"), &never));
     }
 }
