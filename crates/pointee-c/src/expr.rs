@@ -6,7 +6,7 @@ use crate::lower::{Lowerer, Sym, MAX_DEPTH};
 use crate::syntax::{int_literal, named_children, range, strip_parens, Fields};
 use pointee_ir::{
     Base, Basic, CallInfo, Callee, CmpOp, ExprInfo, Index, IntExpr, IntOp, Name, NoteKind, Operand,
-    Place, Point, Range, Rvalue, Sel, SiteKind, StmtId, Type,
+    Place, Point, Range, Rvalue, Sel, SiteKind, StmtId, Type, VarId,
 };
 use tree_sitter::Node;
 
@@ -1257,27 +1257,17 @@ impl<'s> Lowerer<'s> {
 
     /// `l && r` (`and`) or `l || r`: `r`'s effects are lowered under the
     /// side of `l` that evaluates it, and the branch tests both. `l` is kept
-    /// only when `r`'s effects write nothing but temporaries (a call or a
-    /// store could change what `l` tested).
+    /// only when `r`'s effects cannot change what `l` tested
+    /// ([`Lowerer::may_change`]).
     fn short_circuit(&mut self, l: Node, r: Node, and: bool) -> pointee_ir::Cond {
         use pointee_ir::{Cond, Stmt};
         let cl = self.condition(l);
         let mut cr = Cond::Opaque;
         let effects = self.block_of(|s| cr = s.condition(r));
         let mut keeps_l = true;
+        let tested: Vec<Place> = cl.places().into_iter().cloned().collect();
         pointee_ir::for_each_basic(&effects, &mut |_, b| {
-            keeps_l &= match b {
-                Basic::Assign { lhs, rhs } => {
-                    // Temporaries, and integer locals (they hold no pointer).
-                    !lhs.deref
-                        && matches!(lhs.base, Base::Var(v)
-                            if self.f.vars[v.0 as usize].kind == pointee_ir::VarKind::Temp
-                                || (matches!(rhs, Rvalue::Int(_) | Rvalue::Scalar)
-                                    && self.f.vars[v.0 as usize].ty == Type::Scalar))
-                }
-                Basic::Use(_) => true,
-                Basic::Call { .. } => false,
-            };
+            keeps_l &= !self.may_change(b, &tested);
         });
         if !effects.is_empty() {
             let (then_branch, else_branch) = if and {
@@ -1297,6 +1287,59 @@ impl<'s> Lowerer<'s> {
         } else {
             Cond::or(cl, cr)
         }
+    }
+
+    /// Whether basic statement `b` may change one of the `tested` places. A
+    /// local of the function whose address the body never takes
+    /// ([`Lowerer::unaddressed`]) changes only by an assignment to it, so a
+    /// call or a store through a pointer (`p == NULL || strcmp(p, "") == 0`)
+    /// leaves its test standing; anything else may change under a call or
+    /// a store. An assignment of a number to an integer local changes no
+    /// pointer.
+    fn may_change(&self, b: &Basic, tested: &[Place]) -> bool {
+        let assigned = |lhs: &Place| {
+            tested.iter().any(|t| {
+                if lhs.deref {
+                    // A store through a pointer.
+                    !self.unaddressed(t)
+                } else {
+                    t.base == lhs.base || (!self.unaddressed(t) && !self.unaddressed(lhs))
+                }
+            })
+        };
+        match b {
+            Basic::Assign { lhs, rhs } => {
+                let var = |v: VarId| &self.f.vars[v.0 as usize];
+                let harmless = !lhs.deref
+                    && matches!(lhs.base, Base::Var(v)
+                        if var(v).kind == pointee_ir::VarKind::Temp
+                            || (matches!(rhs, Rvalue::Int(_) | Rvalue::Scalar)
+                                && var(v).ty == Type::Scalar));
+                !harmless && assigned(lhs)
+            }
+            Basic::Use(_) => false,
+            Basic::Call { lhs, .. } => {
+                tested.iter().any(|t| !self.unaddressed(t)) || lhs.as_ref().is_some_and(assigned)
+            }
+        }
+    }
+
+    /// A parameter, local or temporary of the function itself (no field or
+    /// element), of a type that does not decay to its address, whose
+    /// address the body never takes: nothing but an assignment to it can
+    /// change it.
+    fn unaddressed(&self, p: &Place) -> bool {
+        let Base::Var(v) = p.base else { return false };
+        let var = &self.f.vars[v.0 as usize];
+        let source_name = var.name.split('#').next().unwrap_or("");
+        !p.deref
+            && p.path.is_empty()
+            && matches!(
+                var.kind,
+                pointee_ir::VarKind::Param | pointee_ir::VarKind::Local | pointee_ir::VarKind::Temp
+            )
+            && matches!(var.ty, Type::Pointer(_) | Type::Scalar)
+            && !self.f.address_taken.contains(source_name)
     }
 
     /// The condition inside `__builtin_expect(cond, hint)` (its hint is a

@@ -50,6 +50,9 @@ pub(crate) struct FnState {
     pub continues: Vec<Option<LabelId>>,
     /// Every label of the function, found at its first computed `goto`.
     pub all_labels: Option<Vec<String>>,
+    /// The names whose address the body takes (`syntax::address_taken_names`):
+    /// a local of another name changes only by an assignment to it.
+    pub address_taken: pointee_ir::fxhash::FxHashSet<String>,
     temps: u32,
     names: HashMap<String, u32>,
 }
@@ -724,6 +727,7 @@ impl<'s> Lowerer<'s> {
             );
             self.f.ret_var = Some(id);
         }
+        self.f.address_taken = syntax::address_taken_names(body, self.src);
         self.compound(body);
         self.scopes.pop();
 

@@ -124,6 +124,55 @@ pub(crate) fn children_by_field<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
     n.children_by_field_id(id, &mut cursor).collect()
 }
 
+/// The names whose address `&` takes anywhere under `n` (`&x`, `&x.f`,
+/// `&x[i]`; not `&x->f`, which is the address of what `x` points to), by
+/// name: a shadowed name counts for every variable of that name. Walked
+/// without recursion.
+pub(crate) fn address_taken_names(n: Node, src: &str) -> pointee_ir::fxhash::FxHashSet<String> {
+    let mut out = pointee_ir::fxhash::FxHashSet::default();
+    let mut cursor = n.walk();
+    loop {
+        let node = cursor.node();
+        let is_addr = node.kind_str() == "pointer_expression"
+            && node.field("operator").is_some_and(|o| text(o, src) == "&");
+        if let Some(mut a) = node.field("argument").filter(|_| is_addr) {
+            loop {
+                a = strip_parens(a);
+                let inner = match a.kind_str() {
+                    "field_expression"
+                        if a.field("operator").is_some_and(|o| text(o, src) == ".") =>
+                    {
+                        a.field("argument")
+                    }
+                    "subscript_expression" => a.field("argument"),
+                    _ => None,
+                };
+                match inner {
+                    Some(i) => a = i,
+                    None => break,
+                }
+            }
+            if a.kind_str() == "identifier" {
+                out.insert(text(a, src).to_string());
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == n {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
 /// Strips redundant parentheses around an expression.
 pub(crate) fn strip_parens(mut n: Node) -> Node {
     while n.kind_str() == "parenthesized_expression" {

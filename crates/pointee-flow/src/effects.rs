@@ -3,7 +3,7 @@
 
 use crate::facts::{merge_into, Fact, Facts, State};
 use crate::library::{CbRet, Effect};
-use crate::loc::{LocId, Root, Step, FREED, NULL, UNKNOWN};
+use crate::loc::{LocId, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
 use crate::solver::{Arg, CallEdge, Callback, Engine};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
@@ -742,6 +742,41 @@ impl<'p> Engine<'p> {
         funcs
     }
 
+    /// Unknown code given the address of an object (`f(&p)`, `f(&s)`) is
+    /// taken to write the pointers in it that were never written: an
+    /// out-parameter is how C returns a second value
+    /// (`BZ2_bzReadGetUnused(&err, f, &buf, &n)`), so there `uninit`
+    /// becomes `unknown` (what the call wrote). A documented assumption
+    /// (`docs/diagnostics.md`): a call that leaves its out-parameter unset
+    /// on some path hides the `uninit-deref` after it. Only the objects
+    /// the arguments point to, not what those reach.
+    fn fill_out_params(&mut self, st: &mut Facts, passed: &[LocId]) {
+        let mut roots: Vec<LocId> = passed
+            .iter()
+            .filter(|&&t| t != UNKNOWN && self.locs.is_memory(t))
+            .map(|&t| self.locs.get(t).root_id)
+            .filter(|&r| !matches!(self.locs.get(r).root, Root::Dangling(_)))
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        for r in roots {
+            let members: Vec<LocId> = self.locs.members(r).collect();
+            for m in members {
+                let ts = st.targets(m);
+                if !ts.iter().any(|f| f.dst == UNINIT) {
+                    continue;
+                }
+                let mut v: Locset = ts
+                    .iter()
+                    .filter(|f| f.dst != UNINIT)
+                    .map(|f| (f.dst, false))
+                    .collect();
+                push(&mut v, UNKNOWN, false);
+                st.replace(m, &v);
+            }
+        }
+    }
+
     /// After a call to a unit that called unknown code: the non-static
     /// globals the callee could not see (`hidden`) and what they reach may
     /// have changed too.
@@ -771,6 +806,8 @@ impl<'p> Engine<'p> {
                 work.push(t);
             }
         }
+        let mut st = st;
+        self.fill_out_params(&mut st, &work);
         work.extend(self.escaped.iter().copied());
         self.escaped_call();
         // Unknown code may call what it reaches in any order, any number

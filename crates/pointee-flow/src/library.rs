@@ -490,14 +490,26 @@ pub fn global_targets(name: &str) -> Option<&'static [LibTarget]> {
 }
 
 /// What the pointers inside a library object hold (an array of strings
-/// holds strings and its terminating `NULL`).
+/// holds strings and its terminating `NULL`; `argv`'s `NULL` is seen only
+/// by a test, [`ends_in_null`]).
 pub fn object_targets(object: &str) -> &'static [LibTarget] {
     use LibTarget::*;
     match object {
-        "argv[]" => &[Object("argv string"), Null],
+        "argv[]" => &[Object("argv string")],
         "envp[]" => &[Object("environment string"), Null],
         _ => &[],
     }
+}
+
+/// Whether a pointer to the library object may also be the `NULL` that
+/// ends its array, though the array's model holds no `NULL`: `argv`'s
+/// strings. `argv[0]` to `argv[argc - 1]` are strings and `argv[argc]` is
+/// `NULL` (C11 5.1.2.2.1); programs index `argv` below `argc` and walk it
+/// to the end by testing each element, so an element read is a string
+/// (`strlen(argv[i])` is no NULL dereference) while its test for `NULL`
+/// may be true (`transfer::refine`: `while (*p) p++;` ends).
+pub fn ends_in_null(object: &str) -> bool {
+    object == "argv string"
 }
 
 /// What an unwritten pointer inside a library object holds (`None`: the

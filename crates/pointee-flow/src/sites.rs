@@ -5,7 +5,8 @@
 //! a dereference (`*p`, `p->f`, `p[i]`: the pointer `p`), a call (its
 //! arguments, the pointer it calls through). Just before such a statement
 //! the walker hands the state to [`Engine::record_site`], which keeps the
-//! R-locations of each of the statement's [`site_values`], merged over the
+//! R-locations of each of the statement's [`site_values`] (fixed for a
+//! statement: computed once per function, its `SiteTable`), merged over the
 //! visits of one walk of the body (loops visit a statement several times;
 //! a merge keeps a target definite only when every visit had it definite).
 //! Each walk of a unit's body starts a new record, so a unit keeps the
@@ -89,9 +90,35 @@ pub fn site_values(b: &Basic) -> Vec<Rvalue> {
     out
 }
 
-/// Per site reached in one walk: each of its `site_values` with its
-/// R-locations (sorted), merged over the walk's visits.
-pub(crate) type SiteWalk = HashMap<StmtId, Vec<(Rvalue, Locset)>>;
+/// A function's [`site_values`] per statement (by `StmtId`; empty for a
+/// statement that is not a site): fixed for the function, so computed once
+/// and shared by every walk of its bodies.
+pub(crate) type SiteTable = Vec<Box<[Rvalue]>>;
+
+/// Per site reached in one walk: the R-locations (sorted) of each of its
+/// table's values, in the table's order, merged over the walk's visits.
+pub(crate) type SiteWalk = HashMap<StmtId, Vec<Locset>>;
+
+/// The engine's side of the recording: the walks open on the stack, and
+/// each function's table, made when a walk of it first reaches a site.
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    walks: Vec<SiteWalk>,
+    tables: Vec<Option<Arc<SiteTable>>>,
+    /// Tables made, for tests.
+    made: usize,
+}
+
+/// The table of `func`: its statements' `site_values`.
+fn table_of(func: &pointee_ir::Function) -> SiteTable {
+    let mut t: SiteTable = vec![Box::default(); func.stmt_count as usize];
+    pointee_ir::for_each_basic(&func.body, &mut |s, b| {
+        if let Some(slot) = t.get_mut(s.0 as usize) {
+            *slot = site_values(b).into_boxed_slice();
+        }
+    });
+    t
+}
 
 /// What one walk of a unit's body saw at its sites.
 #[derive(Debug, Default)]
@@ -102,6 +129,8 @@ pub struct SiteRecord {
     /// The budget was spent during the walk (calls may have been cut off
     /// that a replay answers otherwise).
     spent: bool,
+    /// The function's table, which says what each recorded value is.
+    table: Arc<SiteTable>,
     at: SiteWalk,
 }
 
@@ -121,7 +150,12 @@ impl SiteRecord {
     /// statement), so only a replay can tell.
     pub(crate) fn values(&self, stmt: StmtId, rv: &Rvalue) -> Option<Option<&Locset>> {
         let vals = self.at.get(&stmt)?;
-        vals.iter().find(|v| v.0 == *rv).map(|v| Some(&v.1))
+        let i = self
+            .table
+            .get(stmt.0 as usize)?
+            .iter()
+            .position(|v| v == rv)?;
+        vals.get(i).map(Some)
     }
 }
 
@@ -159,7 +193,7 @@ impl<'p> Engine<'p> {
     /// A walk of the top frame's body starts: a new record.
     pub(crate) fn begin_sites(&mut self) {
         if self.replay.is_none() {
-            self.site_walks.push(HashMap::default());
+            self.sites.walks.push(HashMap::default());
         }
     }
 
@@ -169,42 +203,60 @@ impl<'p> Engine<'p> {
         if self.replay.is_some() {
             return;
         }
-        let Some(at) = self.site_walks.pop() else {
+        let Some(at) = self.sites.walks.pop() else {
             return;
         };
         let Some(fr) = self.stack.last() else { return };
+        // A walk that reached no site has no table made.
+        let table = match self.sites.tables.get(fr.func as usize) {
+            Some(Some(t)) => t.clone(),
+            _ => Arc::default(),
+        };
         let record = SiteRecord {
             input: fr.input.clone(),
             output: fr.output.clone(),
             spent: self.exhausted.is_some(),
+            table,
             at,
         };
         self.units[fr.unit as usize].sites = Some(Arc::new(record));
     }
 
     /// The walker reached site `b` (statement `stmt`) with state `st`.
-    pub(crate) fn record_site(&mut self, sc: Scope, stmt: StmtId, b: &Basic, st: &Facts) {
-        if self.replay.is_some() || self.site_walks.is_empty() {
+    pub(crate) fn record_site(&mut self, sc: Scope, stmt: StmtId, st: &Facts) {
+        if self.replay.is_some() || self.sites.walks.is_empty() {
             return;
         }
-        let values = site_values(b);
-        if values.is_empty() {
-            return;
+        let f = sc.func as usize;
+        if self.sites.tables.len() <= f {
+            self.sites.tables.resize(f + 1, None);
         }
-        let mut seen = Vec::with_capacity(values.len());
-        for rv in values {
-            let mut v = transfer::rvals(&mut self.locs, st, sc, &rv);
+        let prog = self.prog;
+        let made = &mut self.sites.made;
+        let table = self.sites.tables[f].get_or_insert_with(|| {
+            *made += 1;
+            Arc::new(table_of(&prog.functions[f]))
+        });
+        // A statement past the table is not the function's: not recorded
+        // (a replay answers there).
+        let Some(values) = table.get(stmt.0 as usize).filter(|v| !v.is_empty()) else {
+            return;
+        };
+        let walk = self.sites.walks.last_mut().expect("an open walk");
+        let locs = &mut self.locs;
+        let eval = |locs: &mut crate::loc::Locs, rv: &Rvalue| {
+            let mut v = transfer::rvals(locs, st, sc, rv);
             v.sort();
-            seen.push((rv, v));
-        }
-        let walk = self.site_walks.last_mut().expect("an open walk");
+            v
+        };
         match walk.get_mut(&stmt) {
             None => {
+                let seen = values.iter().map(|rv| eval(locs, rv)).collect();
                 walk.insert(stmt, seen);
             }
             Some(acc) => {
-                for ((_, a), (_, n)) in acc.iter_mut().zip(&seen) {
-                    merge_into(a, n);
+                for (a, rv) in acc.iter_mut().zip(values.iter()) {
+                    merge_into(a, &eval(locs, rv));
                 }
             }
         }
@@ -276,6 +328,23 @@ mod tests {
         assert!(
             recorded > 10 * replayed,
             "{recorded} values recorded, {replayed} left to replays"
+        );
+    }
+
+    /// A statement's values are fixed: each function's are computed once,
+    /// however many units and loop visits walk it.
+    #[test]
+    fn site_values_are_computed_once_per_function() {
+        let text = "int x;\n\
+            void f(int *p) { for (int i = 0; i < 9; i++) *p = i; }\n\
+            int main(void) { int a; f(&a); f(&x); int *q = &a; while (a) { *q = 0; } return 0; }\n";
+        let lowered = pointee_c::lower(&[("once.c", text)]).unwrap();
+        let a = crate::analyze(&lowered.program, crate::Settings::default());
+        assert_eq!(a.units_of("f").len(), 2, "two contexts of f");
+        assert_eq!(
+            a.engine().sites.made,
+            2,
+            "one table per function with sites"
         );
     }
 

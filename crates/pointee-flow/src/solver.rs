@@ -276,7 +276,7 @@ pub struct Engine<'p> {
     pub(crate) replay: Option<usize>,
     pub(crate) seen: Seen,
     /// The checkers' values of the bodies being walked (`sites.rs`).
-    pub(crate) site_walks: Vec<crate::sites::SiteWalk>,
+    pub(crate) sites: crate::sites::Recorder,
     pub(crate) exit_handlers: Vec<Name>,
     /// Statements of a body visited, for figures.
     pub steps: u64,
@@ -400,7 +400,7 @@ impl<'p> Engine<'p> {
             stack: Vec::new(),
             replay: None,
             seen: Seen::default(),
-            site_walks: Vec::new(),
+            sites: Default::default(),
             exit_handlers: Vec::new(),
             steps: 0,
             polled: 0,
@@ -1314,8 +1314,8 @@ impl<'p> Hooks for Engine<'p> {
         self.replay == Some(self.stack.len())
     }
 
-    fn site(&mut self, sc: Scope, stmt: StmtId, b: &Basic, st: &Facts) {
-        self.record_site(sc, stmt, b, st);
+    fn site(&mut self, sc: Scope, stmt: StmtId, _b: &Basic, st: &Facts) {
+        self.record_site(sc, stmt, st);
     }
 
     fn wild_store(&mut self) {

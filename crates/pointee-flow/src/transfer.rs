@@ -680,9 +680,13 @@ pub fn refine(locs: &mut Locs, st: Facts, sc: Scope, cond: &Cond, taken: bool) -
     }
     let mut st = st;
     if is_null {
-        let may_null = ts
-            .iter()
-            .any(|f| f.dst == NULL || f.dst == UNINIT || f.dst == UNKNOWN);
+        let may_null = ts.iter().any(|f| {
+            f.dst == NULL
+                || f.dst == UNINIT
+                || f.dst == UNKNOWN
+                || matches!(locs.get(locs.get(f.dst).root_id).root,
+                    Root::Special(o) if crate::library::ends_in_null(o))
+        });
         if !may_null {
             return None;
         }
