@@ -1121,7 +1121,15 @@ impl<'p> Engine<'p> {
             (res, Some(st))
         };
         if wrote {
-            self.wrote_symbolic();
+            // The callee's record of stores, in this body's names (`any`
+            // for an approximate node's result).
+            let stores = &self.units[u as usize].stores;
+            if approx || stores.any {
+                self.wrote_symbolic();
+            } else {
+                let stored = stores.through_call(&mut self.locs, info);
+                self.stored_symbolic(&stored);
+            }
         }
         if self.units[u as usize].wild {
             transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
