@@ -744,8 +744,7 @@ impl<'p> Engine<'p> {
 
     /// A final unit of `f` made by this run whose input covers `input`
     /// (`input ⊑` the input its body ran with), for a callback of unknown
-    /// code or a call inside a large open cycle that the memo does not
-    /// answer. Its result is sound for the call: a larger input stands for
+    /// code that the memo does not answer. Its result is sound for the call: a larger input stands for
     /// more states, and unmap reads the call's own input and map, as for a
     /// recursive or merged node. Why: unknown code calls every escaped
     /// function at every unknown call, from states that differ in what

@@ -539,10 +539,9 @@ impl<'p> Engine<'p> {
             }
             return Some((out, r_unit, true));
         }
-        // A callback of unknown code, or a call inside a large open cycle:
-        // a final unit whose input covers this one answers it.
-        let in_cycle = self.replay.is_none() && self.cycle_head(f).is_some();
-        if callback || in_cycle {
+        // A callback of unknown code: a final unit whose input covers this
+        // one answers it.
+        if callback {
             if let Some(u) = self.covering_unit(f, &key.1) {
                 return Some((self.units[u as usize].output.clone(), u, false));
             }
