@@ -4,7 +4,7 @@
 use crate::facts::{merge_into, Fact, Facts, State};
 use crate::library::{CbRet, Effect};
 use crate::loc::{LocId, Root, Step, FREED, NULL, UNINIT, UNKNOWN};
-use crate::solver::{Arg, CallEdge, Callback, Engine};
+use crate::solver::{Arg, CallEdge, Callback, Engine, UnitId};
 use crate::transfer::{self, push, Locset, Scope};
 use crate::walk::Hooks;
 use pointee_ir::{pointer_paths, Index, Name, Place, Rvalue, SiteId, StmtId, Type};
@@ -777,6 +777,41 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// A final unit of `f` made by this run whose input covers `input`
+    /// (`input ⊑` the input its body ran with), for a callback of unknown
+    /// code that the memo does not answer. Its result is sound for the call: a larger input stands for
+    /// more states, and unmap reads the call's own input and map, as for a
+    /// recursive or merged node. Why: unknown code calls every escaped
+    /// function at every unknown call, from states that differ in what
+    /// escaped so far; the callbacks of a cycle through unknown code (Lua's
+    /// `luaL_Reg` tables) were analysed again under every new cycle head,
+    /// each head merging its own copy of the others (`lbaselib.c`: the
+    /// n-th callback had n contexts). The answer is memoised under the
+    /// call's input, so replays find the same unit.
+    pub(crate) fn covering_unit(&mut self, f: u32, input: &Arc<Facts>) -> Option<UnitId> {
+        if self.replay.is_some() {
+            return None;
+        }
+        let found = self.units_by_func[f as usize]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&u| {
+                let unit = &self.units[u as usize];
+                // Final: the memo answers with it (a unit of an open fixed
+                // point is not there yet).
+                let is_final = |k: &Arc<Facts>| self.memo.get(&(f, k.clone())) == Some(&u);
+                !unit.dead
+                    && (is_final(&unit.key) || is_final(&unit.input))
+                    && input.leq(&unit.input)
+            })?;
+        if !crate::reuse::admit(self, found) {
+            return None;
+        }
+        self.memo.insert((f, input.clone()), found);
+        Some(found)
+    }
+
     /// After a call to a unit that called unknown code: the non-static
     /// globals the callee could not see (`hidden`) and what they reach may
     /// have changed too.
@@ -856,6 +891,9 @@ impl<'p> Engine<'p> {
                         .get(&fi)
                         .is_some_and(|(i, g)| i == input && *g == info.groups)
                 };
+                // A unit of this callback whose input covers this call's
+                // answers it (`Engine::covering_unit`).
+                self.callback_of_unknown = true;
                 let r = self.call_defined_unless(
                     out,
                     sc,
@@ -866,6 +904,7 @@ impl<'p> Engine<'p> {
                     Callback::MayRun,
                     &mut same,
                 );
+                self.callback_of_unknown = false;
                 let ((r, u, approximate), input, info) = match r {
                     Ok(r) => r,
                     Err(back) => {

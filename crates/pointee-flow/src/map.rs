@@ -96,6 +96,30 @@ impl SymStores {
         }
     }
 
+    /// The record in the caller's names after a call (`info`): each
+    /// (callee name, value) pair whose name stands for symbolic names of
+    /// the caller, with the value as the caller sees it. A callee name
+    /// that stands for the caller's own locals is no store into the
+    /// caller's names; the caller records nothing for it.
+    pub fn through_call(&self, locs: &mut Locs, info: &MapInfo) -> Vec<(LocId, LocId)> {
+        debug_assert!(!self.any);
+        let mut out = Vec::new();
+        let mut vals = Vec::new();
+        for &(name, v) in &self.stored {
+            let Some(roots) = info.roots_of(name) else {
+                continue;
+            };
+            vals.clear();
+            translate(locs, info, v, false, &mut vals);
+            for &r in roots {
+                if matches!(locs.get(r).class, Class::Symbolic) {
+                    out.extend(vals.iter().map(|&(v, _)| (r, v)));
+                }
+            }
+        }
+        out
+    }
+
     /// True when something may have been stored into the name `name`.
     fn may_have_stored_into(&self, name: LocId) -> bool {
         self.any || {

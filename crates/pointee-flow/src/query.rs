@@ -178,6 +178,12 @@ impl<'p> Analysis<'p> {
         self.engine.locs.func_index.get(name).copied()
     }
 
+    /// How many times the run analysed a body (every pass of every node):
+    /// the work of the run, for figures and tests.
+    pub fn analyses(&self) -> u64 {
+        self.engine.analyses
+    }
+
     /// The live units (contexts) of a function, by [`Analysis::unit_number`].
     pub fn units_of(&self, func: &str) -> Vec<UnitId> {
         self.func_index(func)

@@ -338,6 +338,15 @@ pub struct Engine<'p> {
     /// For a rerun: the units of the scratch run it descends from (0: this
     /// is a scratch run).
     pub(crate) lineage: usize,
+    /// The units of this run per function, and whether the next call to
+    /// be invoked is a callback of unknown code: both for the reuse of a
+    /// final unit whose input covers a call's (`effects.rs`,
+    /// `Engine::covering_unit`).
+    pub(crate) units_by_func: Vec<Vec<UnitId>>,
+    pub(crate) callback_of_unknown: bool,
+    /// Bodies analysed by the run (every pass of every node; replays for
+    /// queries not counted), for figures and tests.
+    pub analyses: u64,
 }
 
 /// How many frames of one function with different inputs a recursion may
@@ -421,6 +430,9 @@ impl<'p> Engine<'p> {
             scc_size,
             main_input: None,
             lineage: 0,
+            units_by_func: vec![Vec::new(); prog.functions.len()],
+            callback_of_unknown: false,
+            analyses: 0,
             started: std::time::Instant::now(),
             run_steps: 0,
             exhausted: None,
@@ -464,6 +476,7 @@ impl<'p> Engine<'p> {
     }
 
     fn invoke_node(&mut self, f: u32, input: Arc<Facts>) -> Option<(State, UnitId, bool)> {
+        let callback = std::mem::take(&mut self.callback_of_unknown);
         let key = (f, input);
         if let Some(&u) = self.memo.get(&key) {
             if self.replay.is_some() || crate::reuse::admit(self, u) {
@@ -525,6 +538,13 @@ impl<'p> Engine<'p> {
                     .push((f, key.1.clone(), r_unit));
             }
             return Some((out, r_unit, true));
+        }
+        // A callback of unknown code: a final unit whose input covers this
+        // one answers it.
+        if callback {
+            if let Some(u) = self.covering_unit(f, &key.1) {
+                return Some((self.units[u as usize].output.clone(), u, false));
+            }
         }
         // Inside a large open cycle: one context per function.
         if self.replay.is_none() {
@@ -605,6 +625,7 @@ impl<'p> Engine<'p> {
     ) -> UnitId {
         let u = self.units.len() as UnitId;
         let parent = self.stack.last().map(|fr| fr.unit);
+        self.units_by_func[f as usize].push(u);
         self.units.push(Unit {
             merged,
             partial: false,
@@ -856,6 +877,9 @@ impl<'p> Engine<'p> {
     /// Runs a body from an input: locals start `uninit`; the output keeps
     /// the returned value but no other local.
     pub(crate) fn analyze_body(&mut self, fi: u32, input: &Facts) -> State {
+        if self.replay.is_none() {
+            self.analyses += 1;
+        }
         let func = self.func(fi);
         let mut st = input.clone();
         for (i, v) in func.vars.iter().enumerate() {
@@ -1117,7 +1141,15 @@ impl<'p> Engine<'p> {
             res = Facts::join(res, Facts::from_unsorted(older));
         }
         if wrote {
-            self.wrote_symbolic();
+            // The callee's record of stores, in this body's names (`any`
+            // for an approximate node's result).
+            let stores = &self.units[u as usize].stores;
+            if approx || stores.any {
+                self.wrote_symbolic();
+            } else {
+                let stored = stores.through_call(&mut self.locs, info);
+                self.stored_symbolic(&stored);
+            }
         }
         if self.units[u as usize].wild {
             transfer::store_unknown(&self.locs, &mut res, &vec![(UNKNOWN, false)]);
