@@ -328,11 +328,14 @@ pub struct Engine<'p> {
     /// the stack depth of the call, and cut off together
     /// (`Engine::cut_off_calls`).
     pub(crate) deferred_cuts: Option<(usize, Vec<u32>)>,
-    /// When the budget ran out, the statements walked since, and whether
-    /// the grace past it is over (every open body is then given up).
-    pub(crate) spent_time: std::time::Duration,
+    /// The statements walked since the budget ran out, and whether the
+    /// grace past it is over (every open body is then given up).
     pub(crate) past_budget: u64,
     pub(crate) abandoned: bool,
+    /// Units whose body the budget gave up part-way, with their stack
+    /// depth, kept for queries (`Engine::give_up_node`): their functions
+    /// are incomplete, so their answers are sound (`budget.rs`).
+    pub(crate) given_up: Vec<(UnitId, usize)>,
     /// `main`'s input (built by `run`, kept by a rerun).
     pub(crate) main_input: Option<Arc<Facts>>,
     /// For a rerun: the units of the scratch run it descends from (0: this
@@ -419,6 +422,7 @@ impl<'p> Engine<'p> {
             cyclic,
             scc,
             scc_size,
+            given_up: Vec::new(),
             main_input: None,
             lineage: 0,
             started: std::time::Instant::now(),
@@ -429,7 +433,6 @@ impl<'p> Engine<'p> {
             ticks: 0,
             probed_at: None,
             deferred_cuts: None,
-            spent_time: std::time::Duration::ZERO,
             past_budget: 0,
             abandoned: false,
         }
@@ -815,14 +818,26 @@ impl<'p> Engine<'p> {
         Some((result, u, false))
     }
 
-    /// A recursive fixed point the budget ran out in (its head at `depth`,
-    /// unit `u`): it and everything provisional under it are dropped, and
-    /// the caller cuts the call off instead, which covers anything the
-    /// function may do.
+    /// A node the budget ran out in (its frame at `depth`, unit `u`): what
+    /// is provisional under it is dropped, and the caller cuts the call
+    /// off instead, which covers anything the function may do. The unit
+    /// itself is kept for queries when it depends on no open node above
+    /// it (`Engine::given_up`): its calls analysed before the stop keep
+    /// their units, and a replay of its body cuts off the others.
     fn give_up_node(&mut self, u: UnitId, depth: usize) {
         let fr = self.stack.pop().expect("the head's frame");
         let mut stale: Vec<UnitId> = fr.prov.iter().map(|p| p.2).collect();
-        stale.push(u);
+        if fr.min_dep >= depth && self.replay.is_none() && !fr.merged {
+            let unit = &mut self.units[u as usize];
+            unit.input = fr.input.clone();
+            unit.output = None;
+            unit.partial = true;
+            // The record is of a walk cut short: queries replay.
+            unit.sites = None;
+            self.given_up.push((u, depth));
+        } else {
+            stale.push(u);
+        }
         if !self.rec_table.is_empty() {
             self.rec_table.retain(|_, e| e.owner < depth);
         }
@@ -1326,6 +1341,10 @@ impl<'p> Hooks for Engine<'p> {
         self.poll_interrupt();
         self.budget_tick();
         !self.abandoning()
+    }
+
+    fn given_up(&self) -> bool {
+        self.abandoning()
     }
 }
 
