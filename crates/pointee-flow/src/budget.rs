@@ -163,7 +163,17 @@ impl Engine<'_> {
     /// [`LOOK_EVERY_STATEMENTS`], looks at the time and memory limits (a
     /// long body between two calls is bounded too).
     pub(crate) fn budget_tick(&mut self) {
-        if self.replay.is_some() || self.abandoned {
+        if self.replay.is_some() {
+            // A query's replay holds to the memory ceiling too: past it the
+            // replay is given up and the query answers without it
+            // (`Analysis::values_at`).
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks.is_multiple_of(LOOK_EVERY_STATEMENTS) && self.memory_reached() {
+                self.replay_cut = true;
+            }
+            return;
+        }
+        if self.abandoned {
             return;
         }
         if self.exhausted.is_some() {
@@ -206,7 +216,10 @@ impl Engine<'_> {
     /// open body stops (its statements give bottom) and its unit is
     /// dropped, so that its caller cuts the call off (`Engine::new_node`).
     pub(crate) fn abandoning(&self) -> bool {
-        self.abandoned && self.replay.is_none()
+        match self.replay {
+            None => self.abandoned,
+            Some(_) => self.replay_cut,
+        }
     }
 
     /// The time limit (less its grace), and the memory limit at most

@@ -43,6 +43,10 @@ pub struct Analysis<'p> {
     /// did.
     bounded_queries: bool,
     answered_past_deadline: Vec<bool>,
+    /// The last replay reached the memory ceiling and was given up.
+    replay_given_up: bool,
+    /// The first limit a query answered without a replay for.
+    queries_spent: Option<crate::budget::Spent>,
 }
 
 /// Facts the replays a query keeps hold at most, by default (about 100 MB;
@@ -96,6 +100,8 @@ impl<'p> Analysis<'p> {
             incomplete,
             bounded_queries: false,
             answered_past_deadline: Vec::new(),
+            replay_given_up: false,
+            queries_spent: None,
         }
     }
 
@@ -110,18 +116,30 @@ impl<'p> Analysis<'p> {
     }
 
     /// When some query answered without a replay because the time limit
-    /// was reached ([`Analysis::bound_queries_by_budget`]): the functions
-    /// it answered for, sorted (their answers are partial too).
+    /// was reached ([`Analysis::bound_queries_by_budget`]) or its replay
+    /// reached the memory ceiling: the functions it answered for, sorted
+    /// (their answers are partial too).
     pub fn queries_partial(&self) -> Option<crate::budget::Partial> {
         let incomplete: Vec<Name> = (0..self.answered_past_deadline.len())
             .filter(|&f| self.answered_past_deadline[f])
             .map(|f| self.engine.prog.functions[f].name.clone())
             .collect();
+        let spent = self.queries_spent?;
         (!incomplete.is_empty()).then(|| crate::budget::Partial {
-            spent: crate::budget::Spent::Time,
+            spent,
             steps: self.engine.run_steps,
             incomplete,
         })
+    }
+
+    /// The answer of a context a query could not replay (the time limit
+    /// or the memory ceiling): it may reach the point with anything.
+    fn answer_without_replay(&mut self, fi: u32, spent: crate::budget::Spent) -> Option<Locset> {
+        self.queries_spent.get_or_insert(spent);
+        let n = self.engine.prog.functions.len();
+        self.answered_past_deadline.resize(n, false);
+        self.answered_past_deadline[fi as usize] = true;
+        Some(vec![(crate::loc::UNKNOWN, false)])
     }
 
     /// Whether a query at `point` of unit `u` may not replay: queries are
@@ -289,6 +307,11 @@ impl<'p> Analysis<'p> {
             }
             let seen = crate::solver::Seen::new(self.replay_facts, from, point);
             let seen = self.engine.replay_unit(u, seen);
+            if std::mem::take(&mut self.engine.replay_cut) {
+                // Given up at the memory ceiling: what it saw is not all.
+                self.replay_given_up = true;
+                return None;
+            }
             self.replays.push((u, seen));
         }
         let i = self.replays.iter().position(|r| r.0 == u)?;
@@ -305,13 +328,17 @@ impl<'p> Analysis<'p> {
             let targets = match self.recorded_values(u, point, rv) {
                 Some(t) => t,
                 None if self.past_deadline_at(u, point) => {
-                    // Any context may reach the point with anything.
-                    let n = self.engine.prog.functions.len();
-                    self.answered_past_deadline.resize(n, false);
-                    self.answered_past_deadline[fi as usize] = true;
-                    Some(vec![(crate::loc::UNKNOWN, false)])
+                    self.answer_without_replay(fi, crate::budget::Spent::Time)
                 }
-                None => self.replayed_values(u, fi, point, rv),
+                None => {
+                    self.replay_given_up = false;
+                    let t = self.replayed_values(u, fi, point, rv);
+                    if std::mem::take(&mut self.replay_given_up) {
+                        self.answer_without_replay(fi, crate::budget::Spent::Memory)
+                    } else {
+                        t
+                    }
+                }
             };
             let targets = if self.incomplete.get(fi as usize) == Some(&true) {
                 // A context the budget cut off may reach the point with

@@ -332,6 +332,8 @@ pub struct Engine<'p> {
     /// grace past it is over (every open body is then given up).
     pub(crate) past_budget: u64,
     pub(crate) abandoned: bool,
+    /// The replay being made reached the memory ceiling and is given up.
+    pub(crate) replay_cut: bool,
     /// Units whose body the budget gave up part-way, with their stack
     /// depth, kept for queries (`Engine::give_up_node`): their functions
     /// are incomplete, so their answers are sound (`budget.rs`).
@@ -435,6 +437,7 @@ impl<'p> Engine<'p> {
             deferred_cuts: None,
             past_budget: 0,
             abandoned: false,
+            replay_cut: false,
         }
     }
 
@@ -1400,6 +1403,7 @@ impl<'p> Engine<'p> {
         frame.recursive = true;
         self.stack.push(frame);
         self.replay = Some(self.stack.len());
+        self.replay_cut = false;
         self.seen = seen;
         let _ = self.analyze_body(unit.func, &unit.input);
         self.stack.pop();

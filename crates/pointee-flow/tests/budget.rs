@@ -711,6 +711,54 @@ fn a_body_given_up_keeps_what_it_finished() {
     );
 }
 
+/// A query's replay holds to the memory ceiling too: one that reaches it
+/// is given up, and the query answers as for an incomplete function, and
+/// says so. (Keeping the units of bodies given up part-way made the
+/// checkers replay `luaV_execute` past the ceiling: lvm.c to 4 GB.) The
+/// probe is asked at most every 20 ms: the test waits that long before
+/// the query, so the replay's first look asks it.
+#[test]
+fn a_replay_past_the_memory_ceiling_is_given_up() {
+    let mut text = String::from("int x; int *g;\nint main(void) { int *q = &x;\n");
+    for _ in 0..40 {
+        text.push_str("  q = &x;\n");
+    }
+    text.push_str("  g = q; return 0; }\n");
+    let lowered = pointee_c::lower(&[("replay.c", &text)]).unwrap();
+    let p = &lowered.program;
+    let main = p.functions.iter().find(|f| &*f.name == "main").unwrap();
+    let mut last = None;
+    pointee_ir::for_each_basic(&main.body, &mut |id, _| last = Some(id));
+    let at = Point::Before(last.unwrap());
+    let qi = main.vars.iter().position(|v| &*v.name == "q").unwrap();
+    let q = Rvalue::Use(pointee_ir::Place::var(pointee_ir::VarId(qi as u32)));
+    let mb = Arc::new(std::sync::atomic::AtomicU64::new(10));
+    let probe = mb.clone();
+    let settings = Settings {
+        budget: Budget {
+            memory_mb: Some(50),
+            memory_probe: MemoryProbe(Some(Arc::new(move || {
+                probe.load(std::sync::atomic::Ordering::SeqCst)
+            }))),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut a = pointee_flow::analyze(p, settings);
+    assert!(a.partial().is_none(), "under the ceiling");
+    mb.store(100, std::sync::atomic::Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(40));
+    let v = Analysis::merge_values(&a.values_at("main", at, &q)).unwrap();
+    assert_eq!(v, [(UNKNOWN, false)]);
+    let partial = a.queries_partial().expect("said");
+    assert_eq!(partial.spent, Spent::Memory);
+    mb.store(10, std::sync::atomic::Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(40));
+    let v = Analysis::merge_values(&a.values_at("main", at, &q)).unwrap();
+    assert_eq!(v.len(), 1);
+    assert!(v[0].1, "replayed again under the ceiling: {v:?}");
+}
+
 /// Queries replay bodies (the facts inside a body are never stored), and
 /// checkers ask at every point of every unit: the replays kept were every
 /// point's state of every unit asked so far, which took `pointee check
