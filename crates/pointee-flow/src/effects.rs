@@ -940,8 +940,9 @@ impl<'p> Engine<'p> {
             // (they may run or not).
             let cut = self.cut_deferred(outer);
             if !cut.is_empty() {
-                let r = self.cut_off_calls(out.clone(), sc, &cut, None, &[]);
-                out = Facts::merge(&out, &r.expect("a cut-off call returns"));
+                // (Bottom: the body is given up.)
+                let r = self.cut_off_calls(out.clone(), sc, &cut, None, &[])?;
+                out = Facts::merge(&out, &r);
             }
             if out == cur {
                 break;

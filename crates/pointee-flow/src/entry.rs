@@ -138,6 +138,13 @@ impl<'p> Engine<'p> {
     fn invoke_entry_arc(&mut self, f: u32, input: Arc<Facts>, kind: EntryKind) -> Option<UnitId> {
         let Some((_, u, _)) = self.invoke(f, input) else {
             self.cut_off_entry(f);
+            // An entry given up part-way is an entry still, for queries.
+            if let Some(&(g, 0)) = self.given_up.last() {
+                if self.units[g as usize].func == f && !self.entries.contains(&g) {
+                    self.units[g as usize].entry = Some(kind);
+                    self.entries.push(g);
+                }
+            }
             return None;
         };
         let unit = &mut self.units[u as usize];
@@ -160,6 +167,9 @@ impl<'p> Engine<'p> {
             .copied()
             .filter(|&u| !main_only || self.units[u as usize].entry != Some(EntryKind::Extra))
             .collect();
+        // What a body given up part-way had finished (its caller's unit,
+        // given up too, holds no edge to it).
+        work.extend(self.given_up.iter().map(|g| g.0));
         while let Some(u) = work.pop() {
             if std::mem::replace(&mut seen[u as usize], true) {
                 continue;

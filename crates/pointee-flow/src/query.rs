@@ -38,6 +38,15 @@ pub struct Analysis<'p> {
     /// Per function: its answers miss contexts the budget cut off
     /// (`budget.rs`). Empty when the run finished.
     incomplete: Vec<bool>,
+    /// Queries past the run's time limit answer without replaying
+    /// ([`Analysis::bound_queries_by_budget`]); per function, whether one
+    /// did.
+    bounded_queries: bool,
+    answered_past_deadline: Vec<bool>,
+    /// The last replay reached the memory ceiling and was given up.
+    replay_given_up: bool,
+    /// The first limit a query answered without a replay for.
+    queries_spent: Option<crate::budget::Spent>,
 }
 
 /// Facts the replays a query keeps hold at most, by default (about 100 MB;
@@ -89,7 +98,62 @@ impl<'p> Analysis<'p> {
             recorded: HashMap::default(),
             reuse: Default::default(),
             incomplete,
+            bounded_queries: false,
+            answered_past_deadline: Vec::new(),
+            replay_given_up: false,
+            queries_spent: None,
         }
+    }
+
+    /// From now on (`true`: the checkers' pass after the run), a query
+    /// that needs a replay once the run's time limit is reached answers
+    /// as an incomplete function does (`unknown`, possibly) instead of
+    /// replaying, so that the time limit covers what `check` does after
+    /// the run too (whole zlib took 69 s at `--budget-ms 20000`). Off by
+    /// default: a hover asked later is a request of its own.
+    pub fn bound_queries_by_budget(&mut self, on: bool) {
+        self.bounded_queries = on;
+    }
+
+    /// When some query answered without a replay because the time limit
+    /// was reached ([`Analysis::bound_queries_by_budget`]) or its replay
+    /// reached the memory ceiling: the functions it answered for, sorted
+    /// (their answers are partial too).
+    pub fn queries_partial(&self) -> Option<crate::budget::Partial> {
+        let incomplete: Vec<Name> = (0..self.answered_past_deadline.len())
+            .filter(|&f| self.answered_past_deadline[f])
+            .map(|f| self.engine.prog.functions[f].name.clone())
+            .collect();
+        let spent = self.queries_spent?;
+        (!incomplete.is_empty()).then(|| crate::budget::Partial {
+            spent,
+            steps: self.engine.run_steps,
+            incomplete,
+        })
+    }
+
+    /// The answer of a context a query could not replay (the time limit
+    /// or the memory ceiling): it may reach the point with anything.
+    fn answer_without_replay(&mut self, fi: u32, spent: crate::budget::Spent) -> Option<Locset> {
+        self.queries_spent.get_or_insert(spent);
+        let n = self.engine.prog.functions.len();
+        self.answered_past_deadline.resize(n, false);
+        self.answered_past_deadline[fi as usize] = true;
+        Some(vec![(crate::loc::UNKNOWN, false)])
+    }
+
+    /// Whether a query at `point` of unit `u` may not replay: queries are
+    /// bounded, the time limit is reached and no kept replay answers.
+    fn past_deadline_at(&self, u: UnitId, point: Point) -> bool {
+        self.bounded_queries && self.engine.past_deadline() && !self.kept_replay_answers(u, point)
+    }
+
+    /// A kept replay of `u` answers at `point` (it kept the point, or did
+    /// not reach it).
+    fn kept_replay_answers(&self, u: UnitId, point: Point) -> bool {
+        self.replays.iter().any(|(r, seen)| {
+            *r == u && (seen.states.contains_key(&point) || !seen.skipped.contains(&point))
+        })
     }
 
     /// What the run did not finish, when it stopped at its budget.
@@ -234,11 +298,7 @@ impl<'p> Analysis<'p> {
     /// it kept points from another one on) is made again from `point` on.
     fn replayed(&mut self, u: UnitId, point: Point) -> Option<&Arc<Facts>> {
         let kept = self.replays.iter().position(|r| r.0 == u);
-        let answers = kept.is_some_and(|i| {
-            let seen = &self.replays[i].1;
-            seen.states.contains_key(&point) || !seen.skipped.contains(&point)
-        });
-        if !answers {
+        if !self.kept_replay_answers(u, point) {
             let from = kept.map(|i| {
                 self.replays.remove(i);
                 point
@@ -253,6 +313,11 @@ impl<'p> Analysis<'p> {
             }
             let seen = crate::solver::Seen::new(self.replay_facts, from, point);
             let seen = self.engine.replay_unit(u, seen);
+            if std::mem::take(&mut self.engine.replay_cut) {
+                // Given up at the memory ceiling: what it saw is not all.
+                self.replay_given_up = true;
+                return None;
+            }
             self.replays.push((u, seen));
         }
         let i = self.replays.iter().position(|r| r.0 == u)?;
@@ -268,7 +333,18 @@ impl<'p> Analysis<'p> {
         for u in self.units_of(func) {
             let targets = match self.recorded_values(u, point, rv) {
                 Some(t) => t,
-                None => self.replayed_values(u, fi, point, rv),
+                None if self.past_deadline_at(u, point) => {
+                    self.answer_without_replay(fi, crate::budget::Spent::Time)
+                }
+                None => {
+                    self.replay_given_up = false;
+                    let t = self.replayed_values(u, fi, point, rv);
+                    if std::mem::take(&mut self.replay_given_up) {
+                        self.answer_without_replay(fi, crate::budget::Spent::Memory)
+                    } else {
+                        t
+                    }
+                }
             };
             let targets = if self.incomplete.get(fi as usize) == Some(&true) {
                 // A context the budget cut off may reach the point with
@@ -709,7 +785,9 @@ impl<'p> Analysis<'p> {
             if unit.recursive {
                 tags.push("recursive");
             }
-            if unit.output.is_none() {
+            if self.engine.given_up.iter().any(|g| g.0 == u) {
+                tags.push("given up by the budget part-way");
+            } else if unit.output.is_none() {
                 tags.push("never returns");
             }
             if unit.merged {

@@ -328,11 +328,16 @@ pub struct Engine<'p> {
     /// the stack depth of the call, and cut off together
     /// (`Engine::cut_off_calls`).
     pub(crate) deferred_cuts: Option<(usize, Vec<u32>)>,
-    /// When the budget ran out, the statements walked since, and whether
-    /// the grace past it is over (every open body is then given up).
-    pub(crate) spent_time: std::time::Duration,
+    /// The statements walked since the budget ran out, and whether the
+    /// grace past it is over (every open body is then given up).
     pub(crate) past_budget: u64,
     pub(crate) abandoned: bool,
+    /// The replay being made reached the memory ceiling and is given up.
+    pub(crate) replay_cut: bool,
+    /// Units whose body the budget gave up part-way, with their stack
+    /// depth, kept for queries (`Engine::give_up_node`): their functions
+    /// are incomplete, so their answers are sound (`budget.rs`).
+    pub(crate) given_up: Vec<(UnitId, usize)>,
     /// `main`'s input (built by `run`, kept by a rerun).
     pub(crate) main_input: Option<Arc<Facts>>,
     /// For a rerun: the units of the scratch run it descends from (0: this
@@ -428,6 +433,7 @@ impl<'p> Engine<'p> {
             cyclic,
             scc,
             scc_size,
+            given_up: Vec::new(),
             main_input: None,
             lineage: 0,
             units_by_func: vec![Vec::new(); prog.functions.len()],
@@ -441,9 +447,9 @@ impl<'p> Engine<'p> {
             ticks: 0,
             probed_at: None,
             deferred_cuts: None,
-            spent_time: std::time::Duration::ZERO,
             past_budget: 0,
             abandoned: false,
+            replay_cut: false,
         }
     }
 
@@ -836,14 +842,26 @@ impl<'p> Engine<'p> {
         Some((result, u, false))
     }
 
-    /// A recursive fixed point the budget ran out in (its head at `depth`,
-    /// unit `u`): it and everything provisional under it are dropped, and
-    /// the caller cuts the call off instead, which covers anything the
-    /// function may do.
+    /// A node the budget ran out in (its frame at `depth`, unit `u`): what
+    /// is provisional under it is dropped, and the caller cuts the call
+    /// off instead, which covers anything the function may do. The unit
+    /// itself is kept for queries when it depends on no open node above
+    /// it (`Engine::given_up`): its calls analysed before the stop keep
+    /// their units, and a replay of its body cuts off the others.
     fn give_up_node(&mut self, u: UnitId, depth: usize) {
         let fr = self.stack.pop().expect("the head's frame");
         let mut stale: Vec<UnitId> = fr.prov.iter().map(|p| p.2).collect();
-        stale.push(u);
+        if fr.min_dep >= depth && self.replay.is_none() && !fr.merged {
+            let unit = &mut self.units[u as usize];
+            unit.input = fr.input.clone();
+            unit.output = None;
+            unit.partial = true;
+            // The record is of a walk cut short: queries replay.
+            unit.sites = None;
+            self.given_up.push((u, depth));
+        } else {
+            stale.push(u);
+        }
         if !self.rec_table.is_empty() {
             self.rec_table.retain(|_, e| e.owner < depth);
         }
@@ -1380,6 +1398,10 @@ impl<'p> Hooks for Engine<'p> {
         self.budget_tick();
         !self.abandoning()
     }
+
+    fn given_up(&self) -> bool {
+        self.abandoning()
+    }
 }
 
 impl Engine<'_> {
@@ -1434,6 +1456,7 @@ impl<'p> Engine<'p> {
         frame.recursive = true;
         self.stack.push(frame);
         self.replay = Some(self.stack.len());
+        self.replay_cut = false;
         self.seen = seen;
         let _ = self.analyze_body(unit.func, &unit.input);
         self.stack.pop();

@@ -2,7 +2,7 @@
 //! loop, switch, break, continue, return, labels and gotos. Calls are handed
 //! to the interprocedural solver through [`Hooks`].
 
-use crate::facts::{merge_into, merge_state, Facts, State};
+use crate::facts::{merge_into, merge_state, state_leq, Facts, State};
 use crate::loc::{LocId, Locs};
 use crate::transfer::{self, Scope};
 use pointee_ir::{Basic, Block, Function, Point, Stmt, StmtId};
@@ -29,6 +29,11 @@ pub(crate) trait Hooks {
     /// caller drops its result: `budget.rs`).
     fn tick(&mut self) -> bool {
         true
+    }
+    /// The body is given up (`tick` said so): the walk ends, every
+    /// statement left gives bottom.
+    fn given_up(&self) -> bool {
+        false
     }
     /// An assignment of the body stored these (name root, value) pairs
     /// into symbolic locations.
@@ -64,6 +69,9 @@ impl<'a> Walker<'a> {
         loop {
             self.label_changed = false;
             let out = self.block(h, &func.body, Some(entry.clone()));
+            if h.given_up() {
+                return None;
+            }
             merge_into(&mut self.ret, &out);
             if !self.label_changed {
                 return self.ret.take();
@@ -79,6 +87,12 @@ impl<'a> Walker<'a> {
     }
 
     fn stmt<H: Hooks>(&mut self, h: &mut H, s: &Stmt, st: State) -> State {
+        if h.given_up() {
+            // Every statement gives bottom, labels and loops too: a
+            // label's state from before would walk on (lvm.c went on for
+            // 77 s past its memory ceiling, cloning states at labels).
+            return None;
+        }
         match s {
             Stmt::Basic(id, b) => {
                 let mut st = st?;
@@ -134,6 +148,9 @@ impl<'a> Walker<'a> {
                     let out = self.block(h, body, input.clone());
                     let brk = self.brk.pop().unwrap();
                     let cont = self.cont.pop().unwrap();
+                    if h.given_up() {
+                        return None;
+                    }
                     let next = merge_state(merge_state(input.clone(), &out), &cont);
                     if next == input {
                         return brk;
@@ -177,9 +194,10 @@ impl<'a> Walker<'a> {
             }
             Stmt::Goto(l) => {
                 if let Some(slot) = self.labels.get_mut(l.0 as usize) {
-                    let old = slot.clone();
-                    merge_into(slot, &st);
-                    if *slot != old {
+                    // Compared, not copied: a label's state may be large
+                    // and a body may jump to it from many places.
+                    if !state_leq(&st, slot) {
+                        merge_into(slot, &st);
                         self.label_changed = true;
                     }
                 }

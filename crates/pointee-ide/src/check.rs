@@ -107,10 +107,31 @@ fn c_check(c: &CProgram) -> CheckReport {
             .as_ref()
             .map(|a| a.stats.clone())
             .unwrap_or_default(),
-        partial: pointee_db::c_analysis(c.db, c.project)
-            .as_ref()
-            .ok()
-            .and_then(|a| a.partial.clone()),
+        partial: c_run_partial(c),
+    }
+}
+
+/// The C run's partial result, with the functions the checkers' queries
+/// answered for without replaying once the time limit was reached.
+fn c_run_partial(c: &CProgram) -> Option<pointee_db::PartialRun> {
+    let run = pointee_db::c_analysis(c.db, c.project)
+        .as_ref()
+        .ok()
+        .and_then(|a| a.partial.clone());
+    let late = c.engine().and_then(|e| e.with(|_, a| a.queries_partial()));
+    match (run, late) {
+        (run, None) => run,
+        (Some(mut run), Some(late)) => {
+            run.incomplete.extend(late.incomplete);
+            run.incomplete.sort();
+            run.incomplete.dedup();
+            Some(run)
+        }
+        (None, Some(late)) => Some(pointee_db::PartialRun {
+            spent: late.spent.describe().to_string(),
+            steps: late.steps,
+            incomplete: late.incomplete,
+        }),
     }
 }
 

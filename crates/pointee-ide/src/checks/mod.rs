@@ -41,6 +41,15 @@ pub(crate) fn c_checks(
     // By name: the file's source map (positions) is assembled only when
     // there is something to report.
     let mut found = Vec::new();
+    let engine = c.engine();
+    // The run's time limit covers the checkers' replays too (`check`
+    // reports what they did not replay: `check::c_check`).
+    let bound = |on| {
+        if let Some(e) = &engine {
+            e.with(|_, a| a.bound_queries_by_budget(on));
+        }
+    };
+    bound(true);
     for base in pointee_db::file_functions(c.db, file).iter() {
         let name = c.program_name(file, base);
         let key = CheckedFunction::new(c.db, c.project, name.clone());
@@ -49,11 +58,12 @@ pub(crate) fn c_checks(
             found.push((base, name, findings.clone()));
         }
     }
+    bound(false);
     let mut out = Vec::new();
     if found.is_empty() {
         return out;
     }
-    let Some(engine) = c.engine() else {
+    let Some(engine) = engine else {
         return out;
     };
     let source = c.source(file);
