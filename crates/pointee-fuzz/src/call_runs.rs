@@ -9,6 +9,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
+/// How gcc builds a program whose calls the recorder writes: no
+/// optimisation or inlining (every call the source makes is a call), the
+/// entry hook in every function, addresses as `nm` prints them.
+pub const INSTRUMENTED: &[&str] = &[
+    "-std=gnu99",
+    "-w",
+    "-O0",
+    "-fno-inline",
+    "-finstrument-functions",
+    "-no-pie",
+];
+
 /// The recorder's source.
 pub fn recorder() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/record_calls.c")
