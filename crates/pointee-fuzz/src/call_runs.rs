@@ -9,6 +9,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
+/// How gcc builds a program whose calls the recorder writes: no
+/// optimisation or inlining (every call the source makes is a call), the
+/// entry hook in every function, addresses as `nm` prints them.
+pub const INSTRUMENTED: &[&str] = &[
+    "-std=gnu99",
+    "-w",
+    "-O0",
+    "-fno-inline",
+    "-finstrument-functions",
+    "-no-pie",
+];
+
 /// The recorder's source.
 pub fn recorder() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/record_calls.c")
@@ -80,8 +92,12 @@ pub fn observed_in(funcs: &[(u64, String)], calls: &Path) -> BTreeSet<(Option<St
         let Some(callee) = exact.get(&f) else {
             continue;
         };
-        // A call site in an instrumented function of the program.
-        let caller = function_at(funcs, site)
+        // A call site in an instrumented function of the program. `site`
+        // is the return address, the instruction after the call: after a
+        // call of a function that never returns (`l_noret`, `exit`) at the
+        // end of its caller, that is the next function's first byte. The
+        // call itself ends at `site - 1`.
+        let caller = function_at(funcs, site.saturating_sub(1))
             .filter(|c| callees.contains(*c) || *c == "main")
             .map(str::to_string);
         edges.insert((caller, callee.to_string()));

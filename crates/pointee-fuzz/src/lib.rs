@@ -34,8 +34,8 @@ pub struct Target {
     pub run: fn(&[u8]) -> Result<(), String>,
     /// Inputs to start from (files of the repository, or made here).
     pub seeds: fn() -> Vec<Vec<u8>>,
-    /// Mutated inputs are cut to this length (keeps each run small: the
-    /// C engine has no step budget yet).
+    /// Mutated inputs are cut to this length (keeps each run small: an
+    /// input's questions are not bounded by the engine's budget).
     pub max_len: usize,
 }
 

@@ -93,10 +93,12 @@ pub fn java(data: &[u8]) -> Result<(), String> {
 }
 
 /// How many times the C engine may look at its interrupt (once every 256
-/// calls it analyses) on one input, and how long it may take, before the
-/// input counts as over budget: a stand-in until the engine has its own
-/// step budget (the engine issue adds it). Generated programs with many
-/// recursive function-pointer calls need far more.
+/// statements, calls and passes of unknown code) on one input, and how long
+/// it may take, before the input counts as over budget. The interrupt, not
+/// the engine's own budget (`pointee_flow::Budget`), since an input over
+/// it is not asked its questions, whose replays that budget does not
+/// bound (docs/reliability.md). Generated programs with many recursive
+/// function-pointer calls need far more.
 pub const ENGINE_BUDGET: (u64, Duration) = (400, Duration::from_secs(5));
 
 /// Past this, an analysis that finished is not asked every question

@@ -12,7 +12,7 @@
 //! instrumented (pointee reads them as checks, not calls). Needs gcc and nm; without them the test is skipped, unless `CI`
 //! is set.
 
-use pointee_fuzz::call_runs::{functions, have, observed};
+use pointee_fuzz::call_runs::{functions, have, observed, INSTRUMENTED};
 use pointee_ide::{AnalysisHost, Config};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -53,14 +53,22 @@ fn fixtures() -> Vec<PathBuf> {
     v
 }
 
+/// Whether gcc or nm is missing: the test is skipped then, but never in CI.
+fn tools_missing() -> bool {
+    if have("gcc") && have("nm") {
+        return false;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI needs gcc and nm for this test"
+    );
+    eprintln!("gcc or nm not found: skipped");
+    true
+}
+
 #[test]
 fn every_observed_call_edge_is_in_pointees_call_graph() {
-    if !have("gcc") || !have("nm") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs gcc and nm for this test"
-        );
-        eprintln!("gcc or nm not found: skipped");
+    if tools_missing() {
         return;
     }
     let recorder = pointee_fuzz::call_runs::recorder();
@@ -77,13 +85,8 @@ fn every_observed_call_edge_is_in_pointees_call_graph() {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let exe = out_dir.join(&stem);
         let cc = Command::new("gcc")
+            .args(INSTRUMENTED)
             .args([
-                "-std=gnu99",
-                "-w",
-                "-O0",
-                "-fno-inline",
-                "-finstrument-functions",
-                "-no-pie",
                 // The run-time alias checks are pointee's intrinsics, not calls.
                 "-finstrument-functions-exclude-file-list=alias_runtime.h",
                 "-I",
@@ -164,4 +167,59 @@ fn every_observed_call_edge_is_in_pointees_call_graph() {
         "edges pointee's call graph misses:\n{}",
         missed.join("\n")
     );
+}
+
+/// A call of a function that never returns, last in its caller, is the
+/// caller's: its return address is the first byte of the function gcc lays
+/// out next (Lua's `luaG_errormsg -> luaD_throw` read as `luaG_runerror`'s
+/// before the fix).
+#[test]
+fn a_call_that_never_returns_belongs_to_its_caller_not_the_next_function() {
+    if tools_missing() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("pointee-noreturn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("noreturn.c");
+    std::fs::write(
+        &src,
+        "#include <stdlib.h>\n\
+         __attribute__((noreturn)) void fail(int c) { exit(c); }\n\
+         void check(int c) { if (c) fail(0); fail(0); }\n\
+         int after(int x) { return x + 1; }\n\
+         int main(void) { after(1); check(0); }\n",
+    )
+    .unwrap();
+    let exe = dir.join("noreturn");
+    let cc = Command::new("gcc")
+        .args(INSTRUMENTED)
+        .arg(&src)
+        .arg(pointee_fuzz::call_runs::recorder())
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        cc.status.success(),
+        "gcc: {}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let calls = dir.join("calls");
+    let run = Command::new(&exe)
+        .env("POINTEE_CALLS", &calls)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let edges = observed(&exe, &calls);
+    let _ = std::fs::remove_dir_all(&dir);
+    let named = |caller: &str, callee: &str| (Some(caller.to_string()), callee.to_string());
+    let expected: BTreeSet<_> = [
+        named("main", "after"),
+        named("main", "check"),
+        named("check", "fail"),
+        (None, "main".to_string()),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(edges, expected);
 }
