@@ -306,6 +306,23 @@ impl<'s> Lowerer<'s> {
     /// selectors to reach it (empty through a union, whose members share one
     /// location) and its type.
     pub(crate) fn find_field(&self, record: &str, field: &str) -> Option<(Vec<Sel>, Type)> {
+        self.find_field_outside(record, field, &mut Vec::new())
+    }
+
+    /// `find_field`, never entering a record of `entered` again: an invalid
+    /// program may make a record its own anonymous member (`struct S {
+    /// struct S; };`, directly or through another record), which recursed
+    /// until the stack overflowed.
+    fn find_field_outside<'r>(
+        &'r self,
+        record: &'r str,
+        field: &str,
+        entered: &mut Vec<&'r str>,
+    ) -> Option<(Vec<Sel>, Type)> {
+        if entered.contains(&record) {
+            return None;
+        }
+        entered.push(record);
         let rec = self.record_def(record)?;
         let step = |f: &Field| match rec.kind {
             RecordKind::Struct => vec![Sel::Field(f.name.clone())],
@@ -316,7 +333,7 @@ impl<'s> Lowerer<'s> {
         }
         for f in rec.fields.iter().filter(|f| f.name.starts_with("<anon")) {
             if let Type::Record(inner) = &f.ty {
-                if let Some((mut rest, ty)) = self.find_field(inner, field) {
+                if let Some((mut rest, ty)) = self.find_field_outside(inner, field, entered) {
                     let mut path = step(f);
                     path.append(&mut rest);
                     return Some((path, ty));

@@ -1,0 +1,2 @@
+struct S { struct S; int x; };
+int f(struct S *s) { return s->y; }
