@@ -368,7 +368,9 @@ impl<'p> Engine<'p> {
         // A new object of this site: the previous newest one joins the
         // site's summary first.
         let heap = |s: &mut Self, st: &mut Facts| {
-            let h = s.locs.root(Root::Fresh(sc.owner.clone(), site, Arc::from([])));
+            let h = s
+                .locs
+                .root(Root::Fresh(sc.owner.clone(), site, Arc::from([])));
             crate::recency::demote(&mut s.locs, st, Some(h));
             h
         };

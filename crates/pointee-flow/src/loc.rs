@@ -1180,7 +1180,11 @@ impl Locs {
                 .map_or_else(|| "?".to_string(), |n| n.to_string()),
             Root::Global(g) => self.global_names[*g as usize].to_string(),
             Root::Heap(o, s, ctx) | Root::Fresh(o, s, ctx) => {
-                let newest = if matches!(d.root, Root::Fresh(..)) { "newest " } else { "" };
+                let newest = if matches!(d.root, Root::Fresh(..)) {
+                    "newest "
+                } else {
+                    ""
+                };
                 let mut n = format!("{newest}heap@{o}#{}", s.0);
                 if !ctx.is_empty() {
                     let calls: Vec<String> =

@@ -130,7 +130,9 @@ static int mode(struct State *L) {
     for i in 0..k {
         let _ = writeln!(s, "    {{\"cb{i}\", cb{i}}},");
     }
-    s.push_str("    {0, 0}\n};\nint open_lib(struct State *L) { api_register(L, funcs); return 1; }\n");
+    s.push_str(
+        "    {0, 0}\n};\nint open_lib(struct State *L) { api_register(L, funcs); return 1; }\n",
+    );
     s
 }
 

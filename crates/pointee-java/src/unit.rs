@@ -553,6 +553,9 @@ mod tests {
         }
         assert!(units > 100, "{units} units");
         let taken = decl::TAKEN_FROM_TABLE.load(std::sync::atomic::Ordering::Relaxed);
-        assert!(taken >= units, "{taken} of {units} units' classes from the table");
+        assert!(
+            taken >= units,
+            "{taken} of {units} units' classes from the table"
+        );
     }
 }
