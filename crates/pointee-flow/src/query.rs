@@ -120,11 +120,11 @@ impl<'p> Analysis<'p> {
     /// reached the memory ceiling: the functions it answered for, sorted
     /// (their answers are partial too).
     pub fn queries_partial(&self) -> Option<crate::budget::Partial> {
+        let spent = self.queries_spent?;
         let incomplete: Vec<Name> = (0..self.answered_past_deadline.len())
             .filter(|&f| self.answered_past_deadline[f])
             .map(|f| self.engine.prog.functions[f].name.clone())
             .collect();
-        let spent = self.queries_spent?;
         (!incomplete.is_empty()).then(|| crate::budget::Partial {
             spent,
             steps: self.engine.run_steps,

@@ -1364,7 +1364,7 @@ impl<'p> Hooks for Engine<'p> {
         self.replay == Some(self.stack.len())
     }
 
-    fn site(&mut self, sc: Scope, stmt: StmtId, _b: &Basic, st: &Facts) {
+    fn site(&mut self, sc: Scope, stmt: StmtId, st: &Facts) {
         self.record_site(sc, stmt, st);
     }
 

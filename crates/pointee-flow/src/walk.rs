@@ -18,7 +18,7 @@ pub(crate) trait Hooks {
     }
     /// Sees the state before every basic statement reached, for the
     /// checkers' values (`sites.rs`).
-    fn site(&mut self, _sc: Scope, _stmt: StmtId, _b: &Basic, _st: &Facts) {}
+    fn site(&mut self, _sc: Scope, _stmt: StmtId, _st: &Facts) {}
     /// The body stored through `unknown`.
     fn wild_store(&mut self) {}
     /// The body wrote into a symbolic location (a callee, a library
@@ -102,7 +102,7 @@ impl<'a> Walker<'a> {
                 if h.observing() {
                     h.observe(Point::Before(*id), &st);
                 }
-                h.site(self.sc, *id, b, &st);
+                h.site(self.sc, *id, &st);
                 let out = match b {
                     Basic::Assign { lhs, rhs } => {
                         let over = self.overwrites.binary_search(id).is_ok();
